@@ -1,0 +1,44 @@
+"""Drawing helpers every board renderer shares: fonts, a colour-blind-safe palette, PNG output."""
+
+from __future__ import annotations
+
+import io
+from functools import cache
+
+from PIL import Image, ImageDraw, ImageFont
+
+# Okabe-Ito colours: they stay apart for the common kinds of colour blindness.
+SEAT_COLOURS: tuple[tuple[int, int, int], ...] = (
+    (0, 114, 178),    # blue
+    (213, 94, 0),     # vermillion
+    (0, 158, 115),    # bluish green
+    (204, 121, 167),  # reddish purple
+)
+SEAT_COLOUR_NAMES = ("Blue", "Orange", "Green", "Purple")
+INK = (33, 33, 33)
+PAPER = (250, 247, 240)
+MUTED = (120, 120, 120)
+HIGHLIGHT = (240, 200, 40)
+
+
+@cache
+def font(size: int) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
+    """Pillow's bundled scalable font: no font file to ship or install."""
+    return ImageFont.load_default(size=size)
+
+
+def text_size(draw: ImageDraw.ImageDraw, text: str, size: int) -> tuple[int, int]:
+    left, top, right, bottom = draw.textbbox((0, 0), text, font=font(size))
+    return int(right - left), int(bottom - top)
+
+
+def draw_centered(draw: ImageDraw.ImageDraw, xy: tuple[float, float], text: str, size: int,
+                  fill: tuple[int, int, int] = INK) -> None:
+    draw.text(xy, text, font=font(size), fill=fill, anchor="mm")
+
+
+def to_png(image: Image.Image) -> bytes:
+    """Encode for Discord; a fast compression level keeps render time low."""
+    buffer = io.BytesIO()
+    image.save(buffer, format="PNG", compress_level=3)
+    return buffer.getvalue()
