@@ -271,6 +271,10 @@ class Game(ABC):
         """A label for a legal move in autocomplete, e.g. ``Wolf b1-c3`` or ``c3 oo.x (destroys d4)``."""
         return move
 
+    def announce(self, seat: int, move: str) -> str:
+        """How a move is told to everyone in the channel. Games with hidden choices hide them here."""
+        return move
+
     def status(self) -> str:
         """One public line for the caption under the board: scores, captures, dice."""
         return ""

@@ -1,0 +1,1 @@
+"""Persistence: the SQLite database, its migrations and the game store."""

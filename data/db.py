@@ -1,0 +1,81 @@
+"""The SQLite connection: WAL, foreign keys, numbered migrations, and serialized write transactions."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from pathlib import Path
+
+import aiosqlite
+
+MIGRATIONS = Path(__file__).with_name("migrations")
+DEFAULT_PATH = Path(__file__).with_name("zgames.sqlite3")
+log = logging.getLogger(__name__)
+
+
+class StaleVersion(Exception):
+    """Someone else changed the game between our read and our write."""
+
+
+class Database:
+    """One aiosqlite connection. Writes take a lock so two coroutines never share a transaction."""
+
+    def __init__(self, conn: aiosqlite.Connection) -> None:
+        self.conn = conn
+        self._write_lock = asyncio.Lock()
+
+    @classmethod
+    async def open(cls, path: str | Path) -> Database:
+        path = Path(path)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        conn = await aiosqlite.connect(path, isolation_level=None)
+        conn.row_factory = aiosqlite.Row
+        await conn.execute("PRAGMA journal_mode = WAL")
+        await conn.execute("PRAGMA foreign_keys = ON")
+        await conn.execute("PRAGMA busy_timeout = 5000")
+        await conn.execute("PRAGMA synchronous = NORMAL")
+        db = cls(conn)
+        await db.migrate()
+        return db
+
+    async def close(self) -> None:
+        await self.conn.close()
+
+    async def migrate(self) -> None:
+        """Apply every numbered ``migrations/NNN_*.sql`` above ``PRAGMA user_version``, each atomically."""
+        async with self.conn.execute("PRAGMA user_version") as cursor:
+            row = await cursor.fetchone()
+        current = int(row[0]) if row else 0
+        for file in sorted(MIGRATIONS.glob("[0-9][0-9][0-9]_*.sql")):
+            number = int(file.name[:3])
+            if number <= current:
+                continue
+            log.info("applying migration %s", file.name)
+            statements = f"BEGIN IMMEDIATE;\n{file.read_text()}\nPRAGMA user_version = {number};\nCOMMIT;"
+            try:
+                await self.conn.executescript(statements)
+            except Exception:
+                await self.conn.execute("ROLLBACK")
+                raise
+
+    @asynccontextmanager
+    async def transaction(self) -> AsyncIterator[aiosqlite.Connection]:
+        """``BEGIN IMMEDIATE`` ... ``COMMIT``; any exception rolls everything back."""
+        async with self._write_lock:
+            await self.conn.execute("BEGIN IMMEDIATE")
+            try:
+                yield self.conn
+            except BaseException:
+                await self.conn.execute("ROLLBACK")
+                raise
+            await self.conn.execute("COMMIT")
+
+    async def fetchone(self, sql: str, params: tuple[object, ...] = ()) -> aiosqlite.Row | None:
+        async with self.conn.execute(sql, params) as cursor:
+            return await cursor.fetchone()
+
+    async def fetchall(self, sql: str, params: tuple[object, ...] = ()) -> list[aiosqlite.Row]:
+        async with self.conn.execute(sql, params) as cursor:
+            return list(await cursor.fetchall())

@@ -1,0 +1,167 @@
+"""Game rows, seats and the move log. Every change to a game bumps its version in one transaction."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import aiosqlite
+
+from data.db import Database, StaleVersion
+
+
+@dataclass
+class Seat:
+    seat: int
+    user_id: int | None
+    accepted: bool
+    team: int = 0
+
+
+@dataclass
+class GameRow:
+    """One row of ``games`` with its seats: everything but the move log."""
+
+    id: int
+    guild_id: int | None
+    channel_id: int | None
+    thread_id: int | None
+    message_id: int | None
+    game: str
+    players: int
+    options: dict[str, Any]
+    settings: dict[str, Any]
+    status: str
+    version: int
+    seed: str
+    creator_id: int
+    created_at: float
+    updated_at: float
+    deadline: float | None
+    result: dict[str, Any] | None
+    draw_offers: list[int]
+    seats: list[Seat] = field(default_factory=list)
+
+    def seat_of(self, user_id: int) -> int | None:
+        """The first seat of a user (a player may hold several seats only when playing themself)."""
+        return next((s.seat for s in self.seats if s.user_id == user_id), None)
+
+    def seats_of(self, user_id: int) -> list[int]:
+        return [s.seat for s in self.seats if s.user_id == user_id]
+
+    def user_at(self, seat: int) -> int | None:
+        return next((s.user_id for s in self.seats if s.seat == seat), None)
+
+
+@dataclass(frozen=True)
+class Move:
+    ply: int
+    seat: int
+    text: str
+    at: float
+
+
+def _row_to_game(row: aiosqlite.Row, seats: list[Seat]) -> GameRow:
+    return GameRow(
+        id=row["id"], guild_id=row["guild_id"], channel_id=row["channel_id"], thread_id=row["thread_id"],
+        message_id=row["message_id"], game=row["game"], players=row["players"],
+        options=json.loads(row["options"]), settings=json.loads(row["settings"]), status=row["status"],
+        version=row["version"], seed=row["seed"], creator_id=row["creator_id"], created_at=row["created_at"],
+        updated_at=row["updated_at"], deadline=row["deadline"],
+        result=json.loads(row["result"]) if row["result"] else None,
+        draw_offers=json.loads(row["draw_offers"]), seats=seats,
+    )
+
+
+class GameStore:
+    """The queries the host needs; no game rules here."""
+
+    def __init__(self, db: Database) -> None:
+        self.db = db
+
+    async def create(self, *, guild_id: int | None, channel_id: int | None, game: str, players: int,
+                     options: dict[str, Any], settings: dict[str, Any], seed: str, creator_id: int,
+                     seats: Sequence[Seat], now: float) -> int:
+        async with self.db.transaction() as conn:
+            cursor = await conn.execute(
+                "INSERT INTO games (guild_id, channel_id, game, players, options, settings, status, seed,"
+                " creator_id, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, 'challenge', ?, ?, ?, ?)",
+                (guild_id, channel_id, game, players, json.dumps(options), json.dumps(settings), seed,
+                 creator_id, now, now),
+            )
+            game_id = int(cursor.lastrowid or 0)
+            await conn.executemany(
+                "INSERT INTO seats (game_id, seat, user_id, team, accepted) VALUES (?, ?, ?, ?, ?)",
+                [(game_id, s.seat, s.user_id, s.team, int(s.accepted)) for s in seats],
+            )
+        return game_id
+
+    async def get(self, game_id: int) -> GameRow | None:
+        row = await self.db.fetchone("SELECT * FROM games WHERE id = ?", (game_id,))
+        if row is None:
+            return None
+        seat_rows = await self.db.fetchall(
+            "SELECT seat, user_id, accepted, team FROM seats WHERE game_id = ? ORDER BY seat", (game_id,))
+        seats = [Seat(r["seat"], r["user_id"], bool(r["accepted"]), r["team"]) for r in seat_rows]
+        return _row_to_game(row, seats)
+
+    async def moves(self, game_id: int) -> list[Move]:
+        rows = await self.db.fetchall(
+            "SELECT ply, seat, text, at FROM moves WHERE game_id = ? ORDER BY ply", (game_id,))
+        return [Move(r["ply"], r["seat"], r["text"], r["at"]) for r in rows]
+
+    async def update(self, row: GameRow, *, now: float, new_moves: Sequence[tuple[int, str]] = (),
+                     first_ply: int = 0, seats: Sequence[Seat] | None = None, **changes: Any) -> int:
+        """Append moves, replace seats and change columns iff the stored version is still ``row.version``.
+
+        Returns the new version; raises ``StaleVersion`` (and writes nothing) when someone was first.
+        """
+        encoded = {k: json.dumps(v) if k in ("options", "settings", "result", "draw_offers") and v is not None
+                   else v for k, v in changes.items()}
+        columns = "".join(f", {name} = ?" for name in encoded)
+        async with self.db.transaction() as conn:
+            cursor = await conn.execute(
+                f"UPDATE games SET version = version + 1, updated_at = ?{columns} WHERE id = ? AND version = ?",
+                (now, *encoded.values(), row.id, row.version),
+            )
+            if cursor.rowcount != 1:
+                raise StaleVersion(row.id)
+            await conn.executemany(
+                "INSERT INTO moves (game_id, ply, seat, text, at) VALUES (?, ?, ?, ?, ?)",
+                [(row.id, first_ply + i, seat, text, now) for i, (seat, text) in enumerate(new_moves)],
+            )
+            if seats is not None:
+                await conn.execute("DELETE FROM seats WHERE game_id = ?", (row.id,))
+                await conn.executemany(
+                    "INSERT INTO seats (game_id, seat, user_id, team, accepted) VALUES (?, ?, ?, ?, ?)",
+                    [(row.id, s.seat, s.user_id, s.team, int(s.accepted)) for s in seats],
+                )
+        if seats is not None:
+            row.seats = list(seats)
+        for name, value in changes.items():
+            setattr(row, name, value)
+        row.version += 1
+        row.updated_at = now
+        return row.version
+
+    async def find_by_thread(self, thread_id: int) -> GameRow | None:
+        row = await self.db.fetchone("SELECT id FROM games WHERE thread_id = ?", (thread_id,))
+        return await self.get(row["id"]) if row else None
+
+    async def games_of(self, user_id: int, statuses: Sequence[str], guild_id: int | None = None,
+                       game: str | None = None) -> list[GameRow]:
+        marks = ", ".join("?" for _ in statuses)
+        sql = (f"SELECT DISTINCT g.id FROM games g JOIN seats s ON s.game_id = g.id WHERE s.user_id = ?"
+               f" AND g.status IN ({marks})")
+        params: list[Any] = [user_id, *statuses]
+        if guild_id is not None:
+            sql += " AND g.guild_id = ?"
+            params.append(guild_id)
+        if game is not None:
+            sql += " AND g.game = ?"
+            params.append(game)
+        rows = await self.db.fetchall(sql + " ORDER BY g.updated_at DESC", tuple(params))
+        found = [await self.get(r["id"]) for r in rows]
+        return [g for g in found if g is not None]

@@ -1,0 +1,1 @@
+"""The Discord-free host layer: seats, turns, lobby, dice, clocks and ratings."""

@@ -1,0 +1,47 @@
+"""What host methods return: plain data a cog turns into Discord messages."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from data.store import GameRow
+from engines import Outcome
+
+
+class HostError(Exception):
+    """A refusal to show the user as is (ephemeral): it says what is wrong and what to do."""
+
+
+@dataclass(frozen=True)
+class Board:
+    image: bytes
+    filename: str
+
+
+@dataclass
+class Report:
+    """What a move, resignation or start changed: a caption for the thread and the new board."""
+
+    row: GameRow
+    caption: str
+    board: Board
+    outcome: Outcome | None
+    to_notify: list[int] = field(default_factory=list)
+
+
+@dataclass
+class Lobby:
+    """The state of a challenge after a command: still waiting, declined, or started (with its report)."""
+
+    row: GameRow
+    started: bool
+    declined_by: int | None = None
+    report: Report | None = None
+
+    @property
+    def waiting_for(self) -> list[int]:
+        return [s.user_id for s in self.row.seats if s.user_id is not None and not s.accepted]
+
+    @property
+    def open_seats(self) -> int:
+        return sum(1 for s in self.row.seats if s.user_id is None)

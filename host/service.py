@@ -1,0 +1,352 @@
+"""The host: where engines, storage and rendering meet. Every command is a method here, without Discord.
+
+Methods return plain results (text with ``<@id>`` mentions, PNG bytes) that a cog only has to send.
+Every change is one version-checked transaction, so two clicks at the same instant end with one
+applied and one clear error, and a crash never loses an accepted move.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Callable, Mapping
+from typing import Any
+
+import engines
+import render
+from data.db import Database, StaleVersion
+from data.store import GameRow, GameStore, Seat
+from engines import CHANCE, Game, IllegalMove
+from host import dice
+from host.results import Board, HostError, Lobby, Report
+
+Renderer = Callable[[dict[str, Any]], bytes]
+SETTINGS_DEFAULTS: dict[str, Any] = {"rated": True}
+MAX_CHOICES = 25
+
+
+def mention(user_id: int | None) -> str:
+    return f"<@{user_id}>" if user_id is not None else "an open seat"
+
+
+class Host:
+    """Seats, turns, draws and the lobby for every game, over one database."""
+
+    def __init__(self, db: Database, *, games: Mapping[str, type[Game]] | None = None,
+                 renderer: Renderer = render.render, now: Callable[[], float] = time.time) -> None:
+        self.db = db
+        self.store = GameStore(db)
+        self.games = games if games is not None else engines.GAMES
+        self.renderer = renderer
+        self.now = now
+        self._engines: dict[int, tuple[int, Game]] = {}
+
+    # ----- lobby ------------------------------------------------------------------------
+
+    async def challenge(self, *, game: str, creator: int, opponents: list[int], open_seats: int = 0,
+                        options: Mapping[str, Any] | None = None, settings: Mapping[str, Any] | None = None,
+                        guild_id: int | None = None, channel_id: int | None = None) -> Lobby:
+        """A new game waiting for named opponents to accept and open seats to be filled."""
+        cls = self._game_class(game)
+        players = 1 + len(opponents) + open_seats
+        try:
+            checked = cls.new(players, options or {}).options
+        except ValueError as error:
+            raise HostError(f"Cannot start {cls.title}: {error}.") from None
+        unknown = set(settings or {}) - set(SETTINGS_DEFAULTS)
+        if unknown:
+            raise HostError(f"Unknown setting {', '.join(sorted(unknown))}.")
+        merged = {**SETTINGS_DEFAULTS, **(settings or {})}
+        if len(set(opponents)) != len(opponents):
+            raise HostError("Each opponent can only take one seat.")
+        if creator in opponents:
+            merged["rated"] = False
+        seats = [Seat(0, creator, True)]
+        seats += [Seat(i + 1, user, user == creator) for i, user in enumerate(opponents)]
+        seats += [Seat(len(seats) + i, None, False) for i in range(open_seats)]
+        game_id = await self.store.create(
+            guild_id=guild_id, channel_id=channel_id, game=game, players=players, options=checked,
+            settings=merged, seed=dice.new_seed(), creator_id=creator, seats=seats, now=self.now())
+        row = await self._row(game_id)
+        return await self._maybe_start(row)
+
+    async def accept(self, game_id: int, user: int) -> Lobby:
+        row = await self._row(game_id)
+        self._require_status(row, "challenge")
+        pending = [s for s in row.seats if s.user_id == user and not s.accepted]
+        if not pending:
+            if row.seat_of(user) is not None:
+                raise HostError("You have already accepted this challenge.")
+            raise HostError("This challenge is not addressed to you; open seats take the Join button.")
+        seats = [Seat(s.seat, s.user_id, s.accepted or s.user_id == user, s.team) for s in row.seats]
+        await self._write(row, seats=seats)
+        return await self._maybe_start(row)
+
+    async def join(self, game_id: int, user: int) -> Lobby:
+        row = await self._row(game_id)
+        self._require_status(row, "challenge")
+        if row.seat_of(user) is not None:
+            raise HostError("You are already in this game.")
+        free = next((s for s in row.seats if s.user_id is None), None)
+        if free is None:
+            raise HostError("This game has no open seat left.")
+        seats = [Seat(s.seat, user, True, s.team) if s is free else s for s in row.seats]
+        await self._write(row, seats=seats)
+        return await self._maybe_start(row)
+
+    async def decline(self, game_id: int, user: int) -> Lobby:
+        """A named opponent declines, or the creator withdraws the challenge."""
+        row = await self._row(game_id)
+        self._require_status(row, "challenge")
+        if row.seat_of(user) is None:
+            raise HostError("Only the players named in this challenge can decline it.")
+        await self._write(row, status="declined")
+        return Lobby(row, started=False, declined_by=user)
+
+    async def _maybe_start(self, row: GameRow) -> Lobby:
+        if any(not s.accepted or s.user_id is None for s in row.seats):
+            return Lobby(row, started=False)
+        users = [s.user_id for s in row.seats if s.user_id is not None]
+        dice.rng_for(row.seed, "seats").shuffle(users)
+        game = self._game_class(row.game).new(row.players, row.options)
+        teams = game.teams()
+        seats = [Seat(i, user, True, teams[i]) for i, user in enumerate(users)]
+        rolls = dice.roll_pending(game, row.seed)
+        await self._write(row, seats=seats, status="active", moves=[(CHANCE, r) for r in rolls])
+        self._engines[row.id] = (row.version, game)
+        return Lobby(row, started=True, report=await self._report(row, game, []))
+
+    # ----- play -------------------------------------------------------------------------
+
+    async def play(self, game_id: int, user: int, text: str) -> Report:
+        """Parse and apply a user's move, roll any dice it leads to, persist, and say what changed."""
+        row = await self._row(game_id)
+        self._require_status(row, "active")
+        game = (await self._engine(row)).clone()
+        seat = self._acting_seat(row, game, user)
+        try:
+            canonical = game.play(seat, text)
+        except IllegalMove as error:
+            raise HostError(str(error)) from None
+        applied = [(seat, canonical)] + [(CHANCE, r) for r in dice.roll_pending(game, row.seed)]
+        await self._commit(row, game, applied, draw_offers=[])
+        return await self._report(row, game, applied)
+
+    async def resign(self, game_id: int, user: int) -> Report:
+        row = await self._row(game_id)
+        self._require_status(row, "active")
+        game = (await self._engine(row)).clone()
+        seats = [s for s in row.seats_of(user) if s not in game.eliminated]
+        if not seats:
+            raise HostError("You are not playing in this game.")
+        game.eliminate(seats[0], "resign")
+        applied = [(seats[0], "resign")] + [(CHANCE, r) for r in dice.roll_pending(game, row.seed)]
+        await self._commit(row, game, applied, draw_offers=[])
+        return await self._report(row, game, applied)
+
+    async def offer_draw(self, game_id: int, user: int) -> Report | str:
+        """Offer a draw, or accept the offers on the table; a draw needs every remaining player."""
+        row = await self._row(game_id)
+        self._require_status(row, "active")
+        game = (await self._engine(row)).clone()
+        seats = [s for s in row.seats_of(user) if s not in game.eliminated]
+        if not seats:
+            raise HostError("You are not playing in this game.")
+        offers = sorted(set(row.draw_offers) | set(seats))
+        if set(row.draw_offers) >= set(seats):
+            raise HostError("You have already offered a draw; it stands until someone moves.")
+        if set(offers) >= set(game.active_seats()):
+            game.agree_draw(seats[0])
+            applied = [(seats[0], "draw")]
+            await self._commit(row, game, applied, draw_offers=[])
+            return await self._report(row, game, applied)
+        await self._write(row, draw_offers=offers)
+        waiting = [mention(row.user_at(s)) for s in game.active_seats() if s not in offers]
+        return f"{mention(user)} offers a draw. {', '.join(waiting)}: use draw to accept, or just move to decline."
+
+    async def decline_draw(self, game_id: int, user: int) -> str:
+        row = await self._row(game_id)
+        self._require_status(row, "active")
+        if not row.draw_offers:
+            raise HostError("There is no draw offer to decline.")
+        if row.seat_of(user) is None:
+            raise HostError("You are not playing in this game.")
+        await self._write(row, draw_offers=[])
+        return f"{mention(user)} declined the draw offer."
+
+    async def abort(self, game_id: int, user: int) -> str:
+        """Cancel a game before any player has moved; it is never rated."""
+        row = await self._row(game_id)
+        if row.seat_of(user) is None:
+            raise HostError("Only a player of this game can abort it.")
+        if row.status == "challenge":
+            await self._write(row, status="aborted")
+            return f"{mention(user)} withdrew the challenge."
+        self._require_status(row, "active")
+        game = await self._engine(row)
+        if any(seat != CHANCE for seat, _ in game.history):
+            raise HostError("The game has started: resign instead, or offer a draw.")
+        await self._write(row, status="aborted")
+        return f"{mention(user)} aborted the game before the first move."
+
+    # ----- reading ----------------------------------------------------------------------
+
+    async def board(self, game_id: int, user: int | None = None) -> Board:
+        """The public board, or a seated user's own view (with their hidden information)."""
+        row = await self._row(game_id)
+        game = await self._engine(row)
+        seat = row.seat_of(user) if user is not None else None
+        return await self._board(row, game, seat)
+
+    async def move_choices(self, game_id: int, user: int, typed: str) -> list[tuple[str, str]]:
+        """Autocomplete: (label, move) of the user's legal moves matching what they typed, at most 25."""
+        row = await self._row(game_id)
+        if row.status != "active":
+            return []
+        game = await self._engine(row)
+        seats = [s for s in row.seats_of(user) if s in game.to_move()]
+        if not seats:
+            return []
+        wanted = " ".join(typed.lower().split())
+        moves = game.legal_moves(seats[0])
+        ranked = [m for m in moves if m.startswith(wanted)] + [m for m in moves if wanted in m and
+                                                                not m.startswith(wanted)]
+        return [(game.describe(seats[0], m)[:100], m) for m in ranked[:MAX_CHOICES]]
+
+    async def resolve(self, game: str, user: int, *, thread_id: int | None, guild_id: int | None,
+                      statuses: tuple[str, ...] = ("active",)) -> GameRow:
+        """The game a command means: the thread's game, else the user's only such game in the server."""
+        if thread_id is not None:
+            row = await self.store.find_by_thread(thread_id)
+            if row is not None and row.game == game:
+                return row
+        mine = await self.store.games_of(user, statuses, guild_id=guild_id, game=game)
+        title = self._game_class(game).title
+        if not mine:
+            raise HostError(f"You have no {title} game here. Start one with /{game} new.")
+        if len(mine) > 1:
+            raise HostError(f"You have {len(mine)} {title} games; use the command inside the game's thread.")
+        return mine[0]
+
+    async def set_thread(self, game_id: int, thread_id: int | None, message_id: int | None = None) -> None:
+        row = await self._row(game_id)
+        changes: dict[str, Any] = {"thread_id": thread_id}
+        if message_id is not None:
+            changes["message_id"] = message_id
+        await self._write(row, **changes)
+
+    async def get(self, game_id: int) -> GameRow:
+        return await self._row(game_id)
+
+    async def observation(self, game_id: int, user: int | None) -> dict[str, Any]:
+        row = await self._row(game_id)
+        game = await self._engine(row)
+        return game.observation(row.seat_of(user) if user is not None else None)
+
+    async def rolls(self, game_id: int) -> list[str]:
+        """Every dice result so far, in order: with the seed revealed at the end anyone can recheck them."""
+        row = await self._row(game_id)
+        return [m.text for m in await self.store.moves(row.id) if m.seat == CHANCE]
+
+    # ----- internals --------------------------------------------------------------------
+
+    def _game_class(self, name: str) -> type[Game]:
+        try:
+            return self.games[name]
+        except KeyError:
+            raise HostError(f"There is no game called {name}.") from None
+
+    async def _row(self, game_id: int) -> GameRow:
+        row = await self.store.get(game_id)
+        if row is None:
+            raise HostError(f"There is no game #{game_id}.")
+        return row
+
+    @staticmethod
+    def _require_status(row: GameRow, status: str) -> None:
+        if row.status == status:
+            return
+        said = {"challenge": "is still waiting for players", "active": "is already under way",
+                "finished": "is over", "aborted": "was aborted", "declined": "was declined"}
+        raise HostError(f"Game #{row.id} {said.get(row.status, row.status)}.")
+
+    async def _engine(self, row: GameRow) -> Game:
+        """The engine at the row's version: cached, else rebuilt by replaying the move log."""
+        cached = self._engines.get(row.id)
+        if cached and cached[0] == row.version:
+            return cached[1]
+        game = self._game_class(row.game).new(row.players, row.options)
+        for move in await self.store.moves(row.id):
+            game.apply_record(move.seat, move.text)
+        self._engines[row.id] = (row.version, game)
+        return game
+
+    def _acting_seat(self, row: GameRow, game: Game, user: int) -> int:
+        seats = row.seats_of(user)
+        if not seats:
+            raise HostError("You are not playing in this game.")
+        movers = [s for s in seats if s in game.to_move()]
+        if not movers:
+            waiting = sorted(s for s in game.to_move() if s != CHANCE)
+            names = ", ".join(f"{game.seat_name(s)} ({mention(row.user_at(s))})" for s in waiting)
+            raise HostError(f"It is not your turn; waiting for {names}.")
+        return movers[0]
+
+    async def _write(self, row: GameRow, *, moves: list[tuple[int, str]] | None = None, first_ply: int = 0,
+                     seats: list[Seat] | None = None, **changes: Any) -> None:
+        try:
+            await self.store.update(row, now=self.now(), new_moves=moves or (), first_ply=first_ply,
+                                    seats=seats, **changes)
+        except StaleVersion:
+            self._engines.pop(row.id, None)
+            raise HostError("Someone acted on this game at the same moment; look at the board and try again.") \
+                from None
+
+    async def _commit(self, row: GameRow, game: Game, applied: list[tuple[int, str]], **changes: Any) -> None:
+        """Persist moves already applied to ``game`` (a clone) and, only then, make it the cached state."""
+        outcome = game.outcome()
+        if outcome is not None:
+            changes.update(status="finished", result=outcome.to_dict(), deadline=None)
+        await self._write(row, moves=applied, first_ply=len(game.history) - len(applied), **changes)
+        self._engines[row.id] = (row.version, game)
+
+    async def _board(self, row: GameRow, game: Game, seat: int | None) -> Board:
+        image = await asyncio.to_thread(self.renderer, game.observation(seat))
+        return Board(image=image, filename=f"{row.game}-{row.id}-{len(game.history)}.png")
+
+    async def _report(self, row: GameRow, game: Game, applied: list[tuple[int, str]]) -> Report:
+        lines: list[str] = []
+        for seat, text in applied:
+            if seat == CHANCE:
+                lines.append(f"🎲 {text}")
+            elif text in ("resign", "timeout", "draw"):
+                continue
+            else:
+                lines.append(f"{game.seat_name(seat)} ({mention(row.user_at(seat))}) played "
+                             f"`{game.announce(seat, text)}`")
+        outcome = game.outcome()
+        if outcome is not None:
+            lines.append(self._result_line(row, game))
+            lines.append(f"Seed: `{row.seed}` (its SHA-256 was shown at the start).")
+        else:
+            status = game.status()
+            if status:
+                lines.append(status)
+            movers = sorted(s for s in game.to_move() if s != CHANCE)
+            names = ", ".join(f"{game.seat_name(s)} {mention(row.user_at(s))}" for s in movers)
+            lines.append(f"To move: {names}")
+        if not applied:
+            header = (f"**{game.title}** #{row.id} begins: "
+                      + ", ".join(f"{game.seat_name(s)} {mention(row.user_at(s))}" for s in range(row.players)))
+            lines.insert(0, f"{header}\nDice seed SHA-256: `{dice.commitment(row.seed)}`")
+        to_notify = sorted({u for s in game.to_move() if s != CHANCE and (u := row.user_at(s)) is not None})
+        board = await self._board(row, game, None)
+        return Report(row=row, caption="\n".join(lines), board=board, outcome=outcome, to_notify=to_notify)
+
+    def _result_line(self, row: GameRow, game: Game) -> str:
+        outcome = game.outcome()
+        assert outcome is not None
+        if outcome.is_draw:
+            return f"🤝 Draw: {outcome.reason}."
+        winners = ", ".join(f"{game.seat_name(s)} {mention(row.user_at(s))}" for s in sorted(outcome.winners))
+        return f"🏆 {winners} won: {outcome.reason}."

@@ -1,0 +1,69 @@
+"""Storage on a real SQLite file: migrations, pragmas, version-checked writes."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from data.db import MIGRATIONS, Database, StaleVersion
+from data.store import GameStore, Seat
+
+
+async def test_migrations_set_user_version_wal_and_foreign_keys(tmp_path: Path) -> None:
+    db = await Database.open(tmp_path / "nested" / "x.sqlite3")
+    try:
+        latest = max(int(f.name[:3]) for f in MIGRATIONS.glob("*.sql"))
+        assert (await db.fetchone("PRAGMA user_version"))[0] == latest
+        assert (await db.fetchone("PRAGMA journal_mode"))[0] == "wal"
+        assert (await db.fetchone("PRAGMA foreign_keys"))[0] == 1
+        tables = {r[0] for r in await db.fetchall("SELECT name FROM sqlite_master WHERE type = 'table'")}
+        assert {"games", "seats", "moves", "ratings", "guild_settings"} <= tables
+    finally:
+        await db.close()
+    again = await Database.open(tmp_path / "nested" / "x.sqlite3")  # a second start applies nothing twice
+    await again.close()
+
+
+async def make_game(store: GameStore) -> int:
+    return await store.create(guild_id=1, channel_id=2, game="dicenim", players=2, options={"stones": 9},
+                              settings={"rated": True}, seed="s", creator_id=10,
+                              seats=[Seat(0, 10, True), Seat(1, 11, False)], now=5.0)
+
+
+async def test_update_appends_moves_and_bumps_the_version(db: Database) -> None:
+    store = GameStore(db)
+    game_id = await make_game(store)
+    row = await store.get(game_id)
+    assert row is not None and row.version == 0 and row.seat_of(11) == 1
+    await store.update(row, now=6.0, new_moves=[(0, "bid 1"), (1, "bid 2")], status="active")
+    fresh = await store.get(game_id)
+    assert fresh is not None and fresh.version == 1 and fresh.status == "active" and fresh.updated_at == 6.0
+    assert [(m.ply, m.seat, m.text) for m in await store.moves(game_id)] == [(0, 0, "bid 1"), (1, 1, "bid 2")]
+
+
+async def test_a_stale_version_writes_nothing(db: Database) -> None:
+    store = GameStore(db)
+    game_id = await make_game(store)
+    first, second = await store.get(game_id), await store.get(game_id)
+    assert first is not None and second is not None
+    await store.update(first, now=6.0, new_moves=[(0, "bid 1")])
+    with pytest.raises(StaleVersion):
+        await store.update(second, now=7.0, new_moves=[(1, "bid 3")], status="finished")
+    fresh = await store.get(game_id)
+    assert fresh is not None and fresh.status == "challenge" and fresh.version == 1
+    assert [m.text for m in await store.moves(game_id)] == ["bid 1"]
+
+
+async def test_a_failed_transaction_rolls_back_everything(db: Database) -> None:
+    store = GameStore(db)
+    game_id = await make_game(store)
+    row = await store.get(game_id)
+    assert row is not None
+    await store.update(row, now=6.0, new_moves=[(0, "bid 1")])
+    with pytest.raises(Exception, match="UNIQUE"):
+        await store.update(row, now=7.0, new_moves=[(1, "bid 2")], first_ply=0,
+                           seats=[Seat(0, 99, True)])
+    fresh = await store.get(game_id)
+    assert fresh is not None and fresh.version == 1 and fresh.seat_of(99) is None
+    assert len(await store.moves(game_id)) == 1
