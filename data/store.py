@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -113,10 +113,13 @@ class GameStore:
         return [Move(r["ply"], r["seat"], r["text"], r["at"]) for r in rows]
 
     async def update(self, row: GameRow, *, now: float, new_moves: Sequence[tuple[int, str]] = (),
-                     first_ply: int = 0, seats: Sequence[Seat] | None = None, **changes: Any) -> int:
+                     first_ply: int = 0, seats: Sequence[Seat] | None = None,
+                     also: Callable[[aiosqlite.Connection], Awaitable[None]] | None = None, **changes: Any) -> int:
         """Append moves, replace seats and change columns iff the stored version is still ``row.version``.
 
-        Returns the new version; raises ``StaleVersion`` (and writes nothing) when someone was first.
+        ``also`` runs more writes in the same transaction (ratings when a game ends), so they land
+        together or not at all. Returns the new version; raises ``StaleVersion`` (and writes nothing)
+        when someone was first.
         """
         encoded = {k: json.dumps(v) if k in ("options", "settings", "result", "draw_offers") and v is not None
                    else v for k, v in changes.items()}
@@ -138,6 +141,8 @@ class GameStore:
                     "INSERT INTO seats (game_id, seat, user_id, team, accepted) VALUES (?, ?, ?, ?, ?)",
                     [(row.id, s.seat, s.user_id, s.team, int(s.accepted)) for s in seats],
                 )
+            if also is not None:
+                await also(conn)
         if seats is not None:
             row.seats = list(seats)
         for name, value in changes.items():

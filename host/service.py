@@ -9,8 +9,10 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from typing import Any
+
+import aiosqlite
 
 import engines
 import render
@@ -21,6 +23,8 @@ from host import dice
 from host.results import Board, HostError, Lobby, Report
 
 Renderer = Callable[[dict[str, Any]], bytes]
+FinishHook = Callable[[aiosqlite.Connection, GameRow, Game, float], Awaitable[None]]
+"""Runs inside the transaction that records a game's end (ratings), so both land or neither."""
 SETTINGS_DEFAULTS: dict[str, Any] = {"rated": True}
 MAX_CHOICES = 25
 
@@ -33,12 +37,14 @@ class Host:
     """Seats, turns, draws and the lobby for every game, over one database."""
 
     def __init__(self, db: Database, *, games: Mapping[str, type[Game]] | None = None,
-                 renderer: Renderer = render.render, now: Callable[[], float] = time.time) -> None:
+                 renderer: Renderer = render.render, now: Callable[[], float] = time.time,
+                 on_finish: Sequence[FinishHook] = ()) -> None:
         self.db = db
         self.store = GameStore(db)
         self.games = games if games is not None else engines.GAMES
         self.renderer = renderer
         self.now = now
+        self.on_finish = list(on_finish)
         self._engines: dict[int, tuple[int, Game]] = {}
 
     # ----- lobby ------------------------------------------------------------------------
@@ -293,10 +299,16 @@ class Host:
         return movers[0]
 
     async def _write(self, row: GameRow, *, moves: list[tuple[int, str]] | None = None, first_ply: int = 0,
-                     seats: list[Seat] | None = None, **changes: Any) -> None:
+                     seats: list[Seat] | None = None, finished: Game | None = None, **changes: Any) -> None:
+        now = self.now()
+
+        async def run_finish_hooks(conn: aiosqlite.Connection) -> None:
+            for hook in self.on_finish:
+                await hook(conn, row, finished, now)  # type: ignore[arg-type]
+
         try:
-            await self.store.update(row, now=self.now(), new_moves=moves or (), first_ply=first_ply,
-                                    seats=seats, **changes)
+            await self.store.update(row, now=now, new_moves=moves or (), first_ply=first_ply, seats=seats,
+                                    also=run_finish_hooks if finished is not None else None, **changes)
         except StaleVersion:
             self._engines.pop(row.id, None)
             raise HostError("Someone acted on this game at the same moment; look at the board and try again.") \
@@ -306,7 +318,7 @@ class Host:
         """Persist moves already applied to ``game`` (a clone) and, only then, make it the cached state."""
         outcome = game.outcome()
         if outcome is not None:
-            changes.update(status="finished", result=outcome.to_dict(), deadline=None)
+            changes.update(status="finished", result=outcome.to_dict(), deadline=None, finished=game)
         await self._write(row, moves=applied, first_ply=len(game.history) - len(applied), **changes)
         self._engines[row.id] = (row.version, game)
 

@@ -195,3 +195,21 @@ async def test_playing_yourself_is_allowed_but_never_rated(host: Host) -> None:
     assert lobby.started and lobby.row.settings["rated"] is False
     await host.play(lobby.row.id, ALICE, "bid 1")
     await host.play(lobby.row.id, ALICE, "bid 2")
+
+
+async def test_finish_hooks_share_the_transaction_that_ends_the_game(db: Database, clock: FakeClock) -> None:
+    seen: list[tuple[int, str]] = []
+
+    async def failing_hook(conn, row, game, now) -> None:
+        seen.append((row.id, game.outcome().reason))
+        raise RuntimeError("rating store down")
+
+    host = Host(db, games={DiceNim.name: DiceNim}, renderer=text_renderer, now=clock, on_finish=[failing_hook])
+    game_id = await started_game(host)
+    with pytest.raises(RuntimeError):
+        await host.resign(game_id, ALICE)
+    row = await host.get(game_id)
+    assert seen and row.status == "active" and await host.store.moves(game_id) == []
+    host.on_finish.clear()
+    await host.resign(game_id, ALICE)
+    assert (await host.get(game_id)).status == "finished"

@@ -1,0 +1,125 @@
+"""Start the bot: ``python bot.py`` (``--sync`` also registers the slash commands with Discord).
+
+The bot is built by ``create_bot`` so that nothing connects on import and the end-to-end tests can
+start the real client against the project's own fake Discord server.
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import os
+import pkgutil
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+import discord
+import yarl
+from discord.ext import commands
+from dotenv import load_dotenv
+
+import cogs
+from data.db import DEFAULT_PATH, Database
+from host.service import Host
+
+log = logging.getLogger("zgames")
+NO_TOKEN = """DISCORD_TOKEN is not set.
+Create an application at https://discord.com/developers/applications, open Bot, press Reset Token,
+and put the token in the environment or in a .env file beside bot.py:  DISCORD_TOKEN=...
+The README explains how to invite the bot to your server."""
+
+
+@dataclass(frozen=True)
+class Config:
+    token: str
+    database_path: Path = DEFAULT_PATH
+    api_base: str | None = None
+    gateway_url: str | None = None
+    dev_guild_id: int | None = None
+    sync: bool = False
+
+    @classmethod
+    def from_env(cls, *, sync: bool = False) -> Config:
+        """Read the environment (and ``.env``); a missing token is the caller's to report."""
+        load_dotenv(Path(__file__).with_name(".env"))
+        guild = os.environ.get("DEV_GUILD_ID", "").strip()
+        return cls(
+            token=os.environ.get("DISCORD_TOKEN", "").strip(),
+            database_path=Path(os.environ.get("DATABASE_PATH") or DEFAULT_PATH),
+            api_base=os.environ.get("DISCORD_API_BASE") or None,
+            gateway_url=os.environ.get("DISCORD_GATEWAY_URL") or None,
+            dev_guild_id=int(guild) if guild else None,
+            sync=sync,
+        )
+
+
+def point_discord_at(api_base: str | None, gateway_url: str | None) -> None:
+    """Send discord.py's REST calls and gateway connection elsewhere (a REST proxy, or the test fake)."""
+    if api_base:
+        discord.http.Route.BASE = api_base.rstrip("/")
+    if gateway_url:
+        discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(gateway_url)
+
+
+class ZBot(commands.Bot):
+    """The bot: opens the database, builds the host, loads every cog in ``cogs/``."""
+
+    def __init__(self, config: Config) -> None:
+        super().__init__(command_prefix=commands.when_mentioned, intents=discord.Intents.default(),
+                         help_command=None)
+        self.config = config
+        self.db: Database | None = None
+        self._host: Host | None = None
+
+    @property
+    def host(self) -> Host:
+        if self._host is None:
+            raise RuntimeError("the host is created in setup_hook")
+        return self._host
+
+    async def setup_hook(self) -> None:
+        self.db = await Database.open(self.config.database_path)
+        self._host = Host(self.db)
+        for module in pkgutil.iter_modules(cogs.__path__):
+            if not module.name.startswith("_"):
+                await self.load_extension(f"cogs.{module.name}")
+        if self.config.sync:
+            await self.sync_commands()
+
+    async def sync_commands(self) -> None:
+        if self.config.dev_guild_id:
+            guild = discord.Object(self.config.dev_guild_id)
+            self.tree.copy_global_to(guild=guild)
+            synced = await self.tree.sync(guild=guild)
+        else:
+            synced = await self.tree.sync()
+        log.info("synced %d slash commands", len(synced))
+
+    async def close(self) -> None:
+        await super().close()
+        if self.db is not None:
+            await self.db.close()
+            self.db = None
+
+
+def create_bot(config: Config) -> ZBot:
+    point_discord_at(config.api_base, config.gateway_url)
+    return ZBot(config)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description="Discord bot for five abstract board games.")
+    parser.add_argument("--sync", action="store_true", help="register the slash commands with Discord")
+    args = parser.parse_args(argv)
+    config = Config.from_env(sync=args.sync)
+    if not config.token:
+        print(NO_TOKEN, file=sys.stderr)
+        return 2
+    discord.utils.setup_logging(level=logging.INFO)
+    create_bot(config).run(config.token, log_handler=None)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,150 @@
+"""What every game cog shares: sending host results, ephemeral errors, persistent lobby buttons.
+
+Cogs stay thin: parse the interaction, call the host, send what it returns.
+"""
+
+from __future__ import annotations
+
+import io
+import logging
+import re
+from typing import TYPE_CHECKING, Any, ClassVar
+
+import discord
+
+from host.results import HostError, Lobby, Report
+
+if TYPE_CHECKING:
+    from bot import ZBot
+
+log = logging.getLogger(__name__)
+MENTION_USERS = discord.AllowedMentions(users=True, roles=False, everyone=False)
+
+
+def bot_of(interaction: discord.Interaction) -> ZBot:
+    return interaction.client  # type: ignore[return-value]
+
+
+async def send_error(interaction: discord.Interaction, text: str) -> None:
+    """An ephemeral message only the user sees, whether or not we already answered."""
+    if interaction.response.is_done():
+        await interaction.followup.send(text, ephemeral=True)
+    else:
+        await interaction.response.send_message(text, ephemeral=True)
+
+
+def report_file(report: Report) -> discord.File:
+    return discord.File(io.BytesIO(report.board.image), filename=report.board.filename)
+
+
+async def post_report(bot: ZBot, report: Report) -> None:
+    """Post a caption and the new board in the game's thread."""
+    channel = await thread_of(bot, report.row.thread_id or report.row.channel_id)
+    if channel is not None:
+        await channel.send(report.caption[:2000], file=report_file(report), allowed_mentions=MENTION_USERS)
+
+
+async def thread_of(bot: ZBot, channel_id: int | None) -> discord.abc.Messageable | None:
+    if channel_id is None:
+        return None
+    channel = bot.get_channel(channel_id)
+    if channel is None:
+        try:
+            channel = await bot.fetch_channel(channel_id)
+        except discord.HTTPException:
+            log.warning("channel %s is gone", channel_id)
+            return None
+    return channel if isinstance(channel, discord.abc.Messageable) else None
+
+
+def lobby_text(lobby: Lobby, title: str) -> str:
+    row = lobby.row
+    players = ", ".join(f"<@{s.user_id}>" + ("" if s.accepted else " (invited)")
+                        for s in row.seats if s.user_id is not None)
+    text = f"**{title}** #{row.id}: <@{row.creator_id}> wants to play. Players: {players}."
+    if lobby.open_seats:
+        text += f" {lobby.open_seats} open seat(s): press Join."
+    if lobby.waiting_for:
+        text += " " + " ".join(f"<@{u}>" for u in lobby.waiting_for) + ": press Accept or Decline."
+    return text
+
+
+def lobby_view(lobby: Lobby) -> discord.ui.View:
+    view = discord.ui.View(timeout=None)
+    game_id = lobby.row.id
+    if lobby.waiting_for:
+        view.add_item(LobbyButton(game_id, "accept"))
+    if lobby.open_seats:
+        view.add_item(LobbyButton(game_id, "join"))
+    view.add_item(LobbyButton(game_id, "decline"))
+    return view
+
+
+class LobbyButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
+                  template=r"zg:(?P<action>accept|decline|join):(?P<game_id>[0-9]+)"):
+    """Accept, Decline and Join: the game id lives in the custom id, so they work after a restart."""
+
+    STYLES: ClassVar[dict[str, discord.ButtonStyle]] = {
+        "accept": discord.ButtonStyle.success, "join": discord.ButtonStyle.primary,
+        "decline": discord.ButtonStyle.secondary}
+
+    def __init__(self, game_id: int, action: str) -> None:
+        super().__init__(discord.ui.Button(label=action.capitalize(), style=self.STYLES[action],
+                                           custom_id=f"zg:{action}:{game_id}"))
+        self.game_id = game_id
+        self.action = action
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button[Any],
+                             match: re.Match[str]) -> LobbyButton:
+        return cls(int(match["game_id"]), match["action"])
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        bot = bot_of(interaction)
+        host = bot.host
+        try:
+            if self.action == "accept":
+                lobby = await host.accept(self.game_id, interaction.user.id)
+            elif self.action == "join":
+                lobby = await host.join(self.game_id, interaction.user.id)
+            else:
+                row = await host.get(self.game_id)
+                if interaction.user.id == row.creator_id:
+                    await host.abort(self.game_id, interaction.user.id)
+                    await interaction.response.edit_message(content=f"Challenge #{self.game_id} withdrawn.",
+                                                            view=None)
+                    return
+                lobby = await host.decline(self.game_id, interaction.user.id)
+        except HostError as error:
+            await send_error(interaction, str(error))
+            return
+        await show_lobby(interaction, lobby)
+
+
+async def show_lobby(interaction: discord.Interaction, lobby: Lobby) -> None:
+    """Update the challenge message; when the last seat fills, open the game's thread and post the board."""
+    from engines import get as game_class  # the registry, for the title only
+
+    title = game_class(lobby.row.game).title
+    if lobby.declined_by is not None:
+        await interaction.response.edit_message(
+            content=f"{lobby_text(lobby, title)}\n<@{lobby.declined_by}> declined.", view=None)
+        return
+    if not lobby.started:
+        await interaction.response.edit_message(content=lobby_text(lobby, title), view=lobby_view(lobby))
+        return
+    await interaction.response.edit_message(content=f"{lobby_text(lobby, title)}\nThe game is on!", view=None)
+    message = interaction.message
+    assert message is not None and lobby.report is not None
+    await open_thread(bot_of(interaction), message, lobby)
+
+
+async def open_thread(bot: ZBot, message: discord.Message, lobby: Lobby) -> None:
+    from engines import get as game_class
+
+    title = game_class(lobby.row.game).title
+    thread = await message.create_thread(name=f"{title} #{lobby.row.id}", auto_archive_duration=10080)
+    await bot.host.set_thread(lobby.row.id, thread.id, message.id)
+    assert lobby.report is not None
+    lobby.report.row.thread_id = thread.id
+    await thread.send(lobby.report.caption[:2000], file=report_file(lobby.report), allowed_mentions=MENTION_USERS)

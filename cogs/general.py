@@ -1,0 +1,37 @@
+"""Commands that belong to no single game, and the persistent lobby buttons."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+import engines
+from cogs._shared import LobbyButton
+
+if TYPE_CHECKING:
+    from bot import ZBot
+
+
+class General(commands.Cog):
+    def __init__(self, bot: ZBot) -> None:
+        self.bot = bot
+
+    @app_commands.command(name="help", description="The games this bot hosts and how to start one")
+    async def help(self, interaction: discord.Interaction) -> None:
+        embed = discord.Embed(title="Board games on Discord",
+                              description="Challenge someone with `/<game> new opponent:@them`, or leave the "
+                                          "seats open for anyone to join. Each game gets its own thread; "
+                                          "move there with `/<game> move` (autocomplete lists your legal moves).")
+        for cls in engines.GAMES.values():
+            first_line = cls.help.strip().splitlines()[0] if cls.help.strip() else ""
+            players = f"{cls.players.start}-{cls.players.stop - 1} players"
+            embed.add_field(name=f"/{cls.name} · {cls.title}", value=f"{players}. {first_line}"[:1024], inline=False)
+        await interaction.response.send_message(embed=embed, ephemeral=True)
+
+
+async def setup(bot: ZBot) -> None:
+    bot.add_dynamic_items(LobbyButton)
+    await bot.add_cog(General(bot))
