@@ -1,0 +1,53 @@
+"""Start-up: configuration, the missing-token exit, endpoint overrides, the cogs that load."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import discord
+import pytest
+
+import bot
+from bot import Config, create_bot
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def test_without_a_token_the_bot_exits_2_and_says_how_to_get_one(tmp_path: Path) -> None:
+    env = {"PATH": "/usr/bin:/bin", "HOME": str(tmp_path), "DISCORD_TOKEN": ""}
+    done = subprocess.run([sys.executable, str(ROOT / "bot.py")], env=env, capture_output=True, text=True,
+                          timeout=60, cwd=tmp_path)
+    assert done.returncode == 2
+    assert "DISCORD_TOKEN" in done.stderr and "developers/applications" in done.stderr
+
+
+def test_config_reads_the_environment(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    monkeypatch.setenv("DISCORD_TOKEN", " abc ")
+    monkeypatch.setenv("DATABASE_PATH", str(tmp_path / "z.sqlite3"))
+    monkeypatch.setenv("DISCORD_API_BASE", "http://127.0.0.1:9/api/v10")
+    monkeypatch.setenv("DEV_GUILD_ID", "42")
+    config = Config.from_env(sync=True)
+    assert config.token == "abc" and config.database_path == tmp_path / "z.sqlite3"
+    assert config.dev_guild_id == 42 and config.sync and config.gateway_url is None
+
+
+def test_endpoint_overrides_point_discord_py_elsewhere(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(discord.http.Route, "BASE", discord.http.Route.BASE)
+    monkeypatch.setattr(discord.gateway.DiscordWebSocket, "DEFAULT_GATEWAY",
+                        discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY)
+    bot.point_discord_at("http://127.0.0.1:1234/api/v10/", "ws://127.0.0.1:1234/gateway")
+    assert discord.http.Route.BASE == "http://127.0.0.1:1234/api/v10"
+    assert str(discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY) == "ws://127.0.0.1:1234/gateway"
+
+
+async def test_setup_loads_every_cog_and_the_database(tmp_path: Path) -> None:
+    client = create_bot(Config(token="x", database_path=tmp_path / "db" / "z.sqlite3"))
+    await client.setup_hook()
+    try:
+        names = {c.qualified_name for c in client.tree.get_commands()}
+        assert "help" in names
+        assert (tmp_path / "db" / "z.sqlite3").exists()
+    finally:
+        await client.close()
