@@ -22,8 +22,17 @@ def get(name: str) -> type[Game]:
         raise ValueError(f"unknown game {name!r}; games: {', '.join(GAMES)}") from None
 
 
+def _register_games() -> None:
+    from engines.zarathustra import Zarathustra
+
+    for cls in (Zarathustra,):
+        register(cls)
+
+
 def from_dict(data: Mapping[str, Any]) -> Game:
     return get(data["game"]).from_dict(data)
 
+
+_register_games()
 
 __all__ = ["CHANCE", "GAMES", "Game", "IllegalMove", "Option", "Outcome", "from_dict", "get", "register"]

@@ -1,0 +1,218 @@
+"""Zarathustra board image: tiles in seat colours with white swords and shields, skulls, tray, scores.
+
+Built only from ``Zarathustra.observation()``. Swords (narrow blade with a crossguard, pointing out)
+and shields (wide heater shape) differ in shape, so the position reads without colour. Tiles are
+drawn once per (colour, edges, size) at three times the size and shrunk, which gives smooth edges
+and keeps a render fast.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from typing import Any
+
+from PIL import Image, ImageDraw
+
+from render.common import HIGHLIGHT, INK, MUTED, PAPER, SEAT_COLOURS, draw_centered, font, to_png
+
+WIDTH = 640
+MARGIN = 14
+RANK_GUTTER = 26
+HEADER = 64
+FILE_GUTTER = 26
+BOARD_SIDE = WIDTH - RANK_GUTTER - MARGIN
+TRAY_TILE = 32
+TRAY_GAP = 3
+TRAY_ROW = 24 + TRAY_TILE + 10
+SQUARE = (232, 224, 206)
+GRID = (196, 186, 165)
+WHITE = (255, 255, 255)
+DEAD = (200, 30, 30)
+SCALE = 3
+FILES = "abcdefg"
+
+Point = tuple[float, float]
+
+# Symbol outlines for the top edge in unit-square coordinates (y grows downwards); rotated per edge.
+SWORD: tuple[Point, ...] = (
+    (0.50, 0.03), (0.565, 0.10), (0.565, 0.29), (0.68, 0.29), (0.68, 0.355), (0.545, 0.355),
+    (0.545, 0.45), (0.455, 0.45), (0.455, 0.355), (0.32, 0.355), (0.32, 0.29), (0.435, 0.29), (0.435, 0.10),
+)
+SHIELD: tuple[Point, ...] = (
+    (0.28, 0.06), (0.72, 0.06), (0.72, 0.22), (0.70, 0.29), (0.65, 0.35), (0.58, 0.40), (0.50, 0.43),
+    (0.42, 0.40), (0.35, 0.35), (0.30, 0.29), (0.28, 0.22),
+)
+
+
+def _turn(points: tuple[Point, ...], edge: int) -> list[Point]:
+    """Rotate top-edge coordinates a quarter clockwise ``edge`` times about the centre."""
+    out = []
+    for x, y in points:
+        for _ in range(edge):
+            x, y = 1 - y, x
+        out.append((x, y))
+    return out
+
+
+def seat_colour(seat: int) -> tuple[int, int, int]:
+    return SEAT_COLOURS[seat % len(SEAT_COLOURS)]
+
+
+@cache
+def tile_image(colour: tuple[int, int, int], edges: str, side: int) -> Image.Image:
+    """One tile, RGBA, ``side`` pixels: coloured body, dark rim, white symbols with dark outlines."""
+    big = side * SCALE
+    image = Image.new("RGBA", (big, big), (0, 0, 0, 0))
+    draw = ImageDraw.Draw(image)
+    inset = big * 0.03
+    draw.rounded_rectangle((inset, inset, big - inset, big - inset), radius=big * 0.08, fill=colour,
+                           outline=INK, width=max(2, big // 40))
+    for edge, symbol in enumerate(edges):
+        shape = SWORD if symbol == "x" else SHIELD if symbol == "o" else None
+        if shape is None:
+            continue
+        points = [(x * big, y * big) for x, y in _turn(shape, edge)]
+        draw.polygon(points, fill=WHITE, outline=INK, width=max(2, big // 45))
+    return image.reduce(SCALE)
+
+
+@cache
+def skull_image(side: int) -> Image.Image:
+    """A small skull: round cranium, two eye holes, a jaw with teeth."""
+    big = side * SCALE
+    image = Image.new("RGBA", (big, big), (0, 0, 0, 0))
+    draw = ImageDraw.Draw(image)
+    ink = (90, 84, 76, 255)
+    c = big / 2
+    r = big * 0.22
+    draw.ellipse((c - r, c - r * 1.15, c + r, c + r * 0.75), fill=ink)
+    draw.rounded_rectangle((c - r * 0.6, c + r * 0.4, c + r * 0.6, c + r * 1.05), radius=r * 0.15, fill=ink)
+    hole = (0, 0, 0, 0)
+    for dx in (-0.42, 0.42):
+        draw.ellipse((c + dx * r - r * 0.28, c - r * 0.35, c + dx * r + r * 0.28, c + r * 0.2), fill=hole)
+    draw.polygon([(c, c + r * 0.25), (c - r * 0.12, c + r * 0.5), (c + r * 0.12, c + r * 0.5)], fill=hole)
+    for dx in (-0.3, 0.0, 0.3):
+        draw.line((c + dx * r, c + r * 0.75, c + dx * r, c + r * 1.05), fill=hole, width=max(2, big // 60))
+    return image.reduce(SCALE)
+
+
+def _square_xy(name: str, size: int, cell: float, top: float) -> tuple[float, float]:
+    """Top-left pixel of a square: files left to right, rank 1 at the bottom."""
+    f = FILES.index(name[0])
+    r = int(name[1:]) - 1
+    return RANK_GUTTER + f * cell, top + (size - 1 - r) * cell
+
+
+def _header(draw: ImageDraw.ImageDraw, obs: dict[str, Any]) -> None:
+    names = obs["seat_names"]
+    outcome = obs.get("outcome")
+    if outcome:
+        winners = outcome["winners"]
+        who = " and ".join(names[s] for s in winners)
+        title = f"{who} {'wins' if len(winners) == 1 else 'share the win'}"
+        colour = seat_colour(winners[0]) if len(winners) == 1 else INK
+    elif obs.get("turn") is not None:
+        title = f"{names[obs['turn']]} to move"
+        colour = seat_colour(obs["turn"])
+    else:
+        title, colour = "Zarathustra", INK
+    draw.text((MARGIN, 12), title, font=font(26), fill=colour)
+    last = obs.get("last")
+    if last:
+        text = f"last: {names[last['seat']]} {last['square']} {last['edges']}"
+        killed = [d["square"] for d in last["destroyed"] if d["square"] != last["square"]]
+        if killed:
+            text += ", destroyed " + ", ".join(killed)
+        if not last["survived"]:
+            text += ", and the tile died"
+        draw.text((MARGIN, 41), text, font=font(16), fill=MUTED)
+    elif outcome is None:
+        draw.text((MARGIN, 42), "first move: no skulls yet", font=font(15), fill=MUTED)
+    if outcome:
+        draw.text((WIDTH - MARGIN, 14), outcome["reason"].split(":")[0], font=font(14), fill=MUTED, anchor="ra")
+
+
+def _board(image: Image.Image, draw: ImageDraw.ImageDraw, obs: dict[str, Any], top: float) -> None:
+    size = obs["size"]
+    cell = BOARD_SIDE / size
+    side = int(cell)
+    for f in range(size):
+        for r in range(size):
+            x, y = RANK_GUTTER + f * cell, top + (size - 1 - r) * cell
+            draw.rectangle((x, y, x + cell, y + cell), fill=SQUARE, outline=GRID, width=1)
+    for i in range(size):
+        draw_centered(draw, (RANK_GUTTER / 2, top + (size - 1 - i + 0.5) * cell), str(i + 1), 16, MUTED)
+        draw_centered(draw, (RANK_GUTTER + (i + 0.5) * cell, top + BOARD_SIDE + FILE_GUTTER / 2), FILES[i], 16,
+                      MUTED)
+    last = obs.get("last")
+    if last:
+        for dead in last["destroyed"]:
+            _ghost(draw, _square_xy(dead["square"], size, cell, top), cell, seat_colour(dead["owner"]))
+    for skull in obs.get("skulls", []):
+        x, y = _square_xy(skull, size, cell, top)
+        image.alpha_composite(skull_image(side), (int(x), int(y)))
+    for name, tile in obs["board"].items():
+        x, y = _square_xy(name, size, cell, top)
+        image.alpha_composite(tile_image(seat_colour(tile["owner"]), tile["edges"], side), (int(x), int(y)))
+    if last:
+        x, y = _square_xy(last["square"], size, cell, top)
+        width = max(4, side // 16)
+        draw.rectangle((x + 1, y + 1, x + cell - 1, y + cell - 1), outline=HIGHLIGHT, width=width)
+        draw.rectangle((x + 1 + width, y + 1 + width, x + cell - 1 - width, y + cell - 1 - width), outline=INK,
+                       width=1)
+
+
+def _ghost(draw: ImageDraw.ImageDraw, xy: tuple[float, float], cell: float, colour: tuple[int, int, int]) -> None:
+    """Where a tile was just destroyed: a dashed outline in its owner's colour and a red cross."""
+    x, y = xy
+    pad = cell * 0.08
+    dash = cell / 10
+    for k in range(10):
+        if k % 2 == 0:
+            a, b = x + pad + k * dash * 0.84, x + pad + (k + 1) * dash * 0.84
+            draw.line((a, y + pad, b, y + pad), fill=colour, width=3)
+            draw.line((a, y + cell - pad, b, y + cell - pad), fill=colour, width=3)
+            a, b = y + pad + k * dash * 0.84, y + pad + (k + 1) * dash * 0.84
+            draw.line((x + pad, a, x + pad, b), fill=colour, width=3)
+            draw.line((x + cell - pad, a, x + cell - pad, b), fill=colour, width=3)
+    q = cell * 0.28
+    draw.line((x + q, y + q, x + cell - q, y + cell - q), fill=DEAD, width=max(3, int(cell // 18)))
+    draw.line((x + cell - q, y + q, x + q, y + cell - q), fill=DEAD, width=max(3, int(cell // 18)))
+
+
+def _tray(image: Image.Image, draw: ImageDraw.ImageDraw, obs: dict[str, Any], top: float) -> None:
+    names = obs["seat_names"]
+    outcome = obs.get("outcome")
+    for seat, hand in enumerate(obs["hands"]):
+        y = top + seat * TRAY_ROW
+        colour = seat_colour(seat)
+        out = seat in obs.get("eliminated", [])
+        moving = obs.get("turn") == seat
+        if moving:
+            draw.rectangle((MARGIN - 6, y - 4, WIDTH - MARGIN + 6, y + TRAY_ROW - 6), outline=HIGHLIGHT, width=3)
+        draw.rectangle((MARGIN, y + 3, MARGIN + 14, y + 17), fill=colour, outline=INK)
+        winner = outcome is not None and seat in outcome["winners"]
+        label = names[seat] + (" (out)" if out else "") + ("  - to move" if moving else "")
+        label += "  - winner" if winner else ""
+        draw.text((MARGIN + 22, y + 1), label, font=font(17), fill=MUTED if out else INK)
+        if not hand:
+            draw.text((MARGIN, y + 28), "all tiles played", font=font(15), fill=MUTED)
+        draw.text((WIDTH - MARGIN, y + 1), f"{obs['scores'][seat]} pts · {len(hand)} tiles", font=font(17),
+                  fill=INK, anchor="ra")
+        for k, edges in enumerate(hand):
+            image.alpha_composite(tile_image(colour, edges, TRAY_TILE),
+                                  (MARGIN + k * (TRAY_TILE + TRAY_GAP), int(y + 24)))
+
+
+def render(obs: dict[str, Any]) -> bytes:
+    """The whole picture: header (whose turn or the result), board with coordinates, tray per player."""
+    players = len(obs["hands"])
+    board_top = HEADER
+    tray_top = board_top + BOARD_SIDE + FILE_GUTTER + 10
+    height = int(tray_top + players * TRAY_ROW + 4)
+    image = Image.new("RGBA", (WIDTH, height), PAPER)
+    draw = ImageDraw.Draw(image)
+    _header(draw, obs)
+    _board(image, draw, obs, board_top)
+    _tray(image, draw, obs, tray_top)
+    return to_png(image.convert("RGB"))

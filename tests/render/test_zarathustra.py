@@ -1,0 +1,88 @@
+"""The Zarathustra board image: renders opening, middle and end positions, and marks what matters."""
+
+from __future__ import annotations
+
+import io
+import random
+
+from PIL import Image, ImageChops
+
+from engines.zarathustra import Zarathustra
+from render.zarathustra import render, tile_image
+
+PNG = b"\x89PNG\r\n\x1a\n"
+
+
+def picture(game: Zarathustra) -> Image.Image:
+    data = render(game.observation(None))
+    assert data.startswith(PNG)
+    return Image.open(io.BytesIO(data)).convert("RGB")
+
+
+def played(players: int, plies: int, seed: int) -> Zarathustra:
+    game = Zarathustra.new(players)
+    rng = random.Random(seed)
+    for _ in range(plies):
+        if game.outcome() is not None:
+            break
+        (seat,) = game.to_move()
+        game.play(seat, rng.choice(game.legal_moves(seat)))
+    return game
+
+
+def test_opening_middle_and_end_render_for_every_player_count() -> None:
+    for players in (2, 3, 4):
+        heights = []
+        for plies in (0, 12, 999):
+            image = picture(played(players, plies, players))
+            assert image.width == 640 and 700 < image.height < 1100
+            heights.append(image.height)
+        assert len(set(heights)) == 1  # the layout does not jump while a game goes on
+
+
+def test_more_players_make_a_taller_tray() -> None:
+    assert picture(Zarathustra.new(4)).height > picture(Zarathustra.new(2)).height
+
+
+def test_last_move_marker_and_skulls_change_the_board() -> None:
+    game = Zarathustra.new(2)
+    game.play(0, "c3 ...o")
+    obs = game.observation(None)
+    with_marks = Image.open(io.BytesIO(render(obs))).convert("RGB")
+    plain = dict(obs, last=None, skulls=[])
+    without = Image.open(io.BytesIO(render(plain))).convert("RGB")
+    box = ImageChops.difference(with_marks, without).crop((0, 64, with_marks.width, 664)).getbbox()
+    assert box is not None
+    # The marks on the board lie within the 3x3 squares b2-d4 around c3 (120 px squares).
+    assert 146 <= box[0] and box[2] <= 506 and 120 <= box[1] and box[3] <= 480
+
+
+def test_destroyed_tiles_are_marked_where_they_stood() -> None:
+    game = Zarathustra.new(2)
+    game.cells[square(game, "b3")] = (1, "o.o.")
+    game.play(0, "c3 ...x")
+    obs = game.observation(None)
+    assert obs["last"]["destroyed"]
+    marked = Image.open(io.BytesIO(render(obs))).convert("RGB")
+    unmarked = Image.open(io.BytesIO(render(dict(obs, last=dict(obs["last"], destroyed=[]))))).convert("RGB")
+    board_top = 64
+    box = ImageChops.difference(marked, unmarked).crop((0, board_top, marked.width, marked.height)).getbbox()
+    assert box is not None
+    cell = 600 / 5
+    b3_left, b3_top = 26 + cell, 2 * cell
+    assert b3_left <= box[0] and box[2] <= b3_left + cell and b3_top <= box[1] and box[3] <= b3_top + cell
+
+
+def square(game: Zarathustra, name: str) -> int:
+    return game.geo.names.index(name)
+
+
+def test_swords_and_shields_differ_in_shape_not_just_colour() -> None:
+    grey = (128, 128, 128)
+    sword = tile_image(grey, "x...", 90).convert("L")
+    shield = tile_image(grey, "o...", 90).convert("L")
+    blank = tile_image(grey, "..o.", 90).convert("L")
+    assert ImageChops.difference(sword, shield).getbbox() is not None
+    white = [img.crop((20, 3, 70, 40)).point(lambda p: 255 if p > 240 else 0).histogram()[255]
+             for img in (sword, shield, blank)]
+    assert white[1] > 1.5 * white[0] > 0 and white[2] == 0
