@@ -25,4 +25,4 @@ lint: $(STAMP)
 	$(BIN)/ruff check .
 
 bench: $(STAMP)
-	for f in bench/bench_*.py; do $(BIN)/python $$f || exit 1; done
+	for f in bench/bench_*.py; do $(BIN)/python -m bench.$$(basename $$f .py) || exit 1; done
