@@ -23,9 +23,10 @@ def get(name: str) -> type[Game]:
 
 
 def _register_games() -> None:
+    from engines.zaic import Zaic
     from engines.zarathustra import Zarathustra
 
-    for cls in (Zarathustra,):
+    for cls in (Zarathustra, Zaic):
         register(cls)
 
 
