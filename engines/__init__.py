@@ -25,8 +25,9 @@ def get(name: str) -> type[Game]:
 def _register_games() -> None:
     from engines.zaic import Zaic
     from engines.zarathustra import Zarathustra
+    from engines.zrtz import Zrtz
 
-    for cls in (Zarathustra, Zaic):
+    for cls in (Zarathustra, Zaic, Zrtz):
         register(cls)
 
 

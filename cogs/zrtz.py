@@ -1,0 +1,43 @@
+"""``/zrtz``: ZÈRTZ, marbles on a shrinking board of rings, and boardspace.net record import."""
+
+from __future__ import annotations
+
+import io
+from typing import TYPE_CHECKING
+
+import discord
+from discord import app_commands
+
+from cogs._game import GameCog
+from host import imports
+
+if TYPE_CHECKING:
+    from bot import ZBot
+
+
+class ZrtzCog(GameCog, group_name="zrtz", group_description="ZÈRTZ: marbles on a shrinking board of rings"):
+    game = "zrtz"
+
+    @app_commands.command(name="new", description="Challenge a player, or leave the seat open")
+    @app_commands.describe(opponent="Who you challenge (empty: anyone may join)",
+                           rings="Board: 37 rings, 48 (ZÈRTZ+11, tournament) or 61 (ZÈRTZ+24)",
+                           blitz="Blitz (37 rings only): fewer marbles, lower goals",
+                           rated="Count this game for the leaderboards")
+    @app_commands.choices(rings=[app_commands.Choice(name=f"{n} rings", value=n) for n in (37, 48, 61)])
+    @app_commands.guild_only()
+    async def new(self, interaction: discord.Interaction, opponent: discord.User | None = None,
+                  rings: int = 37, blitz: bool = False, rated: bool = True) -> None:
+        await self.start_challenge(interaction, opponents=[opponent], open_seats=0 if opponent else 1,
+                                   options={"rings": rings, "blitz": blitz}, rated=rated)
+
+    @app_commands.command(name="import", description="Show a boardspace.net ZÈRTZ record (SGF) as a board")
+    @app_commands.describe(record="The .sgf file", move="Show the position after this move (default: the end)")
+    async def import_record(self, interaction: discord.Interaction, record: discord.Attachment,
+                            move: app_commands.Range[int, 0, 1000] | None = None) -> None:
+        data = await record.read()
+        caption, board = await imports.zrtz_record(data, move, self.bot.host.renderer)
+        await interaction.response.send_message(caption, file=discord.File(io.BytesIO(board.image), board.filename))
+
+
+async def setup(bot: ZBot) -> None:
+    await bot.add_cog(ZrtzCog(bot))

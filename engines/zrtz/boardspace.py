@@ -1,0 +1,200 @@
+"""Replay boardspace.net ZÈRTZ game records (SGF) through our rules.
+
+Boardspace stores a turn as interface steps: ``RtoB <rack> <colour> <col> <row>`` (a marble from a rack
+onto a ring; rack 2 is the pool, 0/1 a player's captures), ``R- <col> <row>`` (remove a ring), ``BtoB``
+(one hop of a capture, or re-placing the marble just put down), ``Done``. Old records have no numbers
+and no ``Done``, so a turn also ends when the other player acts. ``RtoR``, ``Edit`` and ``Start`` are
+interface noise, ``Reset`` drops the unfinished turn. Each turn becomes one of our move texts and is
+played through ``Zrtz.play``, so every rule is checked; the first move our rules forbid raises
+``IllegalMove`` naming the ply.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from engines.base import IllegalMove
+from engines.zrtz.board import SUBVARIANTS
+from engines.zrtz.game import COLOURS, Zrtz
+
+NODE_RE = re.compile(r";\s*P(-?\d)\[([^\]]*)\]")
+STEP_RE = re.compile(r"^(?:\d+\s+)?(\S+)\s*(.*)$")
+SGF_PLAYERS = 2
+
+
+@dataclass
+class Turn:
+    """The steps of one player's unfinished turn, reduced to what the turn finally did."""
+
+    player: int
+    step: str = ""
+    placed: list[str] = field(default_factory=list)  # [colour letter, ring, rack]
+    removed: str | None = None
+    hops: list[tuple[str, str]] = field(default_factory=list)
+    resign: bool = False
+
+    def empty(self) -> bool:
+        return not (self.placed or self.removed or self.hops or self.resign)
+
+
+@dataclass
+class Record:
+    """A parsed record: board size, player names, result text and the turns in order."""
+
+    rings: int
+    names: tuple[str, str]
+    result: str
+    turns: list[Turn]
+
+
+def read_text(path: str | Path) -> str:
+    return decode(Path(path).read_bytes())
+
+
+def decode(data: bytes) -> str:
+    """Records are mostly UTF-8; a few old ones are Latin-1."""
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError:
+        return data.decode("latin-1")
+
+
+def _prop(text: str, name: str) -> str:
+    match = re.search(rf"(?<![A-Z]){name}\[([^\]]*)\]", text)
+    return match.group(1).strip() if match else ""
+
+
+def _cell(col: str, row: str) -> str:
+    return f"{col.strip().lower()}{int(row)}"
+
+
+def parse(sgf_text: str) -> Record:
+    """Split a record into turns; each turn keeps only its net effect."""
+    variant = _prop(sgf_text, "SU").lower() or "zertz"
+    if variant not in SUBVARIANTS:
+        raise IllegalMove(f"Unsupported boardspace variant {variant!r}.")
+    names = (_prop(sgf_text, "P0").removeprefix("id").strip().strip('"'),
+             _prop(sgf_text, "P1").removeprefix("id").strip().strip('"'))
+    turns: list[Turn] = []
+    current: Turn | None = None
+    first: int | None = None
+    for player_text, body in NODE_RE.findall(sgf_text):
+        match = STEP_RE.match(body.strip())
+        if match is None:
+            continue
+        verb, args = match.group(1).lower(), match.group(2).split()
+        player = int(player_text)
+        if verb == "start":
+            first = int(args[0][1:]) if args and args[0].lower().startswith("p") and args[0][1:].isdigit() else 0
+            continue
+        if verb in ("rtor", "edit", "time", "id") or player < 0:
+            continue
+        if current is not None and current.player != player:
+            turns.append(current)
+            current = None
+        if verb == "done":
+            if current is not None:
+                turns.append(current)
+            current = None
+            continue
+        if current is None:
+            current = Turn(player, step=body.strip().split()[0])
+        if verb == "reset":
+            current = Turn(player, step=current.step)
+        elif verb == "resign":
+            current.resign = True
+        elif verb == "rtob" and len(args) >= 4:
+            if current.placed:
+                raise IllegalMove(f"Step {body.strip()!r}: a second marble placed in one turn.")
+            current.placed = [COLOURS[int(args[1])], _cell(args[2], args[3]), args[0]]
+        elif verb == "r-" and len(args) >= 2:
+            if current.removed:
+                raise IllegalMove(f"Step {body.strip()!r}: a second ring removed in one turn.")
+            current.removed = _cell(args[0], args[1])
+        elif verb == "r+" and len(args) >= 2 and current.removed == _cell(args[0], args[1]):
+            current.removed = None
+        elif verb == "btob" and len(args) >= 4:
+            _hop(current, _cell(args[0], args[1]), _cell(args[2], args[3]))
+    if current is not None:
+        turns.append(current)
+    turns = [t for t in turns if not t.empty()]
+    if first is None:  # the oldest records have no Start: whoever acts first moved first
+        first = turns[0].player if turns else 0
+    if first:
+        for turn in turns:
+            turn.player = (turn.player - first) % SGF_PLAYERS
+        names = (names[first], names[1 - first])
+    return Record(SUBVARIANTS[variant], names, _prop(sgf_text, "RE"), turns)
+
+
+def _hop(turn: Turn, source: str, target: str) -> None:
+    """A BtoB step: noise, moving the marble just placed, undoing the last hop, or the next hop."""
+    if source == target:
+        return
+    if turn.placed and turn.placed[1] == source:
+        turn.placed[1] = target
+    elif turn.hops and turn.hops[-1] == (target, source):
+        turn.hops.pop()
+    else:
+        turn.hops.append((source, target))
+
+
+def move_text(game: Zrtz, turn: Turn) -> str:
+    """Our notation for a boardspace turn; checks the rack the marble came from."""
+    if turn.hops:
+        if turn.placed or turn.removed:
+            raise IllegalMove("a capture and a placement in the same turn")
+        path = [turn.hops[0][0]]
+        for source, target in turn.hops:
+            if source != path[-1]:
+                raise IllegalMove(f"the capture hops {path[-1]} and {source}-{target} are not one chain")
+            path.append(target)
+        return "x".join(path)
+    if not turn.placed:
+        raise IllegalMove(f"ring {turn.removed} removed without placing a marble")
+    colour, ring, rack = turn.placed
+    pool_empty = not any(game.pool)
+    if pool_empty and rack != str(turn.player):
+        raise IllegalMove("the pool is empty, so the marble must come from the mover's captures")
+    if not pool_empty and rack != "2":
+        raise IllegalMove("the marble must come from the pool while it has marbles")
+    return f"{colour}{ring}" + (f" {turn.removed}" if turn.removed else "")
+
+
+def replay(sgf_text: str, upto: int | None = None) -> Zrtz:
+    """The game after the record's moves (or its first ``upto`` turns); ``IllegalMove`` names the bad ply."""
+    record = parse(sgf_text)
+    game = Zrtz.new(2, {"rings": record.rings})
+    for ply, turn in enumerate(record.turns, start=1):
+        if upto is not None and ply > upto:
+            break
+        try:
+            if turn.resign:
+                game.eliminate(turn.player, "resign")
+                continue
+            if game.outcome() is None and game.turn != turn.player:
+                raise IllegalMove(f"it is {game.seat_name(game.turn)}'s turn")
+            game.play(turn.player, move_text(game, turn))
+        except IllegalMove as error:
+            raise IllegalMove(f"ply {ply} (step {turn.step}, {record.names[turn.player]}): {error}") from None
+    return game
+
+
+def winner_seat(record: Record) -> int | None:
+    """The seat ``RE[...]`` names as winner (in any language), or None when it names nobody we know."""
+    text = record.result.lower()
+    if not text:
+        return None
+    hits = [s for s, name in enumerate(record.names) if name and name.lower() in text]
+    if not hits:  # robots are renamed between sessions: "Dumbot1" plays, "Dumbot" wins
+        hits = [s for s, name in enumerate(record.names) if name.rstrip("0123456789").lower() in text]
+    if len(hits) == 2:  # one name contains the other, e.g. "guest" and "guest1490"
+        hits = [max(hits, key=lambda s: len(record.names[s]))]
+    if len(hits) == 1:
+        return hits[0]
+    guests = [s for s, name in enumerate(record.names) if name.lower() == "guest"]
+    if len(guests) == 1 and re.search(r"guest|gast|invit", text):
+        return guests[0]
+    return None

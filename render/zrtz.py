@@ -1,0 +1,194 @@
+"""ZÈRTZ board image: rings on a hexagon, shaded marbles, coordinates, the last move, captures and pool.
+
+Built only from ``Zrtz.observation``; the ring layout comes from the shared coordinate helper.
+"""
+
+from __future__ import annotations
+
+import math
+from functools import cache
+from typing import Any
+
+from PIL import Image, ImageDraw
+
+from engines.zrtz.board import board
+from render.common import HIGHLIGHT, INK, MUTED, PAPER, SEAT_COLOURS, draw_centered, font, to_png
+
+WIDTH, HEIGHT = 1000, 760
+BOARD_W, BOARD_H = 680, 700
+PANEL_X = 700
+TABLE = (214, 200, 170)
+RING_FILL = (238, 234, 222)
+RING_EDGE = (135, 122, 98)
+HOLE = (214, 200, 170)
+MARBLE = {"w": ((232, 232, 228), (115, 115, 115)), "g": ((150, 150, 155), (90, 90, 95)),
+          "b": ((45, 45, 50), (10, 10, 10))}
+LABEL_INK = (95, 85, 70)
+
+
+def layout(rings: int) -> tuple[dict[str, tuple[float, float]], float]:
+    """Pixel centre of every ring (row 1 at the bottom of its column) and the ring pitch."""
+    geo = board(rings)
+    cols = len(geo.heights)
+    top = max(f + 2 * (h - 1) for f, h in zip(geo.first, geo.heights, strict=True))
+    pitch = min((BOARD_H - 90) / (top / 2 + 1), (BOARD_W - 60) / ((cols - 1) * math.sqrt(3) / 2 + 1))
+    width = (cols - 1) * pitch * math.sqrt(3) / 2
+    height = top * pitch / 2
+    x0 = (BOARD_W - width) / 2 + 10
+    y0 = (BOARD_H - 40 - height) / 2 + 20 + height
+    centres = {name: (x0 + col * pitch * math.sqrt(3) / 2, y0 - y * pitch / 2)
+               for name, (col, y) in zip(geo.names, geo.positions, strict=True)}
+    return centres, pitch
+
+
+@cache
+def label(text: str, size: int) -> Image.Image:
+    """A ring name as a small transparent image: pasting it is much faster than drawing text each time."""
+    width, height = size * 3, size * 2
+    tile = Image.new("RGBA", (width, height), (0, 0, 0, 0))
+    draw_centered(ImageDraw.Draw(tile), (width / 2, height / 2), text, size, LABEL_INK)
+    return tile
+
+
+def marble(draw: ImageDraw.ImageDraw, xy: tuple[float, float], radius: float, colour: str) -> None:
+    """A shaded marble: dark rim, body, and a soft highlight so white, grey and black read as spheres."""
+    x, y = xy
+    body, rim = MARBLE[colour]
+    draw.ellipse((x - radius, y - radius, x + radius, y + radius), fill=rim)
+    inner = radius * 0.9
+    draw.ellipse((x - inner, y - inner - radius * 0.04, x + inner, y + inner - radius * 0.04), fill=body)
+    shine = tuple(min(255, c + 70) for c in body)
+    hr = radius * 0.32
+    hx, hy = x - radius * 0.32, y - radius * 0.36
+    draw.ellipse((hx - hr, hy - hr, hx + hr, hy + hr), fill=shine)
+
+
+def dashed_circle(draw: ImageDraw.ImageDraw, xy: tuple[float, float], radius: float,
+                  colour: tuple[int, int, int], width: int) -> None:
+    x, y = xy
+    for start in range(0, 360, 30):
+        draw.arc((x - radius, y - radius, x + radius, y + radius), start, start + 18, fill=colour, width=width)
+
+
+def render(obs: dict[str, Any]) -> bytes:
+    """PNG of the position for ``obs = Zrtz.observation(seat)``."""
+    image = Image.new("RGB", (WIDTH, HEIGHT), PAPER)
+    draw = ImageDraw.Draw(image)
+    draw.rounded_rectangle((8, 8, BOARD_W, BOARD_H), radius=18, fill=TABLE)
+    centres, pitch = layout(obs["rings"])
+    names: list[str] = obs["names"]
+    cells: str = obs["cells"]
+    last = obs.get("last") or {}
+    mover_colour = SEAT_COLOURS[last.get("seat", 0) % len(SEAT_COLOURS)]
+    ring_r = pitch * 0.46
+    ball_r = pitch * 0.40
+
+    # Column letters under each column's bottom ring.
+    geo = board(obs["rings"])
+    for letter in geo.columns:
+        x, y = centres[f"{letter}1"]
+        draw_centered(draw, (x, y + ring_r + 16), letter.upper(), 22, INK)
+
+    claimed = {name for name, _ in last.get("claimed", [])}
+    for name in claimed:
+        dashed_circle(draw, centres[name], ring_r * 0.8, MUTED, 2)
+    if last.get("removed"):
+        dashed_circle(draw, centres[last["removed"]], ring_r, mover_colour, 4)
+        x, y = centres[last["removed"]]
+        d = ring_r * 0.35
+        draw.line((x - d, y - d, x + d, y + d), fill=mover_colour, width=4)
+        draw.line((x - d, y + d, x + d, y - d), fill=mover_colour, width=4)
+
+    label_size = max(12, int(pitch * 0.24))
+    capture = last.get("kind") == "capture"
+    marked = {name for name, _ in last.get("jumped", [])} | set(last.get("path", [])) if capture else set()
+    for name, symbol in zip(names, cells, strict=True):
+        if symbol == "x":
+            continue
+        x, y = centres[name]
+        draw.ellipse((x - ring_r, y - ring_r, x + ring_r, y + ring_r), fill=RING_FILL, outline=RING_EDGE, width=2)
+        hole = ring_r * 0.5
+        draw.ellipse((x - hole, y - hole, x + hole, y + hole), fill=HOLE)
+        if symbol == "." and name not in marked:
+            tile = label(name.upper(), label_size)
+            image.paste(tile, (round(x - tile.width / 2), round(y - tile.height / 2)), tile)
+
+    if capture:  # the path under the marbles, a cross on every ring whose marble was jumped
+        points = [centres[n] for n in last["path"]]
+        draw.line(points, fill=mover_colour, width=6, joint="curve")
+        for name, _ in last["jumped"]:
+            x, y = centres[name]
+            d = ring_r * 0.42
+            draw.line((x - d, y - d, x + d, y + d), fill=mover_colour, width=6)
+            draw.line((x - d, y + d, x + d, y - d), fill=mover_colour, width=6)
+        sx, sy = points[0]
+        draw.ellipse((sx - 10, sy - 10, sx + 10, sy + 10), fill=mover_colour)
+
+    for name, symbol in zip(names, cells, strict=True):
+        if symbol in "wgb":
+            marble(draw, centres[name], ball_r, symbol)
+
+    if last.get("kind") == "place" or capture:
+        x, y = centres[last["at"] if not capture else last["path"][-1]]
+        draw.ellipse((x - ring_r, y - ring_r, x + ring_r, y + ring_r), outline=HIGHLIGHT, width=5)
+
+    panel(draw, obs)
+    return to_png(image)
+
+
+def counts_row(draw: ImageDraw.ImageDraw, x: int, y: int, counts: dict[str, int],
+               goal: dict[str, int] | None) -> None:
+    """Three marbles with their counts (and the goal, for a player's captures)."""
+    for i, colour in enumerate("wgb"):
+        cx = x + 18 + i * 92
+        marble(draw, (cx, y), 15, colour)
+        text = f"{counts[colour]}" + (f"/{goal[colour]}" if goal else "")
+        draw.text((cx + 22, y), text, font=font(24), fill=INK, anchor="lm")
+
+
+def panel(draw: ImageDraw.ImageDraw, obs: dict[str, Any]) -> None:
+    """Whose turn or the result, each player's captures against the goal, and the pool."""
+    x = PANEL_X + 10
+    outcome = obs.get("outcome")
+    names = obs["seat_names"]
+    if outcome:
+        winners = outcome["winners"]
+        head = "Draw" if len(winners) != 1 else f"{names[winners[0]]} wins"
+        colour = INK if len(winners) != 1 else SEAT_COLOURS[winners[0]]
+        draw.text((x, 24), head, font=font(34), fill=colour)
+        draw.text((x, 66), outcome["reason"][:34], font=font(17), fill=MUTED)
+    else:
+        seat = obs["turn"]
+        draw.text((x, 24), f"{names[seat]} to move", font=font(34), fill=SEAT_COLOURS[seat])
+        hint = "Capture is compulsory" if obs.get("capture_pending") else f"Move {obs['ply'] + 1}"
+        draw.text((x, 66), hint, font=font(20), fill=INK if obs.get("capture_pending") else MUTED)
+    goal = obs["goal"]
+    y = 120
+    for seat in range(2):
+        colour = SEAT_COLOURS[seat]
+        draw.rounded_rectangle((x - 6, y - 6, WIDTH - 12, y + 96), radius=10, outline=colour, width=3)
+        if not outcome and obs["turn"] == seat:  # a filled tab marks the player to move
+            draw.rounded_rectangle((x - 6, y - 6, WIDTH - 12, y + 30), radius=10, fill=colour)
+            draw.text((x + 4, y + 2), f"{names[seat]} captured (to move)", font=font(22), fill=PAPER)
+        else:
+            draw.text((x + 4, y + 2), f"{names[seat]} captured", font=font(22), fill=colour)
+        counts_row(draw, x, y + 60, obs["captured"][seat], goal)
+        y += 120
+    draw.text((x, y + 4), "Pool", font=font(22), fill=INK)
+    counts_row(draw, x, y + 52, obs["pool"], None)
+    y += 100
+    lines = [f"Win: {goal['w']} white, {goal['g']} grey,", f"{goal['b']} black or {goal['each']} of each.",
+             "Filling the last vacant ring", "also wins."]
+    for line in lines:
+        draw.text((x, y), line, font=font(19), fill=MUTED)
+        y += 26
+    last = obs.get("last")
+    if last and last.get("kind") in ("place", "capture"):
+        if last["kind"] == "place":
+            text = f"{last['colour'].upper()}{last['at']}" + (f" {last['removed']}" if last["removed"] else "")
+        else:
+            text = "x".join(last["path"])
+        if last.get("claimed"):
+            text += f" +{len(last['claimed'])} isolated"
+        draw.text((x, y + 14), "Last move", font=font(19), fill=MUTED)
+        draw.text((x, y + 40), text[:30], font=font(24), fill=SEAT_COLOURS[last["seat"]])

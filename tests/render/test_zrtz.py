@@ -1,0 +1,55 @@
+"""The ZÈRTZ board image renders the opening, a mid-game and a finished game, and marks the last move."""
+
+from __future__ import annotations
+
+import io
+from pathlib import Path
+
+from PIL import Image, ImageChops
+
+from engines.zrtz import Zrtz
+from engines.zrtz.boardspace import read_text, replay
+from render.zrtz import render
+
+DATA = Path(__file__).resolve().parent.parent / "data" / "zrtz-records"
+PNG = b"\x89PNG\r\n\x1a\n"
+
+
+def image(data: bytes) -> Image.Image:
+    assert data.startswith(PNG)
+    return Image.open(io.BytesIO(data)).convert("RGB")
+
+
+def test_opening_mid_game_and_finished_game_render_on_every_board() -> None:
+    for rings in (37, 48, 61):
+        picture = image(render(Zrtz.new(2, {"rings": rings}).observation(None)))
+        assert picture.width >= 800 and picture.height >= 600
+    text = read_text(DATA / "T_Z11-Russ-aidan2134-2018-12-22-2307.sgf")
+    image(render(replay(text, upto=12).observation(0)))
+    finished = replay(text)
+    assert finished.outcome() is not None
+    image(render(finished.observation(1)))
+    big = read_text(DATA / "Z24-guest-Dumbot-2018-11-27-1902.sgf")
+    image(render(replay(big).observation(None)))
+
+
+def test_last_move_marker_and_marbles_change_pixels() -> None:
+    game = Zrtz.new(2)
+    game.play(0, "bd4 a1")
+    obs = game.observation(None)
+    marked = image(render(obs))
+    unmarked = image(render({**obs, "last": None}))
+    box = ImageChops.difference(marked, unmarked).getbbox()
+    assert box is not None  # the highlight and the removed-ring cross are drawn
+    opening = image(render(Zrtz.new(2).observation(None)))
+    assert ImageChops.difference(unmarked, opening).getbbox() is not None  # the marble and the gap show
+
+
+def test_capture_path_is_drawn() -> None:
+    text = read_text(DATA / "T_Z11-Russ-aidan2134-2018-12-22-2307.sgf")
+    game = replay(text)
+    obs = game.observation(None)
+    assert obs["last"]["kind"] == "capture"
+    with_path = image(render(obs))
+    without = image(render({**obs, "last": None}))
+    assert ImageChops.difference(with_path, without).getbbox() is not None
