@@ -1,0 +1,238 @@
+"""In-memory model of the single guild, its users, channels and messages that the fake serves."""
+
+from __future__ import annotations
+
+import itertools
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import Any
+
+DISCORD_EPOCH_MS = 1420070400000
+
+GUILD_TEXT = 0
+DM = 1
+PUBLIC_THREAD = 11
+PRIVATE_THREAD = 12
+
+DEFAULT_USERS = ("alice", "bob", "carol", "dave")
+EPHEMERAL = 1 << 6
+LOADING = 1 << 7
+
+
+def now_iso() -> str:
+    """Timestamps in the ISO form discord.py parses."""
+    return datetime.now(UTC).isoformat()
+
+
+class Snowflakes:
+    """Monotonic, time-based ids so discord.py's ``created_at`` values stay plausible."""
+
+    def __init__(self) -> None:
+        self._counter = itertools.count()
+        self._last = 0
+
+    def next(self) -> int:
+        ms = int(time.time() * 1000) - DISCORD_EPOCH_MS
+        candidate = (ms << 22) | (next(self._counter) & 0xFFF)
+        self._last = max(self._last + 1, candidate)
+        return self._last
+
+
+@dataclass(eq=False)
+class User:
+    id: int
+    name: str
+    bot: bool = False
+    dms_open: bool = True
+
+    @property
+    def mention(self) -> str:
+        return f"<@{self.id}>"
+
+
+@dataclass(eq=False)
+class Attachment:
+    id: int
+    filename: str
+    data: bytes
+    content_type: str
+    url: str
+    description: str | None = None
+
+    @property
+    def size(self) -> int:
+        return len(self.data)
+
+
+def walk_components(components: list[dict[str, Any]]) -> Iterator[dict[str, Any]]:
+    """Every component in a tree of action rows, containers, sections and labels."""
+    for comp in components:
+        yield comp
+        yield from walk_components(comp.get("components", []))
+        for key in ("accessory", "component"):
+            if isinstance(comp.get(key), dict):
+                yield from walk_components([comp[key]])
+
+
+@dataclass(eq=False)
+class Message:
+    id: int
+    channel_id: int
+    author_id: int
+    content: str = ""
+    embeds: list[dict[str, Any]] = field(default_factory=list)
+    components: list[dict[str, Any]] = field(default_factory=list)
+    attachments: list[Attachment] = field(default_factory=list)
+    flags: int = 0
+    type: int = 0
+    webhook_id: int | None = None
+    interaction_metadata: dict[str, Any] | None = None
+    message_reference: dict[str, Any] | None = None
+    timestamp: str = field(default_factory=now_iso)
+    edited_timestamp: str | None = None
+    pinned: bool = False
+    deleted: bool = False
+    thread_id: int | None = None
+    reactions: dict[str, set[int]] = field(default_factory=dict)
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def ephemeral(self) -> bool:
+        return bool(self.flags & EPHEMERAL)
+
+    def component(self, custom_id: str) -> dict[str, Any] | None:
+        return next((c for c in walk_components(self.components) if c.get("custom_id") == custom_id), None)
+
+    def custom_ids(self) -> list[str]:
+        return [c["custom_id"] for c in walk_components(self.components) if "custom_id" in c]
+
+    def file(self, filename: str) -> bytes:
+        """Bytes of the attachment called ``filename``."""
+        for att in self.attachments:
+            if att.filename == filename:
+                return att.data
+        raise KeyError(f"no attachment {filename!r}; have {[a.filename for a in self.attachments]}")
+
+
+@dataclass(eq=False)
+class Channel:
+    id: int
+    type: int
+    name: str
+    guild_id: int | None = None
+    parent_id: int | None = None
+    owner_id: int | None = None
+    recipient_id: int | None = None
+    position: int = 0
+    archived: bool = False
+    locked: bool = False
+    invitable: bool = True
+    auto_archive_duration: int = 1440
+    member_ids: set[int] = field(default_factory=set)
+    messages: list[Message] = field(default_factory=list)
+
+    @property
+    def is_thread(self) -> bool:
+        return self.type in (PUBLIC_THREAD, PRIVATE_THREAD)
+
+    @property
+    def is_dm(self) -> bool:
+        return self.type == DM
+
+    @property
+    def mention(self) -> str:
+        return f"<#{self.id}>"
+
+
+class World:
+    """One guild with text channels, users/members, threads and DM channels."""
+
+    def __init__(self, bot_name: str = "FakeBot") -> None:
+        self.ids = Snowflakes()
+        self.guild_id = self.ids.next()
+        self.guild_name = "Fake Guild"
+        self.users: dict[int, User] = {}
+        self.member_ids: list[int] = []
+        self.channels: dict[int, Channel] = {}
+        self.messages: dict[int, Message] = {}
+        self.attachments: dict[int, Attachment] = {}
+        self.bot = self.add_user(bot_name, bot=True)
+        self.application_id = self.bot.id
+        self.owner = self.add_user("owner")
+        self.global_commands: dict[str, dict[str, Any]] = {}
+        self.guild_commands: dict[int, dict[str, dict[str, Any]]] = {}
+        self.command_ids: dict[tuple[int | None, str, int], int] = {}
+        for name in DEFAULT_USERS:
+            self.add_user(name)
+        self.add_text_channel("general")
+
+    def add_user(self, name: str, *, bot: bool = False, member: bool = True) -> User:
+        user = User(id=self.ids.next(), name=name, bot=bot)
+        self.users[user.id] = user
+        if member:
+            self.member_ids.append(user.id)
+        return user
+
+    def add_text_channel(self, name: str) -> Channel:
+        position = sum(1 for c in self.channels.values() if c.type == GUILD_TEXT)
+        ch = Channel(id=self.ids.next(), type=GUILD_TEXT, name=name, guild_id=self.guild_id, position=position)
+        self.channels[ch.id] = ch
+        return ch
+
+    def add_thread(
+        self, parent: Channel, name: str, owner: User, *, private: bool = False, starter: Message | None = None
+    ) -> Channel:
+        thread_id = starter.id if starter is not None else self.ids.next()
+        kind = PRIVATE_THREAD if private else PUBLIC_THREAD
+        th = Channel(id=thread_id, type=kind, name=name, guild_id=self.guild_id, parent_id=parent.id, owner_id=owner.id)
+        th.member_ids.add(owner.id)
+        self.channels[th.id] = th
+        if starter is not None:
+            starter.thread_id = th.id
+        return th
+
+    def dm_channel(self, user: User, *, create: bool = True) -> Channel | None:
+        for ch in self.channels.values():
+            if ch.is_dm and ch.recipient_id == user.id:
+                return ch
+        if not create:
+            return None
+        ch = Channel(id=self.ids.next(), type=DM, name="", recipient_id=user.id)
+        self.channels[ch.id] = ch
+        return ch
+
+    def add_message(self, channel: Channel, author: User, **fields: Any) -> Message:
+        msg = Message(id=self.ids.next(), channel_id=channel.id, author_id=author.id, **fields)
+        channel.messages.append(msg)
+        self.messages[msg.id] = msg
+        return msg
+
+    def delete_message(self, msg: Message) -> None:
+        msg.deleted = True
+        channel = self.channels.get(msg.channel_id)
+        if channel is not None and msg in channel.messages:
+            channel.messages.remove(msg)
+
+    def user(self, name_or_id: str | int) -> User:
+        for u in self.users.values():
+            if u.name == name_or_id or u.id == name_or_id:
+                return u
+        raise KeyError(f"no user {name_or_id!r}")
+
+    def channel(self, name_or_id: str | int) -> Channel:
+        for c in self.channels.values():
+            if c.id == name_or_id or (c.name == name_or_id and not c.is_dm):
+                return c
+        raise KeyError(f"no channel {name_or_id!r}")
+
+    @property
+    def general(self) -> Channel:
+        return self.channel("general")
+
+    def text_channels(self) -> list[Channel]:
+        return [c for c in self.channels.values() if c.type == GUILD_TEXT]
+
+    def threads(self) -> list[Channel]:
+        return [c for c in self.channels.values() if c.is_thread]
