@@ -38,6 +38,7 @@ class Config:
     gateway_url: str | None = None
     dev_guild_id: int | None = None
     sync: bool = False
+    guild_ready_timeout: float = 2.0
 
     @classmethod
     def from_env(cls, *, sync: bool = False) -> Config:
@@ -67,7 +68,7 @@ class ZBot(commands.Bot):
 
     def __init__(self, config: Config) -> None:
         super().__init__(command_prefix=commands.when_mentioned, intents=discord.Intents.default(),
-                         help_command=None)
+                         help_command=None, guild_ready_timeout=config.guild_ready_timeout)
         self.config = config
         self.db: Database | None = None
         self._host: Host | None = None

@@ -1,0 +1,44 @@
+"""End-to-end: the real bot from ``create_bot`` against the project's fake Discord on 127.0.0.1."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+from bot import Config, ZBot, create_bot
+from tests.fakediscord import FakeDiscord, running_bot
+from tests.fakediscord.fixtures import discord_error_logs, fake_discord  # noqa: F401 (fixtures)
+
+
+@dataclass
+class BotHarness:
+    """Starts (and restarts) the project's bot over one database file."""
+
+    fake: FakeDiscord
+    database_path: Path
+
+    def make_bot(self) -> ZBot:
+        config = Config(token="fake-token", database_path=self.database_path, api_base=self.fake.api_base,
+                        gateway_url=self.fake.gateway_url, sync=True, guild_ready_timeout=0)
+        return create_bot(config)
+
+    @asynccontextmanager
+    async def running(self) -> AsyncIterator[ZBot]:
+        bot = self.make_bot()
+        async with running_bot(self.fake, bot):
+            yield bot
+
+    def user_id(self, name: str) -> int:
+        return int(self.fake.user(name).id)
+
+    def name_of(self, user_id: int) -> str:
+        return next(u.name for u in self.fake.world.users.values() if int(u.id) == user_id)
+
+
+@pytest.fixture
+def harness(fake_discord: FakeDiscord, tmp_path: Path) -> BotHarness:  # noqa: F811
+    return BotHarness(fake_discord, tmp_path / "e2e.sqlite3")

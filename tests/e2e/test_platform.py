@@ -1,0 +1,132 @@
+"""The platform end to end: challenge, accept, thread, moves with autocomplete, errors, restart."""
+
+from __future__ import annotations
+
+from tests.e2e.conftest import BotHarness
+from tests.fakediscord import FakeDiscord, Message
+
+PNG = b"\x89PNG\r\n\x1a\n"
+
+
+async def challenge_and_accept(harness: BotHarness, game: str = "zarathustra") -> tuple[int, Message]:
+    """alice challenges bob, bob accepts: returns the game id and the thread's first message."""
+    fake = harness.fake
+    rec = await fake.slash("alice", f"{game} new", {"opponent": "bob"})
+    challenge = rec.original
+    assert challenge is not None and "wants to play" in challenge.content and not rec.ephemeral
+    accept = next(c for c in challenge.custom_ids() if c.startswith("zg:accept:"))
+    game_id = int(accept.rsplit(":", 1)[1])
+    await fake.click("bob", challenge, accept)
+    thread = fake.thread(f"{game_title(game)} #{game_id}")
+    return game_id, fake.messages(thread)[0]
+
+
+def game_title(game: str) -> str:
+    import engines
+
+    return engines.get(game).title
+
+
+async def mover_name(harness: BotHarness, bot, game_id: int) -> str:
+    row = await bot.host.get(game_id)
+    obs = await bot.host.observation(game_id, None)
+    user = row.user_at(obs["to_move"][0])
+    assert user is not None
+    return harness.name_of(user)
+
+
+async def test_a_challenge_opens_a_thread_with_the_first_board(harness: BotHarness) -> None:
+    async with harness.running():
+        game_id, first = await challenge_and_accept(harness)
+        assert first.attachments and first.attachments[0].data.startswith(PNG)
+        assert "begins" in first.content and "SHA-256" in first.content
+        challenge = harness.fake.messages("general")[-1]
+        assert "The game is on" in challenge.content and not challenge.custom_ids()
+
+
+async def test_moves_by_autocomplete_post_a_new_board_and_illegal_moves_change_nothing(
+        harness: BotHarness) -> None:
+    fake = harness.fake
+    async with harness.running() as bot:
+        game_id, _ = await challenge_and_accept(harness)
+        thread = fake.thread(f"Zarathustra #{game_id}")
+        mover = await mover_name(harness, bot, game_id)
+        choices = await fake.autocomplete(mover, "zarathustra move", focused="move", value="c3 ", channel=thread)
+        assert 0 < len(choices) <= 25 and all(c["value"].startswith("c3 ") for c in choices)
+        other = "bob" if mover == "alice" else "alice"
+        assert await fake.autocomplete(other, "zarathustra move", focused="move", value="", channel=thread) == []
+
+        before = (await bot.host.get(game_id)).version
+        bad = await fake.slash(mover, "zarathustra move", {"move": "z9 xxxx"}, channel=thread)
+        assert bad.ephemeral and bad.content == "z9 is not on the 5x5 board."
+        assert (await bot.host.get(game_id)).version == before
+        wrong_turn = await fake.slash(other, "zarathustra move", {"move": choices[0]["value"]}, channel=thread)
+        assert wrong_turn.ephemeral and "not your turn" in wrong_turn.content
+
+        played = await fake.slash(mover, "zarathustra move", {"move": choices[0]["value"]}, channel=thread)
+        assert not played.ephemeral and choices[0]["value"] in played.content
+        assert played.files and played.files[0].data.startswith(PNG)
+        assert (await bot.host.get(game_id)).version == before + 1
+
+
+async def test_the_game_and_its_buttons_survive_a_restart(harness: BotHarness) -> None:
+    fake = harness.fake
+    async with harness.running() as bot:
+        game_id, _ = await challenge_and_accept(harness)
+        mover = await mover_name(harness, bot, game_id)
+        thread = fake.thread(f"Zarathustra #{game_id}")
+        pending = await fake.slash("carol", "zarathustra new", {"opponent": "dave"})
+        board_before = await bot.host.observation(game_id, None)
+    async with harness.running() as bot:
+        assert await bot.host.observation(game_id, None) == board_before
+        accept = next(c for c in pending.original.custom_ids() if c.startswith("zg:accept:"))
+        await fake.click("dave", pending.original, accept)
+        second_id = int(accept.rsplit(":", 1)[1])
+        assert (await bot.host.get(second_id)).status == "active"
+        assert fake.thread(f"Zarathustra #{second_id}") is not None
+        choices = await fake.autocomplete(mover, "zarathustra move", focused="move", value="a1 ", channel=thread)
+        played = await fake.slash(mover, "zarathustra move", {"move": choices[0]["value"]}, channel=thread)
+        assert played.files and not played.ephemeral
+
+
+async def test_decline_resign_draw_and_rules(harness: BotHarness) -> None:
+    fake = harness.fake
+    async with harness.running() as bot:
+        rec = await fake.slash("alice", "zaic new", {"opponent": "carol"})
+        decline = next(c for c in rec.original.custom_ids() if c.startswith("zg:decline:"))
+        await fake.click("carol", rec.original, decline)
+        assert "declined" in fake.messages("general")[-1].content
+
+        game_id, _ = await challenge_and_accept(harness, "zaic")
+        thread = fake.thread(f"Zaic #{game_id}")
+        offer = await fake.slash("alice", "zaic draw", channel=thread)
+        assert "offers a draw" in offer.content
+        stranger = await fake.slash("dave", "zaic resign", channel=thread)
+        assert stranger.ephemeral
+        resign = await fake.slash("bob", "zaic resign", channel=thread)
+        assert "won" in resign.content and (await bot.host.get(game_id)).status == "finished"
+        rules = await fake.slash("dave", "zaic rules")
+        assert rules.ephemeral and rules.embeds and "Zaic" in rules.embeds[0]["title"]
+
+
+async def test_commands_outside_a_game_explain_what_to_do(harness: BotHarness) -> None:
+    fake = harness.fake
+    async with harness.running():
+        rec = await fake.slash("alice", "zrtz move", {"move": "wd4"})
+        assert rec.ephemeral and "/zrtz new" in rec.content
+        helped = await fake.slash("alice", "help")
+        assert helped.ephemeral and any("zrtz" in f["name"] for f in helped.embeds[0]["fields"])
+
+
+async def test_zrtz_import_posts_the_record_position(harness: BotHarness) -> None:
+    from pathlib import Path
+
+    from tests.fakediscord import Upload
+
+    record = sorted((Path(__file__).resolve().parents[1] / "data" / "zrtz-records").glob("*.sgf"))[0]
+    async with harness.running():
+        rec = await harness.fake.slash("alice", "zrtz import", {"record": Upload(record.name, record.read_bytes()),
+                                                                  "move": 5})
+        assert "after move 5" in rec.content and rec.files[0].data.startswith(PNG)
+        junk = await harness.fake.slash("alice", "zrtz import", {"record": Upload("x.sgf", b"hello")})
+        assert junk.ephemeral and "cannot be replayed" in junk.content
