@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from tests.e2e.conftest import BotHarness
-from tests.fakediscord import FakeDiscord, Message
+from tests.fakediscord import Message
 
 PNG = b"\x89PNG\r\n\x1a\n"
 
@@ -37,7 +37,7 @@ async def mover_name(harness: BotHarness, bot, game_id: int) -> str:
 
 async def test_a_challenge_opens_a_thread_with_the_first_board(harness: BotHarness) -> None:
     async with harness.running():
-        game_id, first = await challenge_and_accept(harness)
+        _game_id, first = await challenge_and_accept(harness)
         assert first.attachments and first.attachments[0].data.startswith(PNG)
         assert "begins" in first.content and "SHA-256" in first.content
         challenge = harness.fake.messages("general")[-1]
