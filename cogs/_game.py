@@ -21,6 +21,7 @@ from cogs._shared import (
     post_report,
     report_file,
     send_error,
+    turn_view,
 )
 from data.store import GameRow
 from host.results import HostError, Report
@@ -65,14 +66,15 @@ class GameCog(commands.GroupCog):
         """Answer in the thread itself; used elsewhere, post there and tell the user privately."""
         if interaction.channel_id == report.row.thread_id:
             await interaction.response.send_message(report.caption[:2000], file=report_file(report),
-                                                    allowed_mentions=MENTION_USERS)
+                                                    allowed_mentions=MENTION_USERS,
+                                                    view=await turn_view(self.bot, report))
         else:
             await post_report(self.bot, report)
             await interaction.response.send_message(f"Done: see <#{report.row.thread_id}>.", ephemeral=True)
 
     async def start_challenge(self, interaction: discord.Interaction, *,
                               opponents: list[discord.User | discord.Member | None], open_seats: int,
-                              options: dict[str, Any], rated: bool = True) -> None:
+                              options: dict[str, Any], rated: bool = True, clock: str = "none") -> None:
         """``/<game> new``: a challenge message with persistent buttons, or the game at once if all are seated."""
         if interaction.guild_id is None or isinstance(interaction.channel, discord.Thread):
             raise HostError("Start games in a server text channel (not a thread or DM): each game gets its own thread.")
@@ -81,7 +83,7 @@ class GameCog(commands.GroupCog):
             raise HostError("Bots cannot play yet; challenge a person or leave the seat open.")
         lobby = await self.bot.host.challenge(
             game=self.game, creator=interaction.user.id, opponents=[u.id for u in named], open_seats=open_seats,
-            options=options, settings={"rated": rated}, guild_id=interaction.guild_id,
+            options=options, settings={"rated": rated, "clock": clock}, guild_id=interaction.guild_id,
             channel_id=interaction.channel_id)
         if lobby.started:
             await interaction.response.send_message(f"{lobby_text(lobby, self.title)}\nThe game is on!",

@@ -41,7 +41,48 @@ async def post_report(bot: ZBot, report: Report) -> None:
     """Post a caption and the new board in the game's thread."""
     channel = await thread_of(bot, report.row.thread_id or report.row.channel_id)
     if channel is not None:
-        await channel.send(report.caption[:2000], file=report_file(report), allowed_mentions=MENTION_USERS)
+        await channel.send(report.caption[:2000], file=report_file(report), allowed_mentions=MENTION_USERS,
+                           view=await turn_view(bot, report))
+
+
+async def turn_view(bot: ZBot, report: Report) -> discord.ui.View:
+    """One button per legal move when there are few (dice turns, forced captures): play by clicking."""
+    view = discord.ui.View(timeout=None)
+    if report.outcome is None:
+        ply, moves = await bot.host.turn_moves(report.row.id)
+        for move in moves:
+            button = MoveButton(report.row.id, ply, move)
+            if len(button.item.custom_id or "") <= 100:
+                view.add_item(button)
+    return view
+
+
+class MoveButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
+                 template=r"zm:(?P<game_id>[0-9]+):(?P<ply>[0-9]+):(?P<move>.+)"):
+    """A legal move as a button; the ply in its id makes a button from an older position refuse."""
+
+    def __init__(self, game_id: int, ply: int, move: str) -> None:
+        style = discord.ButtonStyle.secondary if move == "end" else discord.ButtonStyle.primary
+        super().__init__(discord.ui.Button(label=move[:80], style=style, custom_id=f"zm:{game_id}:{ply}:{move}"))
+        self.game_id, self.ply, self.move = game_id, ply, move
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button[Any],
+                             match: re.Match[str]) -> MoveButton:
+        return cls(int(match["game_id"]), int(match["ply"]), match["move"])
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        host = bot_of(interaction).host
+        try:
+            current, _ = await host.turn_moves(self.game_id)
+            if current != self.ply:
+                raise HostError("That button belongs to an earlier position; use the buttons under the newest board.")
+            report = await host.play(self.game_id, interaction.user.id, self.move)
+        except HostError as error:
+            await send_error(interaction, str(error))
+            return
+        await interaction.response.edit_message(view=None)
+        await post_report(bot_of(interaction), report)
 
 
 async def thread_of(bot: ZBot, channel_id: int | None) -> discord.abc.Messageable | None:
@@ -147,4 +188,5 @@ async def open_thread(bot: ZBot, message: discord.Message, lobby: Lobby) -> None
     await bot.host.set_thread(lobby.row.id, thread.id, message.id)
     assert lobby.report is not None
     lobby.report.row.thread_id = thread.id
-    await thread.send(lobby.report.caption[:2000], file=report_file(lobby.report), allowed_mentions=MENTION_USERS)
+    await thread.send(lobby.report.caption[:2000], file=report_file(lobby.report), allowed_mentions=MENTION_USERS,
+                      view=await turn_view(bot, lobby.report))

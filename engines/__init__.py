@@ -25,9 +25,10 @@ def get(name: str) -> type[Game]:
 def _register_games() -> None:
     from engines.zaic import Zaic
     from engines.zarathustra import Zarathustra
+    from engines.ziggurat import Ziggurat
     from engines.zrtz import Zrtz
 
-    for cls in (Zarathustra, Zaic, Zrtz):
+    for cls in (Zarathustra, Zaic, Zrtz, Ziggurat):
         register(cls)
 
 

@@ -104,6 +104,8 @@ class Game(ABC):
     options_spec: ClassVar[tuple[Option, ...]] = ()
     help: ClassVar[str] = ""
     """A few short paragraphs that teach the game; shown by ``/<game> rules``."""
+    hidden_information: ClassVar[bool] = False
+    """True when a player's legal moves may betray a secret (hidden kings): no public move buttons then."""
 
     def __init__(self, players: int, options: dict[str, Any]) -> None:
         """Set up the opening position. Called by ``new`` with checked options."""

@@ -19,14 +19,14 @@ import render
 from data.db import Database, StaleVersion
 from data.store import GameRow, GameStore, Seat
 from engines import CHANCE, Game, IllegalMove
-from host import dice
+from host import clocks, correspondence, dice
+from host.choices import narrow
 from host.results import Board, HostError, Lobby, Report
 
 Renderer = Callable[[dict[str, Any]], bytes]
 FinishHook = Callable[[aiosqlite.Connection, GameRow, Game, float], Awaitable[None]]
 """Runs inside the transaction that records a game's end (ratings), so both land or neither."""
-SETTINGS_DEFAULTS: dict[str, Any] = {"rated": True}
-MAX_CHOICES = 25
+SETTINGS_DEFAULTS: dict[str, Any] = {"rated": True, "clock": "none"}
 
 
 def mention(user_id: int | None) -> str:
@@ -63,6 +63,10 @@ class Host:
         if unknown:
             raise HostError(f"Unknown setting {', '.join(sorted(unknown))}.")
         merged = {**SETTINGS_DEFAULTS, **(settings or {})}
+        try:
+            merged["clock"] = clocks.parse(merged["clock"]).text
+        except ValueError as error:
+            raise HostError(f"Cannot start {cls.title}: {error}.") from None
         if len(set(opponents)) != len(opponents):
             raise HostError("Each opponent can only take one seat.")
         if creator in opponents:
@@ -118,7 +122,8 @@ class Host:
         teams = game.teams()
         seats = [Seat(i, user, True, teams[i]) for i, user in enumerate(users)]
         rolls = dice.roll_pending(game, row.seed)
-        await self._write(row, seats=seats, status="active", moves=[(CHANCE, r) for r in rolls])
+        timing = await correspondence.clock_changes(self, row, game, [], seats=seats, fresh=True)
+        await self._write(row, seats=seats, status="active", moves=[(CHANCE, r) for r in rolls], **timing)
         self._engines[row.id] = (row.version, game)
         return Lobby(row, started=True, report=await self._report(row, game, []))
 
@@ -213,11 +218,19 @@ class Host:
         seats = [s for s in row.seats_of(user) if s in game.to_move()]
         if not seats:
             return []
-        wanted = " ".join(typed.lower().split())
-        moves = game.legal_moves(seats[0])
-        ranked = [m for m in moves if m.startswith(wanted)] + [m for m in moves if wanted in m and
-                                                                not m.startswith(wanted)]
-        return [(game.describe(seats[0], m)[:100], m) for m in ranked[:MAX_CHOICES]]
+        return narrow(game.legal_moves(seats[0]), typed, lambda move: game.describe(seats[0], move))
+
+    async def turn_moves(self, game_id: int, limit: int = 20) -> tuple[int, list[str]]:
+        """(ply, moves) for one-click buttons: the legal moves when one seat is to move and they fit."""
+        row = await self._row(game_id)
+        if row.status != "active":
+            return 0, []
+        game = await self._engine(row)
+        movers = [s for s in game.to_move() if s != CHANCE]
+        if len(movers) != 1 or game.hidden_information:
+            return len(game.history), []
+        moves = game.legal_moves(movers[0])
+        return len(game.history), moves if len(moves) <= limit else []
 
     async def resolve(self, game: str, user: int, *, thread_id: int | None, guild_id: int | None,
                       statuses: tuple[str, ...] = ("active",)) -> GameRow:
@@ -253,6 +266,28 @@ class Host:
         """Every dice result so far, in order: with the seed revealed at the end anyone can recheck them."""
         row = await self._row(game_id)
         return [m.text for m in await self.store.moves(row.id) if m.seat == CHANCE]
+
+    # ----- correspondence: the work is in host/correspondence.py ---------------------------
+
+    async def timeout(self, game_id: int, seat: int) -> Report:
+        """Record that ``seat`` ran out of time; the caption says which time control ran out."""
+        return await correspondence.timeout(self, game_id, seat)
+
+    async def due(self, now: float) -> correspondence.Due:
+        """Games whose deadline passed or whose reminder is due (indexed, cheap enough to poll)."""
+        return await correspondence.due(self, now)
+
+    async def games_overview(self, user: int, guild_id: int | None) -> list[correspondence.GameLine]:
+        return await correspondence.games_overview(self, user, guild_id)
+
+    async def history(self, user: int, guild_id: int | None) -> list[correspondence.HistoryLine]:
+        return await correspondence.history(self, user, guild_id)
+
+    async def set_notify(self, user: int, mode: str) -> str:
+        return await correspondence.set_notify(self, user, mode)
+
+    async def vacation(self, user: int, days: int) -> str:
+        return await correspondence.vacation(self, user, days)
 
     # ----- internals --------------------------------------------------------------------
 
@@ -316,6 +351,7 @@ class Host:
 
     async def _commit(self, row: GameRow, game: Game, applied: list[tuple[int, str]], **changes: Any) -> None:
         """Persist moves already applied to ``game`` (a clone) and, only then, make it the cached state."""
+        changes.update(await correspondence.clock_changes(self, row, game, applied))
         outcome = game.outcome()
         if outcome is not None:
             changes.update(status="finished", result=outcome.to_dict(), deadline=None, finished=game)

@@ -1,0 +1,173 @@
+"""Correspondence play in Discord: ``/games``, ``/history``, ``/notify``, ``/vacation`` and the scheduler loop.
+
+The loop only delivers what ``Scheduler.tick`` decided: timeouts with the board in the game thread,
+reminders by DM (a thread mention when DMs are closed), and daily digests. Everything due lives in
+the database, so the first tick after a restart catches up.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import TYPE_CHECKING
+
+import discord
+from discord import app_commands
+from discord.ext import commands, tasks
+
+from cogs._shared import MENTION_USERS, post_report, send_error, thread_of
+from host import clocks
+from host.correspondence import NOTIFY_MODES, Reminder
+from host.results import HostError
+from host.scheduler import Scheduler, Tick
+
+if TYPE_CHECKING:
+    from bot import ZBot
+
+log = logging.getLogger(__name__)
+TICK_SECONDS = 5.0
+"""Live clocks need a prompt flag; an idle tick costs well under a millisecond (bench/bench_scheduler.py)."""
+CLOCK_CHOICES = [app_commands.Choice(name=clocks.parse(c).describe() if c != "none" else "no clock", value=c)
+                 for c in clocks.CHOICES]
+"""For the ``clock`` option of each game's ``/<game> new`` command."""
+MAX_TEXT = 1900
+
+
+def _clip(lines: list[str], empty: str) -> str:
+    """Join lines up to Discord's message limit, saying how many were left out."""
+    if not lines:
+        return empty
+    shown: list[str] = []
+    for line in lines:
+        if sum(len(s) + 1 for s in shown) + len(line) > MAX_TEXT:
+            shown.append(f"… and {len(lines) - len(shown)} more.")
+            break
+        shown.append(line)
+    return "\n".join(shown)
+
+
+class Correspondence(commands.Cog):
+    def __init__(self, bot: ZBot) -> None:
+        self.bot = bot
+        self.scheduler = Scheduler(bot.host)
+
+    @commands.Cog.listener()
+    async def on_ready(self) -> None:
+        """Start ticking once connected (``on_ready`` repeats after reconnects; the loop starts once)."""
+        if not self.loop.is_running():
+            self.loop.start()
+
+    async def cog_unload(self) -> None:
+        self.loop.cancel()
+
+    async def cog_app_command_error(self, interaction: discord.Interaction,
+                                    error: app_commands.AppCommandError) -> None:
+        original = getattr(error, "original", error)
+        if isinstance(original, HostError):
+            await send_error(interaction, str(original))
+            return
+        await send_error(interaction, "Something went wrong on our side. Please try again.")
+        raise error
+
+    # ----- the scheduler loop -------------------------------------------------------------
+
+    @tasks.loop(seconds=TICK_SECONDS)
+    async def loop(self) -> None:
+        try:
+            await self.run_once()
+        except Exception:  # a failing tick must not stop the loop; the next one retries from the database
+            log.exception("scheduler tick failed")
+
+    async def run_once(self) -> Tick:
+        """Tick until nothing due is left (catching up after downtime); returns everything delivered."""
+        total = Tick()
+        while True:
+            tick = await self.scheduler.tick()
+            await self.deliver(tick)
+            total.timeouts += tick.timeouts
+            total.aborted += tick.aborted
+            total.reminders += tick.reminders
+            total.digests += tick.digests
+            if not tick.more:
+                return total
+
+    async def deliver(self, tick: Tick) -> None:
+        for report in tick.timeouts:
+            try:
+                await post_report(self.bot, report)
+            except discord.HTTPException:
+                log.warning("could not post the timeout of game %s", report.row.id)
+        for notice in tick.aborted:
+            thread = await thread_of(self.bot, notice.thread_id)
+            if thread is not None:
+                try:
+                    await thread.send(notice.text)
+                except discord.HTTPException:
+                    log.warning("could not post the abort of game %s", notice.game_id)
+        for reminder in tick.reminders:
+            await self.send_reminder(reminder)
+        for digest in tick.digests:
+            if not await self.send_dm(digest.user_id, digest.text):
+                log.info("digest for %s not sent: DMs closed", digest.user_id)
+
+    async def send_reminder(self, reminder: Reminder) -> None:
+        if reminder.dm and await self.send_dm(reminder.user_id, reminder.text):
+            return
+        thread = await thread_of(self.bot, reminder.thread_id)
+        if thread is None:
+            return
+        try:
+            await thread.send(reminder.text, allowed_mentions=MENTION_USERS)
+        except discord.HTTPException:
+            log.warning("could not remind %s in game %s", reminder.user_id, reminder.game_id)
+
+    async def send_dm(self, user_id: int, text: str) -> bool:
+        """False when the user cannot be DMed (Forbidden, code 50007) or is unknown."""
+        try:
+            user = self.bot.get_user(user_id) or await self.bot.fetch_user(user_id)
+            await user.send(text[:2000])
+        except discord.HTTPException as error:
+            if not isinstance(error, discord.Forbidden):
+                log.warning("DM to %s failed: %s", user_id, error)
+            return False
+        return True
+
+    # ----- commands -----------------------------------------------------------------------
+
+    @app_commands.command(name="games", description="Active games, most urgent first")
+    @app_commands.describe(user="Whose games to show (default: yours)")
+    async def games(self, interaction: discord.Interaction, user: discord.User | None = None) -> None:
+        target = user or interaction.user
+        lines = await self.bot.host.games_overview(target.id, interaction.guild_id)
+        whose = "Your" if target.id == interaction.user.id else f"<@{target.id}>'s"
+        text = _clip([f"{whose} active games:", *(g.text() for g in lines)], f"{whose} active games: none.")
+        await interaction.response.send_message(text, ephemeral=True,
+                                                allowed_mentions=discord.AllowedMentions.none())
+
+    @app_commands.command(name="history", description="Finished games with their results")
+    @app_commands.describe(user="Whose games to show (default: yours)")
+    async def history(self, interaction: discord.Interaction, user: discord.User | None = None) -> None:
+        target = user or interaction.user
+        lines = await self.bot.host.history(target.id, interaction.guild_id)
+        whose = "Your" if target.id == interaction.user.id else f"<@{target.id}>'s"
+        text = _clip([f"{whose} finished games:", *(h.text() for h in lines)], f"{whose} finished games: none yet.")
+        await interaction.response.send_message(text, ephemeral=True,
+                                                allowed_mentions=discord.AllowedMentions.none())
+
+    @app_commands.command(name="notify", description="How the bot tells you it is your turn")
+    @app_commands.describe(mode="thread: mentions only; dm: reminders by DM too; digest: one DM a day")
+    @app_commands.choices(mode=[app_commands.Choice(name=f"{name}: {help_}"[:100], value=name)
+                                for name, help_ in NOTIFY_MODES.items()])
+    async def notify(self, interaction: discord.Interaction, mode: str) -> None:
+        text = await self.bot.host.set_notify(interaction.user.id, mode)
+        await interaction.response.send_message(text, ephemeral=True)
+
+    @app_commands.command(name="vacation", description="Pause your per-move clocks (up to 14 days a year)")
+    @app_commands.describe(days="How many days; live games are not paused")
+    async def vacation(self, interaction: discord.Interaction,
+                       days: app_commands.Range[int, 1, clocks.VACATION_DAYS_PER_YEAR]) -> None:
+        text = await self.bot.host.vacation(interaction.user.id, days)
+        await interaction.response.send_message(text, ephemeral=True)
+
+
+async def setup(bot: ZBot) -> None:
+    await bot.add_cog(Correspondence(bot))

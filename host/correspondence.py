@@ -1,0 +1,420 @@
+"""Correspondence play on top of the host: clocks in every move's write, timeouts, reminders, overview.
+
+``Host`` keeps one thin method per command and calls these; they reuse its version-checked
+``_write``/``_commit`` so a clock never changes apart from the move that changed it.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from data.store import GameRow, Seat
+from engines import CHANCE, Game
+from host import clocks, dice
+from host.clocks import DAY, ClockState, TimeControl, Vacation
+from host.results import HostError, Report
+
+if TYPE_CHECKING:
+    from host.service import Host
+
+NOTIFY_MODES = {
+    "thread": "turn mentions and reminders in the game thread only",
+    "dm": "reminders by DM too (a thread mention when your DMs are closed)",
+    "digest": "a daily DM listing every game where it is your turn, and thread mentions",
+}
+HISTORY_LIMIT = 25
+
+
+@dataclass(frozen=True)
+class GameLine:
+    """One active game in ``/games``: who plays, whose turn, how long until the clock runs out."""
+
+    game_id: int
+    title: str
+    guild_id: int | None
+    thread_id: int | None
+    opponents: list[int]
+    to_move: list[int]
+    my_turn: bool
+    time_left: float | None
+    clock: str
+
+    def text(self) -> str:
+        against = ", ".join(f"<@{u}>" for u in self.opponents) or "yourself"
+        turn = "**your turn**" if self.my_turn else "waiting for " + ", ".join(f"<@{u}>" for u in self.to_move)
+        left = f" · {clocks.format_duration(self.time_left)} left" if self.time_left is not None else ""
+        where = f" · <#{self.thread_id}>" if self.thread_id else ""
+        return f"**{self.title}** #{self.game_id} vs {against} · {turn}{left}{where}"
+
+
+@dataclass(frozen=True)
+class HistoryLine:
+    """One finished game in ``/history``."""
+
+    game_id: int
+    title: str
+    thread_id: int | None
+    opponents: list[int]
+    result: str
+    reason: str
+    finished_at: float
+
+    def text(self) -> str:
+        against = ", ".join(f"<@{u}>" for u in self.opponents) or "yourself"
+        where = f" · <#{self.thread_id}>" if self.thread_id else ""
+        when = f"<t:{int(self.finished_at)}:d>"
+        return f"**{self.title}** #{self.game_id} vs {against}: {self.result} ({self.reason}) · {when}{where}"
+
+
+@dataclass(frozen=True)
+class Due:
+    """Game ids whose deadline passed, and those with a reminder due."""
+
+    timeouts: list[int]
+    reminders: list[int]
+
+
+@dataclass(frozen=True)
+class Reminder:
+    """Send ``text`` by DM when ``dm``; otherwise (or when DMs are closed) mention the user in the thread."""
+
+    user_id: int
+    game_id: int
+    seat: int
+    thread_id: int | None
+    text: str
+    dm: bool
+
+
+@dataclass(frozen=True)
+class Notice:
+    """A plain message for a game's thread (a game abandoned before anyone moved)."""
+
+    game_id: int
+    thread_id: int | None
+    text: str
+
+
+@dataclass(frozen=True)
+class Digest:
+    user_id: int
+    text: str
+
+
+# ----- clock state --------------------------------------------------------------------------
+
+
+def control_of(row: GameRow) -> TimeControl:
+    """The game's time control (validated when the challenge was made; older games have none)."""
+    return clocks.parse(row.settings.get("clock", "none"))
+
+
+async def load_state(host: Host, game_id: int) -> ClockState:
+    found = await host.db.fetchone("SELECT clock FROM games WHERE id = ?", (game_id,))
+    return ClockState.from_json(found["clock"] if found else None)
+
+
+async def vacations_of(host: Host, users: Iterable[int | None], since: float) -> dict[int, list[Vacation]]:
+    """Vacations still running at ``since`` or later, per user."""
+    wanted = sorted({u for u in users if u is not None})
+    found: dict[int, list[Vacation]] = {u: [] for u in wanted}
+    if not wanted:
+        return found
+    marks = ", ".join("?" for _ in wanted)
+    rows = await host.db.fetchall(f"SELECT user_id, starts, ends FROM vacations WHERE user_id IN ({marks})"
+                                  " AND ends > ?", (*wanted, since))
+    for r in rows:
+        found[r["user_id"]].append((r["starts"], r["ends"]))
+    return found
+
+
+def _schedule(tc: TimeControl, state: ClockState, users: dict[int, int | None],
+              vacations: dict[int, list[Vacation]], skip: Iterable[int] = ()) -> dict[str, float | None]:
+    """The game's next deadline (earliest seat) and next reminder (earliest seat not in ``skip``)."""
+    def away(seat: int) -> list[Vacation]:
+        user = users.get(seat)
+        return vacations.get(user, []) if user is not None else []
+
+    deadlines = [d for s in state.started if (d := clocks.seat_deadline(tc, state, s, away(s))) is not None]
+    skipped = set(skip)
+    reminders = [r for s in state.started if s not in skipped
+                 and (r := clocks.reminder_time(tc, state, s, away(s))) is not None]
+    return {"deadline": min(deadlines, default=None), "remind_at": min(reminders, default=None)}
+
+
+async def clock_changes(host: Host, row: GameRow, game: Game, applied: Sequence[tuple[int, str]],
+                        seats: Sequence[Seat] | None = None, fresh: bool = False) -> dict[str, Any]:
+    """Columns to write with a move or start: new clock state, deadline and next reminder.
+
+    ``fresh`` starts the clocks (game start, with its newly drawn ``seats``). Refuses a move made
+    after its seat's deadline: the time ran out, and the scheduler records that.
+    """
+    tc = control_of(row)
+    if tc.kind == "none":
+        return {}
+    if game.outcome() is not None:
+        return {"remind_at": None}
+    now = host.now()
+    state = ClockState() if fresh else await load_state(host, row.id)
+    users = {s.seat: s.user_id for s in (seats if seats is not None else row.seats)}
+    vacations = await vacations_of(host, users.values(), min([now, *state.started.values()]))
+    acted = {seat for seat, _ in applied if seat != CHANCE}
+    for seat, text in applied:
+        if seat in state.started and text not in ("resign", "timeout", "draw"):
+            deadline = clocks.seat_deadline(tc, state, seat, vacations.get(users.get(seat) or 0, []))
+            if deadline is not None and deadline <= now:
+                raise HostError("Your time has run out; the timeout will be recorded shortly.")
+    movers = sorted(s for s in game.to_move() if s != CHANCE)
+    new = clocks.advance(tc, state, movers=movers, acted=acted, seats=game.num_players, now=now)
+    return {"clock": new.to_json(), **_schedule(tc, new, users, vacations)}
+
+
+async def reschedule(host: Host, row: GameRow) -> None:
+    """Recompute deadline and reminder from the clock state (after a vacation); a racing move wins."""
+    tc = control_of(row)
+    state = await load_state(host, row.id)
+    if row.status != "active" or (tc.kind != "none" and not state.started):
+        return
+    users = {s.seat: s.user_id for s in row.seats}
+    vacations = await vacations_of(host, users.values(), min([host.now(), *state.started.values()]))
+    changes = _schedule(tc, state, users, vacations, skip=await _reminded(host, row.id, state))
+    try:
+        await host._write(row, **changes)
+    except HostError:
+        pass
+
+
+async def _reminded(host: Host, game_id: int, state: ClockState) -> set[int]:
+    """Seats already reminded on their current turn."""
+    rows = await host.db.fetchall("SELECT seat, turn_start FROM reminders WHERE game_id = ?", (game_id,))
+    return {r["seat"] for r in rows if state.started.get(r["seat"]) == r["turn_start"]}
+
+
+# ----- timeouts and reminders ---------------------------------------------------------------
+
+
+async def timeout(host: Host, game_id: int, seat: int) -> Report:
+    """``seat`` ran out of time: it loses a 2-player game; with more players it is skipped and ranked last."""
+    row = await host._row(game_id)
+    host._require_status(row, "active")
+    tc = control_of(row)
+    if tc.kind == "none":
+        raise HostError(f"Game #{game_id} has no clock.")
+    game = (await host._engine(row)).clone()
+    state = await load_state(host, game_id)
+    user = row.user_at(seat)
+    vacations = await vacations_of(host, [user], min([host.now(), *state.started.values()]))
+    deadline = clocks.seat_deadline(tc, state, seat, vacations.get(user or 0, []))
+    if seat not in game.to_move() or deadline is None:
+        raise HostError(f"It is not {game.seat_name(seat)}'s turn in game #{game_id}.")
+    if deadline > host.now():
+        raise HostError(f"{game.seat_name(seat)} still has {clocks.format_duration(deadline - host.now())}.")
+    game.eliminate(seat, "timeout")
+    applied = [(seat, "timeout")] + [(CHANCE, r) for r in dice.roll_pending(game, row.seed)]
+    await host._commit(row, game, applied, draw_offers=[])
+    report = await host._report(row, game, applied)
+    who = f"{game.seat_name(seat)} (<@{user}>)" if user is not None else game.seat_name(seat)
+    then = "" if game.outcome() is not None else " They are skipped from now on and rank last."
+    report.caption = f"⏰ {who} ran out of time ({tc.describe()}).{then}\n{report.caption}"
+    return report
+
+
+async def abandon(host: Host, game_id: int) -> Notice | None:
+    """Abort a game whose clock ran out before anyone moved: a loss then would only punish the seat order."""
+    row = await host._row(game_id)
+    if row.status != "active":
+        return None
+    game = await host._engine(row)
+    if any(seat != CHANCE for seat, _ in game.history):
+        return None
+    await host._write(row, status="aborted", deadline=None, remind_at=None)
+    ran_out = control_of(row).describe()
+    return Notice(row.id, row.thread_id or row.channel_id,
+                  f"⏰ {game.title} #{row.id} is aborted: nobody moved before the clock ran out ({ran_out}).")
+
+
+async def due(host: Host, now: float) -> Due:
+    """Two indexed range scans: (status, deadline) and (status, remind_at)."""
+    late = await host.db.fetchall("SELECT id FROM games WHERE status = 'active' AND deadline <= ?"
+                                  " ORDER BY deadline", (now,))
+    remind = await host.db.fetchall("SELECT id FROM games WHERE status = 'active' AND remind_at <= ?"
+                                    " ORDER BY remind_at", (now,))
+    return Due([r["id"] for r in late], [r["id"] for r in remind])
+
+
+async def late_seat(host: Host, game_id: int, now: float) -> int | None:
+    """The seat whose deadline passed first, if any."""
+    row = await host._row(game_id)
+    if row.status != "active":
+        return None
+    tc, state = control_of(row), await load_state(host, game_id)
+    users = {s.seat: s.user_id for s in row.seats}
+    vacations = await vacations_of(host, users.values(), min([now, *state.started.values()]))
+    late = [(d, s) for s in state.started
+            if (d := clocks.seat_deadline(tc, state, s, vacations.get(users.get(s) or 0, []))) is not None
+            and d <= now]
+    return min(late)[1] if late else None
+
+
+async def notify_mode(host: Host, user: int) -> str:
+    found = await host.db.fetchone("SELECT mode FROM notify_prefs WHERE user_id = ?", (user,))
+    return str(found["mode"]) if found else "dm"
+
+
+async def remind(host: Host, game_id: int, now: float) -> list[Reminder]:
+    """Reminders due in one game, each recorded before it is returned: at most once per turn, restarts included."""
+    row = await host._row(game_id)
+    if row.status != "active":
+        return []
+    tc, state = control_of(row), await load_state(host, game_id)
+    users = {s.seat: s.user_id for s in row.seats}
+    vacations = await vacations_of(host, users.values(), min([now, *state.started.values()]))
+    already = await _reminded(host, game_id, state)
+    title = host._game_class(row.game).title
+    out: list[Reminder] = []
+    for seat in sorted(state.started):
+        away = vacations.get(users.get(seat) or 0, [])
+        when = clocks.reminder_time(tc, state, seat, away)
+        deadline = clocks.seat_deadline(tc, state, seat, away)
+        user = users.get(seat)
+        if seat in already or when is None or when > now or deadline is None or deadline <= now or user is None:
+            continue
+        text = (f"⏳ <@{user}>, it is your move in **{title}** #{row.id}: "
+                f"{clocks.format_duration(deadline - now)} left ({tc.describe()}).")
+        if row.guild_id and row.thread_id:
+            text += f" https://discord.com/channels/{row.guild_id}/{row.thread_id}"
+        out.append(Reminder(user, row.id, seat, row.thread_id, text, await notify_mode(host, user) == "dm"))
+        already.add(seat)
+    changes = _schedule(tc, state, users, vacations, skip=already)
+    recorded: list[Reminder] = []
+    async with host.db.transaction() as conn:
+        for item in out:  # a concurrent tick may have recorded the same reminder: only the first sends it
+            cursor = await conn.execute("INSERT OR IGNORE INTO reminders (game_id, seat, turn_start, sent_at)"
+                                        " VALUES (?, ?, ?, ?)", (game_id, item.seat, state.started[item.seat], now))
+            if cursor.rowcount == 1:
+                recorded.append(item)
+        cursor = await conn.execute("UPDATE games SET remind_at = ? WHERE id = ? AND version = ?",
+                                    (changes["remind_at"], game_id, row.version))
+        if cursor.rowcount != 1:
+            raise HostError(f"Game #{game_id} changed meanwhile.")
+    return recorded
+
+
+# ----- overview, notifications, vacation ----------------------------------------------------
+
+
+async def games_overview(host: Host, user: int, guild_id: int | None) -> list[GameLine]:
+    """Active games of ``user``, most urgent first: your turn before theirs, least time left first."""
+    lines: list[GameLine] = []
+    now = host.now()
+    for row in await host.store.games_of(user, ("active",), guild_id=guild_id):
+        game = await host._engine(row)
+        tc, state = control_of(row), await load_state(host, row.id)
+        movers = sorted(s for s in game.to_move() if s != CHANCE)
+        mine = [s for s in movers if row.user_at(s) == user]
+        seats = mine or movers
+        users = {s.seat: s.user_id for s in row.seats}
+        vacations = await vacations_of(host, users.values(), min([now, *state.started.values()]))
+        lefts = [left for s in seats if (left := clocks.time_left(
+            tc, state, s, now, vacations.get(users.get(s) or 0, []))) is not None and s in state.started]
+        lines.append(GameLine(
+            game_id=row.id, title=game.title, guild_id=row.guild_id, thread_id=row.thread_id,
+            opponents=sorted({u for s in row.seats if (u := s.user_id) is not None and u != user}),
+            to_move=sorted({u for s in movers if (u := row.user_at(s)) is not None}),
+            my_turn=bool(mine), time_left=min(lefts, default=None), clock=tc.text))
+    lines.sort(key=lambda g: (not g.my_turn, g.time_left if g.time_left is not None else math.inf, g.game_id))
+    return lines
+
+
+def _place(rank: int, ranks: Sequence[int]) -> str:
+    if len(set(ranks)) == 1:
+        return "draw"
+    if rank == 1:
+        return "won"
+    if len(ranks) == 2:
+        return "lost"
+    suffix = {2: "nd", 3: "rd"}.get(rank, "th")
+    return f"{rank}{suffix} of {len(ranks)}"
+
+
+async def history(host: Host, user: int, guild_id: int | None) -> list[HistoryLine]:
+    """Finished games of ``user``, newest first, with their result from the user's seat."""
+    lines: list[HistoryLine] = []
+    for row in (await host.store.games_of(user, ("finished",), guild_id=guild_id))[:HISTORY_LIMIT]:
+        result = row.result or {}
+        ranks = result.get("ranks") or []
+        seat = row.seat_of(user)
+        outcome = _place(ranks[seat], ranks) if seat is not None and seat < len(ranks) else "?"
+        lines.append(HistoryLine(
+            game_id=row.id, title=host._game_class(row.game).title, thread_id=row.thread_id,
+            opponents=sorted({u for s in row.seats if (u := s.user_id) is not None and u != user}),
+            result=outcome, reason=str(result.get("reason", "")), finished_at=row.updated_at))
+    return lines
+
+
+async def set_notify(host: Host, user: int, mode: str) -> str:
+    """Store the preference; the first digest goes out with the next scheduler tick, then daily."""
+    if mode not in NOTIFY_MODES:
+        raise HostError(f"Choose one of: {', '.join(NOTIFY_MODES)}.")
+    next_digest = host.now() if mode == "digest" else None
+    async with host.db.transaction() as conn:
+        await conn.execute("INSERT INTO notify_prefs (user_id, mode, next_digest) VALUES (?, ?, ?)"
+                           " ON CONFLICT (user_id) DO UPDATE SET mode = excluded.mode,"
+                           " next_digest = excluded.next_digest", (user, mode, next_digest))
+    return f"Notifications: {NOTIFY_MODES[mode]}."
+
+
+async def due_digests(host: Host, now: float) -> list[int]:
+    rows = await host.db.fetchall("SELECT user_id FROM notify_prefs WHERE next_digest <= ?", (now,))
+    return [r["user_id"] for r in rows]
+
+
+async def digest(host: Host, user: int, now: float) -> Digest | None:
+    """Move the user's next digest a day on (skipping missed days) and list the games awaiting them."""
+    found = await host.db.fetchone("SELECT next_digest FROM notify_prefs WHERE user_id = ?", (user,))
+    if found is None or found["next_digest"] is None:
+        return None
+    due_at = float(found["next_digest"])
+    following = due_at + DAY * (math.floor((now - due_at) / DAY) + 1)
+    async with host.db.transaction() as conn:
+        cursor = await conn.execute("UPDATE notify_prefs SET next_digest = ? WHERE user_id = ? AND next_digest = ?",
+                                    (following, user, due_at))
+    if cursor.rowcount != 1:  # a concurrent tick took this digest
+        return None
+    waiting = [g for g in await games_overview(host, user, None) if g.my_turn]
+    if not waiting:
+        return None
+    lines = [f"📬 It is your turn in {len(waiting)} game{'s' if len(waiting) != 1 else ''}:"]
+    for g in waiting:
+        link = f" https://discord.com/channels/{g.guild_id}/{g.thread_id}" if g.guild_id and g.thread_id else ""
+        left = f", {clocks.format_duration(g.time_left)} left" if g.time_left is not None else ""
+        lines.append(f"• **{g.title}** #{g.game_id}{left}{link}")
+    return Digest(user, "\n".join(lines))
+
+
+async def vacation(host: Host, user: int, days: int) -> str:
+    """Pause the user's per-move clocks for ``days``, continuing any vacation already running."""
+    now = host.now()
+    year = clocks.year_of(now)
+    used = await host.db.fetchone("SELECT COALESCE(SUM(days), 0) AS used FROM vacations WHERE user_id = ?"
+                                  " AND year = ?", (user, year))
+    used_days = int(used["used"]) if used else 0
+    try:
+        clocks.check_vacation(days, used_days)
+    except ValueError as error:
+        raise HostError(str(error)) from None
+    running = await host.db.fetchone("SELECT MAX(ends) AS ends FROM vacations WHERE user_id = ? AND ends > ?",
+                                     (user, now))
+    start = float(running["ends"]) if running and running["ends"] is not None else now
+    end = start + days * DAY
+    async with host.db.transaction() as conn:
+        await conn.execute("INSERT INTO vacations (user_id, year, starts, ends, days) VALUES (?, ?, ?, ?, ?)",
+                           (user, year, start, end, days))
+    for row in await host.store.games_of(user, ("active",)):
+        if control_of(row).per_move is not None:
+            await reschedule(host, row)
+    return (f"🏖️ Your per-move clocks are paused until <t:{int(end)}:f> ({used_days + days} of "
+            f"{clocks.VACATION_DAYS_PER_YEAR} vacation days used in {year}). Live games are not paused.")

@@ -1,0 +1,258 @@
+"""Ziggurat board image: the stepped pyramid seen from above, built only from an observation.
+
+Levels are shaded from the rim (light) to the peak (dark) with a step edge between them; the
+diagonals are the pyramid's ridges (the corners). Each colour's walls are coloured ramps on the
+edge it climbs over, its Goal a large outlined pyramid, its Start Station a box off the board.
+Stacks are side-view pyramids from the bottom piece up, Queens wider with a crown notch.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from PIL import Image, ImageDraw
+
+from render.common import HIGHLIGHT, INK, MUTED, PAPER, SEAT_COLOURS, draw_centered, font, to_png
+
+SQ = 80
+MARGIN = 92
+HEADER = 96
+FOOTER = 34
+WIDTH = 2 * MARGIN + 8 * SQ
+HEIGHT = HEADER + 2 * MARGIN + 8 * SQ + FOOTER
+LEVEL_FILL = {1: (238, 226, 196), 2: (220, 200, 156), 3: (199, 172, 120), 4: (172, 140, 88)}
+STEP_EDGE = (120, 96, 60)
+FILES = "abcdefgh"
+LETTER_COLOUR = {"B": 0, "O": 1, "G": 2, "P": 3}
+ARROWS = {  # (square, direction) per level: counterclockwise travel
+    1: (("e1", "e"), ("h5", "n"), ("d8", "w"), ("a4", "s")),
+    2: (("e2", "e"), ("g5", "n"), ("d7", "w"), ("b4", "s")),
+    3: (("d3", "e"), ("f4", "n"), ("e6", "w"), ("c5", "s")),
+}
+STEP = {"e": (1, 0), "n": (0, 1), "w": (-1, 0), "s": (0, -1)}
+
+
+def level(x: int, y: int) -> int:
+    return max(0, min(x, y, 9 - x, 9 - y))
+
+
+def origin(x: int, y: int) -> tuple[int, int]:
+    """Top-left pixel of board cell (x, y), files/ranks 1..8 (0 and 9 are the margins)."""
+    return MARGIN + (x - 1) * SQ, HEADER + MARGIN + (8 - y) * SQ
+
+
+def cell(name: str) -> tuple[int, int]:
+    return FILES.index(name[0]) + 1, int(name[1])
+
+
+def lighten(colour: tuple[int, int, int], amount: float) -> tuple[int, int, int]:
+    r, g, b = colour
+    return (int(r + (255 - r) * amount), int(g + (255 - g) * amount), int(b + (255 - b) * amount))
+
+
+def draw_board(draw: ImageDraw.ImageDraw) -> None:
+    for x in range(1, 9):
+        for y in range(1, 9):
+            px, py = origin(x, y)
+            draw.rectangle((px, py, px + SQ, py + SQ), fill=LEVEL_FILL[level(x, y)])
+    for x in range(1, 9):  # step edges where the level changes
+        for y in range(1, 9):
+            px, py = origin(x, y)
+            lev = level(x, y)
+            if x < 8 and level(x + 1, y) != lev:
+                draw.line((px + SQ, py, px + SQ, py + SQ), fill=STEP_EDGE, width=3)
+            if y < 8 and level(x, y + 1) != lev:
+                draw.line((px, py, px + SQ, py), fill=STEP_EDGE, width=3)
+    left, top = origin(1, 8)
+    right, bottom = left + 8 * SQ, top + 8 * SQ
+    ridge = (150, 125, 85)
+    draw.line((left, top, right, bottom), fill=ridge, width=1)
+    draw.line((left, bottom, right, top), fill=ridge, width=1)
+    draw.rectangle((left, top, right, bottom), outline=STEP_EDGE, width=3)
+    for lev, arrows in ARROWS.items():
+        for square, direction in arrows:
+            px, py = origin(*cell(square))
+            cx, cy = px + SQ // 2, py + SQ - 12
+            dx, dy = STEP[direction]
+            tip = (cx + dx * 12, cy - dy * 12)
+            tail = (cx - dx * 12, cy + dy * 12)
+            shade = lighten(STEP_EDGE, 0.25 if lev > 1 else 0.35)
+            draw.line((tail, tip), fill=shade, width=3)
+            wing = ((tip[0] - dx * 7 + dy * 6, tip[1] + dy * 7 + dx * 6),
+                    (tip[0] - dx * 7 - dy * 6, tip[1] + dy * 7 - dx * 6))
+            draw.polygon((tip, *wing), fill=shade)
+    small = font(14)
+    for i, f in enumerate(FILES):
+        px, _ = origin(i + 1, 1)
+        draw.text((px + SQ // 2, bottom + 9), f, font=small, fill=MUTED, anchor="mm")
+        draw.text((px + SQ // 2, top - 9), f, font=small, fill=MUTED, anchor="mm")
+    for y in range(1, 9):
+        _, py = origin(1, y)
+        draw.text((left - 9, py + SQ // 2), str(y), font=small, fill=MUTED, anchor="mm")
+        draw.text((right + 9, py + SQ // 2), str(y), font=small, fill=MUTED, anchor="mm")
+
+
+def draw_layout(draw: ImageDraw.ImageDraw, layout: list[dict[str, Any]]) -> None:
+    """Walls as coloured ramps on the edge they climb over; Goals as large outlined pyramids."""
+    for entry in layout:
+        if not entry["in_play"]:
+            continue
+        colour = SEAT_COLOURS[entry["colour"]]
+        for wall in entry["walls"]:
+            x, y = cell(wall)
+            px, py = origin(x, y)
+            lev = level(x, y)
+            for dx, dy in STEP.values():
+                if 1 <= x + dx <= 8 and 1 <= y + dy <= 8 and level(x + dx, y + dy) == lev + 1:
+                    edge_x = px + (SQ if dx > 0 else 0)
+                    edge_y = py + (SQ if dy < 0 else 0)
+                    if dx:
+                        draw.rectangle((edge_x - 6, py + 6, edge_x + 6, py + SQ - 6), fill=colour)
+                        for k in range(4):
+                            ry = py + 14 + k * 16
+                            draw.line((edge_x - 6, ry, edge_x + 6, ry), fill=PAPER, width=2)
+                    else:
+                        draw.rectangle((px + 6, edge_y - 6, px + SQ - 6, edge_y + 6), fill=colour)
+                        for k in range(4):
+                            rx = px + 14 + k * 16
+                            draw.line((rx, edge_y - 6, rx, edge_y + 6), fill=PAPER, width=2)
+        gx, gy = origin(*cell(entry["goal"]))
+        draw.rectangle((gx + 2, gy + 2, gx + SQ - 2, gy + SQ - 2), fill=lighten(colour, 0.55), outline=colour, width=4)
+        draw.polygon(((gx + 10, gy + SQ - 8), (gx + SQ - 10, gy + SQ - 8), (gx + SQ // 2, gy + 10)),
+                     outline=colour, width=3)
+
+
+def draw_stack(draw: ImageDraw.ImageDraw, box: tuple[int, int, int, int], tokens: list[str]) -> None:
+    """Side-view pyramids from the bottom piece up, overlapping so every piece and its order shows."""
+    left, top, right, bottom = box
+    if not tokens:
+        return
+    base_w, base_h = 54, 32
+    room = bottom - top - 8 - base_h
+    rise = min(15, room // max(1, len(tokens) - 1)) if len(tokens) > 1 else 0
+    cx = (left + right) // 2
+    for k, token in enumerate(tokens):
+        queen = token.endswith("Q")
+        colour = SEAT_COLOURS[LETTER_COLOUR[token[0]]]
+        w, h = (base_w + 20, base_h + 8) if queen else (base_w, base_h)
+        by = bottom - 4 - k * rise
+        points = ((cx - w // 2, by), (cx + w // 2, by), (cx, by - h))
+        draw.polygon(points, fill=colour, outline=INK, width=2)
+        if queen:  # a crown notch on top, and "Q" in the label that stays visible under carried pieces
+            draw.polygon(((cx - 6, by - h + 13), (cx, by - h + 5), (cx + 6, by - h + 13)), fill=PAPER)
+        draw.text((cx, by - 9), token[0] + (" Q" if queen else ""), font=font(15), fill=PAPER, anchor="mm")
+
+
+def draw_stations(draw: ImageDraw.ImageDraw, obs: dict[str, Any]) -> None:
+    for entry in obs["layout"]:
+        if not entry["in_play"]:
+            continue
+        colour = SEAT_COLOURS[entry["colour"]]
+        sx, sy = entry["station"]
+        px, py = origin(sx, sy)
+        inset = 16 if sx in (0, 9) else 0
+        box = (px + (inset if sx == 0 else 2), py + (inset if sy == 9 else 2),
+               px + SQ - (inset if sx == 9 else 2), py + SQ - (inset if sy == 0 else 2))
+        draw.rounded_rectangle(box, radius=8, fill=lighten(colour, 0.8), outline=colour, width=3)
+        tokens = obs["stations"].get(entry["name"], [])
+        draw_stack(draw, box, tokens)
+        label = f"start {len(tokens)}"
+        lx = (box[0] + box[2]) // 2
+        ly = box[1] - 9 if sy != 0 else box[3] + 9
+        if sy == 0 or sy == 9:
+            lx, ly = box[0] - 30 if sx < 8 else box[2] + 30, (box[1] + box[3]) // 2
+            lx = box[2] + 30 if sx == 1 or sx == 8 else lx
+        draw.text((lx, ly), label, font=font(12), fill=colour, anchor="mm")
+
+
+def draw_marks(draw: ImageDraw.ImageDraw, obs: dict[str, Any], marks: list[str]) -> None:
+    for mark in marks:
+        if mark.startswith("start:"):
+            entry = next(e for e in obs["layout"] if e["name"] == mark[6:])
+            px, py = origin(*entry["station"])
+        else:
+            px, py = origin(*cell(mark))
+        draw.rectangle((px + 1, py + 1, px + SQ - 1, py + SQ - 1), outline=HIGHLIGHT, width=5)
+
+
+def draw_die(draw: ImageDraw.ImageDraw, x: int, y: int, text: str, spent: bool, colour: tuple[int, int, int]) -> int:
+    size = font(20)
+    w = max(52, int(draw.textlength(text, font=size)) + 22)
+    fill = (235, 235, 235) if spent else PAPER
+    draw.rounded_rectangle((x, y, x + w, y + 44), radius=9, fill=fill, outline=MUTED if spent else colour, width=3)
+    draw.text((x + w // 2, y + 22), text, font=size, fill=MUTED if spent else INK, anchor="mm")
+    if spent:
+        draw.line((x + 6, y + 38, x + w - 6, y + 6), fill=MUTED, width=3)
+    return x + w + 10
+
+
+def draw_header(draw: ImageDraw.ImageDraw, obs: dict[str, Any]) -> None:
+    turn = obs["turn"]
+    index = next(e["colour"] for e in obs["layout"] if e["name"] == turn["colour"])
+    colour = SEAT_COLOURS[index]
+    outcome = obs.get("outcome")
+    if outcome:
+        winners = ", ".join(obs["seat_names"][s] for s in outcome["winners"])
+        title = f"{winners} won: {outcome['reason']}"
+    elif turn["phase"] == "setup":
+        title = f"{turn['colour']}: place the Queen"
+    else:
+        verb = "to roll" if turn["phase"] == "roll" else "to play"
+        title = f"Round {turn['round']} · {turn['colour']} {verb}"
+    draw.rectangle((0, 0, WIDTH, 8), fill=colour)
+    draw.text((16, 30), title, font=font(24), fill=INK, anchor="lm")
+    dice = obs["dice"]
+    rolled = dice["rolled"]
+    x = 16
+    if rolled:
+        movement_faces = [r for r in rolled if r.isdigit()]
+        action_faces = [r for r in rolled if not r.isdigit()]
+        for k, face in enumerate(movement_faces):
+            last = k == len(movement_faces) - 1
+            x = draw_die(draw, x, 46, face, not (last and dice["movement_left"] is not None), colour)
+        for k, face in enumerate(action_faces):
+            last = k == len(action_faces) - 1
+            x = draw_die(draw, x, 46, face.capitalize(), not (last and dice["action_left"] is not None), colour)
+    elif obs.get("last_turn"):
+        last = obs["last_turn"]
+        moves = ", ".join(last["moves"]) or "no move"
+        text = f"last: {last['colour']} rolled {' '.join(last['rolls']) or '-'}; {moves}"
+        draw.text((16, 68), text[:90], font=font(16), fill=MUTED, anchor="lm")
+    home = obs["home"]
+    hx = WIDTH - 16
+    for entry in reversed(obs["layout"]):
+        if not entry["in_play"]:
+            continue
+        text = f"{entry['name']} {home[entry['name']]}/{obs['pieces_per_colour']}"
+        w = int(draw.textlength(text, font=font(16)))
+        draw.rounded_rectangle((hx - w - 14, 52, hx, 84), radius=6, fill=lighten(SEAT_COLOURS[entry["colour"]], 0.75),
+                               outline=SEAT_COLOURS[entry["colour"]], width=2)
+        draw.text((hx - 7, 68), text, font=font(16), fill=INK, anchor="rm")
+        hx -= w + 22
+        if x > hx - 10:
+            break
+
+
+def draw_footer(draw: ImageDraw.ImageDraw, obs: dict[str, Any]) -> None:
+    moves = obs.get("turn_moves") or []
+    if moves:
+        text = "this turn: " + ", ".join(moves)
+    else:
+        text = "home = outlined pyramid · coloured ramps = walls (climb there) · arrows = direction"
+    draw_centered(draw, (WIDTH // 2, HEIGHT - FOOTER // 2), text[:100], 15, MUTED)
+
+
+def render(obs: dict[str, Any]) -> bytes:
+    image = Image.new("RGB", (WIDTH, HEIGHT), PAPER)
+    draw = ImageDraw.Draw(image)
+    draw_board(draw)
+    draw_layout(draw, obs["layout"])
+    marks = obs.get("marks") or (obs["last_turn"]["marks"] if obs.get("last_turn") else [])
+    draw_marks(draw, obs, marks)
+    for square, tokens in obs["board"].items():
+        px, py = origin(*cell(square))
+        draw_stack(draw, (px, py, px + SQ, py + SQ), tokens)
+    draw_stations(draw, obs)
+    draw_header(draw, obs)
+    draw_footer(draw, obs)
+    return to_png(image)

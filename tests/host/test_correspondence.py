@@ -1,0 +1,324 @@
+"""Correspondence play over a real database: deadlines, reminders, timeouts, vacation, digest, overview."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+
+from data.db import Database
+from host.clocks import DAY, ClockState
+from host.results import HostError
+from host.scheduler import Scheduler
+from host.service import Host
+from tests.conftest import FakeClock, text_renderer
+
+ALICE, BOB, CAROL = 101, 202, 303
+HOUR = 3600.0
+
+
+async def clocked(host: Host, clock: str = "1d", players: tuple[int, ...] = (ALICE, BOB), guild: int = 1) -> int:
+    lobby = await host.challenge(game="dicenim", creator=players[0], opponents=list(players[1:]),
+                                 settings={"clock": clock}, guild_id=guild, channel_id=2)
+    for user in players[1:]:
+        lobby = await host.accept(lobby.row.id, user)
+    assert lobby.started
+    await host.set_thread(lobby.row.id, 9000 + lobby.row.id)
+    return lobby.row.id
+
+
+async def bid(host: Host, game_id: int, players: tuple[int, ...] = (ALICE, BOB)) -> None:
+    """Everyone bids; the first player bids highest, so it is their turn to take."""
+    for i, user in enumerate(players):
+        await host.play(game_id, user, "bid 3" if i == 0 else "bid 1")
+
+
+async def clock_of(host: Host, game_id: int) -> ClockState:
+    found = await host.db.fetchone("SELECT clock FROM games WHERE id = ?", (game_id,))
+    assert found is not None
+    return ClockState.from_json(found["clock"])
+
+
+def restarted(db: Database, host: Host, clock: FakeClock) -> tuple[Host, Scheduler]:
+    fresh = Host(db, games=host.games, renderer=text_renderer, now=clock)
+    return fresh, Scheduler(fresh)
+
+
+async def test_the_clock_setting_is_checked_and_unclocked_games_have_no_deadline(host: Host) -> None:
+    with pytest.raises(HostError, match="clock must be one of"):
+        await host.challenge(game="dicenim", creator=ALICE, opponents=[BOB], settings={"clock": "4d"})
+    plain = await clocked(host, "none")
+    assert (await host.get(plain)).deadline is None
+    await bid(host, plain)
+    assert (await host.get(plain)).deadline is None
+    assert (await host.get(await clocked(host, "2d"))).settings["clock"] == "2d"
+
+
+async def test_deadlines_follow_each_turn(host: Host, clock: FakeClock) -> None:
+    start = clock()
+    game_id = await clocked(host, "1d")
+    assert (await host.get(game_id)).deadline == start + DAY  # both bid at once, from the start
+    clock.advance(HOUR)
+    await host.play(game_id, ALICE, "bid 3")
+    assert (await host.get(game_id)).deadline == start + DAY  # Bob's turn began at the start
+    clock.advance(HOUR)
+    await host.play(game_id, BOB, "bid 1")
+    row = await host.get(game_id)
+    assert row.deadline == start + 2 * HOUR + DAY
+    assert (await clock_of(host, game_id)).started == {row.seat_of(ALICE): start + 2 * HOUR}
+
+
+async def test_a_move_after_the_deadline_is_refused(host: Host, clock: FakeClock) -> None:
+    game_id = await clocked(host, "1d")
+    await bid(host, game_id)
+    clock.advance(DAY)
+    with pytest.raises(HostError, match="time has run out"):
+        await host.play(game_id, ALICE, "take 1")
+    await host.resign(game_id, ALICE)  # resigning late is still allowed
+    assert (await host.get(game_id)).status == "finished"
+
+
+async def test_a_reminder_goes_out_once_per_turn_even_across_restarts(db: Database, host: Host,
+                                                                       clock: FakeClock) -> None:
+    game_id = await clocked(host, "2d")
+    await bid(host, game_id)
+    scheduler = Scheduler(host)
+    clock.advance(1.5 * DAY - 1)
+    assert not await scheduler.tick()
+    clock.advance(1)
+    sent = (await scheduler.tick()).reminders
+    assert [(r.user_id, r.game_id, r.dm) for r in sent] == [(ALICE, game_id, True)]
+    assert "12h 00m left" in sent[0].text and f"/1/{9000 + game_id}" in sent[0].text
+    assert not (await scheduler.tick()).reminders
+    fresh, fresh_scheduler = restarted(db, host, clock)
+    clock.advance(HOUR)
+    assert not (await fresh_scheduler.tick()).reminders
+    # A new turn earns a new reminder.
+    await fresh.play(game_id, ALICE, "take 1")
+    clock.advance(1.5 * DAY)
+    again = (await fresh_scheduler.tick()).reminders
+    assert [r.user_id for r in again] == [BOB]
+
+
+async def test_thread_only_players_are_reminded_in_the_thread(host: Host, clock: FakeClock) -> None:
+    game_id = await clocked(host, "1d")
+    await bid(host, game_id)
+    assert "thread only" in await host.set_notify(ALICE, "thread")
+    clock.advance(0.75 * DAY)
+    sent = (await Scheduler(host).tick()).reminders
+    assert [(r.user_id, r.dm, r.thread_id) for r in sent] == [(ALICE, False, 9000 + game_id)]
+    with pytest.raises(HostError, match="Choose one of"):
+        await host.set_notify(ALICE, "carrier pigeon")
+
+
+async def test_a_timeout_loses_a_two_player_game(host: Host, clock: FakeClock) -> None:
+    game_id = await clocked(host, "1d")
+    await bid(host, game_id)
+    with pytest.raises(HostError, match="still has 1d 0h"):
+        await host.timeout(game_id, (await host.get(game_id)).seat_of(ALICE) or 0)
+    clock.advance(DAY)
+    tick = await Scheduler(host).tick()
+    assert len(tick.timeouts) == 1 and not tick.reminders
+    report = tick.timeouts[0]
+    row = await host.get(game_id)
+    alice = row.seat_of(ALICE)
+    bob = row.seat_of(BOB)
+    assert f"<@{ALICE}>) ran out of time (1 day per move)" in report.caption
+    assert report.outcome is not None and report.outcome.winners == {bob}
+    assert row.status == "finished" and row.deadline is None and alice is not None
+    assert report.outcome.ranks[alice] == 2
+    assert (await host.due(clock() + 10 * DAY)).timeouts == []
+
+
+async def test_a_timeout_skips_a_seat_of_a_three_player_game(host: Host, clock: FakeClock) -> None:
+    players = (ALICE, BOB, CAROL)
+    game_id = await clocked(host, "1d", players)
+    await bid(host, game_id, players)
+    scheduler = Scheduler(host)
+    clock.advance(DAY)
+    first = (await scheduler.tick()).timeouts
+    assert len(first) == 1 and first[0].outcome is None and "skipped from now on" in first[0].caption
+    row = await host.get(game_id)
+    assert row.status == "active" and row.deadline == clock() + DAY  # the next player's turn starts now
+    nxt = next(iter((await clock_of(host, game_id)).started))
+    clock.advance(DAY)
+    second = (await scheduler.tick()).timeouts
+    assert len(second) == 1 and second[0].outcome is not None
+    ranks = second[0].outcome.ranks
+    winner = ({0, 1, 2} - {row.seat_of(ALICE), nxt}).pop()
+    assert ranks[winner] == 1 and ranks[nxt] == 2 and ranks[row.seat_of(ALICE) or 0] == 3
+
+
+async def test_the_first_tick_after_downtime_catches_up_without_a_late_reminder(db: Database, host: Host,
+                                                                                clock: FakeClock) -> None:
+    game_id = await clocked(host, "2d")
+    await bid(host, game_id)
+    clock.advance(5 * DAY)  # the bot was down through the reminder and the deadline
+    _, scheduler = restarted(db, host, clock)
+    tick = await scheduler.tick()
+    assert [r.row.id for r in tick.timeouts] == [game_id] and tick.reminders == []
+    assert not await scheduler.tick()
+
+
+async def test_a_game_nobody_moved_in_is_aborted_not_lost(host: Host, clock: FakeClock) -> None:
+    game_id = await clocked(host, "1d")
+    clock.advance(DAY)
+    tick = await Scheduler(host).tick()
+    assert tick.timeouts == [] and [n.game_id for n in tick.aborted] == [game_id]
+    assert "aborted: nobody moved" in tick.aborted[0].text and tick.aborted[0].thread_id == 9000 + game_id
+    row = await host.get(game_id)
+    assert row.status == "aborted" and row.result is None
+    assert not await Scheduler(host).tick()
+    # One bid is a move: then the player who did not bid loses.
+    other = await clocked(host, "1d")
+    await host.play(other, ALICE, "bid 1")
+    clock.advance(DAY)
+    [report] = (await Scheduler(host).tick()).timeouts
+    assert report.outcome is not None and report.outcome.winners == {(await host.get(other)).seat_of(ALICE)}
+
+
+async def test_live_clocks_charge_thinking_time(host: Host, clock: FakeClock) -> None:
+    game_id = await clocked(host, "5m")
+    clock.advance(60)
+    await host.play(game_id, ALICE, "bid 3")
+    clock.advance(30)
+    await host.play(game_id, BOB, "bid 1")
+    row = await host.get(game_id)
+    state = await clock_of(host, game_id)
+    assert state.remaining == {row.seat_of(ALICE): 240, row.seat_of(BOB): 210}
+    assert row.deadline == clock() + 240
+    assert (await host.games_overview(ALICE, 1))[0].time_left == 240
+    clock.advance(240)
+    [report] = (await Scheduler(host).tick()).timeouts
+    assert "ran out of time (5 min live clock)" in report.caption
+
+
+async def test_vacation_pauses_per_move_clocks_within_the_yearly_allowance(host: Host, clock: FakeClock) -> None:
+    daily = await clocked(host, "1d")
+    live = await clocked(host, "30m")
+    await bid(host, daily)
+    await bid(host, live)
+    deadline = (await host.get(daily)).deadline
+    live_deadline = (await host.get(live)).deadline
+    assert deadline is not None
+    clock.advance(12 * HOUR)
+    said = await host.vacation(ALICE, 3)
+    assert "3 of 14 vacation days used" in said
+    assert (await host.get(daily)).deadline == deadline + 3 * DAY
+    assert (await host.get(live)).deadline == live_deadline
+    scheduler = Scheduler(host)
+    clock.advance(DAY)
+    assert [r.row.id for r in (await scheduler.tick()).timeouts] == [live]
+    # The vacation continues where the first one ends, and the allowance is counted per year.
+    assert "13 of 14" in await host.vacation(ALICE, 10)
+    with pytest.raises(HostError, match="1 vacation day"):
+        await host.vacation(ALICE, 2)
+    assert (await host.get(daily)).deadline == deadline + 13 * DAY
+    clock.advance(12 * DAY)
+    assert not (await scheduler.tick()).timeouts
+    clock.advance(0.5 * DAY)
+    assert [r.row.id for r in (await scheduler.tick()).timeouts] == [daily]
+
+
+async def test_a_vacation_before_the_turn_begins_delays_the_new_turn(host: Host, clock: FakeClock) -> None:
+    game_id = await clocked(host, "1d")
+    await bid(host, game_id)
+    away_from = clock()
+    await host.vacation(BOB, 2)
+    clock.advance(HOUR)
+    await host.play(game_id, ALICE, "take 1")
+    # Bob's day to move only begins counting when his vacation ends.
+    assert (await host.get(game_id)).deadline == away_from + 2 * DAY + DAY
+
+
+async def test_the_daily_digest_lists_games_awaiting_the_player(host: Host, clock: FakeClock) -> None:
+    mine = await clocked(host, "3d")
+    await bid(host, mine)
+    theirs = await clocked(host, "none", (BOB, ALICE))
+    await bid(host, theirs, (BOB, ALICE))
+    await host.set_notify(ALICE, "digest")
+    scheduler = Scheduler(host)
+    [digest] = (await scheduler.tick()).digests
+    assert digest.user_id == ALICE and "1 game" in digest.text
+    assert f"#{mine}, 3d 0h left" in digest.text and f"#{theirs}" not in digest.text
+    assert not (await scheduler.tick()).digests
+    clock.advance(DAY - 1)
+    assert not (await scheduler.tick()).digests
+    clock.advance(1)
+    assert len((await scheduler.tick()).digests) == 1
+    await host.set_notify(ALICE, "dm")
+    clock.advance(DAY)
+    assert not (await scheduler.tick()).digests
+
+
+async def test_games_overview_puts_the_most_urgent_first(host: Host, clock: FakeClock) -> None:
+    slow = await clocked(host, "7d")
+    await bid(host, slow)
+    unclocked = await clocked(host, "none")
+    await bid(host, unclocked)
+    waiting = await clocked(host, "1d", (BOB, ALICE))
+    await bid(host, waiting, (BOB, ALICE))
+    fast = await clocked(host, "1d")
+    await bid(host, fast)
+    elsewhere = await clocked(host, "1d", guild=7)
+    lines = await host.games_overview(ALICE, 1)
+    assert [g.game_id for g in lines] == [fast, slow, unclocked, waiting]
+    assert lines[0].my_turn and lines[0].opponents == [BOB] and lines[0].thread_id == 9000 + fast
+    assert not lines[-1].my_turn and lines[-1].to_move == [BOB]
+    assert "your turn" in lines[0].text() and "1d 0h left" in lines[0].text()
+    assert elsewhere not in [g.game_id for g in lines]
+    assert (await host.games_overview(BOB, 1))[0].game_id == waiting
+
+
+async def test_history_lists_finished_games_with_their_result(host: Host, clock: FakeClock) -> None:
+    lost = await clocked(host, "none")
+    await host.resign(lost, ALICE)
+    clock.advance(60)
+    won = await clocked(host, "1d")
+    await bid(host, won, (BOB, ALICE))
+    clock.advance(DAY)
+    await Scheduler(host).tick()
+    await clocked(host, "none")  # still active: not history
+    lines = await host.history(ALICE, 1)
+    assert [(h.game_id, h.result) for h in lines] == [(won, "won"), (lost, "lost")]
+    assert "ran out of time" in lines[0].reason and f"<#{9000 + won}>" in lines[0].text()
+
+
+async def test_a_long_catch_up_runs_in_bounded_batches(host: Host, clock: FakeClock) -> None:
+    games = [await clocked(host, "1d") for _ in range(5)]
+    for game_id in games:
+        await host.play(game_id, ALICE, "bid 1")
+    clock.advance(2 * DAY)
+    scheduler = Scheduler(host, batch=2)
+    seen: list[int] = []
+    tick = await scheduler.tick()
+    while tick.more:
+        assert len(tick.timeouts) <= 2
+        seen += [r.row.id for r in tick.timeouts]
+        tick = await scheduler.tick()
+    seen += [r.row.id for r in tick.timeouts]
+    assert sorted(seen) == games
+
+
+async def test_a_stale_stored_deadline_is_repaired_instead_of_found_every_tick(host: Host, clock: FakeClock) -> None:
+    game_id = await clocked(host, "1d")
+    true_deadline = (await host.get(game_id)).deadline
+    await host.db.conn.execute("UPDATE games SET deadline = ? WHERE id = ?", (clock() - 1, game_id))
+    scheduler = Scheduler(host)
+    assert not (await scheduler.tick()).timeouts
+    assert (await host.get(game_id)).deadline == true_deadline
+    assert (await host.due(clock())).timeouts == []
+
+
+async def test_two_ticks_at_the_same_instant_send_a_reminder_and_a_digest_once(host: Host, clock: FakeClock) -> None:
+    game_id = await clocked(host, "3d")
+    await bid(host, game_id)
+    await host.set_notify(BOB, "digest")
+    clock.advance(2.25 * DAY)
+    first, second = await asyncio.gather(Scheduler(host).tick(), Scheduler(host).tick())
+    assert len(first.reminders) + len(second.reminders) == 1
+    assert len(first.digests) + len(second.digests) == 0  # Bob is not to move: no digest, but taken once
+    await host.play(game_id, ALICE, "take 1")
+    clock.advance(DAY)
+    first, second = await asyncio.gather(Scheduler(host).tick(), Scheduler(host).tick())
+    assert len(first.digests) + len(second.digests) == 1

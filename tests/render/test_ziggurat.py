@@ -1,0 +1,62 @@
+"""The Ziggurat image renders the opening, a mid-game and a finished game, and marks what changed."""
+
+from __future__ import annotations
+
+import copy
+import io
+
+from PIL import Image, ImageChops
+
+from engines import CHANCE
+from engines.ziggurat import Ziggurat
+from render.ziggurat import SQ, origin, render
+from tests.engines.test_ziggurat_helpers import position
+
+PNG = b"\x89PNG\r\n\x1a\n"
+
+
+def image(data: bytes) -> Image.Image:
+    assert data.startswith(PNG)
+    return Image.open(io.BytesIO(data)).convert("RGB")
+
+
+def square_box(name: str) -> tuple[int, int, int, int]:
+    px, py = origin("abcdefgh".index(name[0]) + 1, int(name[1]))
+    return px, py, px + SQ, py + SQ
+
+
+def test_opening_mid_game_and_finished_game_render() -> None:
+    for players, options in ((4, {}), (3, {}), (2, {"mode": "double"}), (2, {"queen": True})):
+        picture = image(render(Ziggurat.new(players, options).observation(None)))
+        assert picture.width >= 800 and picture.height >= 800
+    game = Ziggurat.new(4)
+    game.play(CHANCE, "roll 5 tip")
+    game.play(0, "tip start")
+    image(render(game.observation(0)))
+    finished = position({"c4": "B", "d4": "BB", "e2": "OGP"}, movement=1, players=4)
+    finished.play(0, "move c4")
+    assert finished.outcome() is not None
+    image(render(finished.observation(None)))
+
+
+def test_last_move_marker_changes_pixels_on_the_marked_square() -> None:
+    game = position({"b1": "B", "c2": "OG", "b2": "B"}, movement=3, action="tip")
+    game.play(0, "tip c2 e")
+    obs = game.observation(None)
+    assert obs["marks"] == ["c2", "d2", "e2"]
+    bare = copy.deepcopy(obs)
+    bare["marks"] = []
+    diff = ImageChops.difference(image(render(obs)), image(render(bare)))
+    assert diff.crop(square_box("d2")).getbbox() is not None
+    assert diff.crop(square_box("a5")).getbbox() is None
+
+
+def test_pieces_and_spent_dice_change_pixels() -> None:
+    empty = position({}, movement=3, action="tip")
+    full = position({"e3": "OBG"}, movement=3, action="tip")
+    diff = ImageChops.difference(image(render(empty.observation(None))), image(render(full.observation(None))))
+    assert diff.crop(square_box("e3")).getbbox() is not None
+    spent = copy.deepcopy(full.observation(None))
+    spent["dice"]["action_left"] = None
+    header = ImageChops.difference(image(render(full.observation(None))), image(render(spent))).crop((0, 0, 824, 96))
+    assert header.getbbox() is not None
