@@ -68,6 +68,7 @@ class GameCog(commands.GroupCog):
             await interaction.response.send_message(report.caption[:2000], file=report_file(report),
                                                     allowed_mentions=MENTION_USERS,
                                                     view=await turn_view(self.bot, report))
+            self.bot.dispatch("game_report", report)
         else:
             await post_report(self.bot, report)
             await interaction.response.send_message(f"Done: see <#{report.row.thread_id}>.", ephemeral=True)

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 import discord
 
+import engines
 from host.results import HostError, Lobby, Report
 
 if TYPE_CHECKING:
@@ -43,12 +44,15 @@ async def post_report(bot: ZBot, report: Report) -> None:
     if channel is not None:
         await channel.send(report.caption[:2000], file=report_file(report), allowed_mentions=MENTION_USERS,
                            view=await turn_view(bot, report))
+    bot.dispatch("game_report", report)
 
 
 async def turn_view(bot: ZBot, report: Report) -> discord.ui.View:
     """One button per legal move when there are few (dice turns, forced captures): play by clicking."""
     view = discord.ui.View(timeout=None)
-    if report.outcome is None:
+    if report.outcome is None and engines.get(report.row.game).hidden_information:
+        view.add_item(MyViewButton(report.row.id))
+    elif report.outcome is None:
         ply, moves = await bot.host.turn_moves(report.row.id)
         for move in moves:
             button = MoveButton(report.row.id, ply, move)
@@ -162,11 +166,33 @@ class LobbyButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
         await show_lobby(interaction, lobby)
 
 
+class MyViewButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"zv:(?P<game_id>[0-9]+)"):
+    """Shows a player their own view (their secrets included) privately, in games with hidden information."""
+
+    def __init__(self, game_id: int) -> None:
+        super().__init__(discord.ui.Button(label="My view", style=discord.ButtonStyle.secondary,
+                                           custom_id=f"zv:{game_id}"))
+        self.game_id = game_id
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button[Any],
+                             match: re.Match[str]) -> MyViewButton:
+        return cls(int(match["game_id"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        host = bot_of(interaction).host
+        row = await host.get(self.game_id)
+        if row.seat_of(interaction.user.id) is None:
+            await send_error(interaction, "Only the players of this game have a view of their own.")
+            return
+        board = await host.board(self.game_id, interaction.user.id)
+        await interaction.response.send_message("Your view (only you see this):", ephemeral=True,
+                                                file=discord.File(io.BytesIO(board.image), board.filename))
+
+
 async def show_lobby(interaction: discord.Interaction, lobby: Lobby) -> None:
     """Update the challenge message; when the last seat fills, open the game's thread and post the board."""
-    from engines import get as game_class  # the registry, for the title only
-
-    title = game_class(lobby.row.game).title
+    title = engines.get(lobby.row.game).title
     if lobby.declined_by is not None:
         await interaction.response.edit_message(
             content=f"{lobby_text(lobby, title)}\n<@{lobby.declined_by}> declined.", view=None)
@@ -181,12 +207,11 @@ async def show_lobby(interaction: discord.Interaction, lobby: Lobby) -> None:
 
 
 async def open_thread(bot: ZBot, message: discord.Message, lobby: Lobby) -> None:
-    from engines import get as game_class
-
-    title = game_class(lobby.row.game).title
+    title = engines.get(lobby.row.game).title
     thread = await message.create_thread(name=f"{title} #{lobby.row.id}", auto_archive_duration=10080)
     await bot.host.set_thread(lobby.row.id, thread.id, message.id)
     assert lobby.report is not None
     lobby.report.row.thread_id = thread.id
     await thread.send(lobby.report.caption[:2000], file=report_file(lobby.report), allowed_mentions=MENTION_USERS,
                       view=await turn_view(bot, lobby.report))
+    bot.dispatch("game_report", lobby.report)

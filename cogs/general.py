@@ -9,7 +9,7 @@ from discord import app_commands
 from discord.ext import commands
 
 import engines
-from cogs._shared import LobbyButton, MoveButton
+from cogs._shared import LobbyButton, MoveButton, MyViewButton
 
 if TYPE_CHECKING:
     from bot import ZBot
@@ -33,5 +33,5 @@ class General(commands.Cog):
 
 
 async def setup(bot: ZBot) -> None:
-    bot.add_dynamic_items(LobbyButton, MoveButton)
+    bot.add_dynamic_items(LobbyButton, MoveButton, MyViewButton)
     await bot.add_cog(General(bot))

@@ -26,9 +26,10 @@ def _register_games() -> None:
     from engines.zaic import Zaic
     from engines.zarathustra import Zarathustra
     from engines.ziggurat import Ziggurat
+    from engines.zodiac import Zodiac
     from engines.zrtz import Zrtz
 
-    for cls in (Zarathustra, Zaic, Zrtz, Ziggurat):
+    for cls in (Zarathustra, Zaic, Zrtz, Zodiac, Ziggurat):
         register(cls)
 
 

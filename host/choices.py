@@ -17,8 +17,8 @@ def narrow(moves: list[str], typed: str, describe: Callable[[str], str]) -> list
     wanted = " ".join(typed.lower().split())
     if wanted and typed[-1:].isspace():
         wanted += " "  # a finished word: ``h1 `` must not match ``h10``
-    starting = [m for m in moves if m.startswith(wanted)]
-    inside = [m for m in moves if wanted in m and not m.startswith(wanted)]
+    starting = [m for m in moves if m.lower().startswith(wanted)]
+    inside = [m for m in moves if wanted in m.lower() and not m.lower().startswith(wanted)]
     if len(starting) + len(inside) <= MAX_CHOICES:
         return [(describe(m)[:100], m) for m in starting + inside]
     if not starting:

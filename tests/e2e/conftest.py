@@ -28,6 +28,9 @@ class BotHarness:
 
     @asynccontextmanager
     async def running(self) -> AsyncIterator[ZBot]:
+        # Follow-ups of a move (the Zodiac DMs) run as discord.py event tasks: wait for them too.
+        if "discord.py: on_game_report" not in self.fake.extra_idle_prefixes:
+            self.fake.extra_idle_prefixes = (*self.fake.extra_idle_prefixes, "discord.py: on_game_report")
         bot = self.make_bot()
         async with running_bot(self.fake, bot):
             yield bot

@@ -35,3 +35,8 @@ def test_a_partial_word_narrows_at_that_word() -> None:
     moves = [f"{w} {n}" for w in ("wd4", "wd5") for n in range(20)]
     assert values(narrow(moves, "wd", str)) == ["wd4", "wd5"]
     assert len(narrow(moves, "wd4", str)) == 20
+
+
+def test_matching_ignores_case_and_keeps_the_canonical_text() -> None:
+    moves = [f"{piece} {col}1" for piece in ("Wolf", "Bear") for col in "abcde"] * 3
+    assert values(narrow(sorted(set(moves)), "wolf ", str)) == [f"Wolf {c}1" for c in "abcde"]

@@ -1,0 +1,142 @@
+"""``/zodiac``: Zodiac Chess. The side duel and the king choice are secret, so they go by DM.
+
+When a secret choice begins for both players, each gets a DM with a select menu of their options.
+A player whose DMs are closed gets a button in the thread that opens the same menu privately.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from typing import TYPE_CHECKING, Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from cogs._game import GameCog
+from cogs._shared import MENTION_USERS, bot_of, post_report, send_error, thread_of
+from cogs.correspondence import CLOCK_CHOICES
+from engines import CHANCE
+from host.results import HostError, Report
+
+if TYPE_CHECKING:
+    from bot import ZBot
+
+log = logging.getLogger(__name__)
+SECRET_PHASES = {"duel": "your secret pick for the side duel", "king": "your secret king"}
+
+
+async def choice_view(bot: ZBot, game_id: int, user_id: int) -> discord.ui.View | None:
+    """A select menu of the user's legal secret choices, or None when they have none now."""
+    choices = await bot.host.move_choices(game_id, user_id, "")
+    if not choices:
+        return None
+    view = discord.ui.View(timeout=None)
+    view.add_item(SecretChoice(game_id, choices))
+    return view
+
+
+class SecretChoice(discord.ui.DynamicItem[discord.ui.Select[Any]], template=r"zs:(?P<game_id>[0-9]+)"):
+    """The duel pick or king choice as a select menu; the host checks that it is still the user's to make."""
+
+    def __init__(self, game_id: int, choices: list[tuple[str, str]] | None = None) -> None:
+        options = [discord.SelectOption(label=label[:100], value=value) for label, value in (choices or [])]
+        select: discord.ui.Select[Any] = discord.ui.Select(
+            custom_id=f"zs:{game_id}", placeholder="Choose…", options=options or [discord.SelectOption(label="-")])
+        super().__init__(select)
+        self.game_id = game_id
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Select[Any],
+                             match: re.Match[str]) -> SecretChoice:
+        return cls(int(match["game_id"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        values = (interaction.data or {}).get("values") or []
+        if not values:
+            await send_error(interaction, "Choose one of the options.")
+            return
+        bot = bot_of(interaction)
+        try:
+            report = await bot.host.play(self.game_id, interaction.user.id, str(values[0]))
+        except HostError as error:
+            await send_error(interaction, str(error))
+            return
+        await interaction.response.edit_message(content=f"You chose **{values[0]}**. Game #{self.game_id}.",
+                                                view=None)
+        await post_report(bot, report)
+
+
+class ChoosePrivately(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"zp:(?P<game_id>[0-9]+)"):
+    """For players whose DMs are closed: opens the secret choice as an ephemeral message."""
+
+    def __init__(self, game_id: int) -> None:
+        super().__init__(discord.ui.Button(label="Choose privately", style=discord.ButtonStyle.primary,
+                                           custom_id=f"zp:{game_id}"))
+        self.game_id = game_id
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button[Any],
+                             match: re.Match[str]) -> ChoosePrivately:
+        return cls(int(match["game_id"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        view = await choice_view(bot_of(interaction), self.game_id, interaction.user.id)
+        if view is None:
+            await send_error(interaction, "You have no secret choice to make in this game right now.")
+            return
+        await interaction.response.send_message("Only you see this:", view=view, ephemeral=True)
+
+
+class ZodiacCog(GameCog, group_name="zodiac", group_description="Zodiac Chess: thirteen animals, hidden kings"):
+    game = "zodiac"
+
+    @app_commands.command(name="new", description="Challenge a player, or leave the seat open")
+    @app_commands.describe(opponent="Who you challenge (empty: anyone may join)",
+                           rated="Count this game for the leaderboards",
+                           clock="Time per move (days) or a live clock per player")
+    @app_commands.choices(clock=CLOCK_CHOICES)
+    @app_commands.guild_only()
+    async def new(self, interaction: discord.Interaction, opponent: discord.User | None = None,
+                  rated: bool = True, clock: str = "none") -> None:
+        await self.start_challenge(interaction, opponents=[opponent], open_seats=0 if opponent else 1,
+                                   options={}, rated=rated, clock=clock)
+
+    @commands.Cog.listener()
+    async def on_game_report(self, report: Report) -> None:
+        """When a secret choice begins for both players, DM each of them the menu."""
+        if report.row.game != self.game or report.outcome is not None:
+            return
+        observation = await self.bot.host.observation(report.row.id, None)
+        movers = [s for s in observation["to_move"] if s != CHANCE]
+        phase = observation.get("phase")
+        if phase not in SECRET_PHASES or len(movers) != 2:
+            return
+        for seat in movers:
+            user_id = report.row.user_at(seat)
+            if user_id is not None:
+                await self.offer_choice(report, user_id, SECRET_PHASES[phase])
+
+    async def offer_choice(self, report: Report, user_id: int, what: str) -> None:
+        view = await choice_view(self.bot, report.row.id, user_id)
+        if view is None:
+            return
+        text = f"**Zodiac Chess** #{report.row.id}: choose {what}. Nobody else sees it until the game reveals it."
+        try:
+            user = self.bot.get_user(user_id) or await self.bot.fetch_user(user_id)
+            await user.send(text, view=view)
+            return
+        except discord.Forbidden:
+            log.info("DMs closed for %s; offering the choice in the thread", user_id)
+        thread = await thread_of(self.bot, report.row.thread_id)
+        if thread is not None:
+            fallback = discord.ui.View(timeout=None)
+            fallback.add_item(ChoosePrivately(report.row.id))
+            await thread.send(f"<@{user_id}>, your DMs are closed: press the button to choose {what} privately.",
+                              view=fallback, allowed_mentions=MENTION_USERS)
+
+
+async def setup(bot: ZBot) -> None:
+    bot.add_dynamic_items(SecretChoice, ChoosePrivately)
+    await bot.add_cog(ZodiacCog(bot))

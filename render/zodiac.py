@@ -1,0 +1,213 @@
+"""Zodiac Chess board image: the 5x8 board with lettered animal tokens and every status marker.
+
+Each piece is a disc in its side's colour (Light: cream, Dark: charcoal) with a two-letter code and its
+name; trees are green canopies that show a housed piece on top, fainted goats lie as flat ovals, a virus
+riding its host is a small purple disc in the corner. Badges: P poisoned, E entangled, Z zombie, S shed,
+C rhino charge used, K your king; a penguin shows its facing as an arrow; ink tokens carry a "?" (their
+owner sees the shadows faded). The board turns so the viewer's own side is at the bottom.
+Built only from ``Zodiac.observation()``.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from PIL import Image, ImageDraw
+
+from render.common import INK, MUTED, PAPER, SEAT_COLOURS, draw_centered, font, to_png
+
+FILES = "abcde"
+CELL = 84
+LEFT, TOP, RIGHT = 30, 78, 14
+FOOTER = 96
+LIGHT_SQ = (238, 228, 206)
+DARK_SQ = (196, 178, 146)
+SIDE_FILL = {"Light": (252, 248, 236), "Dark": (48, 48, 56)}
+SIDE_TEXT = {"Light": INK, "Dark": (250, 250, 250)}
+TREE_GREEN = (46, 125, 50)
+VIRUS = (150, 60, 170)
+LAST = (240, 200, 40)
+BADGES = {"poisoned": ("P", (0, 158, 115)), "entangled": ("E", (120, 60, 160)), "zombie": ("Z", (90, 90, 90)),
+          "shed": ("S", (160, 120, 40)), "charged": ("C", (200, 60, 60)), "king": ("K", (230, 170, 0))}
+CODES = {"Bear": "Be", "Crane": "Cr", "Frog": "Fr", "Fungi": "Fu", "Goat": "Go", "Monkey": "Mo", "Octopus": "Oc",
+         "Penguin": "Pe", "Rhino": "Rh", "Snake": "Sn", "Tree": "Tr", "Wolf": "Wo", "Virus": "Vi"}
+FACING = {"N": (0, 1), "NE": (1, 1), "E": (1, 0), "SE": (1, -1), "S": (0, -1), "SW": (-1, -1), "W": (-1, 0),
+          "NW": (-1, 1)}
+
+
+def ring(obs: dict[str, Any], side: str) -> tuple[int, int, int]:
+    """A side's outline is its seat's colour, as everywhere else on the platform."""
+    light_seat = obs.get("light_seat") or 0
+    return SEAT_COLOURS[light_seat if side == "Light" else 1 - light_seat]
+
+
+def render(obs: dict[str, Any]) -> bytes:
+    return to_png(draw_board(obs))
+
+
+def flipped(obs: dict[str, Any]) -> bool:
+    """Dark's own view shows rank 8 at the bottom."""
+    return obs.get("my_side") == "Dark"
+
+
+def cell_origin(obs: dict[str, Any], name: str) -> tuple[int, int]:
+    f, r = FILES.index(name[0]), int(name[1]) - 1
+    if flipped(obs):
+        f, r = 4 - f, 7 - r
+    return LEFT + f * CELL, TOP + (7 - r) * CELL
+
+
+def draw_board(obs: dict[str, Any]) -> Image.Image:
+    width = LEFT + 5 * CELL + RIGHT
+    height = TOP + 8 * CELL + 24 + FOOTER
+    image = Image.new("RGB", (width, height), PAPER)
+    draw = ImageDraw.Draw(image)
+    last = obs.get("last") or {}
+    marked = {sq for sq in (last.get("from"), last.get("to")) if sq}
+    for f in range(5):
+        for r in range(8):
+            name = f"{FILES[f]}{r + 1}"
+            x, y = cell_origin(obs, name)
+            colour = DARK_SQ if (f + r) % 2 == 0 else LIGHT_SQ
+            draw.rectangle((x, y, x + CELL - 1, y + CELL - 1), fill=colour)
+            if name in marked:
+                draw.rectangle((x + 2, y + 2, x + CELL - 3, y + CELL - 3), outline=LAST, width=5)
+    for i in range(5):
+        name = f"{FILES[i]}1"
+        x, _ = cell_origin(obs, name)
+        draw_centered(draw, (x + CELL / 2, TOP + 8 * CELL + 12), FILES[i], 16, MUTED)
+    for r in range(8):
+        _, y = cell_origin(obs, f"a{r + 1}")
+        draw_centered(draw, (LEFT / 2, y + CELL / 2), str(r + 1), 16, MUTED)
+    for entry in obs.get("board", []):
+        _draw_stack(draw, obs, entry["sq"], entry["stack"])
+    _draw_header(draw, obs, width)
+    _draw_footer(draw, obs, width, TOP + 8 * CELL + 26)
+    return image
+
+
+def _draw_stack(draw: ImageDraw.ImageDraw, obs: dict[str, Any], sq: str, stack: list[dict[str, Any]]) -> None:
+    x, y = cell_origin(obs, sq)
+    cx, cy = x + CELL / 2, y + CELL / 2
+    layers = {p["layer"]: p for p in stack}
+    tree, floor, piece, virus = (layers.get(k) for k in ("tree", "floor", "piece", "virus"))
+    if tree is not None:
+        edge = ring(obs, tree["side"])
+        draw.polygon([(cx, y + 6), (x + 7, y + CELL - 16), (x + CELL - 7, y + CELL - 16)], fill=TREE_GREEN,
+                     outline=edge, width=4)
+        draw.rectangle((cx - 6, y + CELL - 17, cx + 6, y + CELL - 6), fill=(110, 76, 40), outline=edge, width=2)
+        if piece is None:
+            draw_centered(draw, (cx, cy + 6), "Tr", 22, (255, 255, 255))
+        _badges(draw, tree, x, y)
+    if floor is not None:
+        box = (x + 8, y + CELL - 30, x + CELL - 8, y + CELL - 8)
+        draw.ellipse(box, fill=SIDE_FILL[floor["side"]], outline=ring(obs, floor["side"]), width=3)
+        draw_centered(draw, (cx, y + CELL - 19), "Go zz", 13, SIDE_TEXT[floor["side"]])
+    if piece is not None:
+        radius = 22 if tree is not None else (26 if floor is not None else 33)
+        py = cy + (4 if tree is not None else (-10 if floor is not None else 0))
+        _disc(draw, piece, cx, py, radius, flipped(obs), ring(obs, piece["side"]))
+        if tree is None:
+            _badges(draw, piece, x, y)
+    if virus is not None:
+        vx, vy = x + CELL - 16, y + 16
+        draw.ellipse((vx - 13, vy - 13, vx + 13, vy + 13), fill=SIDE_FILL[virus["side"]], outline=VIRUS, width=4)
+        draw_centered(draw, (vx, vy), "Vi", 12, SIDE_TEXT[virus["side"]])
+
+
+def _disc(draw: ImageDraw.ImageDraw, p: dict[str, Any], cx: float, cy: float, radius: float, flip: bool,
+          outline: tuple[int, int, int]) -> None:
+    side = p["side"]
+    fill, text = SIDE_FILL[side], SIDE_TEXT[side]
+    if p.get("shadow"):
+        fill = tuple((c + 3 * 200) // 4 for c in fill)  # the owner sees the shadows faded
+    edge = VIRUS if p["kind"] == "Virus" else outline
+    draw.ellipse((cx - radius, cy - radius, cx + radius, cy + radius), fill=fill, outline=edge, width=4)
+    big = 24 if radius > 30 else 17
+    draw_centered(draw, (cx, cy - radius * 0.18), CODES[p["kind"]], big, text)
+    if radius > 30:
+        draw_centered(draw, (cx, cy + radius * 0.5), p["kind"], 11, text)
+    if p.get("fainted"):
+        draw_centered(draw, (cx, cy + radius * 0.5), "zz", 11, text)
+    if p.get("ink"):
+        draw.ellipse((cx + radius - 14, cy + radius - 14, cx + radius + 2, cy + radius + 2), fill=(20, 20, 20))
+        draw_centered(draw, (cx + radius - 6, cy + radius - 6), "?", 12, (255, 255, 255))
+    if "facing" in p:
+        dx, dy = FACING[p["facing"]]
+        if flip:
+            dx, dy = -dx, -dy
+        length = math.hypot(dx, dy)
+        ux, uy = dx / length, -dy / length
+        tip = (cx + ux * (radius + 8), cy + uy * (radius + 8))
+        base = (cx + ux * (radius - 4), cy + uy * (radius - 4))
+        side_x, side_y = -uy * 7, ux * 7
+        draw.polygon([tip, (base[0] + side_x, base[1] + side_y), (base[0] - side_x, base[1] - side_y)],
+                     fill=(200, 40, 40))
+
+
+def _badges(draw: ImageDraw.ImageDraw, p: dict[str, Any], x: int, y: int) -> None:
+    slots = [(x + 11, y + 11), (x + 11, y + CELL - 11), (x + CELL - 11, y + CELL - 11)]
+    shown = [b for b in BADGES if p.get(b)]
+    for (bx, by), key in zip(slots, shown, strict=False):
+        letter, colour = BADGES[key]
+        draw.ellipse((bx - 10, by - 10, bx + 10, by + 10), fill=colour, outline=(255, 255, 255), width=2)
+        draw_centered(draw, (bx, by), letter, 12, (255, 255, 255))
+
+
+def _draw_header(draw: ImageDraw.ImageDraw, obs: dict[str, Any], width: int) -> None:
+    names = obs["seat_names"]
+    outcome = obs.get("outcome")
+    lines = []
+    if outcome is not None:
+        winners = outcome["winners"]
+        title = "Draw" if len(winners) != 1 else f"{names[winners[0]]} wins"
+        lines.append(outcome["reason"])
+        kings = obs.get("kings")
+        if kings:
+            lines.append(f"Kings: {names[0]} {kings[0]}, {names[1]} {kings[1]}")
+    else:
+        phase = obs.get("phase")
+        movers = [names[s] for s in obs["to_move"] if s >= 0]
+        if obs.get("pending"):
+            title = f"Dice: {obs['turn']}'s monkey needs {obs['pending']['need']}+"
+        elif phase == "duel":
+            title = "Side duel: pick in secret"
+            rounds = obs["duel"]["rounds"]
+            if rounds:
+                lines.append("Tied: " + ", ".join(f"{a} v {b}" for a, b in rounds))
+        elif phase == "king":
+            title = "Kings are being chosen in secret"
+        elif phase == "side":
+            title = f"{' / '.join(movers)} chooses Light or Dark"
+        elif phase == "place":
+            title = f"{obs.get('turn')} to place a piece"
+        else:
+            title = f"{obs.get('turn')} to move"
+            if obs.get("chain"):
+                title += f" (extra turn: {obs['chain']['piece']})"
+        if obs.get("my_king"):
+            lines.append(f"Your king: {obs['my_king']}" + (f" ({obs['my_side']})" if obs.get("my_side") else ""))
+    draw.text((LEFT, 8), title, font=font(22), fill=INK)
+    for i, line in enumerate(lines[:2]):
+        draw.text((LEFT, 38 + 17 * i), _fit(line, 66), font=font(13), fill=MUTED)
+
+
+def _draw_footer(draw: ImageDraw.ImageDraw, obs: dict[str, Any], width: int, y: int) -> None:
+    last = obs.get("last")
+    if last:
+        lost = f" - lost {', '.join(last['lost'])}" if last.get("lost") else ""
+        draw.text((LEFT, y + 4), _fit(f"Last: {last['side']} {last['text']}{lost}", 64), font=font(15), fill=INK)
+    roll = obs.get("roll")
+    if roll:
+        verdict = "safe" if roll["ok"] else "the monkey fell"
+        draw.text((LEFT, y + 26), f"Die: {roll['roll']} (needed {roll['need']}+, {verdict})", font=font(15),
+                  fill=INK)
+    captured = obs.get("captured") or {}
+    for i, side in enumerate(("Light", "Dark")):
+        kinds = ", ".join(CODES.get(k.split()[0], k) for k in captured.get(side, [])) or "-"
+        draw.text((LEFT, y + 48 + 20 * i), _fit(f"{side} lost: {kinds}", 64), font=font(14), fill=MUTED)
+
+
+def _fit(text: str, limit: int) -> str:
+    return text if len(text) <= limit else text[: limit - 1] + "…"

@@ -1,0 +1,58 @@
+"""Zodiac Chess end to end: secret duel and king choices by DM, the closed-DM fallback, "My view"."""
+
+from __future__ import annotations
+
+from tests.e2e.conftest import BotHarness
+from tests.e2e.test_platform import PNG, challenge_and_accept
+
+
+def dm_menu(harness: BotHarness, user: str, game_id: int):
+    menus = [m for m in harness.fake.messages(harness.fake.user(user)) if f"zs:{game_id}" in m.custom_ids()]
+    assert menus, f"{user} got no menu by DM"
+    return menus[-1]
+
+
+async def test_secret_choices_by_dm_with_a_fallback_for_closed_dms(harness: BotHarness) -> None:
+    fake = harness.fake
+    async with harness.running() as bot:
+        game_id, _ = await challenge_and_accept(harness, "zodiac")
+        thread = fake.thread(f"Zodiac Chess #{game_id}")
+        assert "Tree" in str(dm_menu(harness, "alice", game_id).components)
+
+        await fake.select("alice", dm_menu(harness, "alice", game_id), f"zs:{game_id}", ["pick Tree"])
+        assert "You chose" in fake.messages(fake.user("alice"))[-1].content
+        assert "a secret duel pick" in fake.messages(thread)[-1].content
+        assert all("Tree" not in m.content for m in fake.messages(thread)), "bob must not learn alice's pick"
+        assert not fake.messages(fake.user("alice"))[-1].custom_ids(), "the answered menu is closed"
+        again = await fake.slash("alice", "zodiac move", {"move": "pick Wolf"}, channel=thread)
+        assert again.ephemeral and "not your turn" in again.content
+
+        await fake.select("bob", dm_menu(harness, "bob", game_id), f"zs:{game_id}", ["pick Wolf"])
+        # Tree beats Wolf: alice chooses her side in the thread; bob's DMs are closed from now on.
+        fake.close_dms("bob")
+        side = await fake.slash("alice", "zodiac move", {"move": "light"}, channel=thread)
+        assert not side.ephemeral and side.files
+
+        king_menu = dm_menu(harness, "alice", game_id)
+        assert "secret king" in king_menu.content and "Bear" in str(king_menu.components)
+        fallback = next(m for m in fake.messages(thread) if f"zp:{game_id}" in m.custom_ids())
+        opened = await fake.click("bob", fallback, f"zp:{game_id}")
+        assert opened.ephemeral and f"zs:{game_id}" in opened.original.custom_ids()
+        await fake.select("bob", opened.original, f"zs:{game_id}", ["king Bear"])
+        await fake.select("alice", dm_menu(harness, "alice", game_id), f"zs:{game_id}", ["king Wolf"])
+        public = " ".join(m.content for m in fake.messages(thread) + fake.messages("general"))
+        assert "Bear" not in public and "king Wolf" not in public
+        assert (await bot.host.observation(game_id, None))["phase"] == "place"
+
+        board = fake.messages(thread)[-1]
+        mine = await fake.click("bob", board, f"zv:{game_id}")
+        assert mine.ephemeral and mine.files[0].data.startswith(PNG)
+        stranger = await fake.click("carol", board, f"zv:{game_id}")
+        assert stranger.ephemeral and "Only the players" in stranger.content
+        mover = "alice"  # Light places first
+        pieces = await fake.autocomplete(mover, "zodiac move", focused="move", value="", channel=thread)
+        assert "Wolf" in [c["value"] for c in pieces]  # too many placements: first the piece, then the square
+        choices = await fake.autocomplete(mover, "zodiac move", focused="move", value="Wolf ", channel=thread)
+        assert choices and all(c["value"].startswith("Wolf ") for c in choices)
+        placed = await fake.slash(mover, "zodiac move", {"move": choices[0]["value"]}, channel=thread)
+        assert placed.files and not placed.ephemeral, placed.content

@@ -1,0 +1,70 @@
+"""Zodiac board images: every phase renders, and the markers really change pixels."""
+
+from __future__ import annotations
+
+import io
+import random
+
+from PIL import Image, ImageChops
+
+from engines.base import CHANCE
+from engines.zodiac import Zodiac
+from render.zodiac import draw_board, render
+from tests.engines.test_zodiac_pieces import board, play
+
+PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
+
+
+def played(plies: int | None, seed: int = 3) -> Zodiac:
+    """A seeded random game after ``plies`` moves (None: to the end)."""
+    game = Zodiac.new(2)
+    rng = random.Random(seed)
+    while game.outcome() is None and (plies is None or len(game.history) < plies):
+        seat = rng.choice(sorted(game.to_move()))
+        game.play(seat, rng.choice(game.legal_moves(seat)))
+    return game
+
+
+def as_image(png: bytes) -> Image.Image:
+    assert png.startswith(PNG_SIGNATURE)
+    return Image.open(io.BytesIO(png)).convert("RGB")
+
+
+def test_opening_mid_game_and_end_render() -> None:
+    for game in (Zodiac.new(2), played(4), played(12), played(30), played(None)):
+        for seat in (0, 1, None):
+            image = as_image(render(game.observation(seat)))
+            assert 400 <= image.width <= 800 and 700 <= image.height <= 1000
+    assert played(None).outcome() is not None
+
+
+def test_the_last_move_marker_changes_pixels() -> None:
+    g = board({"b1": "L Wolf", "a1": "L Bear", "e8": "D Bear"})
+    before = draw_board(g.observation(0))
+    play(g, "Wolf b1-c3")
+    after = draw_board(g.observation(0))
+    moved_back = board({"c3": "L Wolf", "a1": "L Bear", "e8": "D Bear"})
+    plain = draw_board(moved_back.observation(0))
+    assert ImageChops.difference(before, after).getbbox() is not None
+    assert ImageChops.difference(plain, after).getbbox() is not None  # only the marker differs here
+
+
+def test_the_opponent_cannot_see_the_real_ink_token_in_the_image() -> None:
+    images = []
+    for real in ("c5", "c3"):
+        g = board({"c4": "L Octopus", "a1": "L Bear", "e8": "D Bear"})
+        play(g, f"Octopus c4 ink {real}")
+        images.append((render(g.observation(1)), render(g.observation(0))))
+    assert images[0][0] == images[1][0]
+    assert images[0][1] != images[1][1]
+
+
+def test_statuses_and_dice_render() -> None:
+    g = board({"a1": "L Monkey", "a2": "D Crane", "e1": "L Bear", "e8": "D Wolf", "c3": "L Tree + L Frog",
+               "d4": "D Goat fainted + L Virus", "b5": "D Penguin face=SW", "c6": "D Rhino charged"},
+              kings=("Bear", "Wolf"))
+    play(g, "Monkey a1-a3")
+    assert g.to_move() == {CHANCE}
+    as_image(render(g.observation(0)))
+    g.play(CHANCE, "roll 6")
+    assert as_image(render(g.observation(None))).width >= 400
