@@ -46,6 +46,7 @@ class FakeBot:
         self.host = host
         self.thread = FakeThread()
         self.users = {u: FakeUser(u in closed) for u in (ALICE, BOB)}
+        self.dispatched: list[str] = []
 
     def get_user(self, user_id: int) -> FakeUser | None:
         return self.users.get(user_id)
@@ -55,6 +56,9 @@ class FakeBot:
 
     def get_channel(self, channel_id: int) -> FakeThread | None:
         return self.thread if channel_id == THREAD else None
+
+    def dispatch(self, event: str, *args: object) -> None:
+        self.dispatched.append(event)
 
 
 def reminder(user: int, dm: bool = True) -> Reminder:
@@ -89,6 +93,7 @@ async def test_run_once_posts_a_timeout_with_the_board_in_the_thread(host: Host,
     assert len(done.timeouts) == 1
     [(caption, file)] = bot.thread.sent
     assert f"<@{BOB}>) ran out of time (1 day per move)" in caption and isinstance(file, discord.File)
+    assert bot.dispatched == ["game_report"]
 
 
 async def test_run_once_posts_an_abandoned_game_in_the_thread(host: Host, clock: FakeClock) -> None:
