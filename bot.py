@@ -21,6 +21,7 @@ from dotenv import load_dotenv
 
 import cogs
 from data.db import DEFAULT_PATH, Database
+from host import ratings
 from host.service import Host
 
 log = logging.getLogger("zgames")
@@ -81,7 +82,7 @@ class ZBot(commands.Bot):
 
     async def setup_hook(self) -> None:
         self.db = await Database.open(self.config.database_path)
-        self._host = Host(self.db)
+        self._host = Host(self.db, on_finish=[ratings.record_result])
         for module in pkgutil.iter_modules(cogs.__path__):
             if not module.name.startswith("_"):
                 await self.load_extension(f"cogs.{module.name}")

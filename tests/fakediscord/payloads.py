@@ -41,7 +41,7 @@ def member_payload(world: World, user: User, *, with_user: bool = True, permissi
     if with_user:
         data["user"] = user_payload(user)
     if permissions:
-        data["permissions"] = ALL_PERMISSIONS
+        data["permissions"] = user.permissions if user.permissions is not None else ALL_PERMISSIONS
     return data
 
 

@@ -46,6 +46,8 @@ class User:
     name: str
     bot: bool = False
     dms_open: bool = True
+    permissions: str | None = None
+    """The member's permission bits in interactions (a decimal string); None: every permission."""
 
     @property
     def mention(self) -> str:

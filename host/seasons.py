@@ -1,0 +1,59 @@
+"""Seasons: each guild numbers its own, starting at 1; a new season opens a fresh board, all-time stays.
+
+Discord-free: the permission rule takes a boolean or anything with ``manage_guild``/``administrator``
+attributes (``discord.Permissions``), so tests can call it without a client.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Protocol
+
+import aiosqlite
+
+from data.db import Database
+
+FIRST_SEASON = 1
+
+
+class GuildPermissions(Protocol):
+    manage_guild: bool
+    administrator: bool
+
+
+def may_start_season(permissions: bool | GuildPermissions | None) -> bool:
+    """Only server admins (Manage Server, or Administrator) may start a season: it resets a public board."""
+    if permissions is None:
+        return False
+    if isinstance(permissions, bool):
+        return permissions
+    return bool(getattr(permissions, "manage_guild", False) or getattr(permissions, "administrator", False))
+
+
+@dataclass(frozen=True)
+class Season:
+    number: int
+    started_at: float | None
+    """``None`` for season 1, which began with the guild's first game."""
+
+
+async def current_season(conn: aiosqlite.Connection, guild_id: int) -> int:
+    """Takes a bare connection so the finish hook can call it inside its transaction."""
+    async with conn.execute("SELECT MAX(season) FROM seasons WHERE guild_id = ?", (guild_id,)) as cursor:
+        row = await cursor.fetchone()
+    return int(row[0]) if row and row[0] is not None else FIRST_SEASON
+
+
+async def seasons(db: Database, guild_id: int) -> list[Season]:
+    rows = await db.fetchall("SELECT season, started_at FROM seasons WHERE guild_id = ? ORDER BY season", (guild_id,))
+    started = [Season(r["season"], r["started_at"]) for r in rows]
+    return [Season(FIRST_SEASON, None), *started]
+
+
+async def start_season(db: Database, guild_id: int, user_id: int, now: float) -> int:
+    """Open the next season for the guild and return its number. Callers check ``may_start_season`` first."""
+    async with db.transaction() as conn:
+        number = await current_season(conn, guild_id) + 1
+        await conn.execute("INSERT INTO seasons (guild_id, season, started_at, started_by) VALUES (?, ?, ?, ?)",
+                           (guild_id, number, now, user_id))
+    return number

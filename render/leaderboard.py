@@ -1,0 +1,175 @@
+"""The leaderboard image, and the Unicode-safe text drawing both rating images use.
+
+Pure functions from plain lines to PNG, tested without a database or Discord. Names are whatever
+users chose, so text is drawn per character with the first available font that has the glyph:
+fonts shipped in ``render/fonts/``, then DejaVu Sans (Debian ``fonts-dejavu-core``: Latin, Greek,
+Cyrillic, Arabic, Hebrew), then Noto Sans CJK (``fonts-noto-cjk``) when installed, then Pillow's
+bundled font. A glyph none of them has (emoji, CJK without Noto) draws as a placeholder box, never
+an error; control characters are dropped and long names cut with an ellipsis.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+
+from PIL import Image, ImageDraw, ImageFont
+
+from render.common import HIGHLIGHT, INK, MUTED, PAPER, SEAT_COLOURS, font, to_png
+
+FONT_FILES = (
+    *sorted(Path(__file__).with_name("fonts").glob("*.[ot]t[fc]")),
+    Path("/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"),
+    Path("/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc"),
+)
+Font = ImageFont.FreeTypeFont | ImageFont.ImageFont
+Colour = tuple[int, int, int]
+
+
+@cache
+def fonts(size: int) -> tuple[Font, ...]:
+    """The fallback chain at one size; Pillow's bundled font is always last, so the chain is never empty."""
+    found: list[Font] = []
+    for path in FONT_FILES:
+        try:
+            found.append(ImageFont.truetype(str(path), size))
+        except OSError:
+            continue
+    return (*found, font(size))
+
+
+@cache
+def _has_glyph(size: int, index: int, char: str) -> bool:
+    """A font lacks a glyph when the character draws exactly like one from the private-use planes."""
+    return _ink(fonts(size)[index], size, char) != _ink(fonts(size)[index], size, "\U0010fffd")
+
+
+def _ink(chosen: Font, size: int, char: str) -> bytes:
+    image = Image.new("L", (3 * size, 3 * size))
+    ImageDraw.Draw(image).text((size // 2, size // 2), char, font=chosen, fill=255)
+    return image.tobytes()
+
+
+def runs(text: str, size: int) -> list[tuple[str, Font]]:
+    """Split text into pieces that one font can draw; marks and joiners stay with the character before."""
+    chain = fonts(size)
+    pieces: list[tuple[str, Font]] = []
+    for char in text:
+        attached = unicodedata.category(char) in ("Mn", "Me", "Cf") or char.isspace()
+        if attached and pieces:
+            pieces[-1] = (pieces[-1][0] + char, pieces[-1][1])
+            continue
+        index = next((i for i in range(len(chain) - 1) if _has_glyph(size, i, char)), len(chain) - 1)
+        if pieces and pieces[-1][1] is chain[index]:
+            pieces[-1] = (pieces[-1][0] + char, chain[index])
+        else:
+            pieces.append((char, chain[index]))
+    return pieces
+
+
+def text_width(draw: ImageDraw.ImageDraw, text: str, size: int) -> float:
+    return sum(draw.textlength(piece, font=f) for piece, f in runs(text, size))
+
+
+def write(draw: ImageDraw.ImageDraw, xy: tuple[float, float], text: str, size: int, fill: Colour = INK,
+          align: str = "left") -> None:
+    """Draw ``text`` vertically centred on ``xy[1]``, starting at, centred on or ending at ``xy[0]``."""
+    width = text_width(draw, text, size)
+    x = xy[0] - {"left": 0, "centre": width / 2, "right": width}[align]
+    primary = fonts(size)[0]
+    ascent, descent = primary.getmetrics() if isinstance(primary, ImageFont.FreeTypeFont) else (size, 0)
+    baseline = xy[1] + (ascent - descent) / 2
+    for piece, f in runs(text, size):
+        draw.text((x, baseline), piece, font=f, fill=fill, anchor="ls")
+        x += draw.textlength(piece, font=f)
+
+
+WIDTH = 720
+ROW = 32
+TOP = 84
+SIZE = 18
+COLUMNS = {"rank": 20, "name": 80, "rating": 470, "games": 570, "win": 650}
+
+
+@dataclass(frozen=True)
+class BoardLine:
+    rank: int | None
+    """``None`` for a caller who has not played enough games to be ranked."""
+    name: str
+    rating: str
+    """Already formatted, e.g. ``1532`` or ``1410?`` while provisional."""
+    games: int
+    win_rate: float
+    me: bool = False
+
+
+def clean(name: str) -> str:
+    """Control characters become spaces and unpaired surrogates go: they garble a line or fail to encode."""
+    kept = "".join(" " if unicodedata.category(ch) == "Cc" else ch for ch in name
+                   if unicodedata.category(ch) != "Cs")
+    return " ".join(kept.split()) or "?"
+
+
+def fit(draw: ImageDraw.ImageDraw, text: str, size: int, width: float) -> str:
+    """The longest prefix of ``text`` (plus an ellipsis when cut) that fits in ``width`` pixels."""
+    text = clean(text)
+    if text_width(draw, text, size) <= width:
+        return text
+    while text and text_width(draw, text + "…", size) > width:
+        text = text[:-1]
+    return text + "…"
+
+
+def render_leaderboard(title: str, subtitle: str, lines: Sequence[BoardLine], me: BoardLine | None = None,
+                       footer: str = "") -> bytes:
+    """Top players, then (after a gap) the caller's own line when they are not among them."""
+    rows = len(lines) + (2 if me is not None else 0) + (1 if not lines else 0)
+    height = TOP + ROW * (rows + 1) + 40
+    image = Image.new("RGB", (WIDTH, height), PAPER)
+    draw = ImageDraw.Draw(image)
+    draw.rectangle((0, 0, WIDTH, 6), fill=SEAT_COLOURS[0])
+    left = COLUMNS["rank"]
+    write(draw, (left, 34), fit(draw, title, 26, WIDTH - 2 * left), 26)
+    write(draw, (left, 62), fit(draw, subtitle, 15, WIDTH - 2 * left), 15, MUTED)
+    y = TOP
+    for key, label in (("rank", "#"), ("name", "Player"), ("rating", "Rating"), ("games", "Games"), ("win", "Win %")):
+        write(draw, (COLUMNS[key], y + ROW // 2), label, 14, MUTED)
+    draw.line((left, y + ROW - 2, WIDTH - left, y + ROW - 2), fill=MUTED)
+    y += ROW
+    if not lines:
+        write(draw, (COLUMNS["name"], y + ROW // 2), "Nobody has enough rated games yet.", SIZE, MUTED)
+        y += ROW
+    for index, line in enumerate(lines):
+        _line(draw, line, y, shaded=index % 2 == 1)
+        y += ROW
+    if me is not None:
+        write(draw, (WIDTH // 2, y + ROW // 2), "· · ·", SIZE, MUTED, align="centre")
+        _line(draw, me, y + ROW, shaded=False)
+        y += 2 * ROW
+    if footer:
+        write(draw, (left, y + 20), fit(draw, footer, 13, WIDTH - 2 * left), 13, MUTED)
+    return to_png(image)
+
+
+def _line(draw: ImageDraw.ImageDraw, line: BoardLine, y: int, *, shaded: bool) -> None:
+    if line.me or shaded:
+        fill = _tint(HIGHLIGHT) if line.me else (240, 236, 226)
+        draw.rectangle((10, y + 1, WIDTH - 10, y + ROW - 2), fill=fill)
+    cells = {
+        "rank": str(line.rank) if line.rank is not None else "–",
+        "name": fit(draw, line.name, SIZE, COLUMNS["rating"] - COLUMNS["name"] - 16),
+        "rating": line.rating,
+        "games": str(line.games),
+        "win": f"{round(100 * line.win_rate)}%",
+    }
+    for key, text in cells.items():
+        write(draw, (COLUMNS[key], y + ROW // 2), text, SIZE)
+
+
+def _tint(colour: Colour) -> Colour:
+    """A pale version of a palette colour, light enough for black text on top."""
+    r, g, b = (round(c + (255 - c) * 0.6) for c in colour)
+    return r, g, b
