@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 from functools import cache
+from pathlib import Path
 
 from PIL import Image, ImageDraw, ImageFont
 
@@ -21,10 +22,19 @@ MUTED = (120, 120, 120)
 HIGHLIGHT = (240, 200, 40)
 
 
+FONTS = Path(__file__).with_name("fonts")
+REGULAR = FONTS / "DejaVuSans.ttf"
+BOLD = FONTS / "DejaVuSans-Bold.ttf"
+
+
 @cache
-def font(size: int) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
-    """Pillow's bundled scalable font: no font file to ship or install."""
-    return ImageFont.load_default(size=size)
+def font(size: int, bold: bool = False) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
+    """DejaVu Sans, shipped in ``render/fonts`` (Bitstream Vera licence): it has accents, Greek and
+    Cyrillic, which Pillow's bundled font lacks (ZÈRTZ, Zoë). Pillow's font only if the file is gone."""
+    try:
+        return ImageFont.truetype(str(BOLD if bold else REGULAR), size)
+    except OSError:
+        return ImageFont.load_default(size=size)
 
 
 def text_size(draw: ImageDraw.ImageDraw, text: str, size: int) -> tuple[int, int]:

@@ -2,10 +2,10 @@
 
 Pure functions from plain lines to PNG, tested without a database or Discord. Names are whatever
 users chose, so text is drawn per character with the first available font that has the glyph:
-fonts shipped in ``render/fonts/``, then DejaVu Sans (Debian ``fonts-dejavu-core``: Latin, Greek,
-Cyrillic, Arabic, Hebrew), then Noto Sans CJK (``fonts-noto-cjk``) when installed, then Pillow's
-bundled font. A glyph none of them has (emoji, CJK without Noto) draws as a placeholder box, never
-an error; control characters are dropped and long names cut with an ellipsis.
+DejaVu Sans shipped in ``render/fonts/`` (Latin, Greek, Cyrillic, Arabic, Hebrew), then Noto Sans
+CJK (``fonts-noto-cjk``) when installed, then Pillow's bundled font. A glyph none of them has
+(emoji, CJK without Noto) draws as a placeholder box, never an error; control characters are
+dropped and long names cut with an ellipsis.
 """
 
 from __future__ import annotations
@@ -18,11 +18,11 @@ from pathlib import Path
 
 from PIL import Image, ImageDraw, ImageFont
 
-from render.common import HIGHLIGHT, INK, MUTED, PAPER, SEAT_COLOURS, font, to_png
+from render.common import BOLD, FONTS, HIGHLIGHT, INK, MUTED, PAPER, REGULAR, SEAT_COLOURS, font, to_png
 
 FONT_FILES = (
-    *sorted(Path(__file__).with_name("fonts").glob("*.[ot]t[fc]")),
-    Path("/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"),
+    REGULAR,
+    *sorted(set(FONTS.glob("*.[ot]t[fc]")) - {REGULAR, BOLD}),
     Path("/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc"),
 )
 Font = ImageFont.FreeTypeFont | ImageFont.ImageFont
