@@ -89,6 +89,9 @@ class ZBot(commands.Bot):
         if self.config.sync:
             await self.sync_commands()
 
+    async def on_ready(self) -> None:
+        log.info("ready as %s in %d server(s)", self.user, len(self.guilds))
+
     async def sync_commands(self) -> None:
         if self.config.dev_guild_id:
             guild = discord.Object(self.config.dev_guild_id)

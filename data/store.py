@@ -151,6 +151,12 @@ class GameStore:
         row.updated_at = now
         return row.version
 
+    async def set_links(self, game_id: int, thread_id: int | None, message_id: int | None) -> None:
+        """The game's thread and challenge message: Discord bookkeeping outside the versioned game state."""
+        async with self.db.transaction() as conn:
+            await conn.execute("UPDATE games SET thread_id = ?, message_id = COALESCE(?, message_id) WHERE id = ?",
+                               (thread_id, message_id, game_id))
+
     async def find_by_thread(self, thread_id: int) -> GameRow | None:
         row = await self.db.fetchone("SELECT id FROM games WHERE thread_id = ?", (thread_id,))
         return await self.get(row["id"]) if row else None

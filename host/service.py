@@ -248,11 +248,10 @@ class Host:
         return mine[0]
 
     async def set_thread(self, game_id: int, thread_id: int | None, message_id: int | None = None) -> None:
-        row = await self._row(game_id)
-        changes: dict[str, Any] = {"thread_id": thread_id}
-        if message_id is not None:
-            changes["message_id"] = message_id
-        await self._write(row, **changes)
+        """Where the game lives in Discord. Not game state, so no version bump: an Accept click or a first
+        move racing with it must not fail."""
+        await self._row(game_id)
+        await self.store.set_links(game_id, thread_id, message_id)
 
     async def get(self, game_id: int) -> GameRow:
         return await self._row(game_id)

@@ -213,3 +213,14 @@ async def test_finish_hooks_share_the_transaction_that_ends_the_game(db: Databas
     host.on_finish.clear()
     await host.resign(game_id, ALICE)
     assert (await host.get(game_id)).status == "finished"
+
+
+async def test_linking_the_thread_never_races_with_an_accept(host: Host) -> None:
+    lobby = await host.challenge(game="dicenim", creator=ALICE, opponents=[BOB])
+    stale = await host.get(lobby.row.id)
+    await host.set_thread(lobby.row.id, None, 4242)
+    assert (await host.get(lobby.row.id)).version == stale.version
+    started = await host.accept(lobby.row.id, BOB)
+    await host.set_thread(lobby.row.id, 777)
+    row = await host.get(lobby.row.id)
+    assert started.started and row.thread_id == 777 and row.message_id == 4242
