@@ -69,13 +69,16 @@ class GameCog(commands.GroupCog):
                                                     allowed_mentions=MENTION_USERS,
                                                     view=await turn_view(self.bot, report))
             self.bot.dispatch("game_report", report)
+            if report.next_game is not None:
+                await post_report(self.bot, report.next_game)
         else:
             await post_report(self.bot, report)
             await interaction.response.send_message(f"Done: see <#{report.row.thread_id}>.", ephemeral=True)
 
     async def start_challenge(self, interaction: discord.Interaction, *,
                               opponents: list[discord.User | discord.Member | None], open_seats: int,
-                              options: dict[str, Any], rated: bool = True, clock: str = "none") -> None:
+                              options: dict[str, Any], rated: bool = True, clock: str = "none",
+                              match: int = 1) -> None:
         """``/<game> new``: a challenge message with persistent buttons, or the game at once if all are seated."""
         if interaction.guild_id is None or isinstance(interaction.channel, discord.Thread):
             raise HostError("Start games in a server text channel (not a thread or DM): each game gets its own thread.")
@@ -84,7 +87,7 @@ class GameCog(commands.GroupCog):
             raise HostError("Bots cannot play yet; challenge a person or leave the seat open.")
         lobby = await self.bot.host.challenge(
             game=self.game, creator=interaction.user.id, opponents=[u.id for u in named], open_seats=open_seats,
-            options=options, settings={"rated": rated, "clock": clock}, guild_id=interaction.guild_id,
+            options=options, settings={"rated": rated, "clock": clock, "match": match}, guild_id=interaction.guild_id,
             channel_id=interaction.channel_id)
         if lobby.started:
             await interaction.response.send_message(f"{lobby_text(lobby, self.title)}\nThe game is on!",

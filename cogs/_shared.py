@@ -45,6 +45,8 @@ async def post_report(bot: ZBot, report: Report) -> None:
         await channel.send(report.caption[:2000], file=report_file(report), allowed_mentions=MENTION_USERS,
                            view=await turn_view(bot, report))
     bot.dispatch("game_report", report)
+    if report.next_game is not None:
+        await post_report(bot, report.next_game)
 
 
 async def turn_view(bot: ZBot, report: Report) -> discord.ui.View:

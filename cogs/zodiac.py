@@ -95,13 +95,15 @@ class ZodiacCog(GameCog, group_name="zodiac", group_description="Zodiac Chess: t
     @app_commands.command(name="new", description="Challenge a player, or leave the seat open")
     @app_commands.describe(opponent="Who you challenge (empty: anyone may join)",
                            rated="Count this game for the leaderboards",
-                           clock="Time per move (days) or a live clock per player")
-    @app_commands.choices(clock=CLOCK_CHOICES)
+                           clock="Time per move (days) or a live clock per player",
+                           games="A match: best of 3 or 5 (later games swap sides without a duel)")
+    @app_commands.choices(clock=CLOCK_CHOICES,
+                          games=[app_commands.Choice(name=f"best of {n}", value=n) for n in (1, 3, 5)])
     @app_commands.guild_only()
     async def new(self, interaction: discord.Interaction, opponent: discord.User | None = None,
-                  rated: bool = True, clock: str = "none") -> None:
+                  rated: bool = True, clock: str = "none", games: int = 1) -> None:
         await self.start_challenge(interaction, opponents=[opponent], open_seats=0 if opponent else 1,
-                                   options={}, rated=rated, clock=clock)
+                                   options={}, rated=rated, clock=clock, match=games)
 
     @commands.Cog.listener()
     async def on_game_report(self, report: Report) -> None:

@@ -158,7 +158,8 @@ class GameStore:
                                (thread_id, message_id, game_id))
 
     async def find_by_thread(self, thread_id: int) -> GameRow | None:
-        row = await self.db.fetchone("SELECT id FROM games WHERE thread_id = ?", (thread_id,))
+        row = await self.db.fetchone("SELECT id FROM games WHERE thread_id = ? ORDER BY id DESC LIMIT 1",
+                                     (thread_id,))  # a match's games share a thread: the newest is meant
         return await self.get(row["id"]) if row else None
 
     async def games_of(self, user_id: int, statuses: Sequence[str], guild_id: int | None = None,

@@ -219,6 +219,20 @@ class Game(ABC):
             for gone in leaving:
                 self._skip_seat(gone)
 
+    def next_match_options(self) -> dict[str, Any] | None:
+        """Options for the next game of a match with the sides swapped, keeping the seats.
+
+        ``None`` (the default): the host swaps the seat order instead (seat 0 moves first).
+        """
+        return None
+
+    def timeout_move(self, seat: int) -> str | None:
+        """A move the rules make for a seat whose time ran out, instead of its leaving the game.
+
+        ``None`` (the default): the seat times out. Zodiac Chess: a timed-out duel pick counts as Tree.
+        """
+        return None
+
     def agree_draw(self, seat: int) -> None:
         """Every remaining player agreed to a draw; ``seat`` is the one who accepted last."""
         if self.outcome() is not None:

@@ -146,7 +146,8 @@ def _schedule(tc: TimeControl, state: ClockState, users: dict[int, int | None],
 
 
 async def clock_changes(host: Host, row: GameRow, game: Game, applied: Sequence[tuple[int, str]],
-                        seats: Sequence[Seat] | None = None, fresh: bool = False) -> dict[str, Any]:
+                        seats: Sequence[Seat] | None = None, fresh: bool = False,
+                        late_ok: bool = False) -> dict[str, Any]:
     """Columns to write with a move or start: new clock state, deadline and next reminder.
 
     ``fresh`` starts the clocks (game start, with its newly drawn ``seats``). Refuses a move made
@@ -163,7 +164,7 @@ async def clock_changes(host: Host, row: GameRow, game: Game, applied: Sequence[
     vacations = await vacations_of(host, users.values(), min([now, *state.started.values()]))
     acted = {seat for seat, _ in applied if seat != CHANCE}
     for seat, text in applied:
-        if seat in state.started and text not in ("resign", "timeout", "draw"):
+        if seat in state.started and text not in ("resign", "timeout", "draw") and not late_ok:
             deadline = clocks.seat_deadline(tc, state, seat, vacations.get(users.get(seat) or 0, []))
             if deadline is not None and deadline <= now:
                 raise HostError("Your time has run out; the timeout will be recorded shortly.")
@@ -212,12 +213,18 @@ async def timeout(host: Host, game_id: int, seat: int) -> Report:
         raise HostError(f"It is not {game.seat_name(seat)}'s turn in game #{game_id}.")
     if deadline > host.now():
         raise HostError(f"{game.seat_name(seat)} still has {clocks.format_duration(deadline - host.now())}.")
-    game.eliminate(seat, "timeout")
-    applied = [(seat, "timeout")] + [(CHANCE, r) for r in dice.roll_pending(game, row.seed)]
-    await host._commit(row, game, applied, draw_offers=[])
+    stand_in = game.timeout_move(seat)
+    if stand_in is not None:
+        applied = [(seat, game.play(seat, stand_in))]
+        then = " The rules make that move for them."
+    else:
+        game.eliminate(seat, "timeout")
+        applied = [(seat, "timeout")]
+        then = "" if game.outcome() is not None else " They are skipped from now on and rank last."
+    applied += [(CHANCE, r) for r in dice.roll_pending(game, row.seed)]
+    await host._commit(row, game, applied, draw_offers=[], late_ok=True)
     report = await host._report(row, game, applied)
     who = f"{game.seat_name(seat)} (<@{user}>)" if user is not None else game.seat_name(seat)
-    then = "" if game.outcome() is not None else " They are skipped from now on and rank last."
     report.caption = f"⏰ {who} ran out of time ({tc.describe()}).{then}\n{report.caption}"
     return report
 

@@ -27,6 +27,8 @@ class Report:
     board: Board
     outcome: Outcome | None
     to_notify: list[int] = field(default_factory=list)
+    next_game: Report | None = None
+    """The next game of a match, started when this one ended: post it after this report."""
 
 
 @dataclass

@@ -19,14 +19,14 @@ import render
 from data.db import Database, StaleVersion
 from data.store import GameRow, GameStore, Seat
 from engines import CHANCE, Game, IllegalMove
-from host import clocks, correspondence, dice
+from host import clocks, correspondence, dice, matches
 from host.choices import narrow
 from host.results import Board, HostError, Lobby, Report
 
 Renderer = Callable[[dict[str, Any]], bytes]
 FinishHook = Callable[[aiosqlite.Connection, GameRow, Game, float], Awaitable[None]]
 """Runs inside the transaction that records a game's end (ratings), so both land or neither."""
-SETTINGS_DEFAULTS: dict[str, Any] = {"rated": True, "clock": "none"}
+SETTINGS_DEFAULTS: dict[str, Any] = {"rated": True, "clock": "none", "match": 1}
 
 
 def mention(user_id: int | None) -> str:
@@ -63,6 +63,7 @@ class Host:
         if unknown:
             raise HostError(f"Unknown setting {', '.join(sorted(unknown))}.")
         merged = {**SETTINGS_DEFAULTS, **(settings or {})}
+        matches.check_length(merged["match"], players)
         try:
             merged["clock"] = clocks.parse(merged["clock"]).text
         except ValueError as error:
@@ -116,10 +117,22 @@ class Host:
     async def _maybe_start(self, row: GameRow) -> Lobby:
         if any(not s.accepted or s.user_id is None for s in row.seats):
             return Lobby(row, started=False)
+        return await self.start(row)
+
+    def new_seed(self) -> str:
+        return dice.new_seed()
+
+    async def start(self, row: GameRow, *, shuffle: bool = True) -> Lobby:
+        """Start a full table. Seats are drawn from the seed; in team games the order is only rotated,
+        so the partners the challenger named (``opponent2``) stay partners."""
         users = [s.user_id for s in row.seats if s.user_id is not None]
-        dice.rng_for(row.seed, "seats").shuffle(users)
         game = self._game_class(row.game).new(row.players, row.options)
         teams = game.teams()
+        if shuffle and len(set(teams)) == len(teams):
+            dice.rng_for(row.seed, "seats").shuffle(users)
+        elif shuffle:
+            turn = dice.rng_for(row.seed, "seats").randrange(len(users))
+            users = users[turn:] + users[:turn]
         seats = [Seat(i, user, True, teams[i]) for i, user in enumerate(users)]
         rolls = dice.roll_pending(game, row.seed)
         timing = await correspondence.clock_changes(self, row, game, [], seats=seats, fresh=True)
@@ -348,9 +361,13 @@ class Host:
             raise HostError("Someone acted on this game at the same moment; look at the board and try again.") \
                 from None
 
-    async def _commit(self, row: GameRow, game: Game, applied: list[tuple[int, str]], **changes: Any) -> None:
-        """Persist moves already applied to ``game`` (a clone) and, only then, make it the cached state."""
-        changes.update(await correspondence.clock_changes(self, row, game, applied))
+    async def _commit(self, row: GameRow, game: Game, applied: list[tuple[int, str]], *, late_ok: bool = False,
+                      **changes: Any) -> None:
+        """Persist moves already applied to ``game`` (a clone) and, only then, make it the cached state.
+
+        ``late_ok``: the moves settle a timeout (the rules' stand-in move), so the deadline does not refuse them.
+        """
+        changes.update(await correspondence.clock_changes(self, row, game, applied, late_ok=late_ok))
         outcome = game.outcome()
         if outcome is not None:
             changes.update(status="finished", result=outcome.to_dict(), deadline=None, finished=game)
@@ -372,9 +389,13 @@ class Host:
                 lines.append(f"{game.seat_name(seat)} ({mention(row.user_at(seat))}) played "
                              f"`{game.announce(seat, text)}`")
         outcome = game.outcome()
+        next_game = None
         if outcome is not None:
             lines.append(self._result_line(row, game))
             lines.append(f"Seed: `{row.seed}` (its SHA-256 was shown at the start).")
+            if row.settings.get("match", 1) > 1:
+                score_line, next_game = await matches.continue_match(self, row, game)
+                lines.append(score_line)
         else:
             status = game.status()
             if status:
@@ -388,7 +409,8 @@ class Host:
             lines.insert(0, f"{header}\nDice seed SHA-256: `{dice.commitment(row.seed)}`")
         to_notify = sorted({u for s in game.to_move() if s != CHANCE and (u := row.user_at(s)) is not None})
         board = await self._board(row, game, None)
-        return Report(row=row, caption="\n".join(lines), board=board, outcome=outcome, to_notify=to_notify)
+        return Report(row=row, caption="\n".join(lines), board=board, outcome=outcome, to_notify=to_notify,
+                      next_game=next_game)
 
     def _result_line(self, row: GameRow, game: Game) -> str:
         outcome = game.outcome()

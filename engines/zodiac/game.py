@@ -353,6 +353,16 @@ class Zodiac(Game):
     def status(self) -> str:
         return view.status(self)
 
+    def next_match_options(self) -> dict[str, Any] | None:
+        """Later games of a match swap sides without a duel (rule of the match, issue 7)."""
+        if self.light_seat is None:
+            return None
+        return {**self.options, "sides": "seat2" if self.light_seat == 0 else "seat1"}
+
+    def timeout_move(self, seat: int) -> str | None:
+        """Rule 1.2e: a player whose time runs out in the side duel picks Tree."""
+        return "pick Tree" if self.phase == "duel" and seat not in self.picks else None
+
     def announce(self, seat: int, move: str) -> str:
         """What the channel may read: duel picks and kings stay secret, an ink move hides its square."""
         if move.startswith("pick "):

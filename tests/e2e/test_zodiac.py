@@ -56,3 +56,23 @@ async def test_secret_choices_by_dm_with_a_fallback_for_closed_dms(harness: BotH
         assert choices and all(c["value"].startswith("Wolf ") for c in choices)
         placed = await fake.slash(mover, "zodiac move", {"move": choices[0]["value"]}, channel=thread)
         assert placed.files and not placed.ephemeral, placed.content
+
+
+async def test_a_match_goes_on_in_the_same_thread_with_new_king_menus(harness: BotHarness) -> None:
+    fake = harness.fake
+    async with harness.running() as bot:
+        rec = await fake.slash("alice", "zodiac new", {"opponent": "bob", "games": 3})
+        accept = next(c for c in rec.original.custom_ids() if c.startswith("zg:accept:"))
+        await fake.click("bob", rec.original, accept)
+        game_id = int(accept.rsplit(":", 1)[1])
+        thread = fake.thread(f"Zodiac Chess #{game_id}")
+        await fake.select("alice", dm_menu(harness, "alice", game_id), f"zs:{game_id}", ["pick Tree"])
+        await fake.select("bob", dm_menu(harness, "bob", game_id), f"zs:{game_id}", ["pick Wolf"])
+        await fake.slash("alice", "zodiac move", {"move": "light"}, channel=thread)
+        resigned = await fake.slash("bob", "zodiac resign", channel=thread)
+        assert "Match (best of 3)" in resigned.content and "game 2 starts below" in resigned.content
+        second = await bot.host.resolve("zodiac", harness.user_id("alice"), thread_id=int(thread.id),
+                                        guild_id=None)
+        assert second.id != game_id and second.status == "active"
+        assert fake.messages(thread)[-1].attachments, "the next game's board is posted in the same thread"
+        assert "secret king" in dm_menu(harness, "bob", second.id).content

@@ -322,3 +322,18 @@ async def test_two_ticks_at_the_same_instant_send_a_reminder_and_a_digest_once(h
     clock.advance(DAY)
     first, second = await asyncio.gather(Scheduler(host).tick(), Scheduler(host).tick())
     assert len(first.digests) + len(second.digests) == 1
+
+
+async def test_a_timed_out_duel_pick_counts_as_tree(host: Host, clock: FakeClock) -> None:
+    """Zodiac rule 1.2e: the rules pick for a player who ran out of time in the side duel."""
+    lobby = await host.challenge(game="zodiac", creator=ALICE, opponents=[BOB], settings={"clock": "1d"})
+    game_id = (await host.accept(lobby.row.id, BOB)).row.id
+    await host.play(game_id, ALICE, "pick Crane")  # Crane beats Tree
+    clock.advance(DAY)
+    tick = await Scheduler(host).tick()
+    assert len(tick.timeouts) == 1
+    caption = tick.timeouts[0].caption
+    assert "ran out of time" in caption and "make that move for them" in caption and "Tree" not in caption
+    row = await host.get(game_id)
+    obs = await host.observation(game_id, ALICE)
+    assert row.status == "active" and obs["duel"]["winner"] == row.seat_of(ALICE)

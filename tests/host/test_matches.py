@@ -1,0 +1,71 @@
+"""Matches: best of 3 or 5; the next game starts when one ends, with the sides swapped."""
+
+from __future__ import annotations
+
+import pytest
+
+from host.results import HostError
+from host.service import Host
+
+ALICE, BOB, CAROL = 101, 202, 303
+
+
+async def light_user(host: Host, game_id: int) -> int:
+    row = await host.get(game_id)
+    obs = await host.observation(game_id, None)
+    user = row.user_at(obs["light_seat"])
+    assert user is not None
+    return user
+
+
+async def test_a_zodiac_match_swaps_sides_without_a_duel_and_stops_when_decided(host: Host) -> None:
+    lobby = await host.challenge(game="zodiac", creator=ALICE, opponents=[BOB], settings={"match": 3})
+    first = (await host.accept(lobby.row.id, BOB)).row.id
+    await host.set_thread(first, 999)
+    await host.play(first, ALICE, "pick Tree")
+    await host.play(first, BOB, "pick Wolf")  # Tree beats Wolf
+    await host.play(first, ALICE, "light")
+    assert await light_user(host, first) == ALICE
+
+    report = await host.resign(first, BOB)
+    assert "Match (best of 3)" in report.caption and "1 – 0" in report.caption.replace(f"<@{BOB}>", "")
+    second = report.next_game
+    assert second is not None and second.row.id != first
+    obs = await host.observation(second.row.id, None)
+    assert obs["phase"] == "king", "later games skip the side duel"
+    assert await light_user(host, second.row.id) == BOB, "the sides swap"
+    assert second.row.thread_id == 999, "the match goes on in the same thread"
+    assert (await host.resolve("zodiac", ALICE, thread_id=999, guild_id=None)).id == second.row.id
+
+    final = await host.resign(second.row.id, BOB)
+    assert final.next_game is None and f"<@{ALICE}> wins the match" in final.caption
+
+
+async def test_without_a_sides_rule_the_seat_order_swaps_and_draws_count_half(host: Host) -> None:
+    lobby = await host.challenge(game="dicenim", creator=ALICE, opponents=[BOB], settings={"match": 3})
+    first = (await host.accept(lobby.row.id, BOB)).row.id
+    first_row = await host.get(first)
+    await host.offer_draw(first, ALICE)
+    drawn = await host.offer_draw(first, BOB)
+    assert not isinstance(drawn, str) and drawn.next_game is not None
+    second = drawn.next_game.row
+    assert [s.user_id for s in second.seats] == [s.user_id for s in first_row.seats][::-1]
+    assert "0.5 – 0.5" in drawn.caption.replace(f"<@{ALICE}>", "").replace(f"<@{BOB}>", "")
+
+
+async def test_match_lengths_are_checked(host: Host) -> None:
+    with pytest.raises(HostError, match="1, 3 or 5"):
+        await host.challenge(game="dicenim", creator=ALICE, opponents=[BOB], settings={"match": 2})
+    with pytest.raises(HostError, match="two players"):
+        await host.challenge(game="dicenim", creator=ALICE, opponents=[BOB, CAROL], settings={"match": 3})
+
+
+async def test_partners_named_by_the_challenger_stay_partners(host: Host) -> None:
+    lobby = await host.challenge(game="ziggurat", creator=ALICE, opponents=[BOB, CAROL, 404],
+                                 options={"mode": "partners"})
+    for user in (BOB, CAROL, 404):
+        lobby = await host.accept(lobby.row.id, user)
+    row = lobby.row
+    assert row.seats[row.seat_of(ALICE)].team == row.seats[row.seat_of(CAROL)].team
+    assert row.seats[row.seat_of(BOB)].team == row.seats[row.seat_of(404)].team
+    assert row.seats[row.seat_of(ALICE)].team != row.seats[row.seat_of(BOB)].team
