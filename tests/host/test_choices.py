@@ -40,3 +40,19 @@ def test_a_partial_word_narrows_at_that_word() -> None:
 def test_matching_ignores_case_and_keeps_the_canonical_text() -> None:
     moves = [f"{piece} {col}1" for piece in ("Wolf", "Bear") for col in "abcde"] * 3
     assert values(narrow(sorted(set(moves)), "wolf ", str)) == [f"Wolf {c}1" for c in "abcde"]
+
+
+def test_a_group_of_one_is_offered_as_the_whole_move() -> None:
+    one_way = ["2x1 f8 h"]
+    two_ways = [f"2x1 {c}{r} {o}" for c in "ghijk" for r in (7, 8, 9) for o in "hv"]  # 30: too many to list
+    squares = [f"2x2 {c}{r}" for c in "abcdef" for r in range(1, 4)]
+    moves = one_way + two_ways + squares
+    got = narrow(sorted(moves), "2x1", lambda m: f"label {m}")
+    assert ("label 2x1 f8 h", "2x1 f8 h") in got and ("2x1 g7 … (2 moves)", "2x1 g7") in got
+
+
+def test_too_many_words_group_by_the_longest_start_that_fits() -> None:
+    zrtz_like = [f"{c}{col}{row} a1" for c in "bgw" for col in "abcdefg" for row in range(1, 6)]
+    got = values(narrow(sorted(zrtz_like), "", str))
+    assert len(got) == 21 and "wd" in got and "ba" in got  # colour + column: 3 x 7 groups
+    assert values(narrow(sorted(zrtz_like), "wd", str)) == [f"wd{r} a1" for r in range(1, 6)]
