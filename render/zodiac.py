@@ -1,16 +1,20 @@
-"""Zodiac Chess board image: the 5x8 board with lettered animal tokens and every status marker.
+"""Zodiac Chess board image: the 5x8 board with an animal token per piece and every status marker.
 
-Each piece is a disc in its side's colour (Light: cream, Dark: charcoal) with a two-letter code and its
-name; trees are green canopies that show a housed piece on top, fainted goats lie as flat ovals, a virus
-riding its host is a small purple disc in the corner. Badges: P poisoned, E entangled, Z zombie, S shed,
-C rhino charge used, K your king; a penguin shows its facing as an arrow; ink tokens carry a "?" (their
-owner sees the shadows faded). The board turns so the viewer's own side is at the bottom.
-Built only from ``Zodiac.observation()``.
+Each piece is a disc in its side's colour (Light: cream, Dark: charcoal) ringed in its seat's colour, with
+the piece's animal (Noto Color Emoji glyphs shipped as PNGs in ``render/icons/zodiac``, SIL OFL 1.1) and its
+two-letter code underneath. A tree holding a piece shows the tree on top and the housed piece as a smaller
+disc in front of the trunk; a fainted goat lies as a flat oval at the bottom of its square; a virus riding
+its host is a small disc with a purple ring in the top right corner. Badges: P poisoned, E entangled,
+Z zombie, S shed, C rhino charge used, K your king; a penguin shows its facing as a red arrow; ink tokens
+carry a "?" (their owner sees the shadows faded). The board turns so the viewer's own side is at the bottom.
+Built only from ``Zodiac.observation()``; nothing is fetched while drawing.
 """
 
 from __future__ import annotations
 
 import math
+from functools import cache
+from pathlib import Path
 from typing import Any
 
 from PIL import Image, ImageDraw
@@ -19,6 +23,8 @@ from render.common import INK, MUTED, PAPER, SEAT_COLOURS, draw_centered, font, 
 
 FILES = "abcde"
 CELL = 84
+RADIUS = 35
+ICONS = Path(__file__).with_name("icons") / "zodiac"
 LEFT, TOP, RIGHT = 30, 78, 14
 FOOTER = 96
 LIGHT_SQ = (238, 228, 206)
@@ -81,73 +87,122 @@ def draw_board(obs: dict[str, Any]) -> Image.Image:
         _, y = cell_origin(obs, f"a{r + 1}")
         draw_centered(draw, (LEFT / 2, y + CELL / 2), str(r + 1), 16, MUTED)
     for entry in obs.get("board", []):
-        _draw_stack(draw, obs, entry["sq"], entry["stack"])
+        _draw_stack(image, draw, obs, entry["sq"], entry["stack"])
     _draw_header(draw, obs, width)
     _draw_footer(draw, obs, width, TOP + 8 * CELL + 26)
     return image
 
 
-def _draw_stack(draw: ImageDraw.ImageDraw, obs: dict[str, Any], sq: str, stack: list[dict[str, Any]]) -> None:
+def _draw_stack(image: Image.Image, draw: ImageDraw.ImageDraw, obs: dict[str, Any], sq: str,
+                stack: list[dict[str, Any]]) -> None:
     x, y = cell_origin(obs, sq)
     cx, cy = x + CELL / 2, y + CELL / 2
     layers = {p["layer"]: p for p in stack}
     tree, floor, piece, virus = (layers.get(k) for k in ("tree", "floor", "piece", "virus"))
+    flip = flipped(obs)
     if tree is not None:
-        edge = ring(obs, tree["side"])
-        draw.polygon([(cx, y + 6), (x + 7, y + CELL - 16), (x + CELL - 7, y + CELL - 16)], fill=TREE_GREEN,
-                     outline=edge, width=4)
-        draw.rectangle((cx - 6, y + CELL - 17, cx + 6, y + CELL - 6), fill=(110, 76, 40), outline=edge, width=2)
         if piece is None:
-            draw_centered(draw, (cx, cy + 6), "Tr", 22, (255, 255, 255))
-        _badges(draw, tree, x, y)
-    if floor is not None:
-        box = (x + 8, y + CELL - 30, x + CELL - 8, y + CELL - 8)
+            _disc(image, draw, tree, cx, cy, RADIUS, flip, ring(obs, tree["side"]))
+        else:  # the housed piece sits in front of the tree's trunk
+            edge = ring(obs, tree["side"])
+            draw.ellipse((cx - RADIUS, cy - RADIUS, cx + RADIUS, cy + RADIUS), fill=SIDE_FILL[tree["side"]],
+                         outline=edge, width=4)
+            _paste(image, icon("Tree", 46, bool(tree.get("shadow"))), cx, cy - 11)
+        _badges(draw, tree, [(x + 11, y + 11), (x + 11, y + CELL - 11), (x + 11, cy)])
+    if floor is not None and piece is None:  # a fainted goat alone: on its side, "zz"
+        _disc(image, draw, floor, cx, cy, RADIUS, flip, ring(obs, floor["side"]))
+        _badges(draw, floor, _slots(x, y))
+    elif floor is not None:  # a piece stands on a fainted goat, which lies flat at the bottom of the square
+        box = (x + 6, y + CELL - 29, x + CELL - 6, y + CELL - 5)
         draw.ellipse(box, fill=SIDE_FILL[floor["side"]], outline=ring(obs, floor["side"]), width=3)
-        draw_centered(draw, (cx, y + CELL - 19), "Go zz", 13, SIDE_TEXT[floor["side"]])
+        _paste(image, icon(floor["kind"], 22, lying=True), x + 22, y + CELL - 17)
+        draw_centered(draw, (cx + 10, y + CELL - 17), "Go zz", 12, SIDE_TEXT[floor["side"]])
     if piece is not None:
-        radius = 22 if tree is not None else (26 if floor is not None else 33)
-        py = cy + (4 if tree is not None else (-10 if floor is not None else 0))
-        _disc(draw, piece, cx, py, radius, flipped(obs), ring(obs, piece["side"]))
-        if tree is None:
-            _badges(draw, piece, x, y)
-    if virus is not None:
-        vx, vy = x + CELL - 16, y + 16
-        draw.ellipse((vx - 13, vy - 13, vx + 13, vy + 13), fill=SIDE_FILL[virus["side"]], outline=VIRUS, width=4)
-        draw_centered(draw, (vx, vy), "Vi", 12, SIDE_TEXT[virus["side"]])
+        if tree is not None:
+            _disc(image, draw, piece, cx, cy + 16, 19, flip, ring(obs, piece["side"]))
+            _badges(draw, piece, [(x + CELL - 11, y + CELL - 11), (x + CELL - 11, cy)])
+        else:
+            radius, py = (25, cy - 14) if floor is not None else (RADIUS, cy)
+            _disc(image, draw, piece, cx, py, radius, flip, ring(obs, piece["side"]))
+            _badges(draw, piece, _slots(x, y))
+        if piece.get("ink"):  # every ink token carries a "?"; the owner sees the shadows faded
+            mx, my = x + CELL - 11, cy
+            draw.ellipse((mx - 10, my - 10, mx + 10, my + 10), fill=(20, 20, 20), outline=(255, 255, 255), width=2)
+            draw_centered(draw, (mx, my), "?", 13, (255, 255, 255))
+    if virus is not None:  # an active virus rides its host in the top right corner
+        vx, vy = x + CELL - 15, y + 15
+        draw.ellipse((vx - 14, vy - 14, vx + 14, vy + 14), fill=SIDE_FILL[virus["side"]], outline=VIRUS, width=3)
+        _paste(image, icon("Virus", 20), vx, vy)
 
 
-def _disc(draw: ImageDraw.ImageDraw, p: dict[str, Any], cx: float, cy: float, radius: float, flip: bool,
-          outline: tuple[int, int, int]) -> None:
+def _slots(x: int, y: int) -> list[tuple[int, int]]:
+    """Badge places of a lone token: top left, bottom left, bottom right, middle left."""
+    return [(x + 11, y + 11), (x + 11, y + CELL - 11), (x + CELL - 11, y + CELL - 11), (x + 11, y + CELL // 2)]
+
+
+def _disc(image: Image.Image, draw: ImageDraw.ImageDraw, p: dict[str, Any], cx: float, cy: float, radius: float,
+          flip: bool, outline: tuple[int, int, int]) -> None:
+    """A token: a disc in its side's colour ringed in its seat's colour, the animal, and its code below."""
     side = p["side"]
     fill, text = SIDE_FILL[side], SIDE_TEXT[side]
-    if p.get("shadow"):
+    shadow = bool(p.get("shadow"))
+    if shadow:
         fill = tuple((c + 3 * 200) // 4 for c in fill)  # the owner sees the shadows faded
     edge = VIRUS if p["kind"] == "Virus" else outline
-    draw.ellipse((cx - radius, cy - radius, cx + radius, cy + radius), fill=fill, outline=edge, width=4)
-    big = 24 if radius > 30 else 17
-    draw_centered(draw, (cx, cy - radius * 0.18), CODES[p["kind"]], big, text)
-    if radius > 30:
-        draw_centered(draw, (cx, cy + radius * 0.5), p["kind"], 11, text)
-    if p.get("fainted"):
-        draw_centered(draw, (cx, cy + radius * 0.5), "zz", 11, text)
-    if p.get("ink"):
-        draw.ellipse((cx + radius - 14, cy + radius - 14, cx + radius + 2, cy + radius + 2), fill=(20, 20, 20))
-        draw_centered(draw, (cx + radius - 6, cy + radius - 6), "?", 12, (255, 255, 255))
+    draw.ellipse((cx - radius, cy - radius, cx + radius, cy + radius), fill=fill, outline=edge,
+                 width=4 if radius > 24 else 3)
+    big, labelled = radius > 30, radius >= 25  # the housed piece in a tree is too small for letters
+    size = round(radius * (1.34 if big else 1.22 if labelled else 1.5))
+    _paste(image, icon(p["kind"], size, shadow, bool(p.get("fainted"))), cx,
+           cy - (radius * (0.16 if big else 0.2) if labelled else 0))
+    if labelled:
+        label = CODES[p["kind"]] + (" zz" if p.get("fainted") else "")
+        draw_centered(draw, (cx, cy + radius * (0.72 if big else 0.62)), label, 12 if big else 10, text)
     if "facing" in p:
         dx, dy = FACING[p["facing"]]
         if flip:
             dx, dy = -dx, -dy
         length = math.hypot(dx, dy)
         ux, uy = dx / length, -dy / length
-        tip = (cx + ux * (radius + 8), cy + uy * (radius + 8))
-        base = (cx + ux * (radius - 4), cy + uy * (radius - 4))
+        tip = (cx + ux * (radius + 6), cy + uy * (radius + 6))
+        base = (cx + ux * (radius - 6), cy + uy * (radius - 6))
         side_x, side_y = -uy * 7, ux * 7
         draw.polygon([tip, (base[0] + side_x, base[1] + side_y), (base[0] - side_x, base[1] - side_y)],
-                     fill=(200, 40, 40))
+                     fill=(200, 40, 40), outline=(255, 255, 255))
 
 
-def _badges(draw: ImageDraw.ImageDraw, p: dict[str, Any], x: int, y: int) -> None:
-    slots = [(x + 11, y + 11), (x + 11, y + CELL - 11), (x + CELL - 11, y + CELL - 11)]
+def _paste(image: Image.Image, art: Image.Image | None, cx: float, cy: float) -> None:
+    if art is not None:
+        image.paste(art, (round(cx - art.width / 2), round(cy - art.height / 2)), art)
+
+
+def icon_path(kind: str) -> Path:
+    return ICONS / f"{kind.lower()}.png"
+
+
+@cache
+def load_icon(kind: str) -> Image.Image:
+    """The piece's animal at full size (96 px, RGBA), from the PNG shipped in ``render/icons/zodiac``."""
+    with Image.open(icon_path(kind)) as source:
+        return source.convert("RGBA")
+
+
+@cache
+def icon(kind: str, size: int, faded: bool = False, lying: bool = False) -> Image.Image | None:
+    """The animal scaled to ``size`` px, faded for the owner's ink shadows, on its side for a fainted goat.
+    None if the file is missing: the token then still shows its code."""
+    try:
+        art = load_icon(kind).resize((size, size), Image.Resampling.LANCZOS)
+    except OSError:
+        return None
+    if lying:
+        art = art.rotate(90)
+    if faded:
+        art.putalpha(art.getchannel("A").point(lambda a: a * 2 // 5))
+    return art
+
+
+def _badges(draw: ImageDraw.ImageDraw, p: dict[str, Any], slots: list[tuple[int, int]]) -> None:
     shown = [b for b in BADGES if p.get(b)]
     for (bx, by), key in zip(slots, shown, strict=False):
         letter, colour = BADGES[key]

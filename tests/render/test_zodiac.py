@@ -1,4 +1,5 @@
-"""Zodiac board images: every phase renders, and the markers really change pixels."""
+"""Zodiac board images: every phase renders, every piece shows its own animal, and the markers really change
+pixels."""
 
 from __future__ import annotations
 
@@ -9,7 +10,8 @@ from PIL import Image, ImageChops
 
 from engines.base import CHANCE
 from engines.zodiac import Zodiac
-from render.zodiac import draw_board, render
+from engines.zodiac.core import KINDS
+from render.zodiac import CELL, CODES, ICONS, RADIUS, cell_origin, draw_board, icon, load_icon, render
 from tests.engines.test_zodiac_pieces import board, play
 
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
@@ -68,3 +70,33 @@ def test_statuses_and_dice_render() -> None:
     as_image(render(g.observation(0)))
     g.play(CHANCE, "roll 6")
     assert as_image(render(g.observation(None))).width >= 400
+
+
+def test_every_piece_has_a_shipped_icon_with_its_licence() -> None:
+    assert set(CODES) == set(KINDS)
+    total = 0
+    for kind in KINDS:
+        art = load_icon(kind)
+        assert art.mode == "RGBA" and 72 <= art.width == art.height <= 96
+        assert art.getchannel("A").getextrema() == (0, 255)  # a transparent surround and an opaque animal
+        assert icon(kind, 40) is not None
+        total += (ICONS / f"{kind.lower()}.png").stat().st_size
+    assert total < 200_000
+    assert "SIL OPEN FONT LICENSE Version 1.1" in (ICONS / "LICENSE-NotoColorEmoji.txt").read_text()
+
+
+def test_each_piece_draws_its_own_animal_on_a_disc_of_its_side() -> None:
+    crops = {}
+    for kind in KINDS:
+        for side in "LD":
+            g = board({"c4": f"{side} {kind}", "a1": "L Bear", "e8": "D Bear"})
+            obs = g.observation(0)
+            image = draw_board(obs)
+            x, y = cell_origin(obs, "c4")
+            cx, cy = x + CELL // 2, y + CELL // 2
+            fill = sum(image.getpixel((cx - RADIUS + 7, cy))) / 3  # inside the ring, left of the animal
+            assert fill > 200 if side == "L" else fill < 80
+            crop = image.crop((cx - 20, cy - 26, cx + 20, cy + 12))  # the animal, above the letter code
+            assert len(crop.getcolors(4096) or range(4097)) > 12, kind  # a picture, not a plain disc
+            crops[side, kind] = crop.tobytes()
+    assert len(set(crops.values())) == len(crops)  # no two pieces (or sides) look the same
