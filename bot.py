@@ -83,6 +83,9 @@ class ZBot(commands.Bot):
     async def setup_hook(self) -> None:
         self.db = await Database.open(self.config.database_path)
         self._host = Host(self.db, on_finish=[ratings.record_result])
+        recovered = await self._host.recover()
+        if recovered:
+            log.info("started %d game(s) that a crash had left waiting", recovered)
         for module in pkgutil.iter_modules(cogs.__path__):
             if not module.name.startswith("_"):
                 await self.load_extension(f"cogs.{module.name}")

@@ -80,10 +80,7 @@ class MoveButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
     async def callback(self, interaction: discord.Interaction) -> None:
         host = bot_of(interaction).host
         try:
-            current, _ = await host.turn_moves(self.game_id)
-            if current != self.ply:
-                raise HostError("That button belongs to an earlier position; use the buttons under the newest board.")
-            report = await host.play(self.game_id, interaction.user.id, self.move)
+            report = await host.play(self.game_id, interaction.user.id, self.move, expected_ply=self.ply)
         except HostError as error:
             await send_error(interaction, str(error))
             return

@@ -20,10 +20,13 @@ class StaleVersion(Exception):
 
 
 class Database:
-    """One aiosqlite connection. Writes take a lock so two coroutines never share a transaction."""
+    """A writing connection and a reading one. Writes take a lock so two coroutines never share a
+    transaction; reads go through their own connection, so they see only committed data (WAL), never
+    a transaction that may still roll back."""
 
-    def __init__(self, conn: aiosqlite.Connection) -> None:
+    def __init__(self, conn: aiosqlite.Connection, reader: aiosqlite.Connection | None = None) -> None:
         self.conn = conn
+        self.reader = reader or conn
         self._write_lock = asyncio.Lock()
 
     @classmethod
@@ -38,9 +41,17 @@ class Database:
         await conn.execute("PRAGMA synchronous = NORMAL")
         db = cls(conn)
         await db.migrate()
+        reader = await aiosqlite.connect(path, isolation_level=None)
+        reader.row_factory = aiosqlite.Row
+        await reader.execute("PRAGMA query_only = ON")
+        await reader.execute("PRAGMA foreign_keys = ON")
+        await reader.execute("PRAGMA busy_timeout = 5000")
+        db.reader = reader
         return db
 
     async def close(self) -> None:
+        if self.reader is not self.conn:
+            await self.reader.close()
         await self.conn.close()
 
     async def migrate(self) -> None:
@@ -73,9 +84,9 @@ class Database:
             await self.conn.execute("COMMIT")
 
     async def fetchone(self, sql: str, params: tuple[object, ...] = ()) -> aiosqlite.Row | None:
-        async with self.conn.execute(sql, params) as cursor:
+        async with self.reader.execute(sql, params) as cursor:
             return await cursor.fetchone()
 
     async def fetchall(self, sql: str, params: tuple[object, ...] = ()) -> list[aiosqlite.Row]:
-        async with self.conn.execute(sql, params) as cursor:
+        async with self.reader.execute(sql, params) as cursor:
             return list(await cursor.fetchall())

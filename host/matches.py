@@ -75,6 +75,26 @@ async def continue_match(host: Host, row: GameRow, game: Game) -> tuple[str, Rep
     current = await score(host, row)
     if current.decided:
         return current.line(), None
+    return current.line(), await _next_game(host, row, game, current)
+
+
+async def resume_all(host: Host) -> int:
+    """Start the next game of every undecided match whose last game ended without one (a crash)."""
+    started = 0
+    for found in await host.db.fetchall("SELECT id FROM games WHERE status = 'finished'"
+                                        " AND json_extract(settings, '$.match') > 1"):
+        row = await host.get(found["id"])
+        first = row.settings.get("match_of") or row.id
+        later = await host.db.fetchone("SELECT 1 FROM games WHERE json_extract(settings, '$.match_of') = ?"
+                                       " AND id > ?", (first, row.id))
+        current = await score(host, row)
+        if later is None and not current.decided:
+            await _next_game(host, row, await host.engine_of(row), current)
+            started += 1
+    return started
+
+
+async def _next_game(host: Host, row: GameRow, game: Game, current: Score) -> Report | None:
     swapped = game.next_match_options()
     users = [row.user_at(s) for s in range(row.players)]
     order = users if swapped is not None else users[::-1]
@@ -86,4 +106,4 @@ async def continue_match(host: Host, row: GameRow, game: Game) -> tuple[str, Rep
         creator_id=row.creator_id, seats=[Seat(i, u, True) for i, u in enumerate(order)], now=host.now())
     await host.store.set_links(game_id, row.thread_id, row.message_id)
     lobby = await host.start(await host.get(game_id), shuffle=False)
-    return current.line(), lobby.report
+    return lobby.report

@@ -50,19 +50,24 @@ class Scheduler:
         due = await self.host.due(now)
         budget = self.batch
         for game_id in due.timeouts[:budget]:
-            seat = await correspondence.late_seat(self.host, game_id, now)
-            if seat is None:
-                await self._repair(game_id)
-            elif (notice := await self._abandon(game_id)) is not None:
-                result.aborted.append(notice)
-            else:
-                result.timeouts.extend(await self._timeouts(game_id, seat, now))
+            try:
+                seat = await correspondence.late_seat(self.host, game_id, now)
+                if seat is None:
+                    await self._repair(game_id)
+                elif (notice := await self._abandon(game_id)) is not None:
+                    result.aborted.append(notice)
+                else:
+                    result.timeouts.extend(await self._timeouts(game_id, seat, now))
+            except Exception:  # one broken game must not hold up every other game's clock
+                log.exception("timeout handling of game %s failed", game_id)
         budget -= min(len(due.timeouts), budget)
         for game_id in due.reminders[:budget]:
             try:
                 result.reminders.extend(await correspondence.remind(self.host, game_id, now))
             except HostError as error:  # the game moved meanwhile; the next tick sees its new state
                 log.info("reminder for game %s skipped: %s", game_id, error)
+            except Exception:
+                log.exception("reminder of game %s failed", game_id)
         budget -= min(len(due.reminders), budget)
         users = await correspondence.due_digests(self.host, now)
         for user in users[:budget]:

@@ -8,6 +8,7 @@ applied and one clear error, and a crash never loses an accepted move.
 from __future__ import annotations
 
 import asyncio
+import logging
 import time
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from typing import Any
@@ -26,6 +27,7 @@ from host.results import Board, HostError, Lobby, Report
 Renderer = Callable[[dict[str, Any]], bytes]
 FinishHook = Callable[[aiosqlite.Connection, GameRow, Game, float], Awaitable[None]]
 """Runs inside the transaction that records a game's end (ratings), so both land or neither."""
+log = logging.getLogger(__name__)
 SETTINGS_DEFAULTS: dict[str, Any] = {"rated": True, "clock": "none", "match": 1}
 
 
@@ -86,12 +88,13 @@ class Host:
         self._require_status(row, "challenge")
         pending = [s for s in row.seats if s.user_id == user and not s.accepted]
         if not pending:
+            if row.seat_of(user) is not None and self._full(row.seats):
+                return await self.start(row)  # a start a crash interrupted: finish it
             if row.seat_of(user) is not None:
                 raise HostError("You have already accepted this challenge.")
             raise HostError("This challenge is not addressed to you; open seats take the Join button.")
         seats = [Seat(s.seat, s.user_id, s.accepted or s.user_id == user, s.team) for s in row.seats]
-        await self._write(row, seats=seats)
-        return await self._maybe_start(row)
+        return await self._take_seats(row, seats)
 
     async def join(self, game_id: int, user: int) -> Lobby:
         row = await self._row(game_id)
@@ -102,8 +105,7 @@ class Host:
         if free is None:
             raise HostError("This game has no open seat left.")
         seats = [Seat(s.seat, user, True, s.team) if s is free else s for s in row.seats]
-        await self._write(row, seats=seats)
-        return await self._maybe_start(row)
+        return await self._take_seats(row, seats)
 
     async def decline(self, game_id: int, user: int) -> Lobby:
         """A named opponent declines, or the creator withdraws the challenge."""
@@ -114,18 +116,39 @@ class Host:
         await self._write(row, status="declined")
         return Lobby(row, started=False, declined_by=user)
 
+    @staticmethod
+    def _full(seats: list[Seat]) -> bool:
+        return all(s.accepted and s.user_id is not None for s in seats)
+
+    async def _take_seats(self, row: GameRow, seats: list[Seat]) -> Lobby:
+        """Save the seats; when the table is full, start the game in that same transaction."""
+        if self._full(seats):
+            return await self.start(row, seats=seats)
+        await self._write(row, seats=seats)
+        return Lobby(row, started=False)
+
     async def _maybe_start(self, row: GameRow) -> Lobby:
-        if any(not s.accepted or s.user_id is None for s in row.seats):
-            return Lobby(row, started=False)
-        return await self.start(row)
+        return await self.start(row) if self._full(row.seats) else Lobby(row, started=False)
+
+    async def recover(self) -> int:
+        """On start-up: finish starts that a crash interrupted (full tables still in ``challenge``)
+        and matches whose next game was never created. Returns how many games it started."""
+        started = 0
+        for found in await self.db.fetchall("SELECT id FROM games WHERE status = 'challenge'"):
+            row = await self._row(found["id"])
+            if self._full(row.seats):
+                await self.start(row)
+                started += 1
+        return started + await matches.resume_all(self)
 
     def new_seed(self) -> str:
         return dice.new_seed()
 
-    async def start(self, row: GameRow, *, shuffle: bool = True) -> Lobby:
-        """Start a full table. Seats are drawn from the seed; in team games the order is only rotated,
-        so the partners the challenger named (``opponent2``) stay partners."""
-        users = [s.user_id for s in row.seats if s.user_id is not None]
+    async def start(self, row: GameRow, *, shuffle: bool = True, seats: list[Seat] | None = None) -> Lobby:
+        """Start a full table (``seats``: the table just completed, saved in the same transaction).
+        Seats are drawn from the seed; in team games the order is only rotated, so the partners the
+        challenger named (``opponent2``) stay partners."""
+        users = [s.user_id for s in (seats or row.seats) if s.user_id is not None]
         game = self._game_class(row.game).new(row.players, row.options)
         teams = game.teams()
         if shuffle and len(set(teams)) == len(teams):
@@ -142,11 +165,17 @@ class Host:
 
     # ----- play -------------------------------------------------------------------------
 
-    async def play(self, game_id: int, user: int, text: str) -> Report:
-        """Parse and apply a user's move, roll any dice it leads to, persist, and say what changed."""
+    async def play(self, game_id: int, user: int, text: str, *, expected_ply: int | None = None) -> Report:
+        """Parse and apply a user's move, roll any dice it leads to, persist, and say what changed.
+
+        ``expected_ply``: the position a button was made for; any other position refuses, and the
+        version check makes that refusal exact even against a click at the same instant.
+        """
         row = await self._row(game_id)
         self._require_status(row, "active")
         game = (await self._engine(row)).clone()
+        if expected_ply is not None and len(game.history) != expected_ply:
+            raise HostError("That button belongs to an earlier position; use the buttons under the newest board.")
         seat = self._acting_seat(row, game, user)
         try:
             canonical = game.play(seat, text)
@@ -323,6 +352,9 @@ class Host:
                 "finished": "is over", "aborted": "was aborted", "declined": "was declined"}
         raise HostError(f"Game #{row.id} {said.get(row.status, row.status)}.")
 
+    async def engine_of(self, row: GameRow) -> Game:
+        return await self._engine(row)
+
     async def _engine(self, row: GameRow) -> Game:
         """The engine at the row's version: cached, else rebuilt by replaying the move log."""
         cached = self._engines.get(row.id)
@@ -394,8 +426,11 @@ class Host:
             lines.append(self._result_line(row, game))
             lines.append(f"Seed: `{row.seed}` (its SHA-256 was shown at the start).")
             if row.settings.get("match", 1) > 1:
-                score_line, next_game = await matches.continue_match(self, row, game)
-                lines.append(score_line)
+                try:
+                    score_line, next_game = await matches.continue_match(self, row, game)
+                    lines.append(score_line)
+                except Exception:  # the finished game stands; recover() starts the next one on restart
+                    log.exception("could not continue the match of game %s", row.id)
         else:
             status = game.status()
             if status:

@@ -360,8 +360,13 @@ class Zodiac(Game):
         return {**self.options, "sides": "seat2" if self.light_seat == 0 else "seat1"}
 
     def timeout_move(self, seat: int) -> str | None:
-        """Rule 1.2e: a player whose time runs out in the side duel picks Tree."""
-        return "pick Tree" if self.phase == "duel" and seat not in self.picks else None
+        """Rule 1.2e: a player whose time runs out in the side duel picks Tree.
+
+        Only against a pick already made: two absent players would tie Tree against Tree forever,
+        so then the late player simply times out.
+        """
+        other_picked = any(s != seat for s in self.picks)
+        return "pick Tree" if self.phase == "duel" and seat not in self.picks and other_picked else None
 
     def announce(self, seat: int, move: str) -> str:
         """What the channel may read: duel picks and kings stay secret, an ink move hides its square."""

@@ -337,3 +337,29 @@ async def test_a_timed_out_duel_pick_counts_as_tree(host: Host, clock: FakeClock
     row = await host.get(game_id)
     obs = await host.observation(game_id, ALICE)
     assert row.status == "active" and obs["duel"]["winner"] == row.seat_of(ALICE)
+
+
+async def test_two_absent_duellists_do_not_tie_forever(host: Host, clock: FakeClock) -> None:
+    lobby = await host.challenge(game="zodiac", creator=ALICE, opponents=[BOB], settings={"clock": "1d"})
+    game_id = (await host.accept(lobby.row.id, BOB)).row.id
+    await host.play(game_id, ALICE, "pick Tree")
+    await host.play(game_id, BOB, "pick Tree")  # a tie: a new duel round, nobody picks again
+    clock.advance(DAY)
+    await Scheduler(host).tick()
+    row = await host.get(game_id)
+    assert row.status == "finished", "the late duellist loses instead of a stand-in Tree tying again"
+
+
+async def test_one_broken_game_does_not_hold_up_the_others(host: Host, clock: FakeClock) -> None:
+    broken = await clocked(host)
+    await bid(host, broken)
+    healthy = await clocked(host)
+    await bid(host, healthy)
+    async with host.db.transaction() as conn:  # a log that no longer replays (say, after a rules fix)
+        await conn.execute("INSERT INTO moves (game_id, ply, seat, text, at) VALUES (?, 99, 0, 'take 9', 0)",
+                           (broken,))
+    host._engines.clear()
+    clock.advance(DAY)
+    tick = await Scheduler(host).tick()
+    assert [r.row.id for r in tick.timeouts] == [healthy]
+    assert (await host.get(broken)).status == "active"
