@@ -69,7 +69,8 @@ class ZBot(commands.Bot):
 
     def __init__(self, config: Config) -> None:
         super().__init__(command_prefix=commands.when_mentioned, intents=discord.Intents.default(),
-                         help_command=None, guild_ready_timeout=config.guild_ready_timeout)
+                         help_command=None, guild_ready_timeout=config.guild_ready_timeout,
+                         allowed_mentions=discord.AllowedMentions(users=True, roles=False, everyone=False))
         self.config = config
         self.db: Database | None = None
         self._host: Host | None = None

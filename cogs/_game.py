@@ -20,7 +20,6 @@ from cogs._shared import (
     open_thread,
     post_report,
     report_file,
-    send_error,
     turn_view,
 )
 from data.store import GameRow
@@ -43,20 +42,6 @@ class GameCog(commands.GroupCog):
     def title(self) -> str:
         return engines.get(self.game).title
 
-    async def cog_app_command_error(self, interaction: discord.Interaction,
-                                    error: app_commands.AppCommandError) -> None:
-        """Host refusals go back to the user privately; anything else is logged and apologised for."""
-        original = getattr(error, "original", error)
-        if isinstance(original, HostError):
-            await send_error(interaction, str(original))
-            return
-        if isinstance(error, app_commands.NoPrivateMessage):
-            await send_error(interaction, "Games are played in a server channel, not in DMs.")
-            return
-        self.bot.dispatch("command_failure", interaction, error)
-        await send_error(interaction, "Something went wrong on our side; your game is safe. Please try again.")
-        raise error
-
     async def _game_here(self, interaction: discord.Interaction, statuses: tuple[str, ...] = ("active",)) -> GameRow:
         thread_id = interaction.channel_id if isinstance(interaction.channel, discord.Thread) else None
         return await self.bot.host.resolve(self.game, interaction.user.id, thread_id=thread_id,
@@ -71,9 +56,10 @@ class GameCog(commands.GroupCog):
             self.bot.dispatch("game_report", report)
             if report.next_game is not None:
                 await post_report(self.bot, report.next_game)
-        else:
+        else:  # answer within Discord's 3 seconds first, then post the board in the game's thread
+            where = f" see <#{report.row.thread_id}>" if report.row.thread_id else ""
+            await interaction.response.send_message(f"Done:{where or ' the board follows here'}.", ephemeral=True)
             await post_report(self.bot, report)
-            await interaction.response.send_message(f"Done: see <#{report.row.thread_id}>.", ephemeral=True)
 
     async def start_challenge(self, interaction: discord.Interaction, *,
                               opponents: list[discord.User | discord.Member | None], open_seats: int,

@@ -5,12 +5,15 @@ Cogs stay thin: parse the interaction, call the host, send what it returns.
 
 from __future__ import annotations
 
+import functools
 import io
 import logging
 import re
+from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any, ClassVar
 
 import discord
+from discord import app_commands
 
 import engines
 from host.results import HostError, Lobby, Report
@@ -26,12 +29,51 @@ def bot_of(interaction: discord.Interaction) -> ZBot:
     return interaction.client  # type: ignore[return-value]
 
 
+GENERIC_FAILURE = "Something went wrong on our side; your game is safe. Please try again."
+
+
 async def send_error(interaction: discord.Interaction, text: str) -> None:
     """An ephemeral message only the user sees, whether or not we already answered."""
-    if interaction.response.is_done():
-        await interaction.followup.send(text, ephemeral=True)
-    else:
-        await interaction.response.send_message(text, ephemeral=True)
+    try:
+        if interaction.response.is_done():
+            await interaction.followup.send(text, ephemeral=True)
+        else:
+            await interaction.response.send_message(text, ephemeral=True)
+    except discord.HTTPException:
+        log.warning("could not tell user %s: %s", interaction.user.id, text)
+
+
+async def on_app_command_error(interaction: discord.Interaction, error: app_commands.AppCommandError) -> None:
+    """Every slash command's errors: host refusals go back privately; anything else is logged and apologised for."""
+    original = getattr(error, "original", error)
+    if isinstance(original, HostError):
+        await send_error(interaction, str(original))
+        return
+    if isinstance(error, app_commands.NoPrivateMessage):
+        await send_error(interaction, "Games are played in a server channel, not in DMs.")
+        return
+    name = interaction.command.qualified_name if interaction.command else "?"
+    log.error("command /%s failed", name, exc_info=original)
+    await send_error(interaction, GENERIC_FAILURE)
+
+
+Callback = Callable[[Any, discord.Interaction], Awaitable[None]]
+
+
+def guarded(callback: Callback) -> Callback:
+    """For button and menu callbacks: a refusal or a failure always gets a private answer."""
+
+    @functools.wraps(callback)
+    async def wrapper(self: Any, interaction: discord.Interaction) -> None:
+        try:
+            await callback(self, interaction)
+        except HostError as error:
+            await send_error(interaction, str(error))
+        except Exception:
+            log.exception("%s failed", type(self).__name__)
+            await send_error(interaction, GENERIC_FAILURE)
+
+    return wrapper
 
 
 def report_file(report: Report) -> discord.File:
@@ -77,13 +119,10 @@ class MoveButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
                              match: re.Match[str]) -> MoveButton:
         return cls(int(match["game_id"]), int(match["ply"]), match["move"])
 
+    @guarded
     async def callback(self, interaction: discord.Interaction) -> None:
-        host = bot_of(interaction).host
-        try:
-            report = await host.play(self.game_id, interaction.user.id, self.move, expected_ply=self.ply)
-        except HostError as error:
-            await send_error(interaction, str(error))
-            return
+        report = await bot_of(interaction).host.play(self.game_id, interaction.user.id, self.move,
+                                                     expected_ply=self.ply)
         await interaction.response.edit_message(view=None)
         await post_report(bot_of(interaction), report)
 
@@ -143,25 +182,20 @@ class LobbyButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
                              match: re.Match[str]) -> LobbyButton:
         return cls(int(match["game_id"]), match["action"])
 
+    @guarded
     async def callback(self, interaction: discord.Interaction) -> None:
-        bot = bot_of(interaction)
-        host = bot.host
-        try:
-            if self.action == "accept":
-                lobby = await host.accept(self.game_id, interaction.user.id)
-            elif self.action == "join":
-                lobby = await host.join(self.game_id, interaction.user.id)
-            else:
-                row = await host.get(self.game_id)
-                if interaction.user.id == row.creator_id:
-                    await host.abort(self.game_id, interaction.user.id)
-                    await interaction.response.edit_message(content=f"Challenge #{self.game_id} withdrawn.",
-                                                            view=None)
-                    return
-                lobby = await host.decline(self.game_id, interaction.user.id)
-        except HostError as error:
-            await send_error(interaction, str(error))
-            return
+        host = bot_of(interaction).host
+        if self.action == "accept":
+            lobby = await host.accept(self.game_id, interaction.user.id)
+        elif self.action == "join":
+            lobby = await host.join(self.game_id, interaction.user.id)
+        else:
+            row = await host.get(self.game_id)
+            if interaction.user.id == row.creator_id:
+                await host.abort(self.game_id, interaction.user.id)
+                await interaction.response.edit_message(content=f"Challenge #{self.game_id} withdrawn.", view=None)
+                return
+            lobby = await host.decline(self.game_id, interaction.user.id)
         await show_lobby(interaction, lobby)
 
 
@@ -178,6 +212,7 @@ class MyViewButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"zv
                              match: re.Match[str]) -> MyViewButton:
         return cls(int(match["game_id"]))
 
+    @guarded
     async def callback(self, interaction: discord.Interaction) -> None:
         host = bot_of(interaction).host
         row = await host.get(self.game_id)

@@ -14,10 +14,9 @@ import discord
 from discord import app_commands
 from discord.ext import commands, tasks
 
-from cogs._shared import MENTION_USERS, post_report, send_error, thread_of
+from cogs._shared import MENTION_USERS, post_report, thread_of
 from host import clocks
 from host.correspondence import NOTIFY_MODES, Reminder
-from host.results import HostError
 from host.scheduler import Scheduler, Tick
 
 if TYPE_CHECKING:
@@ -58,15 +57,6 @@ class Correspondence(commands.Cog):
 
     async def cog_unload(self) -> None:
         self.loop.cancel()
-
-    async def cog_app_command_error(self, interaction: discord.Interaction,
-                                    error: app_commands.AppCommandError) -> None:
-        original = getattr(error, "original", error)
-        if isinstance(original, HostError):
-            await send_error(interaction, str(original))
-            return
-        await send_error(interaction, "Something went wrong on our side. Please try again.")
-        raise error
 
     # ----- the scheduler loop -------------------------------------------------------------
 

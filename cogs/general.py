@@ -9,7 +9,7 @@ from discord import app_commands
 from discord.ext import commands
 
 import engines
-from cogs._shared import LobbyButton, MoveButton, MyViewButton
+from cogs._shared import LobbyButton, MoveButton, MyViewButton, on_app_command_error
 
 if TYPE_CHECKING:
     from bot import ZBot
@@ -34,4 +34,5 @@ class General(commands.Cog):
 
 async def setup(bot: ZBot) -> None:
     bot.add_dynamic_items(LobbyButton, MoveButton, MyViewButton)
+    bot.tree.error(on_app_command_error)
     await bot.add_cog(General(bot))

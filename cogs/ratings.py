@@ -13,7 +13,6 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from cogs._shared import send_error
 from host import ratings, seasons
 from host.ratings import ALL_TIME, GLOBAL, MIN_GAMES, PROVISIONAL_GAMES
 from host.results import HostError
@@ -32,17 +31,6 @@ class Ratings(commands.Cog):
 
     def __init__(self, bot: ZBot) -> None:
         self.bot = bot
-
-    async def cog_app_command_error(self, interaction: discord.Interaction,
-                                    error: app_commands.AppCommandError) -> None:
-        """Refusals go back privately; anything else is logged and apologised for."""
-        original = getattr(error, "original", error)
-        if isinstance(original, HostError):
-            await send_error(interaction, str(original))
-            return
-        self.bot.dispatch("command_failure", interaction, error)
-        await send_error(interaction, "Something went wrong on our side. Please try again.")
-        raise error
 
     # ----- helpers ----------------------------------------------------------------------
 

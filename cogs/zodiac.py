@@ -15,7 +15,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from cogs._game import GameCog
-from cogs._shared import MENTION_USERS, bot_of, post_report, send_error, thread_of
+from cogs._shared import MENTION_USERS, bot_of, guarded, post_report, thread_of
 from cogs.correspondence import CLOCK_CHOICES
 from engines import CHANCE
 from host.results import HostError, Report
@@ -52,17 +52,13 @@ class SecretChoice(discord.ui.DynamicItem[discord.ui.Select[Any]], template=r"zs
                              match: re.Match[str]) -> SecretChoice:
         return cls(int(match["game_id"]))
 
+    @guarded
     async def callback(self, interaction: discord.Interaction) -> None:
         values = (interaction.data or {}).get("values") or []
         if not values:
-            await send_error(interaction, "Choose one of the options.")
-            return
+            raise HostError("Choose one of the options.")
         bot = bot_of(interaction)
-        try:
-            report = await bot.host.play(self.game_id, interaction.user.id, str(values[0]))
-        except HostError as error:
-            await send_error(interaction, str(error))
-            return
+        report = await bot.host.play(self.game_id, interaction.user.id, str(values[0]))
         await interaction.response.edit_message(content=f"You chose **{values[0]}**. Game #{self.game_id}.",
                                                 view=None)
         await post_report(bot, report)
@@ -81,11 +77,11 @@ class ChoosePrivately(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r
                              match: re.Match[str]) -> ChoosePrivately:
         return cls(int(match["game_id"]))
 
+    @guarded
     async def callback(self, interaction: discord.Interaction) -> None:
         view = await choice_view(bot_of(interaction), self.game_id, interaction.user.id)
         if view is None:
-            await send_error(interaction, "You have no secret choice to make in this game right now.")
-            return
+            raise HostError("You have no secret choice to make in this game right now.")
         await interaction.response.send_message("Only you see this:", view=view, ephemeral=True)
 
 

@@ -11,6 +11,7 @@ from discord import app_commands
 from cogs._game import GameCog
 from cogs.correspondence import CLOCK_CHOICES
 from host import imports
+from host.results import HostError
 
 if TYPE_CHECKING:
     from bot import ZBot
@@ -37,6 +38,8 @@ class ZrtzCog(GameCog, group_name="zrtz", group_description="ZÈRTZ: marbles on 
     @app_commands.describe(record="The .sgf file", move="Show the position after this move (default: the end)")
     async def import_record(self, interaction: discord.Interaction, record: discord.Attachment,
                             move: app_commands.Range[int, 0, 1000] | None = None) -> None:
+        if record.size > imports.MAX_RECORD_BYTES:
+            raise HostError("That file is too large for a ZÈRTZ record.")
         data = await record.read()
         caption, board = await imports.zrtz_record(data, move, self.bot.host.renderer)
         await interaction.response.send_message(caption, file=discord.File(io.BytesIO(board.image), board.filename))

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -11,7 +11,21 @@ import pytest
 
 from bot import Config, ZBot, create_bot
 from tests.fakediscord import FakeDiscord, running_bot
-from tests.fakediscord.fixtures import discord_error_logs, fake_discord  # noqa: F401 (fixtures)
+from tests.fakediscord.fixtures import fake_discord  # noqa: F401 (a fixture)
+from tests.fakediscord.logs import ErrorLogCollector
+
+BOT_LOGGERS = ("discord", "zgames", "cogs", "host", "data")
+
+
+@pytest.fixture
+def discord_error_logs() -> Iterator[ErrorLogCollector]:
+    """Any ERROR from discord.py or from the bot's own code fails the test (the fake checks at teardown)."""
+    collector = ErrorLogCollector(loggers=BOT_LOGGERS).install()
+    try:
+        yield collector
+    finally:
+        collector.uninstall()
+    collector.check()
 
 
 @dataclass

@@ -37,3 +37,26 @@ async def test_a_button_from_an_older_position_is_refused(harness: BotHarness) -
         await fake.slash(mover, "ziggurat move", {"move": "end"}, channel=fake.thread(f"Ziggurat #{game_id}"))
         old = await fake.click(mover, first, f"zm:{game_id}:{ply}:{moves[0]}")
         assert old.ephemeral and "earlier position" in old.content
+
+
+async def test_an_unexpected_failure_still_gets_a_private_answer(harness: BotHarness, discord_error_logs,
+                                                                 monkeypatch) -> None:
+    from cogs._shared import GENERIC_FAILURE
+
+    fake = harness.fake
+    async with harness.running() as bot:
+        game_id, first = await challenge_and_accept(harness, "ziggurat")
+        ply, moves = await bot.host.turn_moves(game_id)
+        mover = await mover_name(harness, bot, game_id)
+
+        async def broken(*args, **kwargs):
+            raise RuntimeError("disk on fire")
+
+        monkeypatch.setattr(bot.host, "play", broken)
+        clicked = await fake.click(mover, first, f"zm:{game_id}:{ply}:{moves[0]}")
+        assert clicked.ephemeral and clicked.content == GENERIC_FAILURE
+        typed = await fake.slash(mover, "ziggurat move", {"move": "end"}, channel=fake.thread(f"Ziggurat #{game_id}"))
+        assert typed.ephemeral and typed.content == GENERIC_FAILURE
+    logged = "\n".join(discord_error_logs.formatted())
+    assert "MoveButton failed" in logged and "command /ziggurat move failed" in logged and "disk on fire" in logged
+    discord_error_logs.clear()
