@@ -404,7 +404,10 @@ class Host:
         if outcome is not None:
             changes.update(status="finished", result=outcome.to_dict(), deadline=None, finished=game)
         await self._write(row, moves=applied, first_ply=len(game.history) - len(applied), **changes)
-        self._engines[row.id] = (row.version, game)
+        if outcome is None:
+            self._engines[row.id] = (row.version, game)
+        else:  # finished games are rarely read again: keep the cache to the games in play
+            self._engines.pop(row.id, None)
 
     async def _board(self, row: GameRow, game: Game, seat: int | None) -> Board:
         image = await asyncio.to_thread(self.renderer, game.observation(seat))

@@ -224,3 +224,40 @@ async def test_linking_the_thread_never_races_with_an_accept(host: Host) -> None
     await host.set_thread(lobby.row.id, 777)
     row = await host.get(lobby.row.id)
     assert started.started and row.thread_id == 777 and row.message_id == 4242
+
+
+async def test_a_button_for_an_older_position_is_refused_exactly(host: Host) -> None:
+    game_id = await started_game(host)
+    await host.play(game_id, ALICE, "bid 3", expected_ply=0)
+    with pytest.raises(HostError, match="earlier position"):
+        await host.play(game_id, BOB, "bid 1", expected_ply=0)
+    await host.play(game_id, BOB, "bid 1", expected_ply=1)
+
+
+async def test_recover_starts_a_full_table_that_a_crash_left_waiting(db: Database, clock: FakeClock,
+                                                                     host: Host) -> None:
+    from data.store import Seat
+
+    lobby = await host.challenge(game="dicenim", creator=ALICE, opponents=[BOB])
+    row = await host.get(lobby.row.id)
+    await host.store.update(row, now=clock(), seats=[Seat(0, ALICE, True), Seat(1, BOB, True)])  # no start
+    assert (await host.get(lobby.row.id)).status == "challenge"
+    fresh = Host(db, games=host.games, renderer=text_renderer, now=clock)
+    assert await fresh.recover() == 1
+    assert (await fresh.get(lobby.row.id)).status == "active"
+    assert await fresh.recover() == 0
+
+
+async def test_readers_never_see_a_transaction_that_rolls_back(db: Database, clock: FakeClock) -> None:
+    seen: list[str] = []
+
+    async def slow_failing_hook(conn, row, game, now) -> None:
+        found = await db.fetchone("SELECT status FROM games WHERE id = ?", (row.id,))
+        seen.append(found["status"])
+        raise RuntimeError("ratings down")
+
+    host = Host(db, games={DiceNim.name: DiceNim}, renderer=text_renderer, now=clock, on_finish=[slow_failing_hook])
+    game_id = await started_game(host)
+    with pytest.raises(RuntimeError):
+        await host.resign(game_id, ALICE)
+    assert seen == ["active"], "a read during the finishing transaction sees only committed data"
