@@ -128,8 +128,13 @@ class Correspondence(commands.Cog):
     async def games(self, interaction: discord.Interaction, user: discord.User | None = None) -> None:
         target = user or interaction.user
         lines = await self.bot.host.games_overview(target.id, interaction.guild_id)
+        await self._listing(interaction, target, "active games", [g.text() for g in lines], "none")
+
+    async def _listing(self, interaction: discord.Interaction, target: discord.User | discord.Member, title: str,
+                       lines: list[str], empty: str) -> None:
+        """A private list about ``target``: the caller's own, or someone else's without pinging them."""
         whose = "Your" if target.id == interaction.user.id else f"<@{target.id}>'s"
-        text = _clip([f"{whose} active games:", *(g.text() for g in lines)], f"{whose} active games: none.")
+        text = _clip([f"{whose} {title}:", *lines], f"{whose} {title}: {empty}.")
         await interaction.response.send_message(text, ephemeral=True,
                                                 allowed_mentions=discord.AllowedMentions.none())
 
@@ -138,10 +143,7 @@ class Correspondence(commands.Cog):
     async def history(self, interaction: discord.Interaction, user: discord.User | None = None) -> None:
         target = user or interaction.user
         lines = await self.bot.host.history(target.id, interaction.guild_id)
-        whose = "Your" if target.id == interaction.user.id else f"<@{target.id}>'s"
-        text = _clip([f"{whose} finished games:", *(h.text() for h in lines)], f"{whose} finished games: none yet.")
-        await interaction.response.send_message(text, ephemeral=True,
-                                                allowed_mentions=discord.AllowedMentions.none())
+        await self._listing(interaction, target, "finished games", [h.text() for h in lines], "none yet")
 
     @app_commands.command(name="notify", description="How the bot tells you it is your turn")
     @app_commands.describe(mode="thread: mentions only; dm: reminders by DM too; digest: one DM a day")

@@ -189,9 +189,7 @@ class Host:
         row = await self._row(game_id)
         self._require_status(row, "active")
         game = (await self._engine(row)).clone()
-        seats = [s for s in row.seats_of(user) if s not in game.eliminated]
-        if not seats:
-            raise HostError("You are not playing in this game.")
+        seats = self._seats_in_play(row, game, user)
         game.eliminate(seats[0], "resign")
         applied = [(seats[0], "resign")] + [(CHANCE, r) for r in dice.roll_pending(game, row.seed)]
         await self._commit(row, game, applied, draw_offers=[])
@@ -202,9 +200,7 @@ class Host:
         row = await self._row(game_id)
         self._require_status(row, "active")
         game = (await self._engine(row)).clone()
-        seats = [s for s in row.seats_of(user) if s not in game.eliminated]
-        if not seats:
-            raise HostError("You are not playing in this game.")
+        seats = self._seats_in_play(row, game, user)
         offers = sorted(set(row.draw_offers) | set(seats))
         if set(row.draw_offers) >= set(seats):
             raise HostError("You have already offered a draw; it stands until someone moves.")
@@ -365,6 +361,14 @@ class Host:
             game.apply_record(move.seat, move.text)
         self._engines[row.id] = (row.version, game)
         return game
+
+    @staticmethod
+    def _seats_in_play(row: GameRow, game: Game, user: int) -> list[int]:
+        """The user's seats that have not left the game; refuses anyone else."""
+        seats = [s for s in row.seats_of(user) if s not in game.eliminated]
+        if not seats:
+            raise HostError("You are not playing in this game.")
+        return seats
 
     def _acting_seat(self, row: GameRow, game: Game, user: int) -> int:
         seats = row.seats_of(user)
