@@ -49,7 +49,10 @@ class GameCog(commands.GroupCog):
 
     async def _send_report(self, interaction: discord.Interaction, report: Report) -> None:
         """Answer in the thread itself; used elsewhere, post there and tell the user privately."""
-        if interaction.channel_id == report.row.thread_id:
+        if report.secret:  # a public reply would show the command, and so the choice, to everyone
+            await interaction.response.send_message("Done: your choice stays secret.", ephemeral=True)
+            await post_report(self.bot, report)
+        elif interaction.channel_id == report.row.thread_id:
             await interaction.response.send_message(report.caption[:2000], file=report_file(report),
                                                     allowed_mentions=MENTION_USERS,
                                                     view=await turn_view(self.bot, report))

@@ -29,6 +29,8 @@ class Report:
     to_notify: list[int] = field(default_factory=list)
     next_game: Report | None = None
     """The next game of a match, started when this one ended: post it after this report."""
+    secret: bool = False
+    """The move is a hidden choice (a Zodiac king): the mover's own reply must stay private."""
 
 
 @dataclass

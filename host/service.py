@@ -451,8 +451,9 @@ class Host:
             lines.insert(0, f"{header}\nDice seed SHA-256: `{dice.commitment(row.seed)}`")
         to_notify = sorted({u for s in game.to_move() if s != CHANCE and (u := row.user_at(s)) is not None})
         board = await self._board(row, game, None)
+        secret = any(game.announce(seat, text) != text for seat, text in applied if seat != CHANCE)
         return Report(row=row, caption="\n".join(lines), board=board, outcome=outcome, to_notify=to_notify,
-                      next_game=next_game)
+                      next_game=next_game, secret=secret)
 
     def _result_line(self, row: GameRow, game: Game) -> str:
         outcome = game.outcome()

@@ -26,8 +26,10 @@ async def test_secret_choices_by_dm_with_a_fallback_for_closed_dms(harness: BotH
         assert not fake.messages(fake.user("alice"))[-1].custom_ids(), "the answered menu is closed"
         again = await fake.slash("alice", "zodiac move", {"move": "pick Wolf"}, channel=thread)
         assert again.ephemeral and "not your turn" in again.content
+        typed = await fake.slash("bob", "zodiac move", {"move": "pick Wolf"}, channel=thread)
+        assert typed.ephemeral and "stays secret" in typed.content, "a typed secret choice is answered privately"
+        assert "a secret duel pick" in fake.messages(thread)[-1].content
 
-        await fake.select("bob", dm_menu(harness, "bob", game_id), f"zs:{game_id}", ["pick Wolf"])
         # Tree beats Wolf: alice chooses her side in the thread; bob's DMs are closed from now on.
         fake.close_dms("bob")
         side = await fake.slash("alice", "zodiac move", {"move": "light"}, channel=thread)
