@@ -2,10 +2,10 @@
 
 Pure functions from plain lines to PNG, tested without a database or Discord. Names are whatever
 users chose, so text is drawn per character with the first available font that has the glyph:
-DejaVu Sans shipped in ``render/fonts/`` (Latin, Greek, Cyrillic, Arabic, Hebrew), then Noto Sans
-CJK (``fonts-noto-cjk``) when installed, then Pillow's bundled font. A glyph none of them has
-(emoji, CJK without Noto) draws as a placeholder box, never an error; control characters are
-dropped and long names cut with an ellipsis.
+DejaVu Sans shipped in ``render/fonts/`` (Latin, Greek, Cyrillic, Arabic, Hebrew), then Droid Sans
+Fallback, also shipped (Chinese, Japanese; Apache 2.0), then Noto Sans CJK when the system has it
+(Korean), then Pillow's bundled font. A glyph none of them has (emoji) draws as a placeholder box,
+never an error; control characters are dropped and long names cut with an ellipsis.
 """
 
 from __future__ import annotations
