@@ -8,12 +8,11 @@ from __future__ import annotations
 import asyncio
 import logging
 import tempfile
-import time
 from pathlib import Path
 
 import discord
 
-from bench.bench_host import percentiles
+from bench.common import report, timing
 from bot import Config, create_bot
 from tests.fakediscord import FakeDiscord, running_bot
 
@@ -42,20 +41,17 @@ async def main() -> None:
                         row = await bot.host.get(game_id)
                         obs = await bot.host.observation(game_id, None)
                         mover = names[row.user_at(obs["to_move"][0])]
-                        start = time.perf_counter()
-                        choices = await fake.autocomplete(mover, "zarathustra move", focused="move", value="",
-                                                          channel=thread)
-                        complete.append((time.perf_counter() - start) * 1000)
-                        pick = choices[len(samples) % len(choices)]["value"]
-                        if " " not in pick:  # a square: narrow to its moves
-                            moves = await fake.autocomplete(mover, "zarathustra move", focused="move",
-                                                            value=pick + " ", channel=thread)
-                            pick = moves[0]["value"]
-                        start = time.perf_counter()
-                        await fake.slash(mover, "zarathustra move", {"move": pick}, channel=thread)
-                        samples.append((time.perf_counter() - start) * 1000)
-    print(f"slash move end to end with PNG: {percentiles(samples)}")
-    print(f"autocomplete end to end: {percentiles(complete)}")
+                        with timing(complete):
+                            choices = await fake.autocomplete(mover, "zarathustra move", focused="move", value="",
+                                                              channel=thread)
+                        pick = choices[len(samples) % len(choices)]
+                        while " … (" in pick["name"]:  # a group of moves: narrow into it
+                            pick = (await fake.autocomplete(mover, "zarathustra move", focused="move",
+                                                            value=pick["value"], channel=thread))[0]
+                        with timing(samples):
+                            await fake.slash(mover, "zarathustra move", {"move": pick["value"]}, channel=thread)
+    report("slash move end to end with PNG", samples)
+    report("autocomplete end to end", complete)
 
 
 if __name__ == "__main__":

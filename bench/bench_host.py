@@ -7,19 +7,12 @@ from __future__ import annotations
 
 import asyncio
 import random
-import statistics
 import tempfile
-import time
 from pathlib import Path
 
+from bench.common import report, timing
 from data.db import Database
 from host.service import Host
-
-
-def percentiles(samples: list[float]) -> str:
-    ordered = sorted(samples)
-    p95 = ordered[int(0.95 * (len(ordered) - 1))]
-    return f"p50 {statistics.median(ordered):.2f} ms, p95 {p95:.2f} ms (n={len(ordered)})"
 
 
 async def main() -> None:
@@ -37,16 +30,17 @@ async def main() -> None:
                 obs = await host.observation(game_id, None)
                 user = row.user_at(obs["to_move"][0])
                 assert user is not None
-                start = time.perf_counter()
-                choices = await host.move_choices(game_id, user, rng.choice(["", "c", "a1", "oo"]))
-                complete_ms.append((time.perf_counter() - start) * 1000)
-                moves = [m for _, m in choices] or [m for _, m in await host.move_choices(game_id, user, "")]
-                start = time.perf_counter()
-                await host.play(game_id, user, rng.choice(moves))
-                move_ms.append((time.perf_counter() - start) * 1000)
+                prefix = rng.choice(["", "c", "a1", "oo"])
+                with timing(complete_ms):
+                    choices = await host.move_choices(game_id, user, prefix)
+                label, move = rng.choice(choices or await host.move_choices(game_id, user, ""))
+                while " … (" in label:  # a group of moves: narrow into it, as a user would
+                    label, move = rng.choice(await host.move_choices(game_id, user, move))
+                with timing(move_ms):
+                    await host.play(game_id, user, move)
         await db.close()
-    print(f"host move with persistence, no render: {percentiles(move_ms)}")
-    print(f"autocomplete (legal moves, filter, describe): {percentiles(complete_ms)}")
+    report("host move with persistence, no render", move_ms)
+    report("autocomplete (legal moves, filter, describe)", complete_ms)
 
 
 if __name__ == "__main__":

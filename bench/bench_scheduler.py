@@ -12,14 +12,13 @@ from __future__ import annotations
 
 import asyncio
 import json
-import statistics
 import sys
 import tempfile
-import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from bench.common import report, timing
 from data.db import Database
 from host.clocks import DAY, ClockState
 from host.scheduler import BATCH, Scheduler
@@ -83,23 +82,23 @@ async def main() -> None:
         async with db.conn.execute("EXPLAIN QUERY PLAN SELECT id FROM games WHERE status = 'active'"
                                    " AND remind_at <= ?", (T0,)) as cursor:
             plan = " | ".join(str(r[3]) for r in await cursor.fetchall())
-        idle = []
+        idle: list[float] = []
         for _ in range(200):
-            start = time.perf_counter()
-            assert not await scheduler.tick()
-            idle.append((time.perf_counter() - start) * 1000)
+            with timing(idle):
+                tick = await scheduler.tick()
+            assert not tick
         clock.value = T0 + 2 * DAY + 0.5 * DAY - 1
-        busy, timeouts, reminders, more = [], 0, 0, True
+        busy: list[float] = []
+        timeouts, reminders, more = 0, 0, True
         while more:
-            start = time.perf_counter()
-            tick = await scheduler.tick()
-            busy.append((time.perf_counter() - start) * 1000)
+            with timing(busy):
+                tick = await scheduler.tick()
             timeouts, reminders, more = timeouts + len(tick.timeouts), reminders + len(tick.reminders), tick.more
         await db.close()
     print(f"{STORED} stored games, reminder query plan: {plan}")
-    print(f"idle tick: p50 {statistics.median(idle):.2f} ms, max {max(idle):.2f} ms over {len(idle)} ticks")
-    print(f"catch-up: {timeouts} timeouts and {reminders} reminders in {len(busy)} ticks,"
-          f" max {max(busy):.1f} ms per tick (batch {BATCH} games)")
+    report("idle tick", idle)
+    report(f"catch-up tick (batch {BATCH} games)", busy)
+    print(f"catch-up: {timeouts} timeouts and {reminders} reminders in {len(busy)} ticks")
     print("target: under 50 ms per tick:", "met" if max(idle + busy) < 50 else "NOT met")
 
 

@@ -7,13 +7,12 @@ positions taken from seeded random playouts with both options.
 from __future__ import annotations
 
 import random
-import statistics
 import sys
-import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from bench.common import report, timed
 from engines.zaic import Zaic
 from render.zaic import render
 
@@ -31,21 +30,11 @@ def positions(games: int) -> list[Zaic]:
     return found
 
 
-def timed(fn, items: list, repeat: int = 1) -> list[float]:
-    out = []
-    for item in items:
-        for _ in range(repeat):
-            start = time.perf_counter()
-            fn(item)
-            out.append((time.perf_counter() - start) * 1000)
-    return out
-
-
-def report(label: str, samples: list[float]) -> None:
-    samples = sorted(samples)
-    p50 = statistics.median(samples)
-    p95 = samples[min(len(samples) - 1, int(len(samples) * 0.95))]
-    print(f"{label:<44} n={len(samples):<6} p50={p50:7.3f} ms  p95={p95:7.3f} ms  max={samples[-1]:7.3f} ms")
+def playout(seed: int) -> None:
+    rng = random.Random(seed)
+    game = Zaic.new(2)
+    while game.outcome() is None:
+        game.play(game.turn, rng.choice(game.legal_moves(game.turn)))
 
 
 def main() -> None:
@@ -57,13 +46,7 @@ def main() -> None:
                                                        live))
     sample = random.Random(1).sample(pool, 200)
     report("render() PNG", timed(lambda g: render(g.observation(None)), sample))
-    start = time.perf_counter()
-    for n in range(100):
-        rng = random.Random(n)
-        game = Zaic.new(2)
-        while game.outcome() is None:
-            game.play(game.turn, rng.choice(game.legal_moves(game.turn)))
-    print(f"random playout: {(time.perf_counter() - start) * 10:.2f} ms on average")
+    report("random playout", timed(playout, range(100)))
 
 
 if __name__ == "__main__":

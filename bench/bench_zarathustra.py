@@ -6,14 +6,13 @@ Run from the repository root: ``.venv/bin/python -m bench.bench_zarathustra`` (o
 from __future__ import annotations
 
 import random
-import statistics
 import sys
-import time
 from pathlib import Path
 
 if __package__ in (None, ""):
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from bench.common import report, timed
 from engines.zarathustra import Zarathustra
 from render.zarathustra import render
 
@@ -34,18 +33,11 @@ def positions(count: int, seed: int = 0) -> list[Zarathustra]:
     return out
 
 
-def timed(fn, items) -> list[float]:
-    times = []
-    for item in items:
-        start = time.perf_counter()
-        fn(item)
-        times.append((time.perf_counter() - start) * 1000)
-    return times
-
-
-def report(label: str, times: list[float]) -> None:
-    cuts = statistics.quantiles(times, n=20)
-    print(f"{label:<28} p50 {statistics.median(times):7.2f} ms   p95 {cuts[18]:7.2f} ms   (n={len(times)})")
+def playout(rng: random.Random) -> None:
+    game = Zarathustra.new(rng.choice((2, 3, 4)))
+    while game.outcome() is None:
+        (seat,) = game.to_move()
+        game.play(seat, rng.choice(game.legal_moves(seat)))
 
 
 def main() -> None:
@@ -56,14 +48,8 @@ def main() -> None:
     observations = [g.observation(None) for g in games[:120]]
     render(observations[0])  # the first call builds the tile images for every later one
     report("render", timed(render, observations))
-    start = time.perf_counter()
     rng = random.Random(1)
-    for _ in range(50):
-        game = Zarathustra.new(rng.choice((2, 3, 4)))
-        while game.outcome() is None:
-            (seat,) = game.to_move()
-            game.play(seat, rng.choice(game.legal_moves(seat)))
-    print(f"{'random playout':<28} mean {(time.perf_counter() - start) * 1000 / 50:7.2f} ms")
+    report("random playout", timed(playout, [rng] * 50))
 
 
 if __name__ == "__main__":

@@ -6,18 +6,11 @@ Run: ``.venv/bin/python -m bench.bench_ziggurat``. Target: render p50 under 40 m
 from __future__ import annotations
 
 import random
-import statistics
-import time
 
+from bench.common import report, timed
 from engines import CHANCE
 from engines.ziggurat import Ziggurat
 from render.ziggurat import render
-
-
-def percentiles(samples: list[float]) -> str:
-    ordered = sorted(samples)
-    p95 = ordered[int(0.95 * (len(ordered) - 1))]
-    return f"p50 {statistics.median(ordered):.2f} ms, p95 {p95:.2f} ms (n={len(ordered)})"
 
 
 def positions(count: int, seed: int = 1) -> list[Ziggurat]:
@@ -42,20 +35,10 @@ def positions(count: int, seed: int = 1) -> list[Ziggurat]:
 
 def main() -> None:
     sample = positions(400)
-    legal_ms: list[float] = []
     for game in sample:
         game._cache = None
-        start = time.perf_counter()
-        game.legal_moves(min(game.to_move()))
-        legal_ms.append((time.perf_counter() - start) * 1000)
-    render_ms: list[float] = []
-    for game in sample[::4]:
-        obs = game.observation(None)
-        start = time.perf_counter()
-        render(obs)
-        render_ms.append((time.perf_counter() - start) * 1000)
-    print(f"legal moves (uncached): {percentiles(legal_ms)}")
-    print(f"render: {percentiles(render_ms)}")
+    report("legal moves (uncached)", timed(lambda g: g.legal_moves(min(g.to_move())), sample))
+    report("render", timed(render, [game.observation(None) for game in sample[::4]]))
 
 
 if __name__ == "__main__":

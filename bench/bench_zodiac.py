@@ -7,13 +7,12 @@ positions of the play phase taken from seeded random playouts.
 from __future__ import annotations
 
 import random
-import statistics
 import sys
-import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from bench.common import report, timed
 from engines.base import CHANCE
 from engines.zodiac import Zodiac
 from engines.zodiac.movegen import generate, generate_chain
@@ -38,21 +37,11 @@ def positions(games: int) -> list[Zodiac]:
     return found
 
 
-def timed(fn, items: list, repeat: int = 1) -> list[float]:
-    out = []
-    for item in items:
-        for _ in range(repeat):
-            start = time.perf_counter()
-            fn(item)
-            out.append((time.perf_counter() - start) * 1000)
-    return out
-
-
-def report(label: str, samples: list[float]) -> None:
-    samples = sorted(samples)
-    p50 = statistics.median(samples)
-    p95 = samples[min(len(samples) - 1, int(len(samples) * 0.95))]
-    print(f"{label:<44} n={len(samples):<6} p50={p50:7.3f} ms  p95={p95:7.3f} ms  max={samples[-1]:7.3f} ms")
+def playout(seed: int) -> None:
+    rng = random.Random(seed)
+    game = Zodiac.new(2)
+    while game.outcome() is None:
+        step(game, rng)
 
 
 def scratch(game: Zodiac) -> None:
@@ -75,13 +64,7 @@ def main() -> None:
         lambda g: g.clone().play(next(iter(g.to_move())), g.legal_moves(next(iter(g.to_move())))[0]), live))
     sample = random.Random(1).sample(pool, 200)
     report("render() PNG", timed(lambda g: render(g.observation(0)), sample))
-    start = time.perf_counter()
-    for n in range(100):
-        rng = random.Random(n)
-        game = Zodiac.new(2)
-        while game.outcome() is None:
-            step(game, rng)
-    print(f"random playout: {(time.perf_counter() - start) * 10:.2f} ms on average")
+    report("random playout", timed(playout, range(100)))
 
 
 if __name__ == "__main__":

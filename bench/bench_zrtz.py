@@ -7,10 +7,9 @@ under 5 ms, render p50 under 40 ms.
 from __future__ import annotations
 
 import random
-import statistics
-import time
 from pathlib import Path
 
+from bench.common import report, timed
 from engines.zrtz import Zrtz
 from engines.zrtz.boardspace import move_text, parse, read_text
 from render.zrtz import render
@@ -45,41 +44,24 @@ def playout_positions(count: int = 60, seed: int = 1) -> list[Zrtz]:
     return positions
 
 
-def percentiles(samples: list[float]) -> str:
-    cuts = statistics.quantiles(samples, n=100)
-    return f"p50 {statistics.median(samples):.2f} ms  p95 {cuts[94]:.2f} ms  max {max(samples):.2f} ms"
+def playout(rng: random.Random) -> None:
+    game = Zrtz.new(2)
+    while game.outcome() is None:
+        game.play(game.turn, rng.choice(game.legal_moves(game.turn)))
 
 
-def time_legal(positions: list[Zrtz]) -> list[float]:
-    samples = []
-    for game in positions:
-        start = time.perf_counter()
-        game.legal_moves(game.turn)
-        samples.append((time.perf_counter() - start) * 1000)
-    return samples
+def legal(game: Zrtz) -> None:
+    game.legal_moves(game.turn)
 
 
 def main() -> None:
     records = record_positions()
-    print(f"legal moves, {len(records)} record positions:   {percentiles(time_legal(records))}")
-    playouts = playout_positions()
-    print(f"legal moves, {len(playouts)} playout positions: {percentiles(time_legal(playouts))}")
+    report("legal moves, record positions", timed(legal, records))
+    report("legal moves, playout positions", timed(legal, playout_positions()))
     sample = records[:: max(1, len(records) // 60)]
-    renders = []
-    for game in sample:
-        obs = game.observation(None)
-        start = time.perf_counter()
-        render(obs)
-        renders.append((time.perf_counter() - start) * 1000)
-    print(f"render, {len(renders)} positions:              {percentiles(renders)}")
-    start = time.perf_counter()
-    games = 50
+    report("render", timed(render, [game.observation(None) for game in sample]))
     rng = random.Random(7)
-    for _ in range(games):
-        game = Zrtz.new(2)
-        while game.outcome() is None:
-            game.play(game.turn, rng.choice(game.legal_moves(game.turn)))
-    print(f"random playout on 37 rings: {(time.perf_counter() - start) / games * 1000:.1f} ms per game")
+    report("random playout on 37 rings", timed(playout, [rng] * 50))
 
 
 if __name__ == "__main__":

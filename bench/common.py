@@ -1,0 +1,42 @@
+"""Timing and reporting shared by the bench scripts: samples in milliseconds, one report line format."""
+
+from __future__ import annotations
+
+import math
+import statistics
+import time
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
+from typing import TypeVar
+
+T = TypeVar("T")
+
+
+@contextmanager
+def timing(samples: list[float]) -> Iterator[None]:
+    """Append the milliseconds the ``with`` body takes to ``samples`` (works around ``await`` too)."""
+    start = time.perf_counter()
+    yield
+    samples.append((time.perf_counter() - start) * 1000)
+
+
+def timed(fn: Callable[[T], object], items: Iterable[T], repeat: int = 1) -> list[float]:
+    """Milliseconds of ``fn(item)`` for every item, ``repeat`` times each."""
+    samples: list[float] = []
+    for item in items:
+        for _ in range(repeat):
+            with timing(samples):
+                fn(item)
+    return samples
+
+
+def percentile(samples: list[float], q: float) -> float:
+    """Nearest-rank percentile: the smallest sample with at least ``q`` percent of them at or below it."""
+    ordered = sorted(samples)
+    return ordered[max(0, math.ceil(q / 100 * len(ordered)) - 1)]
+
+
+def report(label: str, samples: list[float]) -> None:
+    """One line: n, p50 (median), p95 and max in milliseconds."""
+    print(f"{label:<44} n={len(samples):<6} p50={statistics.median(samples):8.3f} ms"
+          f"  p95={percentile(samples, 95):8.3f} ms  max={max(samples):8.3f} ms")
