@@ -22,6 +22,7 @@ from dotenv import load_dotenv
 import cogs
 from data.db import DEFAULT_PATH, Database
 from host import ratings
+from host.results import Report
 from host.service import Host
 
 log = logging.getLogger("zgames")
@@ -74,6 +75,8 @@ class ZBot(commands.Bot):
         self.config = config
         self.db: Database | None = None
         self._host: Host | None = None
+        self.recovered: list[Report] = []
+        """Games started by recovery at start-up, posted once the bot is connected."""
 
     @property
     def host(self) -> Host:
@@ -84,9 +87,9 @@ class ZBot(commands.Bot):
     async def setup_hook(self) -> None:
         self.db = await Database.open(self.config.database_path)
         self._host = Host(self.db, on_finish=[ratings.record_result])
-        recovered = await self._host.recover()
-        if recovered:
-            log.info("started %d game(s) that a crash had left waiting", recovered)
+        self.recovered = await self._host.recover()
+        if self.recovered:
+            log.info("started %d game(s) that a crash had left waiting", len(self.recovered))
         for module in pkgutil.iter_modules(cogs.__path__):
             if not module.name.startswith("_"):
                 await self.load_extension(f"cogs.{module.name}")

@@ -83,9 +83,12 @@ def report_file(report: Report) -> discord.File:
 async def post_report(bot: ZBot, report: Report) -> None:
     """Post a caption and the new board in the game's thread."""
     channel = await thread_of(bot, report.row.thread_id or report.row.channel_id)
-    if channel is not None:
-        await channel.send(report.caption[:2000], file=report_file(report), allowed_mentions=MENTION_USERS,
-                           view=await turn_view(bot, report))
+    try:
+        if channel is not None:
+            await channel.send(report.caption[:2000], file=report_file(report), allowed_mentions=MENTION_USERS,
+                               view=await turn_view(bot, report))
+    except discord.HTTPException as error:  # the move is saved; /board shows it once the thread is back
+        log.warning("could not post game %s in its thread: %s", report.row.id, error)
     bot.dispatch("game_report", report)
     if report.next_game is not None:
         await post_report(bot, report.next_game)
@@ -238,6 +241,20 @@ async def show_lobby(interaction: discord.Interaction, lobby: Lobby) -> None:
     message = interaction.message
     assert message is not None and lobby.report is not None
     await open_thread(bot_of(interaction), message, lobby)
+
+
+async def post_recovered(bot: ZBot, report: Report) -> None:
+    """A game that recovery started at start-up: into its thread, or open one from its challenge message."""
+    if report.row.thread_id is not None:
+        await post_report(bot, report)
+        return
+    channel = await thread_of(bot, report.row.channel_id)
+    if not isinstance(channel, discord.TextChannel) or report.row.message_id is None:
+        log.warning("recovered game %s has no channel to be posted in", report.row.id)
+        return
+    message = await channel.fetch_message(report.row.message_id)
+    await message.edit(view=None)
+    await open_thread(bot, message, Lobby(report.row, started=True, report=report))
 
 
 async def open_thread(bot: ZBot, message: discord.Message, lobby: Lobby) -> None:

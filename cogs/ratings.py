@@ -74,7 +74,7 @@ class Ratings(commands.Cog):
         if season is not None:
             if board_scope == GLOBAL or interaction.guild_id is None:
                 raise HostError("Seasons belong to a server; the global board is all-time.")
-            current = await seasons.current_season(self.bot.host.db.conn, interaction.guild_id)
+            current = await seasons.current_season(self.bot.host.db.reader, interaction.guild_id)
             if season > current:
                 raise HostError(f"Season {season} has not started; this server is in season {current}.")
         await interaction.response.defer(thinking=True)

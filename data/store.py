@@ -157,6 +157,13 @@ class GameStore:
             await conn.execute("UPDATE games SET thread_id = ?, message_id = COALESCE(?, message_id) WHERE id = ?",
                                (thread_id, message_id, game_id))
 
+    async def postpone(self, game_id: int, until: float) -> None:
+        """Push a game's deadline and reminder out of the scheduler's way (its handling keeps failing)."""
+        async with self.db.transaction() as conn:
+            await conn.execute("UPDATE games SET deadline = MAX(COALESCE(deadline, 0), ?),"
+                               " remind_at = CASE WHEN remind_at IS NULL THEN NULL ELSE MAX(remind_at, ?) END"
+                               " WHERE id = ?", (until, until, game_id))
+
     async def find_by_thread(self, thread_id: int) -> GameRow | None:
         row = await self.db.fetchone("SELECT id FROM games WHERE thread_id = ? ORDER BY id DESC LIMIT 1",
                                      (thread_id,))  # a match's games share a thread: the newest is meant

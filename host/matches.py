@@ -8,6 +8,7 @@ Every game of a match is an ordinary game (rated on its own); its settings name 
 from __future__ import annotations
 
 import json
+import logging
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -19,6 +20,7 @@ if TYPE_CHECKING:
     from host.service import Host
 
 LENGTHS = (1, 3, 5)
+log = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True)
@@ -78,19 +80,23 @@ async def continue_match(host: Host, row: GameRow, game: Game) -> tuple[str, Rep
     return current.line(), await _next_game(host, row, game, current)
 
 
-async def resume_all(host: Host) -> int:
+async def resume_all(host: Host) -> list[Report]:
     """Start the next game of every undecided match whose last game ended without one (a crash)."""
-    started = 0
+    started: list[Report] = []
     for found in await host.db.fetchall("SELECT id FROM games WHERE status = 'finished'"
                                         " AND json_extract(settings, '$.match') > 1"):
-        row = await host.get(found["id"])
-        first = row.settings.get("match_of") or row.id
-        later = await host.db.fetchone("SELECT 1 FROM games WHERE json_extract(settings, '$.match_of') = ?"
-                                       " AND id > ?", (first, row.id))
-        current = await score(host, row)
-        if later is None and not current.decided:
-            await _next_game(host, row, await host.engine_of(row), current)
-            started += 1
+        try:
+            row = await host.get(found["id"])
+            first = row.settings.get("match_of") or row.id
+            later = await host.db.fetchone("SELECT 1 FROM games WHERE json_extract(settings, '$.match_of') = ?"
+                                           " AND id > ?", (first, row.id))
+            current = await score(host, row)
+            if later is None and not current.decided:
+                report = await _next_game(host, row, await host.engine_of(row), current)
+                if report is not None:
+                    started.append(report)
+        except Exception:
+            log.exception("could not continue the match of game %s on recovery", found["id"])
     return started
 
 

@@ -16,6 +16,8 @@ from host.results import HostError, Report
 from host.service import Host
 
 log = logging.getLogger(__name__)
+RETRY_BROKEN = 3600.0
+"""Seconds before a game whose handling failed is looked at again, so it cannot hog every tick."""
 BATCH = 8
 """Games (or digests) handled per tick: a timeout costs 2-4 ms (about 35 SQLite calls), so a full tick stays
 well under 50 ms; ``more`` says to go on at once."""
@@ -59,7 +61,8 @@ class Scheduler:
                 else:
                     result.timeouts.extend(await self._timeouts(game_id, seat, now))
             except Exception:  # one broken game must not hold up every other game's clock
-                log.exception("timeout handling of game %s failed", game_id)
+                log.exception("timeout handling of game %s failed; retrying in an hour", game_id)
+                await self.host.store.postpone(game_id, now + RETRY_BROKEN)
         budget -= min(len(due.timeouts), budget)
         for game_id in due.reminders[:budget]:
             try:
@@ -67,14 +70,20 @@ class Scheduler:
             except HostError as error:  # the game moved meanwhile; the next tick sees its new state
                 log.info("reminder for game %s skipped: %s", game_id, error)
             except Exception:
-                log.exception("reminder of game %s failed", game_id)
+                log.exception("reminder of game %s failed; retrying in an hour", game_id)
+                await self.host.store.postpone(game_id, now + RETRY_BROKEN)
         budget -= min(len(due.reminders), budget)
         users = await correspondence.due_digests(self.host, now)
         for user in users[:budget]:
-            found = await correspondence.digest(self.host, user, now)
+            try:
+                found = await correspondence.digest(self.host, user, now)
+            except Exception:  # the timeouts above are committed: their reports must still go out
+                log.exception("digest for user %s failed", user)
+                continue
             if found is not None:
                 result.digests.append(found)
-        result.more = len(due.timeouts) + len(due.reminders) + len(users) > self.batch
+        left = await self.host.due(now)  # what is still due after this batch; failures stepped aside
+        result.more = bool(left.timeouts or left.reminders or await correspondence.due_digests(self.host, now))
         return result
 
     async def _timeouts(self, game_id: int, seat: int | None, now: float) -> list[Report]:

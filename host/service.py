@@ -89,7 +89,7 @@ class Host:
         pending = [s for s in row.seats if s.user_id == user and not s.accepted]
         if not pending:
             if row.seat_of(user) is not None and self._full(row.seats):
-                return await self.start(row)  # a start a crash interrupted: finish it
+                return await self._resume_start(row)  # a start a crash interrupted: finish it
             if row.seat_of(user) is not None:
                 raise HostError("You have already accepted this challenge.")
             raise HostError("This challenge is not addressed to you; open seats take the Join button.")
@@ -130,16 +130,22 @@ class Host:
     async def _maybe_start(self, row: GameRow) -> Lobby:
         return await self.start(row) if self._full(row.seats) else Lobby(row, started=False)
 
-    async def recover(self) -> int:
-        """On start-up: finish starts that a crash interrupted (full tables still in ``challenge``)
-        and matches whose next game was never created. Returns how many games it started."""
-        started = 0
+    async def recover(self) -> list[Report]:
+        """On start-up: finish starts that a crash interrupted (full tables still in ``challenge``) and
+        matches whose next game was never created. Returns their start reports, for the bot to post."""
+        reports: list[Report] = []
         for found in await self.db.fetchall("SELECT id FROM games WHERE status = 'challenge'"):
-            row = await self._row(found["id"])
-            if self._full(row.seats):
-                await self.start(row)
-                started += 1
-        return started + await matches.resume_all(self)
+            try:
+                row = await self._row(found["id"])
+                if self._full(row.seats) and (lobby := await self._resume_start(row)).report is not None:
+                    reports.append(lobby.report)
+            except Exception:  # one unrecoverable row must not keep the bot from starting
+                log.exception("could not start game %s on recovery", found["id"])
+        return reports + await matches.resume_all(self)
+
+    async def _resume_start(self, row: GameRow) -> Lobby:
+        """A start that was interrupted: a match game keeps its seat order (the sides swap depends on it)."""
+        return await self.start(row, shuffle="match_of" not in row.settings)
 
     def new_seed(self) -> str:
         return dice.new_seed()

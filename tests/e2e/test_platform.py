@@ -138,3 +138,21 @@ async def test_zrtz_import_posts_the_record_position(harness: BotHarness) -> Non
         assert "after move 5" in rec.content and rec.files[0].data.startswith(PNG)
         junk = await harness.fake.slash("alice", "zrtz import", {"record": Upload("x.sgf", b"hello")})
         assert junk.ephemeral and "cannot be replayed" in junk.content
+
+
+async def test_a_start_interrupted_by_a_crash_is_finished_and_posted_on_restart(harness: BotHarness) -> None:
+    import sqlite3
+
+    fake = harness.fake
+    async with harness.running():
+        rec = await fake.slash("alice", "zaic new", {"opponent": "bob"})
+        game_id = int(next(c for c in rec.original.custom_ids() if c.startswith("zg:accept:")).rsplit(":", 1)[1])
+    with sqlite3.connect(harness.database_path) as conn:  # bob's accept landed; the start did not
+        conn.execute("UPDATE seats SET accepted = 1 WHERE game_id = ?", (game_id,))
+    async with harness.running() as bot:
+        await fake.wait_until(lambda: any(t.name == f"Zaic #{game_id}" and t.messages for t in fake.threads()),
+                              what="the recovered game's thread")
+        assert (await bot.host.get(game_id)).status == "active"
+        first = fake.messages(fake.thread(f"Zaic #{game_id}"))[0]
+        assert first.attachments and "begins" in first.content
+        assert not fake.messages("general")[-1].custom_ids(), "the old challenge buttons are gone"

@@ -363,3 +363,18 @@ async def test_one_broken_game_does_not_hold_up_the_others(host: Host, clock: Fa
     tick = await Scheduler(host).tick()
     assert [r.row.id for r in tick.timeouts] == [healthy]
     assert (await host.get(broken)).status == "active"
+
+
+async def test_a_game_that_keeps_failing_steps_aside_for_an_hour(host: Host, clock: FakeClock) -> None:
+    broken = await clocked(host)
+    await bid(host, broken)
+    async with host.db.transaction() as conn:
+        await conn.execute("INSERT INTO moves (game_id, ply, seat, text, at) VALUES (?, 99, 0, 'take 9', 0)",
+                           (broken,))
+    host._engines.clear()
+    clock.advance(DAY)
+    scheduler = Scheduler(host, batch=1)
+    first = await scheduler.tick()
+    assert first.timeouts == [] and not first.more, "the broken game no longer counts as due"
+    assert (await host.due(clock())).timeouts == []
+    assert broken in (await host.due(clock() + 3601)).timeouts

@@ -72,3 +72,23 @@ async def test_partners_named_by_the_challenger_stay_partners(host: Host) -> Non
     assert row.seats[row.seat_of(ALICE)].team == row.seats[row.seat_of(CAROL)].team
     assert row.seats[row.seat_of(BOB)].team == row.seats[row.seat_of(404)].team
     assert row.seats[row.seat_of(ALICE)].team != row.seats[row.seat_of(BOB)].team
+
+
+async def test_recovery_continues_a_match_and_keeps_its_swapped_seats(host: Host, monkeypatch) -> None:
+    lobby = await host.challenge(game="dicenim", creator=ALICE, opponents=[BOB], settings={"match": 3})
+    first = (await host.accept(lobby.row.id, BOB)).row.id
+    order = [s.user_id for s in (await host.get(first)).seats]
+    real_start = host.start
+
+    async def crash(*args, **kwargs):
+        raise RuntimeError("power cut")
+
+    monkeypatch.setattr(host, "start", crash)
+    report = await host.resign(first, ALICE)
+    assert report.next_game is None and (await host.get(first)).status == "finished"
+    monkeypatch.setattr(host, "start", real_start)
+    reports = await host.recover()  # the half-created next game is a full table left in "challenge"
+    assert len(reports) == 1
+    second = await host.get(reports[0].row.id)
+    assert second.status == "active" and [s.user_id for s in second.seats] == order[::-1]
+    assert await host.recover() == []

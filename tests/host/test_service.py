@@ -243,9 +243,9 @@ async def test_recover_starts_a_full_table_that_a_crash_left_waiting(db: Databas
     await host.store.update(row, now=clock(), seats=[Seat(0, ALICE, True), Seat(1, BOB, True)])  # no start
     assert (await host.get(lobby.row.id)).status == "challenge"
     fresh = Host(db, games=host.games, renderer=text_renderer, now=clock)
-    assert await fresh.recover() == 1
+    assert [r.row.id for r in await fresh.recover()] == [lobby.row.id]
     assert (await fresh.get(lobby.row.id)).status == "active"
-    assert await fresh.recover() == 0
+    assert await fresh.recover() == []
 
 
 async def test_readers_never_see_a_transaction_that_rolls_back(db: Database, clock: FakeClock) -> None:
