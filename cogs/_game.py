@@ -5,7 +5,6 @@ A game's cog subclasses ``GameCog`` and adds only its ``new`` command with the g
 
 from __future__ import annotations
 
-import io
 from typing import TYPE_CHECKING, Any, ClassVar
 
 import discord
@@ -15,12 +14,13 @@ from discord.ext import commands
 import engines
 from cogs._shared import (
     MENTION_USERS,
+    board_file,
     lobby_text,
     lobby_view,
     open_thread,
     post_report,
-    report_file,
-    turn_view,
+    report_message,
+    report_shown,
 )
 from data.store import GameRow
 from host.results import HostError, Report
@@ -53,12 +53,8 @@ class GameCog(commands.GroupCog):
             await interaction.response.send_message("Done: your choice stays secret.", ephemeral=True)
             await post_report(self.bot, report)
         elif interaction.channel_id == report.row.thread_id:
-            await interaction.response.send_message(report.caption[:2000], file=report_file(report),
-                                                    allowed_mentions=MENTION_USERS,
-                                                    view=await turn_view(self.bot, report))
-            self.bot.dispatch("game_report", report)
-            if report.next_game is not None:
-                await post_report(self.bot, report.next_game)
+            await interaction.response.send_message(**await report_message(self.bot, report))
+            await report_shown(self.bot, report)
         else:  # answer within Discord's 3 seconds first, then post the board in the game's thread
             where = f" see <#{report.row.thread_id}>" if report.row.thread_id else ""
             await interaction.response.send_message(f"Done:{where or ' the board follows here'}.", ephemeral=True)
@@ -112,7 +108,7 @@ class GameCog(commands.GroupCog):
     async def board(self, interaction: discord.Interaction, private: bool = False) -> None:
         row = await self._game_here(interaction, ("active", "finished"))
         board = await self.bot.host.board(row.id, interaction.user.id if private else None)
-        file = discord.File(io.BytesIO(board.image), filename=board.filename)
+        file = board_file(board)
         await interaction.response.send_message(f"**{self.title}** #{row.id}", file=file, ephemeral=private)
 
     @app_commands.command(name="resign", description="Resign this game")

@@ -16,7 +16,7 @@ import discord
 from discord import app_commands
 
 import engines
-from host.results import HostError, Lobby, Report
+from host.results import Board, HostError, Lobby, Report
 
 if TYPE_CHECKING:
     from bot import ZBot
@@ -76,8 +76,21 @@ def guarded(callback: Callback) -> Callback:
     return wrapper
 
 
-def report_file(report: Report) -> discord.File:
-    return discord.File(io.BytesIO(report.board.image), filename=report.board.filename)
+def board_file(board: Board) -> discord.File:
+    return discord.File(io.BytesIO(board.image), filename=board.filename)
+
+
+async def report_message(bot: ZBot, report: Report) -> dict[str, Any]:
+    """What a report shows wherever it is sent: caption, board, and move buttons when they fit."""
+    return {"content": report.caption[:2000], "file": board_file(report.board), "allowed_mentions": MENTION_USERS,
+            "view": await turn_view(bot, report)}
+
+
+async def report_shown(bot: ZBot, report: Report) -> None:
+    """After a report is on screen: listeners (Zodiac's DMs) hear of it, and a match's next game follows."""
+    bot.dispatch("game_report", report)
+    if report.next_game is not None:
+        await post_report(bot, report.next_game)
 
 
 async def post_report(bot: ZBot, report: Report) -> None:
@@ -85,13 +98,10 @@ async def post_report(bot: ZBot, report: Report) -> None:
     channel = await thread_of(bot, report.row.thread_id or report.row.channel_id)
     try:
         if channel is not None:
-            await channel.send(report.caption[:2000], file=report_file(report), allowed_mentions=MENTION_USERS,
-                               view=await turn_view(bot, report))
+            await channel.send(**await report_message(bot, report))
     except discord.HTTPException as error:  # the move is saved; /board shows it once the thread is back
         log.warning("could not post game %s in its thread: %s", report.row.id, error)
-    bot.dispatch("game_report", report)
-    if report.next_game is not None:
-        await post_report(bot, report.next_game)
+    await report_shown(bot, report)
 
 
 async def turn_view(bot: ZBot, report: Report) -> discord.ui.View:
@@ -224,7 +234,7 @@ class MyViewButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"zv
             return
         board = await host.board(self.game_id, interaction.user.id)
         await interaction.response.send_message("Your view (only you see this):", ephemeral=True,
-                                                file=discord.File(io.BytesIO(board.image), board.filename))
+                                                file=board_file(board))
 
 
 async def show_lobby(interaction: discord.Interaction, lobby: Lobby) -> None:
@@ -263,6 +273,5 @@ async def open_thread(bot: ZBot, message: discord.Message, lobby: Lobby) -> None
     await bot.host.set_thread(lobby.row.id, thread.id, message.id)
     assert lobby.report is not None
     lobby.report.row.thread_id = thread.id
-    await thread.send(lobby.report.caption[:2000], file=report_file(lobby.report), allowed_mentions=MENTION_USERS,
-                      view=await turn_view(bot, lobby.report))
-    bot.dispatch("game_report", lobby.report)
+    await thread.send(**await report_message(bot, lobby.report))
+    await report_shown(bot, lobby.report)

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-import io
 from typing import TYPE_CHECKING
 
 import discord
 from discord import app_commands
 
 from cogs._game import GameCog
+from cogs._shared import board_file
 from cogs.correspondence import CLOCK_CHOICES
 from host import imports
 from host.results import HostError
@@ -42,7 +42,7 @@ class ZrtzCog(GameCog, group_name="zrtz", group_description="ZÈRTZ: marbles on 
             raise HostError("That file is too large for a ZÈRTZ record.")
         data = await record.read()
         caption, board = await imports.zrtz_record(data, move, self.bot.host.renderer)
-        await interaction.response.send_message(caption, file=discord.File(io.BytesIO(board.image), board.filename))
+        await interaction.response.send_message(caption, file=board_file(board))
 
 
 async def setup(bot: ZBot) -> None:

@@ -354,9 +354,6 @@ class Host:
                 "finished": "is over", "aborted": "was aborted", "declined": "was declined"}
         raise HostError(f"Game #{row.id} {said.get(row.status, row.status)}.")
 
-    async def engine_of(self, row: GameRow) -> Game:
-        return await self._engine(row)
-
     async def _engine(self, row: GameRow) -> Game:
         """The engine at the row's version: cached, else rebuilt by replaying the move log."""
         cached = self._engines.get(row.id)

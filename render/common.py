@@ -15,7 +15,6 @@ SEAT_COLOURS: tuple[tuple[int, int, int], ...] = (
     (0, 158, 115),    # bluish green
     (204, 121, 167),  # reddish purple
 )
-SEAT_COLOUR_NAMES = ("Blue", "Orange", "Green", "Purple")
 INK = (33, 33, 33)
 PAPER = (250, 247, 240)
 MUTED = (120, 120, 120)
