@@ -1,0 +1,106 @@
+"""Durable jobs: what the bot owes (AI turns, posts after a commit, scheduled steps), claimed with a lease.
+
+One mechanism for all deferred work. A job is enqueued inside the transaction that causes it, so the
+change and the debt land together. ``claim`` hands due jobs to one worker at a time: the lease keeps
+other workers (or processes) off it, and when the worker dies the lease runs out and the job is
+claimed again. Handlers must therefore be idempotent (check the game version, a message nonce ...).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import aiosqlite
+
+from data.db import Database
+
+DEFAULT_LEASE = 60.0
+"""Seconds a claimed job stays invisible to other workers; long enough for an AI search and a post."""
+
+
+@dataclass(frozen=True)
+class Job:
+    id: int
+    kind: str
+    game_id: int | None
+    payload: dict[str, Any]
+    due_at: float
+    attempts: int
+
+
+def _job(row: aiosqlite.Row, *, claimed: bool = False) -> Job:
+    """``claimed``: the row was read just before this claim counted one more attempt."""
+    return Job(row["id"], row["kind"], row["game_id"], json.loads(row["payload"]), row["due_at"],
+               row["attempts"] + int(claimed))
+
+
+async def enqueue(conn: aiosqlite.Connection, *, kind: str, due_at: float, now: float, game_id: int | None = None,
+                  payload: dict[str, Any] | None = None, dedupe: str | None = None) -> None:
+    """Add a job inside the caller's transaction; a job with the same ``dedupe`` key already there wins."""
+    await conn.execute(
+        "INSERT OR IGNORE INTO jobs (kind, game_id, dedupe, payload, due_at, created_at) VALUES (?, ?, ?, ?, ?, ?)",
+        (kind, game_id, dedupe, json.dumps(payload or {}), due_at, now))
+
+
+class JobQueue:
+    """Claim, finish and retry jobs over one database."""
+
+    def __init__(self, db: Database) -> None:
+        self.db = db
+
+    async def add(self, *, kind: str, due_at: float, now: float, game_id: int | None = None,
+                  payload: dict[str, Any] | None = None, dedupe: str | None = None) -> None:
+        """Enqueue in a transaction of its own (when no game change goes with it)."""
+        async with self.db.transaction() as conn:
+            await enqueue(conn, kind=kind, due_at=due_at, now=now, game_id=game_id, payload=payload, dedupe=dedupe)
+
+    async def claim(self, now: float, owner: str, *, kinds: Sequence[str] | None = None, limit: int = 8,
+                    lease: float = DEFAULT_LEASE) -> list[Job]:
+        """Due jobs nobody holds, leased to ``owner`` in one transaction so no two workers get the same job."""
+        kind_filter = ""
+        params: list[Any] = [now, now]
+        if kinds:
+            kind_filter = f" AND kind IN ({', '.join('?' for _ in kinds)})"
+            params += list(kinds)
+        async with self.db.transaction() as conn:
+            async with conn.execute(
+                    "SELECT * FROM jobs WHERE done_at IS NULL AND due_at <= ?"
+                    " AND (lease_until IS NULL OR lease_until <= ?)" + kind_filter + " ORDER BY due_at, id LIMIT ?",
+                    (*params, limit)) as cursor:
+                rows = list(await cursor.fetchall())
+            if rows:
+                await conn.executemany(
+                    "UPDATE jobs SET lease_owner = ?, lease_until = ?, attempts = attempts + 1 WHERE id = ?",
+                    [(owner, now + lease, r["id"]) for r in rows])
+        return [_job(r, claimed=True) for r in rows]
+
+    async def done(self, job_id: int, now: float) -> None:
+        async with self.db.transaction() as conn:
+            await conn.execute("UPDATE jobs SET done_at = ?, lease_owner = NULL, lease_until = NULL WHERE id = ?",
+                               (now, job_id))
+
+    async def retry(self, job_id: int, at: float, error: str) -> None:
+        """Give the job back, due again at ``at`` (a failed send: Discord down, a rate limit)."""
+        async with self.db.transaction() as conn:
+            await conn.execute("UPDATE jobs SET due_at = ?, lease_owner = NULL, lease_until = NULL, last_error = ?"
+                               " WHERE id = ?", (at, error[:500], job_id))
+
+    async def pending(self, *, kind: str | None = None, game_id: int | None = None) -> list[Job]:
+        """Jobs not yet done, oldest first (for recovery views and tests)."""
+        sql = "SELECT * FROM jobs WHERE done_at IS NULL"
+        params: list[Any] = []
+        if kind is not None:
+            sql += " AND kind = ?"
+            params.append(kind)
+        if game_id is not None:
+            sql += " AND game_id = ?"
+            params.append(game_id)
+        return [_job(r) for r in await self.db.fetchall(sql + " ORDER BY due_at, id", tuple(params))]
+
+    async def next_due(self) -> float | None:
+        """When the earliest pending job falls due, so a worker can sleep until then."""
+        row = await self.db.fetchone("SELECT MIN(due_at) AS due FROM jobs WHERE done_at IS NULL")
+        return row["due"] if row and row["due"] is not None else None
