@@ -170,6 +170,9 @@ def _why_not_moving(game: Ziggurat, words: list[str], verb: str, loc: int) -> st
         return f"Your Queen on {where} cannot advance: she needs 2 movement points a square."
     if verb == "leap":
         return f"The {me} piece on {where} cannot Leap: the next square is occupied or it is on its wall."
+    if verb != "hop" and rules.next_square(game.colour, loc) == GOALS[game.colour]:
+        return (f"The {me} piece on {where} cannot go forward: your Goal holds a stack, and only a Hop "
+                "stacks onto it.")
     return f"The {me} piece on {where} cannot go forward: the next square holds a stack."
 
 

@@ -11,7 +11,8 @@ are the squares on the two diagonals. Pieces on one square form a stack.
 
 **Turn.** Roll the movement die (d8) and the action die. Both are optional; use them in any order, \
 with the same or different pieces. Moving a top piece takes it the full roll forward, but it must \
-stop at a corner, at its own wall, at its Goal, or just before a stack; unused points are lost. \
+stop at a corner, at its own wall, at its Goal, or just before a stack (also a stack on your Goal: \
+only a Hop climbs onto that); unused points are lost. \
 Type `end` to finish your turn.
 
 **Actions.** Tip: push an adjacent stack or singleton straight away (`tip c2 n`), or tip a stack you \

@@ -42,15 +42,14 @@ def where(colour: int, loc: int) -> str:
     return "start" if loc == STATIONS[colour] else name(loc)
 
 
-def occupied(board: Board, s: int, colour: int) -> bool:
-    return bool(board[s]) and s != GOALS[colour]
+def occupied(board: Board, s: int) -> bool:
+    return bool(board[s])
 
 
-def blocks_drone(board: Board, s: int, colour: int) -> bool:
-    """A stack, or (Queen Ziggurat) a Queen, stops a drone just before it; the own Goal never does."""
+def blocks_drone(board: Board, s: int) -> bool:
+    """A stack, or (Queen Ziggurat) a Queen, stops a drone just before it, on the own Goal too:
+    the text makes no exception, and a Hop still gets in (it stacks on a Goal it reaches)."""
     stack = board[s]
-    if not stack or s == GOALS[colour]:
-        return False
     return len(stack) >= 2 or any(p >= 4 for p in stack)
 
 
@@ -71,10 +70,10 @@ def run(board: Board, colour: int, loc: int, points: int, kind: str, queen: bool
     goal = GOALS[colour]
     while points >= cost and i < last:
         j = i + 1
-        if kind == "hop" and occupied(board, path[j], colour):
-            while occupied(board, path[j], colour) and path[j] not in stops:
+        if kind == "hop" and occupied(board, path[j]):
+            while occupied(board, path[j]) and path[j] not in stops:
                 j += 1
-        elif not queen and blocks_drone(board, path[j], colour):
+        elif not queen and blocks_drone(board, path[j]):
             break
         if path[j] == goal and foreign:
             break
@@ -83,6 +82,13 @@ def run(board: Board, colour: int, loc: int, points: int, kind: str, queen: bool
         if kind != "aim" and path[i] in stops:
             break
     return path[i] if i != start else None
+
+
+def next_square(colour: int, loc: int) -> int | None:
+    """The square after ``loc`` on the colour's path (None at its Goal)."""
+    path = PATHS[colour]
+    i = POSITION[colour][loc]
+    return path[i + 1] if i + 1 < len(path) else None
 
 
 def leap(board: Board, colour: int, loc: int) -> int | None:

@@ -206,8 +206,13 @@ def gen_penguin(st: State, p: Piece, frm: int, out: list[Action]) -> None:
     for f in range(8):
         if f != p.facing:
             out.append(Action(f"Penguin {name} face {DIR_NAMES[f]}", "rotate", p.pid, frm, frm, f))
-    end = slide_end(st, frm, p.facing, True)
-    if end is not None:
+    if p.side != p.owner:
+        # A zombie penguin reverses its turn order (3.5d): it turns first, then slides the new way.
+        for f in range(8):
+            end = slide_end(st, frm, f, True)
+            if end is not None:
+                out.append(Action(mover_name("Penguin", frm, end), "slide", p.pid, frm, end, f))
+    elif (end := slide_end(st, frm, p.facing, True)) is not None:
         base = mover_name("Penguin", frm, end)
         for f in range(8):
             text = base if f == p.facing else f"{base} face {DIR_NAMES[f]}"

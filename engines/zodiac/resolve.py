@@ -80,7 +80,9 @@ def after_effects(st: State, captor: Piece | None, effects: list[Effect]) -> lis
         if captor is None or captor.kind not in ANIMALS or found is None:
             continue
         if victim.kind == "Frog":
-            captor.poison = 2
+            # Frozen for its owner's next turn only (3.4e): the count drops at each end of the owner's
+            # turn, so a zombie capturing on the controller's turn needs one less than a normal capture.
+            captor.poison = 2 if captor.owner == st.turn else 1
         if victim.kind == "Fungi" and victim.owner != captor.side:
             captor.zombie = victim.owner
             if st.kings[victim.owner] == "Fungi":
@@ -208,7 +210,8 @@ def execute(st: State, act: Action, roll: int | None = None) -> dict[str, Any]:
     elif kind == "leap":
         _execute_leap(st, p, act, roll, effects, info)
     elif kind == "slide":
-        end = slide_end(st, frm, p.facing, False)
+        way = int(act.arg) if p.side != p.owner else p.facing  # type: ignore[call-overload]  # a zombie turns first (3.5d)
+        end = slide_end(st, frm, way, False)
         assert end is not None
         piece, virus, _ = st.lift(frm, p)
         c = st.cells.get(end)

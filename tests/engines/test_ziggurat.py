@@ -93,6 +93,37 @@ def test_reaching_the_goal_and_goal_pieces_stay() -> None:
     assert not any(m.split()[1:2] == ["d4"] for m in position({"d4": "B"}, 3, "wild").legal_moves(0) if m != "end")
 
 
+def test_a_stack_on_your_own_goal_blocks_a_normal_move_and_aim() -> None:
+    # Issue 14: Blue on c4 and BB on d4, rolling 1 swap: the move would have made d4 BBB and won.
+    game = position({"c4": "B", "d4": "BB"}, movement=1, action="swap")
+    assert "move c4" not in game.legal_moves(0)
+    with pytest.raises(IllegalMove, match="your Goal holds a stack, and only a Hop"):
+        game.play(0, "move c4")
+    assert stacks(game) == {"c4": "B", "d4": "BB"} and game.outcome() is None
+    aim = position({"c5": "B", "d4": "BB"}, movement=2, action="aim")
+    assert "aim c4" not in position({"c4": "B", "d4": "BB"}, 1, "aim").legal_moves(0)
+    aim.play(0, "aim c5")
+    assert stacks(aim) == {"c4": "B", "d4": "BB"} and aim.outcome() is None  # stops just in front
+
+
+def test_only_a_hop_stacks_onto_your_own_goal_stack() -> None:
+    game = position({"c4": "B", "d4": "BB"}, movement=1, action="hop")
+    assert "move c4" not in game.legal_moves(0)
+    game.play(0, "hop c4")
+    assert stacks(game) == {"d4": "BBB"} and game.outcome() is not None
+
+
+def test_a_drone_cannot_move_onto_its_own_queen_on_the_goal_but_may_hop_her() -> None:
+    game = position({"c4": "B", "d4": "b"}, movement=1, action="aim", queen=True)
+    moves = game.legal_moves(0)
+    assert "move c4" not in moves and "aim c4" not in moves
+    with pytest.raises(IllegalMove):
+        game.play(0, "move c4")
+    hop = position({"c4": "B", "d4": "b"}, movement=1, action="hop", queen=True)
+    hop.play(0, "hop c4")
+    assert stacks(hop) == {"d4": "bB"}
+
+
 def test_unused_points_are_lost() -> None:
     game = position({"g1": "B", "b1": "B"}, movement=7, action="tip")
     game.play(0, "move g1")

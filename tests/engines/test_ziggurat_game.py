@@ -58,15 +58,15 @@ def test_player_counts_and_modes_pick_the_colours() -> None:
 
 
 def test_first_colour_home_wins() -> None:
-    game = position({"c4": "B", "d4": "BB", "e5": "GG", "f5": "G"}, movement=2, players=2)
-    game.play(0, "move c4")
+    game = position({"c4": "B", "d4": "BB", "e5": "GG", "f5": "G"}, movement=2, action="hop", players=2)
+    game.play(0, "hop c4")
     outcome = game.outcome()
     assert outcome is not None and outcome.winners == {0} and "Blue" in outcome.reason
 
 
 def test_double_mode_either_colour_wins() -> None:
-    game = position({"e5": "GG", "f5": "G"}, movement=1, colour="G", players=2, mode="double")
-    game.play(0, "move f5")
+    game = position({"e5": "GG", "f5": "G"}, movement=1, action="hop", colour="G", players=2, mode="double")
+    game.play(0, "hop f5")
     assert game.outcome() is not None and game.outcome().winners == {0}
 
 
@@ -83,8 +83,8 @@ def test_partners_need_both_colours_and_a_finished_partner_rolls_only_the_action
     skipped = position(base, colour="P", players=4, mode="partners")
     skipped.play(3, "end")
     assert skipped.observation(None)["turn"]["colour"] == "Orange"
-    won = position(base, movement=1, colour="G", players=4, mode="partners")
-    won.play(2, "move f5")
+    won = position(base, movement=1, action="hop", colour="G", players=4, mode="partners")
+    won.play(2, "hop f5")
     assert won.outcome() is not None and won.outcome().winners == {0, 2}
 
 
@@ -162,8 +162,8 @@ def test_a_queen_under_another_queen_stays_and_no_foreign_drones_reach_home() ->
 
 
 def test_queen_variant_needs_all_four_home() -> None:
-    game = position({"c4": "B", "d4": "BB", "start:B": "b"}, movement=1, action="tip", queen=True, players=2)
-    game.play(0, "move c4")
+    game = position({"c4": "B", "d4": "BB", "start:B": "b"}, movement=1, action="hop", queen=True, players=2)
+    game.play(0, "hop c4")
     assert game.outcome() is None and game.observation(None)["home"]["Blue"] == 3
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from engines.base import CHANCE
 from engines.zodiac import Zodiac
-from engines.zodiac.core import DARK, LIGHT, Piece, sq_parse
+from engines.zodiac.core import DARK, DIR_NAMES, LIGHT, Piece, sq_parse
 from engines.zodiac.turns import position_key
 
 
@@ -170,6 +170,17 @@ def test_capturing_the_frog_poisons_the_captor_for_its_next_turn_3_4e() -> None:
     assert dests(g, "c5")
 
 
+def test_a_zombie_capturing_the_frog_is_poisoned_for_its_owners_next_turn_only_3_4e() -> None:
+    g = board({"c4": "L Bear", "c5": "D Fungi", "c6": "L Frog", "a8": "D Wolf", "e8": "D Goat", "a1": "L Goat"},
+              kings=("Goat", "Wolf"))
+    play(g, "Bear c4-c5")  # the bear eats the fungi: Dark plays it next turn
+    play(g, "Bear c5-c6")  # as Dark's zombie it captures Light's frog: poisoned
+    assert g.st.turn == LIGHT and not dests(g, "c6")  # Light's next turn: frozen
+    play(g, "Goat a1-a2")
+    play(g, "Wolf a8-b6")
+    assert dests(g, "c6")  # the turn after: free again (it stayed frozen for two turns before)
+
+
 # ----- 3.5 fungi --------------------------------------------------------------------------
 
 
@@ -194,6 +205,22 @@ def test_capturing_the_fungi_zombifies_the_captor_for_one_turn_3_5c() -> None:
     assert "Bear c5-c4" in moves(g)  # Dark plays the zombie bear
     play(g, "Bear c5-c4")
     assert g.st.turn == LIGHT and "Bear c4-c3" in moves(g)  # back to Light
+
+
+def test_a_zombie_penguin_turns_first_and_then_slides_the_new_way_3_5d() -> None:
+    g = board({"c4": "L Penguin face=N", "c5": "D Fungi", "e1": "L Bear", "e8": "D Wolf"}, kings=("Bear", "Wolf"))
+    play(g, "Penguin c4-c5")  # eats the fungi: Dark plays the penguin next turn
+    assert g.st.turn == DARK
+    zombie = [m for m in moves(g) if m.startswith("Penguin")]
+    slides = {m for m in zombie if "face" not in m}
+    assert {"Penguin c5-a5", "Penguin c5-e5", "Penguin c5-c1", "Penguin c5-a7", "Penguin c5-c8"} <= slides
+    assert not any("-" in m and "face" in m for m in zombie)  # no rotation after the slide
+    assert "Penguin c5 face E" in zombie  # turning alone is still a move
+    play(g, "Penguin c5-a5")
+    p = g.st.top(sq_parse("a5"))
+    assert p is not None and p.facing == DIR_NAMES.index("W") and g.st.turn == LIGHT
+    assert "Penguin a5-e5" not in moves(g)  # back with Light: it slides only the way it faces
+    assert "Penguin a5-a8 face E" not in moves(g) and "Penguin a5 face N" in moves(g)
 
 
 # ----- 3.6 goat ---------------------------------------------------------------------------
