@@ -188,7 +188,7 @@ def layout(draw: ImageDraw.ImageDraw, text: str, size: int, width: float, height
            min_size: int = 9, lines: int = 1) -> tuple[int, list[str]]:
     """The largest size (at most ``size``) at which ``text`` fits in ``lines`` lines of ``width`` x ``height``;
     at ``min_size`` the last line is cut with an ellipsis."""
-    text = clean(text) if text.strip() else text
+    text = "".join(" " if unicodedata.category(ch) == "Cc" else ch for ch in text if unicodedata.category(ch) != "Cs")
     min_size = min(min_size, size)
     for s in range(size, min_size - 1, -1):
         wrapped = [text] if lines == 1 else _wrap(draw, text, s, width, bold)
