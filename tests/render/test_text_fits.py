@@ -54,3 +54,28 @@ def test_renderers_draw_text_only_through_the_fitting_helper() -> None:
         if path.name == "common.py":
             continue
         assert not re.search(r"\.text\(", path.read_text()), f"{path.name} draws text directly"
+
+
+def test_rating_chart_shows_every_game_and_its_whole_legend() -> None:
+    from render.profile import Series, render_rating_chart
+
+    games = ["Zarathustra", "Zaic", "ZÈRTZ", "Zodiac Chess", "Ziggurat"]
+    series = [Series(g, [1500, 1480 + 20 * i, 1530 - 7 * i]) for i, g in enumerate(games)]
+    with recording() as drawn:
+        png = render_rating_chart("Bartholomew the Magnificent of Upper Wobbleton 🐉 · rating history", series)
+    size = Image.open(io.BytesIO(png)).size
+    labels = [d.text for d in drawn]
+    for i, g in enumerate(games):
+        assert f"{g} {1530 - 7 * i}" in labels, f"{g} is missing from the legend: {labels}"
+    for item in drawn:
+        assert inside(item.bbox, (0, 0, *size)), f"{item.text!r} {item.bbox} leaves the chart"
+
+
+def test_names_with_emoji_and_cjk_draw_without_placeholder_boxes() -> None:
+    """Every character of such names has a real glyph in a shipped font, never the .notdef box."""
+    from render.common import fonts, has_glyph
+
+    for name in ("Zoë 🐉🎲", "王小明", "😀 smile", "Ólafur Þórðarson", "🔥"):
+        for char in name.replace(" ", ""):
+            chain = fonts(18)
+            assert any(has_glyph(18, i, char) for i in range(len(chain) - 1)), f"{char!r} of {name!r} has no glyph"
