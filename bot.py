@@ -87,6 +87,7 @@ class ZBot(commands.Bot):
     async def setup_hook(self) -> None:
         self.db = await Database.open(self.config.database_path)
         self._host = Host(self.db, on_finish=[ratings.record_result])
+        self._host.display_name = self.display_name
         self.recovered = await self._host.recover()
         if self.recovered:
             log.info("started %d game(s) that a crash had left waiting", len(self.recovered))
@@ -95,6 +96,11 @@ class ZBot(commands.Bot):
                 await self.load_extension(f"cogs.{module.name}")
         if self.config.sync:
             await self.sync_commands()
+
+    def display_name(self, user_id: int) -> str | None:
+        """A player's name for the board images, from the client's cache (no request while rendering)."""
+        user = self.get_user(user_id)
+        return user.display_name if user is not None else None
 
     async def on_ready(self) -> None:
         log.info("ready as %s in %d server(s)", self.user, len(self.guilds))

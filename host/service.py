@@ -48,6 +48,8 @@ class Host:
         self.now = now
         self.on_finish = list(on_finish)
         self._engines: dict[int, tuple[int, Game]] = {}
+        self.display_name: Callable[[int], str | None] | None = None
+        """Set by the Discord side: a user's display name, put on the board images beside the colours."""
 
     # ----- lobby ------------------------------------------------------------------------
 
@@ -416,8 +418,22 @@ class Host:
         else:  # finished games are rarely read again: keep the cache to the games in play
             self._engines.pop(row.id, None)
 
+    def player_names(self, row: GameRow, players: int) -> list[str | None] | None:
+        """Display names by seat for the renderer (``None`` for a seat whose name is unknown)."""
+        if self.display_name is None:
+            return None
+        names: list[str | None] = []
+        for seat in range(players):
+            user = row.user_at(seat)
+            names.append(self.display_name(user) if user is not None else None)
+        return names
+
     async def _board(self, row: GameRow, game: Game, seat: int | None) -> Board:
-        image = await asyncio.to_thread(self.renderer, game.observation(seat))
+        observation = game.observation(seat)
+        names = self.player_names(row, game.num_players)
+        if names is not None:
+            observation["player_names"] = names
+        image = await asyncio.to_thread(self.renderer, observation)
         return Board(image=image, filename=f"{row.game}-{row.id}-{len(game.history)}.png")
 
     async def _report(self, row: GameRow, game: Game, applied: list[tuple[int, str]]) -> Report:

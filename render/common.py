@@ -1,10 +1,22 @@
-"""Drawing helpers every board renderer shares: fonts, a colour-blind-safe palette, PNG output."""
+"""Drawing helpers every board renderer shares: fonts, a colour-blind-safe palette, fitted text, PNG output.
+
+All text goes through ``text``: it shrinks (and if need be wraps, then cuts) a string until it fits
+the box it belongs to, draws each character with the first shipped font that has it (so names
+with accents, CJK or emoji never turn into boxes), and reports what it drew to ``recording()``, so a
+test can check that no text leaves its panel in any position.
+"""
 
 from __future__ import annotations
 
 import io
+import unicodedata
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
+from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
+from typing import Any
 
 from PIL import Image, ImageDraw, ImageFont
 
@@ -20,14 +32,21 @@ PAPER = (250, 247, 240)
 MUTED = (120, 120, 120)
 HIGHLIGHT = (240, 200, 40)
 
+Colour = tuple[int, int, int]
+Box = tuple[float, float, float, float]
+Font = ImageFont.FreeTypeFont | ImageFont.ImageFont
 
 FONTS = Path(__file__).with_name("fonts")
 REGULAR = FONTS / "DejaVuSans.ttf"
 BOLD = FONTS / "DejaVuSans-Bold.ttf"
+FALLBACKS = (
+    *sorted(set(FONTS.glob("*.[ot]t[fc]")) - {REGULAR, BOLD}),  # Droid Sans Fallback (CJK), Symbola (emoji)
+    Path("/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc"),
+)
 
 
 @cache
-def font(size: int, bold: bool = False) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
+def font(size: int, bold: bool = False) -> Font:
     """DejaVu Sans, shipped in ``render/fonts`` (Bitstream Vera licence): it has accents, Greek and
     Cyrillic, which Pillow's bundled font lacks (ZÈRTZ, Zoë). Pillow's font only if the file is gone."""
     try:
@@ -36,14 +55,216 @@ def font(size: int, bold: bool = False) -> ImageFont.FreeTypeFont | ImageFont.Im
         return ImageFont.load_default(size=size)
 
 
+def fonts(size: int, bold: bool = False) -> tuple[Font, ...]:
+    """The fallback chain at one size; Pillow's bundled font is always last, so the chain is never empty."""
+    return _chain(size, bold)
+
+
+@cache
+def _chain(size: int, bold: bool) -> tuple[Font, ...]:
+    found: list[Font] = [font(size, bold)]
+    for path in FALLBACKS:
+        try:
+            found.append(ImageFont.truetype(str(path), size))
+        except OSError:
+            continue
+    return (*found, ImageFont.load_default(size=size))
+
+
+def _ink(chosen: Font, size: int, char: str) -> bytes:
+    image = Image.new("L", (3 * size, 3 * size))
+    ImageDraw.Draw(image).text((size // 2, size // 2), char, font=chosen, fill=255)
+    return image.tobytes()
+
+
+@cache
+def has_glyph(size: int, index: int, char: str, bold: bool = False) -> bool:
+    """A font lacks a glyph when the character draws exactly like one from the private-use planes."""
+    chain = fonts(size, bold)
+    return _ink(chain[index], size, char) != _ink(chain[index], size, "\U0010fffd")
+
+
+def runs(text: str, size: int, bold: bool = False) -> list[tuple[str, Font]]:
+    """Split text into pieces that one font can draw; marks and joiners stay with the character before."""
+    chain = fonts(size, bold)
+    pieces: list[tuple[str, Font]] = []
+    for char in text:
+        attached = unicodedata.category(char) in ("Mn", "Me", "Cf") or char.isspace()
+        if attached and pieces:
+            pieces[-1] = (pieces[-1][0] + char, pieces[-1][1])
+            continue
+        index = 0 if char.isascii() else next(
+            (i for i in range(len(chain) - 1) if has_glyph(size, i, char, bold)), len(chain) - 1)
+        if pieces and pieces[-1][1] is chain[index]:
+            pieces[-1] = (pieces[-1][0] + char, chain[index])
+        else:
+            pieces.append((char, chain[index]))
+    return pieces
+
+
+def clean(name: str) -> str:
+    """Control characters become spaces and unpaired surrogates go: they garble a line or fail to encode."""
+    kept = "".join(" " if unicodedata.category(ch) == "Cc" else ch for ch in name
+                   if unicodedata.category(ch) != "Cs")
+    return " ".join(kept.split()) or "?"
+
+
+def text_width(draw: ImageDraw.ImageDraw, text: str, size: int, bold: bool = False) -> float:
+    return sum(draw.textlength(piece, font=f) for piece, f in runs(text, size, bold))
+
+
 def text_size(draw: ImageDraw.ImageDraw, text: str, size: int) -> tuple[int, int]:
     left, top, right, bottom = draw.textbbox((0, 0), text, font=font(size))
     return int(right - left), int(bottom - top)
 
 
-def draw_centered(draw: ImageDraw.ImageDraw, xy: tuple[float, float], text: str, size: int,
-                  fill: tuple[int, int, int] = INK) -> None:
-    draw.text(xy, text, font=font(size), fill=fill, anchor="mm")
+# ----- what was drawn, for tests -----------------------------------------------------------
+
+@dataclass(frozen=True)
+class Drawn:
+    """One drawn text: its ink box, the panel it had to stay in, and the image size."""
+
+    text: str
+    bbox: Box
+    panel: Box
+    image: tuple[int, int]
+
+
+_RECORDER: ContextVar[list[Drawn] | None] = ContextVar("text_recorder", default=None)
+
+
+@contextmanager
+def recording() -> Iterator[list[Drawn]]:
+    """Collect every text the renderers draw inside the ``with`` block (tests use this)."""
+    seen: list[Drawn] = []
+    token = _RECORDER.set(seen)
+    try:
+        yield seen
+    finally:
+        _RECORDER.reset(token)
+
+
+def record(text: str, bbox: Box, panel: Box, image: tuple[int, int]) -> None:
+    """Note a text drawn another way (e.g. pasted from a cached tile)."""
+    seen = _RECORDER.get()
+    if seen is not None:
+        seen.append(Drawn(text, tuple(float(v) for v in bbox), tuple(float(v) for v in panel),  # type: ignore[arg-type]
+                          image))
+
+
+# ----- fitted text ---------------------------------------------------------------------------
+
+def _room(xy: tuple[float, float], anchor: str, box: Box) -> float:
+    """How wide a text anchored at ``xy`` may be without leaving ``box``."""
+    x = xy[0]
+    if anchor[0] == "l":
+        return box[2] - x
+    if anchor[0] == "r":
+        return x - box[0]
+    return 2 * min(x - box[0], box[2] - x)
+
+
+def _cut(draw: ImageDraw.ImageDraw, text: str, size: int, width: float, bold: bool) -> str:
+    """The longest prefix (plus an ellipsis when cut) that fits in ``width`` pixels."""
+    if text_width(draw, text, size, bold) <= width:
+        return text
+    while text and text_width(draw, text + "…", size, bold) > width:
+        text = text[:-1]
+    return text.rstrip() + "…"
+
+
+def _wrap(draw: ImageDraw.ImageDraw, text: str, size: int, width: float, bold: bool) -> list[str]:
+    """Greedy word wrap; a single word wider than ``width`` stays on its own line."""
+    lines: list[str] = []
+    for word in text.split(" "):
+        if lines and text_width(draw, f"{lines[-1]} {word}", size, bold) <= width:
+            lines[-1] = f"{lines[-1]} {word}"
+        else:
+            lines.append(word)
+    return lines
+
+
+def layout(draw: ImageDraw.ImageDraw, text: str, size: int, width: float, height: float, *, bold: bool = False,
+           min_size: int = 9, lines: int = 1) -> tuple[int, list[str]]:
+    """The largest size (at most ``size``) at which ``text`` fits in ``lines`` lines of ``width`` x ``height``;
+    at ``min_size`` the last line is cut with an ellipsis."""
+    text = "".join(" " if unicodedata.category(ch) == "Cc" else ch for ch in text if unicodedata.category(ch) != "Cs")
+    min_size = min(min_size, size)
+    for s in range(size, min_size - 1, -1):
+        wrapped = [text] if lines == 1 else _wrap(draw, text, s, width, bold)
+        fits_wide = all(text_width(draw, line, s, bold) <= width for line in wrapped)
+        if len(wrapped) <= lines and fits_wide and line_height(s) * len(wrapped) <= height + 1:
+            return s, wrapped
+    s = min_size
+    wrapped = [text] if lines == 1 else _wrap(draw, text, s, width, bold)
+    rows = max(1, min(lines, int((height + 1) // line_height(s)) or 1))
+    kept = wrapped[:rows]
+    if len(wrapped) > rows:
+        kept[-1] = kept[-1] + " " + " ".join(wrapped[rows:])
+    return s, [_cut(draw, line, s, width, bold) for line in kept]
+
+
+def line_height(size: int) -> int:
+    return round(size * 1.2)
+
+
+def text(draw: ImageDraw.ImageDraw, xy: tuple[float, float], content: str, size: int, *, box: Box | None = None,
+         fill: Colour | tuple[int, ...] = INK, anchor: str = "la", bold: bool = False, min_size: int = 12,
+         lines: int = 1, note: bool = True) -> Box:
+    """Draw ``content`` anchored at ``xy`` (Pillow anchors: l/m/r then a/m/s/d) so it stays inside ``box``
+    (default: the whole image): shrunk down to ``min_size``, wrapped onto up to ``lines`` lines, then cut.
+    Returns the ink box; ``note=False`` keeps it from the recorder. Characters DejaVu lacks come from the
+    shipped fallback fonts."""
+    image_size = draw.im.size
+    panel: Box = box if box is not None else (0, 0, image_size[0], image_size[1])
+    horizontal, vertical = anchor[0], anchor[1]
+    if vertical == "a":
+        height = panel[3] - xy[1]
+    elif vertical in "sd":
+        height = xy[1] - panel[1]
+    else:
+        height = 2 * min(xy[1] - panel[1], panel[3] - xy[1])
+    width = _room(xy, anchor, panel)
+    size, rows = layout(draw, content, size, width, height, bold=bold, min_size=min_size, lines=lines)
+    step = line_height(size)
+    primary = fonts(size, bold)[0]
+    ascent, descent = primary.getmetrics() if isinstance(primary, ImageFont.FreeTypeFont) else (size, 0)
+    block = step * (len(rows) - 1)
+    if vertical == "a":
+        first = xy[1] + ascent
+    elif vertical == "m":
+        first = xy[1] + (ascent - descent) / 2 - block / 2
+    elif vertical == "d":
+        first = xy[1] - descent - block
+    else:
+        first = xy[1] - block
+    ink: list[float] = [float("inf"), float("inf"), float("-inf"), float("-inf")]
+    for k, row in enumerate(rows):
+        row_width = text_width(draw, row, size, bold)
+        x = xy[0] - {"l": 0.0, "m": row_width / 2, "r": row_width}[horizontal]
+        baseline = first + k * step
+        for piece, f in runs(row, size, bold):
+            drawn = draw.textbbox((x, baseline), piece, font=f, anchor="ls")
+            draw.text((x, baseline), piece, font=f, fill=fill, anchor="ls")
+            ink = [min(ink[0], drawn[0]), min(ink[1], drawn[1]), max(ink[2], drawn[2]), max(ink[3], drawn[3])]
+            x += draw.textlength(piece, font=f)
+    bbox: Box = (ink[0], ink[1], ink[2], ink[3]) if ink[0] != float("inf") else (xy[0], xy[1], xy[0], xy[1])
+    if note:  # a cached tile notes its text where it is pasted instead
+        record(content, bbox, panel, image_size)
+    return bbox
+
+
+def draw_centered(draw: ImageDraw.ImageDraw, xy: tuple[float, float], content: str, size: int,
+                  fill: Colour | tuple[int, ...] = INK, box: Box | None = None, bold: bool = False) -> Box:
+    return text(draw, xy, content, size, box=box, fill=fill, anchor="mm", bold=bold)
+
+
+def seat_label(obs: dict[str, Any], seat: int) -> str:
+    """A seat as players know it: the display name with the seat's colour, or the colour alone."""
+    colour = obs["seat_names"][seat]
+    names = obs.get("player_names") or []
+    name = names[seat] if seat < len(names) else None
+    return f"{clean(name)} ({colour})" if name else colour
 
 
 def to_png(image: Image.Image) -> bytes:

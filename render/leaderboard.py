@@ -3,88 +3,40 @@
 Pure functions from plain lines to PNG, tested without a database or Discord. Names are whatever
 users chose, so text is drawn per character with the first available font that has the glyph:
 DejaVu Sans shipped in ``render/fonts/`` (Latin, Greek, Cyrillic, Arabic, Hebrew), then Droid Sans
-Fallback, also shipped (Chinese, Japanese; Apache 2.0), then Noto Sans CJK when the system has it
-(Korean), then Pillow's bundled font. A glyph none of them has (emoji) draws as a placeholder box,
-never an error; control characters are dropped and long names cut with an ellipsis.
+Fallback, also shipped (Chinese, Japanese; Apache 2.0), then Symbola (emoji, also shipped), then
+Noto Sans CJK when the system has it (Korean), then Pillow's bundled font (``render.common`` holds
+the chain); control characters are dropped and long names cut with an ellipsis.
 """
 
 from __future__ import annotations
 
-import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import cache
-from pathlib import Path
 
-from PIL import Image, ImageDraw, ImageFont
+from PIL import Image, ImageDraw
 
-from render.common import BOLD, FONTS, HIGHLIGHT, INK, MUTED, PAPER, REGULAR, SEAT_COLOURS, font, to_png
+from render.common import HIGHLIGHT, INK, MUTED, PAPER, SEAT_COLOURS, clean, fonts, runs, text_width, to_png
+from render.common import text as common_text
 
-FONT_FILES = (
-    REGULAR,
-    *sorted(set(FONTS.glob("*.[ot]t[fc]")) - {REGULAR, BOLD}),
-    Path("/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc"),
-)
-Font = ImageFont.FreeTypeFont | ImageFont.ImageFont
+__all__ = ["BoardLine", "clean", "fit", "fonts", "render_leaderboard", "runs", "text_width", "write"]
+
 Colour = tuple[int, int, int]
 
 
-@cache
-def fonts(size: int) -> tuple[Font, ...]:
-    """The fallback chain at one size; Pillow's bundled font is always last, so the chain is never empty."""
-    found: list[Font] = []
-    for path in FONT_FILES:
-        try:
-            found.append(ImageFont.truetype(str(path), size))
-        except OSError:
-            continue
-    return (*found, font(size))
-
-
-@cache
-def _has_glyph(size: int, index: int, char: str) -> bool:
-    """A font lacks a glyph when the character draws exactly like one from the private-use planes."""
-    return _ink(fonts(size)[index], size, char) != _ink(fonts(size)[index], size, "\U0010fffd")
-
-
-def _ink(chosen: Font, size: int, char: str) -> bytes:
-    image = Image.new("L", (3 * size, 3 * size))
-    ImageDraw.Draw(image).text((size // 2, size // 2), char, font=chosen, fill=255)
-    return image.tobytes()
-
-
-def runs(text: str, size: int) -> list[tuple[str, Font]]:
-    """Split text into pieces that one font can draw; marks and joiners stay with the character before."""
-    chain = fonts(size)
-    pieces: list[tuple[str, Font]] = []
-    for char in text:
-        attached = unicodedata.category(char) in ("Mn", "Me", "Cf") or char.isspace()
-        if attached and pieces:
-            pieces[-1] = (pieces[-1][0] + char, pieces[-1][1])
-            continue
-        index = next((i for i in range(len(chain) - 1) if _has_glyph(size, i, char)), len(chain) - 1)
-        if pieces and pieces[-1][1] is chain[index]:
-            pieces[-1] = (pieces[-1][0] + char, chain[index])
-        else:
-            pieces.append((char, chain[index]))
-    return pieces
-
-
-def text_width(draw: ImageDraw.ImageDraw, text: str, size: int) -> float:
-    return sum(draw.textlength(piece, font=f) for piece, f in runs(text, size))
+def fit(draw: ImageDraw.ImageDraw, text: str, size: int, width: float) -> str:
+    """The longest prefix of ``text`` (plus an ellipsis when cut) that fits in ``width`` pixels."""
+    text = clean(text)
+    if text_width(draw, text, size) <= width:
+        return text
+    while text and text_width(draw, text + "…", size) > width:
+        text = text[:-1]
+    return text + "…"
 
 
 def write(draw: ImageDraw.ImageDraw, xy: tuple[float, float], text: str, size: int, fill: Colour = INK,
           align: str = "left") -> None:
     """Draw ``text`` vertically centred on ``xy[1]``, starting at, centred on or ending at ``xy[0]``."""
-    width = text_width(draw, text, size)
-    x = xy[0] - {"left": 0, "centre": width / 2, "right": width}[align]
-    primary = fonts(size)[0]
-    ascent, descent = primary.getmetrics() if isinstance(primary, ImageFont.FreeTypeFont) else (size, 0)
-    baseline = xy[1] + (ascent - descent) / 2
-    for piece, f in runs(text, size):
-        draw.text((x, baseline), piece, font=f, fill=fill, anchor="ls")
-        x += draw.textlength(piece, font=f)
+    common_text(draw, xy, text, size, fill=fill, anchor={"left": "lm", "centre": "mm", "right": "rm"}[align])
 
 
 WIDTH = 720
@@ -104,23 +56,6 @@ class BoardLine:
     games: int
     win_rate: float
     me: bool = False
-
-
-def clean(name: str) -> str:
-    """Control characters become spaces and unpaired surrogates go: they garble a line or fail to encode."""
-    kept = "".join(" " if unicodedata.category(ch) == "Cc" else ch for ch in name
-                   if unicodedata.category(ch) != "Cs")
-    return " ".join(kept.split()) or "?"
-
-
-def fit(draw: ImageDraw.ImageDraw, text: str, size: int, width: float) -> str:
-    """The longest prefix of ``text`` (plus an ellipsis when cut) that fits in ``width`` pixels."""
-    text = clean(text)
-    if text_width(draw, text, size) <= width:
-        return text
-    while text and text_width(draw, text + "…", size) > width:
-        text = text[:-1]
-    return text + "…"
 
 
 def render_leaderboard(title: str, subtitle: str, lines: Sequence[BoardLine], me: BoardLine | None = None,

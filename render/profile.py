@@ -11,11 +11,14 @@ from dataclasses import dataclass
 
 from PIL import Image, ImageDraw
 
-from render.common import MUTED, PAPER, SEAT_COLOURS, to_png
-from render.leaderboard import fit, text_width, write
+from render.common import MUTED, PAPER, SEAT_COLOURS, text_width, to_png
+from render.leaderboard import fit, write
 
-WIDTH, HEIGHT = 560, 280
-LEFT, RIGHT, TOP, BOTTOM = 56, 16, 48, 40
+WIDTH, HEIGHT = 560, 300
+LEFT, RIGHT, TOP, BOTTOM = 56, 16, 48, 64
+# One line per game (five games): the seat colours plus two more Okabe-Ito colours.
+LINE_COLOURS = (*SEAT_COLOURS, (230, 159, 0), (86, 180, 233))
+LEGEND_ROW = 20
 
 
 @dataclass(frozen=True)
@@ -40,7 +43,7 @@ def render_rating_chart(title: str, series: Sequence[Series]) -> bytes:
     image = Image.new("RGB", (WIDTH, HEIGHT), PAPER)
     draw = ImageDraw.Draw(image)
     write(draw, (LEFT, 22), fit(draw, title, 18, WIDTH - LEFT - RIGHT - 100), 18)
-    shown = [s for s in series if s.ratings][: len(SEAT_COLOURS)]
+    shown = [s for s in series if s.ratings][: len(LINE_COLOURS)]
     if not shown:
         write(draw, (WIDTH // 2, HEIGHT // 2), "No rated games yet.", 16, MUTED, align="centre")
         return to_png(image)
@@ -59,15 +62,24 @@ def render_rating_chart(title: str, series: Sequence[Series]) -> bytes:
         draw.line((plot[0], y, plot[2], y), fill=(225, 220, 210))
         write(draw, (plot[0] - 6, y), str(tick), 12, MUTED, align="right")
     write(draw, (plot[2], 22), f"last {longest - 1} games" if longest > 2 else "first game", 12, MUTED, align="right")
-    legend_x, room = float(LEFT), (WIDTH - LEFT - RIGHT) / len(shown) - 24
-    for colour, line in zip(SEAT_COLOURS, shown, strict=False):
+    for colour, line in zip(LINE_COLOURS, shown, strict=False):
         points = [point(longest - len(line.ratings) + i, r) for i, r in enumerate(line.ratings)]
         if len(points) > 1:
             draw.line(points, fill=colour, width=3, joint="curve")
         x, y = points[-1]
         draw.ellipse((x - 4, y - 4, x + 4, y + 4), fill=colour)
-        label = fit(draw, f"{line.label} {line.ratings[-1]}", 12, room)
-        draw.rectangle((legend_x, HEIGHT - 22, legend_x + 10, HEIGHT - 12), fill=colour)
-        write(draw, (legend_x + 14, HEIGHT - 17), label, 12)
-        legend_x += 24 + text_width(draw, label, 12)
+    _legend(draw, shown)
     return to_png(image)
+
+
+def _legend(draw: ImageDraw.ImageDraw, shown: Sequence[Series]) -> None:
+    """Swatch and label per game, wrapped onto a second row rather than cut."""
+    x, y = float(LEFT), HEIGHT - BOTTOM + 22
+    for colour, line in zip(LINE_COLOURS, shown, strict=False):
+        label = fit(draw, f"{line.label} {line.ratings[-1]}", 12, WIDTH - LEFT - RIGHT - 14)
+        width = 14 + text_width(draw, label, 12)
+        if x + width > WIDTH - RIGHT and x > LEFT:
+            x, y = float(LEFT), y + LEGEND_ROW
+        draw.rectangle((x, y - 5, x + 10, y + 5), fill=colour)
+        write(draw, (x + 14, y), label, 12)
+        x += width + 18

@@ -12,7 +12,7 @@ from typing import Any
 
 from PIL import Image, ImageDraw
 
-from render.common import INK, MUTED, PAPER, SEAT_COLOURS, draw_centered, font, text_size, to_png
+from render.common import INK, MUTED, PAPER, SEAT_COLOURS, draw_centered, seat_label, text, to_png
 
 COLUMNS = "abcdefghijklmno"
 # Fill per level (1, 2, 3, 4+): higher is deeper for both colours.
@@ -25,6 +25,9 @@ LAST = (213, 94, 0)          # vermillion: the tile just placed
 GROUP = SEAT_COLOURS[2]      # bluish green: the largest areas once the game is over
 GRID = (222, 218, 208)
 HATCH = (205, 200, 190)
+AREA = 560     # the board's square, whatever part of the grid is in view
+HEADER = 92
+FOOTER = 96
 
 
 def _rc(name: str) -> tuple[int, int]:
@@ -58,16 +61,16 @@ def draw_board(obs: dict[str, Any]) -> Image.Image:
     c0 = max(0, used[2] - 2, frame_cols[0] - 1)
     c1 = min(grid - 1, used[3] + 2, frame_cols[1] + 1)
     n_rows, n_cols = r1 - r0 + 1, c1 - c0 + 1
-    cell = max(40, min(64, 560 // max(n_rows, n_cols)))
-    left, header, right = 34, 70, 16
+    # One image size for the whole game: the view is scaled into a fixed square and centred in it.
+    cell = min(64, AREA // max(n_rows, n_cols))
+    left, header, right = 34, HEADER, 16
     board_w, board_h = n_cols * cell, n_rows * cell
-    width = max(left + board_w + right, 460)
-    footer = 96
-    height = header + board_h + 30 + footer
+    width = left + AREA + right
+    height = header + AREA + 30 + FOOTER
     image = Image.new("RGB", (width, height), PAPER)
     draw = ImageDraw.Draw(image)
-    x0 = left + (width - left - right - board_w) // 2
-    y0 = header
+    x0 = left + (AREA - board_w) // 2
+    y0 = header + (AREA - board_h) // 2
 
     def box(r: int, c: int) -> tuple[int, int, int, int]:
         """Pixel box of square (r, c); row 1 is at the bottom."""
@@ -80,7 +83,7 @@ def draw_board(obs: dict[str, Any]) -> Image.Image:
     if not stacks:
         x, y, x2, y2 = box(grid // 2, grid // 2)
         draw.rectangle((x + 4, y + 4, x2 - 4, y2 - 4), outline=MUTED, width=3)
-        draw_centered(draw, ((x + x2) / 2, (y + y2) / 2), "h8", int(cell * 0.36), MUTED)
+        draw_centered(draw, ((x + x2) / 2, (y + y2) / 2), "h8", int(cell * 0.36), MUTED, box=(x, y, x2, y2))
     _draw_marks(draw, obs, stacks, top, box, cell)
     for c in range(c0, c1 + 1):
         x, _, x2, y2 = box(r0, c)
@@ -89,7 +92,7 @@ def draw_board(obs: dict[str, Any]) -> Image.Image:
         _, y, x, y2 = box(r, c0)
         draw_centered(draw, (x0 - 16, (y + y2) / 2), str(r + 1), 16, MUTED)
     _draw_header(draw, obs, stacks, width)
-    _draw_footer(draw, obs, width, header + board_h + 30)
+    _draw_footer(draw, obs, width, header + AREA + 30)
     return image
 
 
@@ -137,7 +140,7 @@ def _draw_tiles(draw: ImageDraw.ImageDraw, obs: dict[str, Any], stacks: dict[tup
             if top.get(neighbour) != t:
                 draw.rectangle(rect, fill=INK)
         draw_centered(draw, ((x + x2) / 2, (y + y2) / 2), str(h), int(cell * 0.42),
-                      NUMBER_INK[owners[-1]][min(h, 4) - 1])
+                      NUMBER_INK[owners[-1]][min(h, 4) - 1], box=(x, y, x2, y2))
 
 
 def _draw_marks(draw: ImageDraw.ImageDraw, obs: dict[str, Any], stacks: dict[tuple[int, int], list[int]],
@@ -191,13 +194,13 @@ def _draw_header(draw: ImageDraw.ImageDraw, obs: dict[str, Any], stacks: dict[tu
     if outcome is None:
         turn = obs["turn"]
         _swatch(draw, 14, 12, turn, 22)
-        title = f"{names[turn]} to move"
+        title = f"{seat_label(obs, turn)} to move"
     else:
         winners = outcome["winners"]
-        title = "Draw" if len(winners) != 1 else f"{names[winners[0]]} wins"
+        title = "Draw" if len(winners) != 1 else f"{seat_label(obs, winners[0])} wins"
         if len(winners) == 1:
             _swatch(draw, 14, 12, winners[0], 22)
-    draw.text((44, 10), title, font=font(24), fill=INK)
+    text(draw, (44, 8), title, 24, box=(44, 4, width - 14, 38), min_size=14)
     sizes = [g[0] if g else 0 for g in obs["groups"]]
     if stacks:
         rows = [int(sq[1:]) for sq in obs["stacks"]]
@@ -210,9 +213,7 @@ def _draw_header(draw: ImageDraw.ImageDraw, obs: dict[str, Any], stacks: dict[tu
         line = "The first tile goes on h8 (marked), any size and direction"
     if outcome is not None:
         line = outcome["reason"]
-    while text_size(draw, line, 16)[0] > width - 24 and len(line) > 10:
-        line = line[:-2]
-    draw.text((14, 42), line, font=font(16), fill=INK)
+    text(draw, (14, 42), line, 16, box=(14, 40, width - 14, HEADER - 4), lines=2)
 
 
 def _draw_footer(draw: ImageDraw.ImageDraw, obs: dict[str, Any], width: int, y: int) -> None:
@@ -220,12 +221,16 @@ def _draw_footer(draw: ImageDraw.ImageDraw, obs: dict[str, Any], width: int, y: 
     for seat in (0, 1):
         left = obs["supply"][seat]
         _swatch(draw, 14, y + 4 + seat * 28, seat)
-        text = f"{names[seat]} has   2x2: {left['2x2']}    2x1: {left['2x1']}    1x1: {left['1x1']}"
-        draw.text((42, y + 3 + seat * 28), text, font=font(18), fill=INK)
+        row = (42, y + seat * 28, width - 14, y + 26 + seat * 28)
+        counts = f"2x2: {left['2x2']} · 2x1: {left['2x1']} · 1x1: {left['1x1']}"
+        text(draw, (width - 14, y + 13 + seat * 28), counts, 18, box=row, anchor="rm")
+        room = (42, row[1], width - 14 - 250, row[3])
+        text(draw, (42, y + 13 + seat * 28), f"{seat_label(obs, seat)} has", 18, box=room, anchor="lm")
     last = obs["last_move"]
     if last is not None and obs["last_tile"] is not None:
         who = names[obs["tiles"][obs["last_tile"]]["owner"]]
         note = f"Last: {who} {last}  (outlined)"
         if obs["outcome"] is not None:
             note += " · green: largest areas"
-        draw.text((14, y + 62), note, font=font(16), fill=LAST if obs["outcome"] is None else INK)
+        text(draw, (14, y + 62), note, 16, box=(14, y + 58, width - 14, y + FOOTER - 4),
+             fill=LAST if obs["outcome"] is None else INK)

@@ -13,7 +13,7 @@ from typing import Any
 
 from PIL import Image, ImageDraw
 
-from render.common import HIGHLIGHT, INK, MUTED, PAPER, SEAT_COLOURS, draw_centered, font, to_png
+from render.common import HIGHLIGHT, INK, MUTED, PAPER, SEAT_COLOURS, draw_centered, seat_label, text, to_png
 
 WIDTH = 640
 MARGIN = 14
@@ -104,32 +104,34 @@ def _square_xy(name: str, size: int, cell: float, top: float) -> tuple[float, fl
 
 
 def _header(draw: ImageDraw.ImageDraw, obs: dict[str, Any]) -> None:
+    """Title on the first line (whose turn, or who won), the reason or the last move on the second."""
     names = obs["seat_names"]
     outcome = obs.get("outcome")
     if outcome:
         winners = outcome["winners"]
-        who = " and ".join(names[s] for s in winners)
+        who = " and ".join(seat_label(obs, s) for s in winners)
         title = f"{who} {'wins' if len(winners) == 1 else 'share the win'}"
         colour = seat_colour(winners[0]) if len(winners) == 1 else INK
     elif obs.get("turn") is not None:
-        title = f"{names[obs['turn']]} to move"
+        title = f"{seat_label(obs, obs['turn'])} to move"
         colour = seat_colour(obs["turn"])
     else:
         title, colour = "Zarathustra", INK
-    draw.text((MARGIN, 12), title, font=font(26), fill=colour)
+    text(draw, (MARGIN, 8), title, 26, box=(MARGIN, 4, WIDTH - MARGIN, 38), fill=colour, min_size=14)
+    line_box = (MARGIN, 38, WIDTH - MARGIN, HEADER - 2)
     last = obs.get("last")
-    if last:
-        text = f"last: {names[last['seat']]} {last['square']} {last['edges']}"
+    if outcome:
+        text(draw, (MARGIN, 41), outcome["reason"], 16, box=line_box, fill=MUTED)
+    elif last:
+        line = f"last: {names[last['seat']]} {last['square']} {last['edges']}"
         killed = [d["square"] for d in last["destroyed"] if d["square"] != last["square"]]
         if killed:
-            text += ", destroyed " + ", ".join(killed)
+            line += ", destroyed " + ", ".join(killed)
         if not last["survived"]:
-            text += ", and the tile died"
-        draw.text((MARGIN, 41), text, font=font(16), fill=MUTED)
-    elif outcome is None:
-        draw.text((MARGIN, 42), "first move: no skulls yet", font=font(15), fill=MUTED)
-    if outcome:
-        draw.text((WIDTH - MARGIN, 14), outcome["reason"].split(":")[0], font=font(14), fill=MUTED, anchor="ra")
+            line += ", and the tile died"
+        text(draw, (MARGIN, 41), line, 16, box=line_box, fill=MUTED)
+    else:
+        text(draw, (MARGIN, 42), "first move: no skulls yet", 15, box=line_box, fill=MUTED)
 
 
 def _board(image: Image.Image, draw: ImageDraw.ImageDraw, obs: dict[str, Any], top: float) -> None:
@@ -181,7 +183,6 @@ def _ghost(draw: ImageDraw.ImageDraw, xy: tuple[float, float], cell: float, colo
 
 
 def _tray(image: Image.Image, draw: ImageDraw.ImageDraw, obs: dict[str, Any], top: float) -> None:
-    names = obs["seat_names"]
     outcome = obs.get("outcome")
     for seat, hand in enumerate(obs["hands"]):
         y = top + seat * TRAY_ROW
@@ -192,13 +193,15 @@ def _tray(image: Image.Image, draw: ImageDraw.ImageDraw, obs: dict[str, Any], to
             draw.rectangle((MARGIN - 6, y - 4, WIDTH - MARGIN + 6, y + TRAY_ROW - 6), outline=HIGHLIGHT, width=3)
         draw.rectangle((MARGIN, y + 3, MARGIN + 14, y + 17), fill=colour, outline=INK)
         winner = outcome is not None and seat in outcome["winners"]
-        label = names[seat] + (" (out)" if out else "") + ("  - to move" if moving else "")
-        label += "  - winner" if winner else ""
-        draw.text((MARGIN + 22, y + 1), label, font=font(17), fill=MUTED if out else INK)
+        label = seat_label(obs, seat) + (" (out)" if out else "") + (" · to move" if moving else "")
+        label += " · winner" if winner else ""
+        score = f"{obs['scores'][seat]} pts · {len(hand)} tiles"
+        score_box = text(draw, (WIDTH - MARGIN, y + 10), score, 17, box=(WIDTH - 200, y, WIDTH - MARGIN, y + 22),
+                         anchor="rm")
+        text(draw, (MARGIN + 22, y + 10), label, 17, box=(MARGIN + 22, y, score_box[0] - 10, y + 22),
+             fill=MUTED if out else INK, anchor="lm")
         if not hand:
-            draw.text((MARGIN, y + 28), "all tiles played", font=font(15), fill=MUTED)
-        draw.text((WIDTH - MARGIN, y + 1), f"{obs['scores'][seat]} pts · {len(hand)} tiles", font=font(17),
-                  fill=INK, anchor="ra")
+            text(draw, (MARGIN, y + 28), "all tiles played", 15, fill=MUTED)
         for k, edges in enumerate(hand):
             image.alpha_composite(tile_image(colour, edges, TRAY_TILE),
                                   (MARGIN + k * (TRAY_TILE + TRAY_GAP), int(y + 24)))

@@ -12,11 +12,13 @@ from typing import Any
 
 from PIL import Image, ImageDraw
 
-from render.common import HIGHLIGHT, INK, MUTED, PAPER, SEAT_COLOURS, draw_centered, font, to_png
+from render.common import HIGHLIGHT, INK, MUTED, PAPER, SEAT_COLOURS, clean, font, to_png
+from render.common import text as write
 
 SQ = 80
-MARGIN = 92
-HEADER = 96
+MARGIN = 118
+STATION_GAP = 26  # start stations stand this far off the board, clear of the coordinates
+HEADER = 100
 FOOTER = 34
 WIDTH = 2 * MARGIN + 8 * SQ
 HEIGHT = HEADER + 2 * MARGIN + 8 * SQ + FOOTER
@@ -81,15 +83,14 @@ def draw_board(draw: ImageDraw.ImageDraw) -> None:
             wing = ((tip[0] - dx * 7 + dy * 6, tip[1] + dy * 7 + dx * 6),
                     (tip[0] - dx * 7 - dy * 6, tip[1] + dy * 7 - dx * 6))
             draw.polygon((tip, *wing), fill=shade)
-    small = font(14)
     for i, f in enumerate(FILES):
         px, _ = origin(i + 1, 1)
-        draw.text((px + SQ // 2, bottom + 9), f, font=small, fill=MUTED, anchor="mm")
-        draw.text((px + SQ // 2, top - 9), f, font=small, fill=MUTED, anchor="mm")
+        write(draw, (px + SQ // 2, bottom + 12), f, 18, fill=MUTED, anchor="mm")
+        write(draw, (px + SQ // 2, top - 12), f, 18, fill=MUTED, anchor="mm")
     for y in range(1, 9):
         _, py = origin(1, y)
-        draw.text((left - 9, py + SQ // 2), str(y), font=small, fill=MUTED, anchor="mm")
-        draw.text((right + 9, py + SQ // 2), str(y), font=small, fill=MUTED, anchor="mm")
+        write(draw, (left - 12, py + SQ // 2), str(y), 18, fill=MUTED, anchor="mm")
+        write(draw, (right + 12, py + SQ // 2), str(y), 18, fill=MUTED, anchor="mm")
 
 
 def draw_layout(draw: ImageDraw.ImageDraw, layout: list[dict[str, Any]]) -> None:
@@ -123,24 +124,37 @@ def draw_layout(draw: ImageDraw.ImageDraw, layout: list[dict[str, Any]]) -> None
 
 
 def draw_stack(draw: ImageDraw.ImageDraw, box: tuple[int, int, int, int], tokens: list[str]) -> None:
-    """Side-view pyramids from the bottom piece up, overlapping so every piece and its order shows."""
+    """Side-view pyramids from the bottom piece up, overlapping so every piece and its order shows.
+    Letters are as large as the visible band of each piece allows, so they read at phone width."""
     left, top, right, bottom = box
     if not tokens:
         return
-    base_w, base_h = 54, 32
+    base_w, base_h = 62, 40
     room = bottom - top - 8 - base_h
-    rise = min(15, room // max(1, len(tokens) - 1)) if len(tokens) > 1 else 0
+    rise = min(20, room // max(1, len(tokens) - 1)) if len(tokens) > 1 else 0
     cx = (left + right) // 2
     for k, token in enumerate(tokens):
         queen = token.endswith("Q")
         colour = SEAT_COLOURS[LETTER_COLOUR[token[0]]]
-        w, h = (base_w + 20, base_h + 8) if queen else (base_w, base_h)
+        w, h = (base_w + 22, base_h + 6) if queen else (base_w, base_h)
         by = bottom - 4 - k * rise
         points = ((cx - w // 2, by), (cx + w // 2, by), (cx, by - h))
         draw.polygon(points, fill=colour, outline=INK, width=2)
         if queen:  # a crown notch on top, and "Q" in the label that stays visible under carried pieces
             draw.polygon(((cx - 6, by - h + 13), (cx, by - h + 5), (cx + 6, by - h + 13)), fill=PAPER)
-        draw.text((cx, by - 9), token[0] + (" Q" if queen else ""), font=font(15), fill=PAPER, anchor="mm")
+        on_top = k == len(tokens) - 1
+        size = 22 if on_top else max(12, min(22, rise + 3))
+        band = (cx - w // 2, by - (h if on_top else rise + 2), cx + w // 2, by)
+        write(draw, (cx, by - 2), token[0] + ("Q" if queen else ""), size, box=band, fill=PAPER, anchor="md",
+             bold=True)
+
+
+def station_box(sx: int, sy: int) -> tuple[int, int, int, int]:
+    """A Start Station's box: the margin cell beside the board, moved off it by ``STATION_GAP``."""
+    px, py = origin(sx, sy)
+    dx = -STATION_GAP if sx == 0 else STATION_GAP if sx == 9 else 0
+    dy = -STATION_GAP if sy == 9 else STATION_GAP if sy == 0 else 0
+    return px + dx + 2, py + dy + 2, px + dx + SQ - 2, py + dy + SQ - 2
 
 
 def draw_stations(draw: ImageDraw.ImageDraw, obs: dict[str, Any]) -> None:
@@ -149,41 +163,45 @@ def draw_stations(draw: ImageDraw.ImageDraw, obs: dict[str, Any]) -> None:
             continue
         colour = SEAT_COLOURS[entry["colour"]]
         sx, sy = entry["station"]
-        px, py = origin(sx, sy)
-        inset = 16 if sx in (0, 9) else 0
-        box = (px + (inset if sx == 0 else 2), py + (inset if sy == 9 else 2),
-               px + SQ - (inset if sx == 9 else 2), py + SQ - (inset if sy == 0 else 2))
+        box = station_box(sx, sy)
         draw.rounded_rectangle(box, radius=8, fill=lighten(colour, 0.8), outline=colour, width=3)
         tokens = obs["stations"].get(entry["name"], [])
         draw_stack(draw, box, tokens)
         label = f"start {len(tokens)}"
-        lx = (box[0] + box[2]) // 2
-        ly = box[1] - 9 if sy != 0 else box[3] + 9
-        if sy == 0 or sy == 9:
-            lx, ly = box[0] - 30 if sx < 8 else box[2] + 30, (box[1] + box[3]) // 2
-            lx = box[2] + 30 if sx == 1 or sx == 8 else lx
-        draw.text((lx, ly), label, font=font(12), fill=colour, anchor="mm")
+        if sy in (0, 9):  # above or below the board: the label beside the box, towards the middle
+            lx = box[2] + 8 if sx < 5 else box[0] - 8
+            write(draw, (lx, (box[1] + box[3]) // 2), label, 16, fill=colour, anchor="lm" if sx < 5 else "rm")
+        else:  # left or right of the board: the label above or below the box
+            ly = box[1] - 4 if sy < 5 else box[3] + 4
+            write(draw, ((box[0] + box[2]) // 2, ly), label, 16, fill=colour, anchor="md" if sy < 5 else "ma")
 
 
 def draw_marks(draw: ImageDraw.ImageDraw, obs: dict[str, Any], marks: list[str]) -> None:
     for mark in marks:
         if mark.startswith("start:"):
             entry = next(e for e in obs["layout"] if e["name"] == mark[6:])
-            px, py = origin(*entry["station"])
+            x0, y0, x1, y1 = station_box(*entry["station"])
+            draw.rectangle((x0 - 2, y0 - 2, x1 + 2, y1 + 2), outline=HIGHLIGHT, width=5)
         else:
             px, py = origin(*cell(mark))
-        draw.rectangle((px + 1, py + 1, px + SQ - 1, py + SQ - 1), outline=HIGHLIGHT, width=5)
+            draw.rectangle((px + 1, py + 1, px + SQ - 1, py + SQ - 1), outline=HIGHLIGHT, width=5)
 
 
-def draw_die(draw: ImageDraw.ImageDraw, x: int, y: int, text: str, spent: bool, colour: tuple[int, int, int]) -> int:
-    size = font(20)
-    w = max(52, int(draw.textlength(text, font=size)) + 22)
+def draw_die(draw: ImageDraw.ImageDraw, x: int, y: int, face: str, spent: bool, colour: tuple[int, int, int]) -> int:
+    w = max(52, int(draw.textlength(face, font=font(20))) + 22)
     fill = (235, 235, 235) if spent else PAPER
     draw.rounded_rectangle((x, y, x + w, y + 44), radius=9, fill=fill, outline=MUTED if spent else colour, width=3)
-    draw.text((x + w // 2, y + 22), text, font=size, fill=MUTED if spent else INK, anchor="mm")
+    write(draw, (x + w // 2, y + 22), face, 20, box=(x, y, x + w, y + 44), fill=MUTED if spent else INK, anchor="mm")
     if spent:
         draw.line((x + 6, y + 38, x + w - 6, y + 6), fill=MUTED, width=3)
     return x + w + 10
+
+
+def who(obs: dict[str, Any], seat: int, colour: str) -> str:
+    """A colour as players know it: with its player's display name when the host gave one."""
+    names = obs.get("player_names") or []
+    name = names[seat] if 0 <= seat < len(names) else None
+    return f"{clean(name)} ({colour})" if name else colour
 
 
 def draw_header(draw: ImageDraw.ImageDraw, obs: dict[str, Any]) -> None:
@@ -191,16 +209,17 @@ def draw_header(draw: ImageDraw.ImageDraw, obs: dict[str, Any]) -> None:
     index = next(e["colour"] for e in obs["layout"] if e["name"] == turn["colour"])
     colour = SEAT_COLOURS[index]
     outcome = obs.get("outcome")
+    mover = who(obs, turn.get("seat", -1), turn["colour"])
     if outcome:
-        winners = ", ".join(obs["seat_names"][s] for s in outcome["winners"])
+        winners = ", ".join(who(obs, s, obs["seat_names"][s]) for s in outcome["winners"])
         title = f"{winners} won: {outcome['reason']}"
     elif turn["phase"] == "setup":
-        title = f"{turn['colour']}: place the Queen"
+        title = f"{mover}: place the Queen"
     else:
         verb = "to roll" if turn["phase"] == "roll" else "to play"
-        title = f"Round {turn['round']} · {turn['colour']} {verb}"
+        title = f"Round {turn['round']} · {mover} {verb}"
     draw.rectangle((0, 0, WIDTH, 8), fill=colour)
-    draw.text((16, 30), title, font=font(24), fill=INK, anchor="lm")
+    write(draw, (16, 30), title, 24, box=(16, 12, WIDTH - 16, 48), anchor="lm", min_size=14)
     dice = obs["dice"]
     rolled = dice["rolled"]
     x = 16
@@ -209,37 +228,38 @@ def draw_header(draw: ImageDraw.ImageDraw, obs: dict[str, Any]) -> None:
         action_faces = [r for r in rolled if not r.isdigit()]
         for k, face in enumerate(movement_faces):
             last = k == len(movement_faces) - 1
-            x = draw_die(draw, x, 46, face, not (last and dice["movement_left"] is not None), colour)
+            x = draw_die(draw, x, 50, face, not (last and dice["movement_left"] is not None), colour)
         for k, face in enumerate(action_faces):
             last = k == len(action_faces) - 1
-            x = draw_die(draw, x, 46, face.capitalize(), not (last and dice["action_left"] is not None), colour)
-    elif obs.get("last_turn"):
-        last = obs["last_turn"]
-        moves = ", ".join(last["moves"]) or "no move"
-        text = f"last: {last['colour']} rolled {' '.join(last['rolls']) or '-'}; {moves}"
-        draw.text((16, 68), text[:90], font=font(16), fill=MUTED, anchor="lm")
+            x = draw_die(draw, x, 50, face.capitalize(), not (last and dice["action_left"] is not None), colour)
     home = obs["home"]
     hx = WIDTH - 16
     for entry in reversed(obs["layout"]):
         if not entry["in_play"]:
             continue
-        text = f"{entry['name']} {home[entry['name']]}/{obs['pieces_per_colour']}"
-        w = int(draw.textlength(text, font=font(16)))
-        draw.rounded_rectangle((hx - w - 14, 52, hx, 84), radius=6, fill=lighten(SEAT_COLOURS[entry["colour"]], 0.75),
-                               outline=SEAT_COLOURS[entry["colour"]], width=2)
-        draw.text((hx - 7, 68), text, font=font(16), fill=INK, anchor="rm")
-        hx -= w + 22
-        if x > hx - 10:
+        badge = f"{entry['name']} {home[entry['name']]}/{obs['pieces_per_colour']}"
+        w = int(draw.textlength(badge, font=font(16)))
+        if hx - w - 14 < x + 10:
             break
+        draw.rounded_rectangle((hx - w - 14, 56, hx, 88), radius=6, fill=lighten(SEAT_COLOURS[entry["colour"]], 0.75),
+                               outline=SEAT_COLOURS[entry["colour"]], width=2)
+        write(draw, (hx - 7, 72), badge, 16, box=(hx - w - 14, 56, hx, 88), anchor="rm")
+        hx -= w + 22
+    if not rolled and obs.get("last_turn"):
+        last = obs["last_turn"]
+        moves = ", ".join(last["moves"]) or "no move"
+        line = f"last: {last['colour']} rolled {' '.join(last['rolls']) or '-'}; {moves}"
+        write(draw, (16, 72), line, 16, box=(16, 56, hx - 6, 88), fill=MUTED, anchor="lm", lines=2)
 
 
 def draw_footer(draw: ImageDraw.ImageDraw, obs: dict[str, Any]) -> None:
     moves = obs.get("turn_moves") or []
     if moves:
-        text = "this turn: " + ", ".join(moves)
+        line = "this turn: " + ", ".join(moves)
     else:
-        text = "home = outlined pyramid · coloured ramps = walls (climb there) · arrows = direction"
-    draw_centered(draw, (WIDTH // 2, HEIGHT - FOOTER // 2), text[:100], 15, MUTED)
+        line = "home = outlined pyramid · coloured ramps = walls (climb there) · arrows = direction"
+    write(draw, (WIDTH // 2, HEIGHT - FOOTER // 2), line, 16, box=(8, HEIGHT - FOOTER, WIDTH - 8, HEIGHT), fill=MUTED,
+          anchor="mm")
 
 
 def render(obs: dict[str, Any]) -> bytes:

@@ -19,14 +19,14 @@ from typing import Any
 
 from PIL import Image, ImageDraw
 
-from render.common import INK, MUTED, PAPER, SEAT_COLOURS, draw_centered, font, to_png
+from render.common import INK, MUTED, PAPER, SEAT_COLOURS, draw_centered, seat_label, text, to_png
 
 FILES = "abcde"
 CELL = 84
 RADIUS = 35
 ICONS = Path(__file__).with_name("icons") / "zodiac"
 LEFT, TOP, RIGHT = 30, 78, 14
-FOOTER = 96
+FOOTER = 112
 LIGHT_SQ = (238, 228, 206)
 DARK_SQ = (196, 178, 146)
 SIDE_FILL = {"Light": (252, 248, 236), "Dark": (48, 48, 56)}
@@ -89,7 +89,7 @@ def draw_board(obs: dict[str, Any]) -> Image.Image:
     for entry in obs.get("board", []):
         _draw_stack(image, draw, obs, entry["sq"], entry["stack"])
     _draw_header(draw, obs, width)
-    _draw_footer(draw, obs, width, TOP + 8 * CELL + 26)
+    _draw_footer(image, draw, obs, width, TOP + 8 * CELL + 26)
     return image
 
 
@@ -210,20 +210,30 @@ def _badges(draw: ImageDraw.ImageDraw, p: dict[str, Any], slots: list[tuple[int,
         draw_centered(draw, (bx, by), letter, 12, (255, 255, 255))
 
 
+def side_label(obs: dict[str, Any], side: str | None) -> str:
+    """``Light``/``Dark`` with the player's display name once the sides are known."""
+    light_seat = obs.get("light_seat")
+    if side not in ("Light", "Dark") or light_seat is None:
+        return str(side)
+    seat = light_seat if side == "Light" else 1 - light_seat
+    return seat_label(obs, seat).replace(f"({obs['seat_names'][seat]})", f"({side})") if obs.get(
+        "player_names") else side
+
+
 def _draw_header(draw: ImageDraw.ImageDraw, obs: dict[str, Any], width: int) -> None:
     names = obs["seat_names"]
     outcome = obs.get("outcome")
     lines = []
     if outcome is not None:
         winners = outcome["winners"]
-        title = "Draw" if len(winners) != 1 else f"{names[winners[0]]} wins"
+        title = "Draw" if len(winners) != 1 else f"{seat_label(obs, winners[0])} wins"
         lines.append(outcome["reason"])
         kings = obs.get("kings")
         if kings:
             lines.append(f"Kings: {names[0]} {kings[0]}, {names[1]} {kings[1]}")
     else:
         phase = obs.get("phase")
-        movers = [names[s] for s in obs["to_move"] if s >= 0]
+        movers = [seat_label(obs, s) for s in obs["to_move"] if s >= 0]
         if obs.get("pending"):
             title = f"Dice: {obs['turn']}'s monkey needs {obs['pending']['need']}+"
         elif phase == "duel":
@@ -236,33 +246,50 @@ def _draw_header(draw: ImageDraw.ImageDraw, obs: dict[str, Any], width: int) -> 
         elif phase == "side":
             title = f"{' / '.join(movers)} chooses Light or Dark"
         elif phase == "place":
-            title = f"{obs.get('turn')} to place a piece"
+            title = f"{side_label(obs, obs.get('turn'))} to place a piece"
         else:
-            title = f"{obs.get('turn')} to move"
+            title = f"{side_label(obs, obs.get('turn'))} to move"
             if obs.get("chain"):
                 title += f" (extra turn: {obs['chain']['piece']})"
         if obs.get("my_king"):
             lines.append(f"Your king: {obs['my_king']}" + (f" ({obs['my_side']})" if obs.get("my_side") else ""))
-    draw.text((LEFT, 8), title, font=font(22), fill=INK)
+    right = width - RIGHT
+    text(draw, (LEFT, 6), title, 22, box=(LEFT, 4, right, 36), min_size=13)
     for i, line in enumerate(lines[:2]):
-        draw.text((LEFT, 38 + 17 * i), _fit(line, 66), font=font(13), fill=MUTED)
+        text(draw, (LEFT, 38 + 18 * i), line, 14, box=(LEFT, 36 + 18 * i, right, 54 + 18 * i), fill=MUTED)
 
 
-def _draw_footer(draw: ImageDraw.ImageDraw, obs: dict[str, Any], width: int, y: int) -> None:
+def _draw_footer(image: Image.Image, draw: ImageDraw.ImageDraw, obs: dict[str, Any], width: int, y: int) -> None:
+    right = width - RIGHT
     last = obs.get("last")
     if last:
         lost = f" - lost {', '.join(last['lost'])}" if last.get("lost") else ""
-        draw.text((LEFT, y + 4), _fit(f"Last: {last['side']} {last['text']}{lost}", 64), font=font(15), fill=INK)
+        text(draw, (LEFT, y + 2), f"Last: {last['side']} {last['text']}{lost}", 16, box=(LEFT, y, right, y + 22))
     roll = obs.get("roll")
     if roll:
         verdict = "safe" if roll["ok"] else "the monkey fell"
-        draw.text((LEFT, y + 26), f"Die: {roll['roll']} (needed {roll['need']}+, {verdict})", font=font(15),
-                  fill=INK)
+        text(draw, (LEFT, y + 24), f"Die: {roll['roll']} (needed {roll['need']}+, {verdict})", 16,
+             box=(LEFT, y + 22, right, y + 44))
     captured = obs.get("captured") or {}
     for i, side in enumerate(("Light", "Dark")):
-        kinds = ", ".join(CODES.get(k.split()[0], k) for k in captured.get(side, [])) or "-"
-        draw.text((LEFT, y + 48 + 20 * i), _fit(f"{side} lost: {kinds}", 64), font=font(14), fill=MUTED)
-
-
-def _fit(text: str, limit: int) -> str:
-    return text if len(text) <= limit else text[: limit - 1] + "…"
+        row = y + 60 + 30 * i
+        label = text(draw, (LEFT, row), f"{side} lost:", 16, box=(LEFT, row - 14, LEFT + 110, row + 14),
+                     fill=MUTED, anchor="lm")
+        kinds = [k.split()[0] for k in captured.get(side, [])]
+        if not kinds:
+            text(draw, (label[2] + 8, row), "-", 16, box=(label[2], row - 14, right, row + 14), fill=MUTED, anchor="lm")
+            continue
+        # The shipped animal icons on discs of the side's colour: readable at phone width, unlike codes.
+        room = right - label[2] - 8
+        step = min(34, room // len(kinds))
+        radius = max(6, step // 2 - 1)
+        for k, kind in enumerate(kinds):
+            cx = label[2] + 8 + step * k + step // 2
+            draw.ellipse((cx - radius, row - radius, cx + radius, row + radius), fill=SIDE_FILL[side],
+                         outline=ring(obs, side), width=2)
+            art = icon(kind, round(radius * 1.5)) if kind in CODES else None
+            if art is not None:
+                _paste(image, art, cx, row)
+            else:
+                draw_centered(draw, (cx, row), CODES.get(kind, kind[:2]), 10, SIDE_TEXT[side],
+                              box=(cx - radius, row - radius, cx + radius, row + radius))

@@ -12,7 +12,7 @@ from typing import Any
 from PIL import Image, ImageDraw
 
 from engines.zrtz.board import board
-from render.common import HIGHLIGHT, INK, MUTED, PAPER, SEAT_COLOURS, draw_centered, font, to_png
+from render.common import HIGHLIGHT, INK, MUTED, PAPER, SEAT_COLOURS, draw_centered, record, seat_label, text, to_png
 
 WIDTH, HEIGHT = 1000, 760
 BOARD_W, BOARD_H = 680, 700
@@ -42,12 +42,27 @@ def layout(rings: int) -> tuple[dict[str, tuple[float, float]], float]:
 
 
 @cache
-def label(text: str, size: int) -> Image.Image:
-    """A ring name as a small transparent image: pasting it is much faster than drawing text each time."""
+def label(name: str, size: int, ink: tuple[int, int, int] = LABEL_INK) -> tuple[Image.Image, tuple[float, ...]]:
+    """A ring name as a small transparent image and its ink box relative to the tile's centre:
+    pasting it is much faster than drawing text each time."""
     width, height = size * 3, size * 2
     tile = Image.new("RGBA", (width, height), (0, 0, 0, 0))
-    draw_centered(ImageDraw.Draw(tile), (width / 2, height / 2), text, size, LABEL_INK)
-    return tile
+    box = text(ImageDraw.Draw(tile), (width / 2, height / 2), name, size, fill=ink, anchor="mm", note=False)
+    return tile, (box[0] - width / 2, box[1] - height / 2, box[2] - width / 2, box[3] - height / 2)
+
+
+def paste_label(image: Image.Image, name: str, size: int, xy: tuple[float, float], ring: float,
+                ink: tuple[int, int, int] = LABEL_INK) -> None:
+    """A ring's name centred on it; the ring is the panel its name must stay in."""
+    tile, (ax, ay, bx, by) = label(name, size, ink)
+    x, y = xy
+    left, top = round(x - tile.width / 2), round(y - tile.height / 2)
+    image.paste(tile, (left, top), tile)
+    cx, cy = left + tile.width / 2, top + tile.height / 2
+    record(name, (cx + ax, cy + ay, cx + bx, cy + by), (x - ring, y - ring, x + ring, y + ring), image.size)
+
+
+MARBLE_LABEL = {"w": LABEL_INK, "g": (255, 255, 255), "b": (235, 235, 235)}
 
 
 def marble(draw: ImageDraw.ImageDraw, xy: tuple[float, float], radius: float, colour: str) -> None:
@@ -87,7 +102,7 @@ def render(obs: dict[str, Any]) -> bytes:
     geo = board(obs["rings"])
     for letter in geo.columns:
         x, y = centres[f"{letter}1"]
-        draw_centered(draw, (x, y + ring_r + 16), letter.upper(), 22, INK)
+        draw_centered(draw, (x, y + ring_r + 16), letter, 24, INK)
 
     claimed = {name for name, _ in last.get("claimed", [])}
     for name in claimed:
@@ -99,7 +114,7 @@ def render(obs: dict[str, Any]) -> bytes:
         draw.line((x - d, y - d, x + d, y + d), fill=mover_colour, width=4)
         draw.line((x - d, y + d, x + d, y - d), fill=mover_colour, width=4)
 
-    label_size = max(12, int(pitch * 0.24))
+    label_size = max(16, int(pitch * 0.36))  # about 10 px at 400 px wide
     capture = last.get("kind") == "capture"
     marked = {name for name, _ in last.get("jumped", [])} | set(last.get("path", [])) if capture else set()
     for name, symbol in zip(names, cells, strict=True):
@@ -110,8 +125,7 @@ def render(obs: dict[str, Any]) -> bytes:
         hole = ring_r * 0.5
         draw.ellipse((x - hole, y - hole, x + hole, y + hole), fill=HOLE)
         if symbol == "." and name not in marked:
-            tile = label(name.upper(), label_size)
-            image.paste(tile, (round(x - tile.width / 2), round(y - tile.height / 2)), tile)
+            paste_label(image, name, label_size, (x, y), ring_r)
 
     if capture:  # the path under the marbles, a cross on every ring whose marble was jumped
         points = [centres[n] for n in last["path"]]
@@ -125,8 +139,9 @@ def render(obs: dict[str, Any]) -> bytes:
         draw.ellipse((sx - 10, sy - 10, sx + 10, sy + 10), fill=mover_colour)
 
     for name, symbol in zip(names, cells, strict=True):
-        if symbol in "wgb":
+        if symbol in "wgb":  # the ring's name stays readable on its marble
             marble(draw, centres[name], ball_r, symbol)
+            paste_label(image, name, max(14, int(label_size * 0.8)), centres[name], ball_r, MARBLE_LABEL[symbol])
 
     if last.get("kind") == "place" or capture:
         x, y = centres[last["at"] if not capture else last["path"][-1]]
@@ -142,53 +157,61 @@ def counts_row(draw: ImageDraw.ImageDraw, x: int, y: int, counts: dict[str, int]
     for i, colour in enumerate("wgb"):
         cx = x + 18 + i * 92
         marble(draw, (cx, y), 15, colour)
-        text = f"{counts[colour]}" + (f"/{goal[colour]}" if goal else "")
-        draw.text((cx + 22, y), text, font=font(24), fill=INK, anchor="lm")
+        shown = f"{counts[colour]}" + (f"/{goal[colour]}" if goal else "")
+        text(draw, (cx + 22, y), shown, 24, box=(cx + 16, y - 20, cx + 88, y + 20), anchor="lm")
+
+
+def notation(last: dict[str, Any]) -> str:
+    """The last move exactly as it is typed (``bb1 a3``, ``c3xe5``)."""
+    if last["kind"] == "place":
+        return f"{last['colour']}{last['at']}" + (f" {last['removed']}" if last["removed"] else "")
+    return "x".join(last["path"])
 
 
 def panel(draw: ImageDraw.ImageDraw, obs: dict[str, Any]) -> None:
     """Whose turn or the result, each player's captures against the goal, and the pool."""
     x = PANEL_X + 10
+    right = WIDTH - 14
+    head_box = (x, 10, right, 100)
     outcome = obs.get("outcome")
-    names = obs["seat_names"]
     if outcome:
         winners = outcome["winners"]
-        head = "Draw" if len(winners) != 1 else f"{names[winners[0]]} wins"
+        head = "Draw" if len(winners) != 1 else f"{seat_label(obs, winners[0])} wins"
         colour = INK if len(winners) != 1 else SEAT_COLOURS[winners[0]]
-        draw.text((x, 24), head, font=font(34), fill=colour)
-        draw.text((x, 66), outcome["reason"][:34], font=font(17), fill=MUTED)
+        text(draw, (x, 16), head, 34, box=(x, 10, right, 60), fill=colour, min_size=16)
+        text(draw, (x, 62), outcome["reason"], 17, box=(x, 62, right, 108), fill=MUTED, lines=2)
     else:
         seat = obs["turn"]
-        draw.text((x, 24), f"{names[seat]} to move", font=font(34), fill=SEAT_COLOURS[seat])
+        text(draw, (x, 16), f"{seat_label(obs, seat)} to move", 34, box=(x, 10, right, 60),
+             fill=SEAT_COLOURS[seat], min_size=16)
         hint = "Capture is compulsory" if obs.get("capture_pending") else f"Move {obs['ply'] + 1}"
-        draw.text((x, 66), hint, font=font(20), fill=INK if obs.get("capture_pending") else MUTED)
+        text(draw, (x, 66), hint, 20, box=head_box, fill=INK if obs.get("capture_pending") else MUTED)
     goal = obs["goal"]
     y = 120
     for seat in range(2):
         colour = SEAT_COLOURS[seat]
         draw.rounded_rectangle((x - 6, y - 6, WIDTH - 12, y + 96), radius=10, outline=colour, width=3)
+        tab = (x + 2, y - 4, WIDTH - 16, y + 28)
+        label_text = f"{seat_label(obs, seat)} captured"
         if not outcome and obs["turn"] == seat:  # a filled tab marks the player to move
             draw.rounded_rectangle((x - 6, y - 6, WIDTH - 12, y + 30), radius=10, fill=colour)
-            draw.text((x + 4, y + 2), f"{names[seat]} captured (to move)", font=font(22), fill=PAPER)
+            text(draw, (x + 4, y + 12), f"{label_text} · to move", 22, box=tab, fill=PAPER, anchor="lm")
         else:
-            draw.text((x + 4, y + 2), f"{names[seat]} captured", font=font(22), fill=colour)
+            text(draw, (x + 4, y + 12), label_text, 22, box=tab, fill=colour, anchor="lm")
         counts_row(draw, x, y + 60, obs["captured"][seat], goal)
         y += 120
-    draw.text((x, y + 4), "Pool", font=font(22), fill=INK)
+    text(draw, (x, y + 4), "Pool", 22)
     counts_row(draw, x, y + 52, obs["pool"], None)
     y += 100
-    lines = [f"Win: {goal['w']} white, {goal['g']} grey,", f"{goal['b']} black or {goal['each']} of each.",
-             "Filling the last vacant ring", "also wins."]
-    for line in lines:
-        draw.text((x, y), line, font=font(19), fill=MUTED)
-        y += 26
+    rules = (f"Win: {goal['w']} white, {goal['g']} grey, {goal['b']} black or {goal['each']} of each. "
+             "Filling the last vacant ring also wins.")
+    text(draw, (x, y), rules, 19, box=(x, y, right, y + 104), fill=MUTED, lines=4)
+    y += 104
     last = obs.get("last")
     if last and last.get("kind") in ("place", "capture"):
-        if last["kind"] == "place":
-            text = f"{last['colour'].upper()}{last['at']}" + (f" {last['removed']}" if last["removed"] else "")
-        else:
-            text = "x".join(last["path"])
+        shown = notation(last)
         if last.get("claimed"):
-            text += f" +{len(last['claimed'])} isolated"
-        draw.text((x, y + 14), "Last move", font=font(19), fill=MUTED)
-        draw.text((x, y + 40), text[:30], font=font(24), fill=SEAT_COLOURS[last["seat"]])
+            shown += f" +{len(last['claimed'])} isolated"
+        text(draw, (x, y + 14), "Last move", 19, fill=MUTED)
+        text(draw, (x, y + 40), shown, 24, box=(x, y + 40, right, HEIGHT - 8), fill=SEAT_COLOURS[last["seat"]],
+             lines=2)

@@ -1,0 +1,27 @@
+"""The host puts the players' display names into what the renderer gets, when the Discord side gives them."""
+
+from __future__ import annotations
+
+import json
+
+from host.service import Host
+
+ALICE, BOB = 101, 202
+
+
+async def started(host: Host) -> int:
+    lobby = await host.challenge(game="dicenim", creator=ALICE, opponents=[BOB], guild_id=1, channel_id=2)
+    lobby = await host.accept(lobby.row.id, BOB)
+    assert lobby.started
+    return lobby.row.id
+
+
+async def test_board_observations_carry_display_names_by_seat(host: Host) -> None:
+    game_id = await started(host)
+    assert "player_names" not in json.loads((await host.board(game_id)).image)
+    host.display_name = {ALICE: "Alice 🐉", BOB: None}.get
+    observation = json.loads((await host.board(game_id)).image)
+    row = await host.store.get(game_id)
+    assert row is not None
+    expected = ["Alice 🐉" if row.user_at(seat) == ALICE else None for seat in range(2)]
+    assert observation["player_names"] == expected
