@@ -5,6 +5,7 @@ A game's cog subclasses ``GameCog`` and adds only its ``new`` command with the g
 
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING, Any, ClassVar
 
 import discord
@@ -15,6 +16,8 @@ import engines
 from cogs._shared import (
     MENTION_USERS,
     board_file,
+    board_shown,
+    draw_view,
     lobby_text,
     lobby_view,
     open_thread,
@@ -27,6 +30,27 @@ from host.results import HostError, Report
 
 if TYPE_CHECKING:
     from bot import ZBot
+
+
+NO_MOVE = "⛔"
+"""Starts the value of autocomplete's explanation entry, so choosing it is refused with the reason."""
+
+
+async def plain_names(interaction: discord.Interaction, text: str) -> str:
+    """Autocomplete entries are plain text: ``<@id>`` becomes the member's display name, ``<#id>`` goes."""
+    names: dict[str, str] = {}
+    for found in set(re.findall(r"<@!?([0-9]+)>", text)):
+        user_id = int(found)
+        user: discord.abc.User | None = interaction.guild.get_member(user_id) if interaction.guild else None
+        user = user or interaction.client.get_user(user_id)
+        if user is None:
+            try:
+                user = await interaction.client.fetch_user(user_id)
+            except discord.HTTPException:
+                user = None
+        names[found] = f"@{user.display_name}" if user else "another player"
+    text = re.sub(r"<@!?([0-9]+)>", lambda m: names[m[1]], text)
+    return re.sub(r"<#[0-9]+>", "the game's thread", text)
 
 
 class GameCog(commands.GroupCog):
@@ -52,8 +76,12 @@ class GameCog(commands.GroupCog):
         if report.secret:  # a public reply would show the command, and so the choice, to everyone
             await interaction.response.send_message("Done: your choice stays secret.", ephemeral=True)
             await post_report(self.bot, report)
+        elif report.continues_turn and await self.bot.host.last_board(report.row.id) is not None:
+            await interaction.response.send_message("Played: the turn's board above shows it.", ephemeral=True)
+            await post_report(self.bot, report)  # edits the turn's message in place
         elif interaction.channel_id == report.row.thread_id:
             await interaction.response.send_message(**await report_message(self.bot, report))
+            await board_shown(self.bot, report, await interaction.original_response())
             await report_shown(self.bot, report)
         else:  # answer within Discord's 3 seconds first, then post the board in the game's thread
             where = f" see <#{report.row.thread_id}>" if report.row.thread_id else ""
@@ -88,6 +116,8 @@ class GameCog(commands.GroupCog):
     @app_commands.describe(move="Your move in the game's notation; start typing to see the legal ones")
     @app_commands.guild_only()
     async def move(self, interaction: discord.Interaction, move: str) -> None:
+        if move.startswith(NO_MOVE):  # the explanation autocomplete offered instead of an empty list
+            raise HostError(f"That is not a move: {move.removeprefix(NO_MOVE).strip()}.")
         row = await self._game_here(interaction)
         report = await self.bot.host.play(row.id, interaction.user.id, move)
         await self._send_report(interaction, report)
@@ -98,8 +128,12 @@ class GameCog(commands.GroupCog):
         try:
             row = await self._game_here(interaction)
             choices = await self.bot.host.move_choices(row.id, interaction.user.id, current)
-        except HostError:
-            return []
+            reason = None if choices else await self.bot.host.explain_no_choices(row.id, interaction.user.id, current)
+        except HostError as error:
+            choices, reason = [], str(error)
+        if reason is not None:  # never an empty list without a reason: one entry that says why
+            text = (await plain_names(interaction, reason)).rstrip(".")
+            return [app_commands.Choice(name=text[:100], value=f"{NO_MOVE} {text}"[:100])]
         return [app_commands.Choice(name=label, value=value) for label, value in choices]
 
     @app_commands.command(name="board", description="Show the current board")
@@ -128,7 +162,7 @@ class GameCog(commands.GroupCog):
             return
         result = await self.bot.host.offer_draw(row.id, interaction.user.id)
         if isinstance(result, str):
-            await interaction.response.send_message(result, allowed_mentions=MENTION_USERS)
+            await interaction.response.send_message(result, allowed_mentions=MENTION_USERS, view=draw_view(row.id))
         else:
             await self._send_report(interaction, result)
 

@@ -34,6 +34,7 @@ GENERIC_FAILURE = "Something went wrong on our side; your game is safe. Please t
 
 async def send_error(interaction: discord.Interaction, text: str) -> None:
     """An ephemeral message only the user sees, whether or not we already answered."""
+    text = text if len(text) <= 2000 else text[:1999] + "…"
     try:
         if interaction.response.is_done():
             await interaction.followup.send(text, ephemeral=True)
@@ -94,26 +95,58 @@ async def report_shown(bot: ZBot, report: Report) -> None:
 
 
 async def post_report(bot: ZBot, report: Report) -> None:
-    """Post a caption and the new board in the game's thread."""
+    """Post a caption and the new board in the game's thread (a step inside a turn edits the turn's board)."""
     channel = await thread_of(bot, report.row.thread_id or report.row.channel_id)
     try:
-        if channel is not None:
-            await channel.send(**await report_message(bot, report))
+        if channel is not None and not await edit_turn_board(bot, report):
+            sent = await channel.send(**await report_message(bot, report))
+            await board_shown(bot, report, sent)
     except discord.HTTPException as error:  # the move is saved; /board shows it once the thread is back
         log.warning("could not post game %s in its thread: %s", report.row.id, error)
     await report_shown(bot, report)
 
 
+async def edit_turn_board(bot: ZBot, report: Report) -> bool:
+    """A step inside a turn (Ziggurat): the turn's message gets the new caption, board and buttons in place."""
+    last = await bot.host.last_board(report.row.id) if report.continues_turn else None
+    if last is None:
+        return False
+    message = bot.get_partial_messageable(last.channel_id).get_partial_message(last.message_id)
+    shown = await report_message(bot, report)
+    try:
+        await message.edit(content=shown["content"], attachments=[shown["file"]], view=shown["view"],
+                           allowed_mentions=shown["allowed_mentions"])
+    except discord.NotFound:  # deleted: post a fresh board instead
+        return False
+    await bot.host.set_last_board(report.row.id, last.channel_id, last.message_id, report.ply)
+    return True
+
+
+async def board_shown(bot: ZBot, report: Report, message: discord.Message | discord.InteractionMessage) -> None:
+    """Remember the newest board and take the move buttons off the one before it: only one board is live."""
+    old = await bot.host.set_last_board(report.row.id, message.channel.id, message.id, report.ply)
+    if old is None:
+        return
+    try:
+        await bot.get_partial_messageable(old.channel_id).get_partial_message(old.message_id).edit(view=None)
+    except discord.HTTPException as error:  # its buttons refuse anyway: they carry the old ply
+        log.info("could not retire the old board of game %s: %s", report.row.id, error)
+
+
 async def turn_view(bot: ZBot, report: Report) -> discord.ui.View:
-    """One button per legal move when there are few (dice turns, forced captures): play by clicking."""
+    """One button per legal move when there are few (dice turns, forced captures): play by clicking.
+    A finished game (and not a match that goes on) offers a rematch instead."""
     view = discord.ui.View(timeout=None)
-    if report.outcome is None and engines.get(report.row.game).hidden_information:
+    if report.outcome is not None:
+        if report.next_game is None:
+            view.add_item(RematchButton(report.row.id))
+    elif engines.get(report.row.game).hidden_information:
         view.add_item(MyViewButton(report.row.id))
-    elif report.outcome is None:
-        ply, moves = await bot.host.turn_moves(report.row.id)
-        for move in moves:
-            button = MoveButton(report.row.id, ply, move)
-            if len(button.item.custom_id or "") <= 100:
+    else:
+        ply, choices = await bot.host.turn_choices(report.row.id)
+        for label, move in choices:
+            button = MoveButton(report.row.id, ply, move, label)
+            if len(button.item.custom_id or "") <= 100 and len(view.children) < 25:
                 view.add_item(button)
     return view
 
@@ -122,9 +155,10 @@ class MoveButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
                  template=r"zm:(?P<game_id>[0-9]+):(?P<ply>[0-9]+):(?P<move>.+)"):
     """A legal move as a button; the ply in its id makes a button from an older position refuse."""
 
-    def __init__(self, game_id: int, ply: int, move: str) -> None:
+    def __init__(self, game_id: int, ply: int, move: str, label: str | None = None) -> None:
         style = discord.ButtonStyle.secondary if move == "end" else discord.ButtonStyle.primary
-        super().__init__(discord.ui.Button(label=move[:80], style=style, custom_id=f"zm:{game_id}:{ply}:{move}"))
+        label = "End the turn" if move == "end" else (label or move)
+        super().__init__(discord.ui.Button(label=label[:80], style=style, custom_id=f"zm:{game_id}:{ply}:{move}"))
         self.game_id, self.ply, self.move = game_id, ply, move
 
     @classmethod
@@ -138,6 +172,79 @@ class MoveButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
                                                      expected_ply=self.ply)
         await interaction.response.edit_message(view=None)
         await post_report(bot_of(interaction), report)
+
+
+class DrawButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
+                 template=r"zd:(?P<action>accept|decline):(?P<game_id>[0-9]+)"):
+    """Accept or Decline under a draw offer; the host checks who may answer and that the offer still stands."""
+
+    def __init__(self, game_id: int, action: str) -> None:
+        style = discord.ButtonStyle.success if action == "accept" else discord.ButtonStyle.secondary
+        super().__init__(discord.ui.Button(label=f"{action.capitalize()} draw", style=style,
+                                           custom_id=f"zd:{action}:{game_id}"))
+        self.game_id, self.action = game_id, action
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button[Any],
+                             match: re.Match[str]) -> DrawButton:
+        return cls(int(match["game_id"]), match["action"])
+
+    @guarded
+    async def callback(self, interaction: discord.Interaction) -> None:
+        bot = bot_of(interaction)
+        row = await bot.host.get(self.game_id)
+        if not row.draw_offers:
+            raise HostError("There is no draw offer on the table any more.")
+        if self.action == "decline":
+            text = await bot.host.decline_draw(self.game_id, interaction.user.id)
+            await interaction.response.edit_message(content=text, view=None, allowed_mentions=MENTION_USERS)
+            return
+        result = await bot.host.offer_draw(self.game_id, interaction.user.id)
+        if isinstance(result, str):
+            await interaction.response.edit_message(content=result, view=draw_view(self.game_id),
+                                                    allowed_mentions=MENTION_USERS)
+            return
+        await interaction.response.edit_message(view=None)
+        await post_report(bot, result)
+
+
+def draw_view(game_id: int) -> discord.ui.View:
+    view = discord.ui.View(timeout=None)
+    view.add_item(DrawButton(game_id, "accept"))
+    view.add_item(DrawButton(game_id, "decline"))
+    return view
+
+
+class RematchButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"zr:(?P<game_id>[0-9]+)"):
+    """Under a final board: the same players and options again, seats rotated, as a new challenge."""
+
+    def __init__(self, game_id: int) -> None:
+        super().__init__(discord.ui.Button(label="Rematch", style=discord.ButtonStyle.primary,
+                                           custom_id=f"zr:{game_id}"))
+        self.game_id = game_id
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button[Any],
+                             match: re.Match[str]) -> RematchButton:
+        return cls(int(match["game_id"]))
+
+    @guarded
+    async def callback(self, interaction: discord.Interaction) -> None:
+        bot = bot_of(interaction)
+        old = await bot.host.get(self.game_id)
+        lobby = await bot.host.rematch(self.game_id, interaction.user.id)
+        channel = await thread_of(bot, old.channel_id)
+        if channel is None:
+            raise HostError("The channel of the first game is gone; start the rematch with the new command.")
+        title = engines.get(lobby.row.game).title
+        await interaction.response.send_message(f"Rematch #{lobby.row.id} proposed in <#{old.channel_id}>.",
+                                                ephemeral=True)
+        if lobby.started:
+            message = await channel.send(f"{lobby_text(lobby, title)}\nThe game is on!", allowed_mentions=MENTION_USERS)
+            await open_thread(bot, message, lobby)
+            return
+        message = await channel.send(lobby_text(lobby, title), view=lobby_view(lobby), allowed_mentions=MENTION_USERS)
+        await bot.host.set_thread(lobby.row.id, None, message.id)
 
 
 async def thread_of(bot: ZBot, channel_id: int | None) -> discord.abc.Messageable | None:
@@ -158,6 +265,12 @@ def lobby_text(lobby: Lobby, title: str) -> str:
     players = ", ".join(f"<@{s.user_id}>" + ("" if s.accepted else " (invited)")
                         for s in row.seats if s.user_id is not None)
     text = f"**{title}** #{row.id}: <@{row.creator_id}> wants to play. Players: {players}."
+    if not row.settings.get("rated", True):
+        text += " Unrated" + (" (you cannot rate a game against yourself)." if len(
+            {s.user_id for s in row.seats if s.user_id is not None}) < len(row.seats) and lobby.open_seats == 0
+            else ".")
+    if row.settings.get("rematch_of"):
+        text += f" A rematch of #{row.settings['rematch_of']}, seats rotated."
     if lobby.open_seats:
         text += f" {lobby.open_seats} open seat(s): press Join."
     if lobby.waiting_for:
@@ -273,5 +386,6 @@ async def open_thread(bot: ZBot, message: discord.Message, lobby: Lobby) -> None
     await bot.host.set_thread(lobby.row.id, thread.id, message.id)
     assert lobby.report is not None
     lobby.report.row.thread_id = thread.id
-    await thread.send(**await report_message(bot, lobby.report))
+    sent = await thread.send(**await report_message(bot, lobby.report))
+    await board_shown(bot, lobby.report, sent)
     await report_shown(bot, lobby.report)

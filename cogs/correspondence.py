@@ -128,7 +128,8 @@ class Correspondence(commands.Cog):
     async def games(self, interaction: discord.Interaction, user: discord.User | None = None) -> None:
         target = user or interaction.user
         lines = await self.bot.host.games_overview(target.id, interaction.guild_id)
-        await self._listing(interaction, target, "active games", [g.text() for g in lines], "none")
+        await self._listing(interaction, target, "active games", [g.text() for g in lines],
+                            "none. Start one with `/<game> new` (for example `/zrtz new`), or see `/help`")
 
     async def _listing(self, interaction: discord.Interaction, target: discord.User | discord.Member, title: str,
                        lines: list[str], empty: str) -> None:
@@ -139,11 +140,16 @@ class Correspondence(commands.Cog):
                                                 allowed_mentions=discord.AllowedMentions.none())
 
     @app_commands.command(name="history", description="Finished games with their results")
-    @app_commands.describe(user="Whose games to show (default: yours)")
-    async def history(self, interaction: discord.Interaction, user: discord.User | None = None) -> None:
+    @app_commands.describe(user="Whose games to show (default: yours)", page="Older games: page 2, 3 …")
+    async def history(self, interaction: discord.Interaction, user: discord.User | None = None,
+                      page: app_commands.Range[int, 1, 1000] = 1) -> None:
         target = user or interaction.user
-        lines = await self.bot.host.history(target.id, interaction.guild_id)
-        await self._listing(interaction, target, "finished games", [h.text() for h in lines], "none yet")
+        found = await self.bot.host.history(target.id, interaction.guild_id, page)
+        lines = [h.text() for h in found.lines]
+        if found.pages > 1:
+            more = f" Older games: `/history page:{found.page + 1}`." if found.page < found.pages else ""
+            lines.append(f"Page {found.page} of {found.pages} ({found.total} games).{more}")
+        await self._listing(interaction, target, "finished games", lines, "none yet")
 
     @app_commands.command(name="notify", description="How the bot tells you it is your turn")
     @app_commands.describe(mode="thread: mentions only; dm: reminders by DM too; digest: one DM a day")

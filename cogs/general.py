@@ -10,12 +10,26 @@ from discord import app_commands
 from discord.ext import commands
 
 import engines
-from cogs._shared import LobbyButton, MoveButton, MyViewButton, on_app_command_error, post_recovered
+from cogs._shared import (
+    DrawButton,
+    LobbyButton,
+    MoveButton,
+    MyViewButton,
+    RematchButton,
+    on_app_command_error,
+    post_recovered,
+)
 
 log = logging.getLogger(__name__)
 
 if TYPE_CHECKING:
     from bot import ZBot
+
+
+def player_count(players: range) -> str:
+    """``2 players`` or ``2-4 players``: never ``2-2``."""
+    low, high = players.start, players.stop - 1
+    return f"{low} players" if low == high else f"{low}-{high} players"
 
 
 class General(commands.Cog):
@@ -40,12 +54,12 @@ class General(commands.Cog):
                                           "move there with `/<game> move` (autocomplete lists your legal moves).")
         for cls in engines.GAMES.values():
             first_line = cls.help.strip().splitlines()[0] if cls.help.strip() else ""
-            players = f"{cls.players.start}-{cls.players.stop - 1} players"
+            players = player_count(cls.players)
             embed.add_field(name=f"/{cls.name} · {cls.title}", value=f"{players}. {first_line}"[:1024], inline=False)
         await interaction.response.send_message(embed=embed, ephemeral=True)
 
 
 async def setup(bot: ZBot) -> None:
-    bot.add_dynamic_items(LobbyButton, MoveButton, MyViewButton)
+    bot.add_dynamic_items(LobbyButton, MoveButton, MyViewButton, DrawButton, RematchButton)
     bot.tree.error(on_app_command_error)
     await bot.add_cog(General(bot))

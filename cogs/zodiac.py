@@ -58,9 +58,18 @@ class SecretChoice(discord.ui.DynamicItem[discord.ui.Select[Any]], template=r"zs
         if not values:
             raise HostError("Choose one of the options.")
         bot = bot_of(interaction)
-        report = await bot.host.play(self.game_id, interaction.user.id, str(values[0]))
+        try:
+            report = await bot.host.play(self.game_id, interaction.user.id, str(values[0]))
+        except HostError as error:
+            if await choice_view(bot, self.game_id, interaction.user.id) is not None:
+                raise  # the choice is still open: keep the menu, say what went wrong
+            await interaction.response.edit_message(content=f"Game #{self.game_id}: {error}", view=None)
+            return
         await interaction.response.edit_message(content=f"You chose **{values[0]}**. Game #{self.game_id}.",
                                                 view=None)
+        cog = bot.get_cog("ZodiacCog")
+        if isinstance(cog, ZodiacCog):  # this menu is answered: nothing left to close
+            cog.menus.pop((self.game_id, interaction.user.id), None)
         await post_report(bot, report)
 
 
@@ -88,6 +97,11 @@ class ChoosePrivately(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r
 class ZodiacCog(GameCog, group_name="zodiac", group_description="Zodiac Chess: thirteen animals, hidden kings"):
     game = "zodiac"
 
+    def __init__(self, bot: ZBot) -> None:
+        super().__init__(bot)
+        self.menus: dict[tuple[int, int], discord.Message] = {}
+        """DM menus still open, by (game, user): closed once their choice is made by any path."""
+
     @app_commands.command(name="new", description="Challenge a player, or leave the seat open")
     @app_commands.describe(opponent="Who you challenge (empty: anyone may join)",
                            rated="Count this game for the leaderboards",
@@ -104,11 +118,16 @@ class ZodiacCog(GameCog, group_name="zodiac", group_description="Zodiac Chess: t
     @commands.Cog.listener()
     async def on_game_report(self, report: Report) -> None:
         """When a secret choice begins for both players, DM each of them the menu."""
-        if report.row.game != self.game or report.outcome is not None:
+        if report.row.game != self.game:
             return
         observation = await self.bot.host.observation(report.row.id, None)
         movers = [s for s in observation["to_move"] if s != CHANCE]
         phase = observation.get("phase")
+        choosing = {report.row.user_at(s) for s in movers} if phase in SECRET_PHASES else set()
+        for game_id, user_id in [key for key in self.menus if key[0] == report.row.id and key[1] not in choosing]:
+            await self.close_menu(game_id, user_id, "already chosen")
+        if report.outcome is not None:
+            return
         if phase not in SECRET_PHASES or len(movers) != 2:
             return
         for seat in movers:
@@ -123,7 +142,8 @@ class ZodiacCog(GameCog, group_name="zodiac", group_description="Zodiac Chess: t
         text = f"**Zodiac Chess** #{report.row.id}: choose {what}. Nobody else sees it until the game reveals it."
         try:
             user = self.bot.get_user(user_id) or await self.bot.fetch_user(user_id)
-            await user.send(text, view=view)
+            await self.close_menu(report.row.id, user_id, "a new round began: use the newest menu")
+            self.menus[(report.row.id, user_id)] = await user.send(text, view=view)
             return
         except discord.Forbidden:
             log.info("DMs closed for %s; offering the choice in the thread", user_id)
@@ -133,6 +153,17 @@ class ZodiacCog(GameCog, group_name="zodiac", group_description="Zodiac Chess: t
             fallback.add_item(ChoosePrivately(report.row.id))
             await thread.send(f"<@{user_id}>, your DMs are closed: press the button to choose {what} privately.",
                               view=fallback, allowed_mentions=MENTION_USERS)
+
+
+    async def close_menu(self, game_id: int, user_id: int, why: str) -> None:
+        """Take the select off a DM menu whose choice was made elsewhere (a typed move, a timeout)."""
+        message = self.menus.pop((game_id, user_id), None)
+        if message is None:
+            return
+        try:
+            await message.edit(content=f"**Zodiac Chess** #{game_id}: {why}; this menu is closed.", view=None)
+        except discord.HTTPException as error:
+            log.info("could not close the menu of game %s for %s: %s", game_id, user_id, error)
 
 
 async def setup(bot: ZBot) -> None:

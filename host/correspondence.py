@@ -15,6 +15,7 @@ from data.store import GameRow, Seat
 from engines import CHANCE, Game
 from host import clocks, dice
 from host.clocks import DAY, ClockState, TimeControl, Vacation
+from host.ratings import unrated_reason
 from host.results import HostError, Report
 
 if TYPE_CHECKING:
@@ -25,7 +26,8 @@ NOTIFY_MODES = {
     "dm": "reminders by DM too (a thread mention when your DMs are closed)",
     "digest": "a daily DM listing every game where it is your turn, and thread mentions",
 }
-HISTORY_LIMIT = 25
+HISTORY_PAGE = 10
+"""Games per ``/history`` page: each line is at most ~180 characters, so a page fits one message."""
 
 
 @dataclass(frozen=True)
@@ -61,12 +63,26 @@ class HistoryLine:
     result: str
     reason: str
     finished_at: float
+    unrated: str | None = None
+    """Why the game did not count for the ratings, or ``None`` when it did."""
 
     def text(self) -> str:
         against = ", ".join(f"<@{u}>" for u in self.opponents) or "yourself"
         where = f" · <#{self.thread_id}>" if self.thread_id else ""
         when = f"<t:{int(self.finished_at)}:d>"
-        return f"**{self.title}** #{self.game_id} vs {against}: {self.result} ({self.reason}) · {when}{where}"
+        unrated = f" · unrated: {self.unrated}" if self.unrated else ""
+        return (f"**{self.title}** #{self.game_id} vs {against}: {self.result} ({self.reason[:80]}) · "
+                f"{when}{unrated}{where}")
+
+
+@dataclass(frozen=True)
+class HistoryPage:
+    """One page of ``/history``, newest games first."""
+
+    lines: list[HistoryLine]
+    page: int
+    pages: int
+    total: int
 
 
 @dataclass(frozen=True)
@@ -336,30 +352,42 @@ async def games_overview(host: Host, user: int, guild_id: int | None) -> list[Ga
     return lines
 
 
-def _place(rank: int, ranks: Sequence[int]) -> str:
+def ordinal(n: int) -> str:
+    return f"{n}{'th' if 10 <= n % 100 <= 20 else {1: 'st', 2: 'nd', 3: 'rd'}.get(n % 10, 'th')}"
+
+
+def place(rank: int, ranks: Sequence[int]) -> str:
+    """The user's placing as the result recorded it: ``won``, ``3rd of 4``, ``shared 2nd-4th of 4`` for a tie."""
     if len(set(ranks)) == 1:
         return "draw"
+    tied = sum(1 for r in ranks if r == rank)
     if rank == 1:
-        return "won"
+        return "won" if tied == 1 else f"won, shared with {tied - 1} other{'s' if tied > 2 else ''}"
     if len(ranks) == 2:
         return "lost"
-    suffix = {2: "nd", 3: "rd"}.get(rank, "th")
-    return f"{rank}{suffix} of {len(ranks)}"
+    if tied > 1:
+        return f"shared {ordinal(rank)}-{ordinal(rank + tied - 1)} of {len(ranks)}"
+    return f"{ordinal(rank)} of {len(ranks)}"
 
 
-async def history(host: Host, user: int, guild_id: int | None) -> list[HistoryLine]:
-    """Finished games of ``user``, newest first, with their result from the user's seat."""
+async def history(host: Host, user: int, guild_id: int | None, page: int = 1) -> HistoryPage:
+    """Finished games of ``user``, newest first, a page at a time, with their placing and whether they were rated."""
+    rows = await host.store.games_of(user, ("finished",), guild_id=guild_id)
+    pages = max(1, math.ceil(len(rows) / HISTORY_PAGE))
+    page = min(max(1, page), pages)
     lines: list[HistoryLine] = []
-    for row in (await host.store.games_of(user, ("finished",), guild_id=guild_id))[:HISTORY_LIMIT]:
+    for row in rows[(page - 1) * HISTORY_PAGE: page * HISTORY_PAGE]:
         result = row.result or {}
         ranks = result.get("ranks") or []
-        seat = row.seat_of(user)
-        outcome = _place(ranks[seat], ranks) if seat is not None and seat < len(ranks) else "?"
+        seats = row.seats_of(user)
+        best = min((ranks[s] for s in seats if s < len(ranks)), default=None)
+        outcome = place(best, ranks) if best is not None else "?"
         lines.append(HistoryLine(
             game_id=row.id, title=host._game_class(row.game).title, thread_id=row.thread_id,
             opponents=sorted({u for s in row.seats if (u := s.user_id) is not None and u != user}),
-            result=outcome, reason=str(result.get("reason", "")), finished_at=row.updated_at))
-    return lines
+            result=outcome, reason=str(result.get("reason", "")), finished_at=row.updated_at,
+            unrated=unrated_reason(row, await host._engine(row))))
+    return HistoryPage(lines, page, pages, len(rows))
 
 
 async def set_notify(host: Host, user: int, mode: str) -> str:

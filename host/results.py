@@ -31,6 +31,10 @@ class Report:
     """The next game of a match, started when this one ended: post it after this report."""
     secret: bool = False
     """The move is a hidden choice (a Zodiac king): the mover's own reply must stay private."""
+    continues_turn: bool = False
+    """A step inside a turn of several (Ziggurat): edit the turn's board message instead of posting anew."""
+    ply: int = 0
+    """The position shown: a board's buttons are only good for this ply."""
 
 
 @dataclass

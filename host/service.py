@@ -17,10 +17,12 @@ import aiosqlite
 
 import engines
 import render
+from data.boards import BoardPost, BoardPosts
 from data.db import Database, StaleVersion
 from data.store import GameRow, GameStore, Seat
 from engines import CHANCE, Game, IllegalMove
-from host import clocks, correspondence, dice, matches
+from host import captions, clocks, correspondence, dice, matches
+from host.captions import mention
 from host.choices import narrow
 from host.results import Board, HostError, Lobby, Report
 
@@ -29,10 +31,10 @@ FinishHook = Callable[[aiosqlite.Connection, GameRow, Game, float], Awaitable[No
 """Runs inside the transaction that records a game's end (ratings), so both land or neither."""
 log = logging.getLogger(__name__)
 SETTINGS_DEFAULTS: dict[str, Any] = {"rated": True, "clock": "none", "match": 1}
+MAX_MOVE_TEXT = 100
+"""Longer input is no move of any game; refusing it early keeps every reply short (and never echoes a wall)."""
 
 
-def mention(user_id: int | None) -> str:
-    return f"<@{user_id}>" if user_id is not None else "an open seat"
 
 
 class Host:
@@ -43,6 +45,7 @@ class Host:
                  on_finish: Sequence[FinishHook] = ()) -> None:
         self.db = db
         self.store = GameStore(db)
+        self.board_posts = BoardPosts(db)
         self.games = games if games is not None else engines.GAMES
         self.renderer = renderer
         self.now = now
@@ -159,6 +162,7 @@ class Host:
         users = [s.user_id for s in (seats or row.seats) if s.user_id is not None]
         game = self._game_class(row.game).new(row.players, row.options)
         teams = game.teams()
+        shuffle = shuffle and "rematch_of" not in row.settings  # a rematch keeps its rotated seats
         if shuffle and len(set(teams)) == len(teams):
             dice.rng_for(row.seed, "seats").shuffle(users)
         elif shuffle:
@@ -185,13 +189,17 @@ class Host:
         if expected_ply is not None and len(game.history) != expected_ply:
             raise HostError("That button belongs to an earlier position; use the buttons under the newest board.")
         seat = self._acting_seat(row, game, user)
+        if len(text) > MAX_MOVE_TEXT:
+            raise HostError(f"That is not a move: you sent {len(text)} characters, and moves are short. "
+                            "Start typing the move command and pick one from the list.")
+        before = game.clone()
         try:
             canonical = game.play(seat, text)
         except IllegalMove as error:
-            raise HostError(str(error)) from None
+            raise HostError(captions.clip(str(error), 300)) from None
         applied = [(seat, canonical)] + [(CHANCE, r) for r in dice.roll_pending(game, row.seed)]
         await self._commit(row, game, applied, draw_offers=[])
-        return await self._report(row, game, applied)
+        return await self._report(row, game, applied, before=before)
 
     async def resign(self, game_id: int, user: int) -> Report:
         row = await self._row(game_id)
@@ -266,6 +274,19 @@ class Host:
             return []
         return narrow(game.legal_moves(seats[0]), typed, lambda move: game.describe(seats[0], move))
 
+    async def explain_no_choices(self, game_id: int, user: int, typed: str) -> str:
+        """Why autocomplete has no move for ``user``: said in the one entry offered instead of an empty list."""
+        row = await self._row(game_id)
+        if row.status != "active":
+            return f"Game #{row.id} {captions.STATUS_SAID.get(row.status, row.status)}"
+        game = await self._engine(row)
+        seats = row.seats_of(user)
+        if not seats:
+            return "You are not playing this game"
+        if not any(s in game.to_move() for s in seats):
+            return captions.not_your_turn(row, game, seats, short=True)
+        return f"No legal move matches {captions.clip(typed.strip(), 40)!r}: clear the box to see them all"
+
     async def turn_moves(self, game_id: int, limit: int = 20) -> tuple[int, list[str]]:
         """(ply, moves) for one-click buttons: the legal moves when one seat is to move and they fit."""
         row = await self._row(game_id)
@@ -278,6 +299,16 @@ class Host:
         moves = game.legal_moves(movers[0])
         return len(game.history), moves if len(moves) <= limit else []
 
+    async def turn_choices(self, game_id: int, limit: int = 20) -> tuple[int, list[tuple[str, str]]]:
+        """(ply, [(label, move)]) for move buttons: labels read like autocomplete, ``end`` (finish the turn) last."""
+        ply, moves = await self.turn_moves(game_id, limit)
+        if not moves:
+            return ply, []
+        game = await self._engine(await self._row(game_id))
+        seat = next(s for s in game.to_move() if s != CHANCE)
+        ordered = sorted(moves, key=lambda m: m == "end")
+        return ply, [(captions.clip(game.describe(seat, m), 80), m) for m in ordered]
+
     async def resolve(self, game: str, user: int, *, thread_id: int | None, guild_id: int | None,
                       statuses: tuple[str, ...] = ("active",)) -> GameRow:
         """The game a command means: the thread's game, else the user's only such game in the server."""
@@ -287,17 +318,56 @@ class Host:
                 return row
         mine = await self.store.games_of(user, statuses, guild_id=guild_id, game=game)
         title = self._game_class(game).title
-        if not mine:
-            raise HostError(f"You have no {title} game here. Start one with /{game} new.")
-        if len(mine) > 1:
-            raise HostError(f"You have {len(mine)} {title} games; use the command inside the game's thread.")
-        return mine[0]
+        for status in statuses:  # the first status asked for wins: an active game before finished ones
+            same = [row for row in mine if row.status == status]
+            if len(same) > 1 and status != "finished":
+                raise HostError(f"You have {len(same)} {captions.STATUS_WORDS.get(status, status)} {title} games "
+                                "here: use the command inside the game's thread.")
+            if same:
+                return same[0]  # newest first: a finished game means the latest one
+        if "challenge" not in statuses:
+            waiting = await self.store.games_of(user, ("challenge",), guild_id=guild_id, game=game)
+            if waiting:
+                raise HostError(f"Your {title} challenge #{waiting[0].id} is still waiting for players: "
+                                "the game starts once everyone has accepted or joined.")
+        raise HostError(f"You have no {title} game here. Start one with /{game} new.")
 
     async def set_thread(self, game_id: int, thread_id: int | None, message_id: int | None = None) -> None:
         """Where the game lives in Discord. Not game state, so no version bump: an Accept click or a first
         move racing with it must not fail."""
         await self._row(game_id)
         await self.store.set_links(game_id, thread_id, message_id)
+
+    async def last_board(self, game_id: int) -> BoardPost | None:
+        """The game's newest board message, whose buttons are the live ones."""
+        return await self.board_posts.get(game_id)
+
+    async def set_last_board(self, game_id: int, channel_id: int, message_id: int, ply: int) -> BoardPost | None:
+        """Record the newest board message; returns the one it replaces (for the bot to take its buttons off)."""
+        previous = await self.board_posts.get(game_id)
+        await self.board_posts.set(BoardPost(game_id, channel_id, message_id, ply), self.now())
+        return previous if previous is not None and previous.message_id != message_id else None
+
+    async def rematch(self, game_id: int, user: int) -> Lobby:
+        """A new challenge to the same players with the same options, seats rotated by one; the caller accepts."""
+        row = await self._row(game_id)
+        if row.status != "finished":
+            raise HostError(f"Game #{row.id} is not over yet; a rematch comes after it.")
+        users = [row.user_at(s) for s in range(row.players)]
+        if user not in users:
+            raise HostError("Only the players of this game can ask for a rematch.")
+        rotated = users[1:] + users[:1]
+        seats = [Seat(i, u, u == user) for i, u in enumerate(rotated)]
+        settings = {k: row.settings.get(k, v) for k, v in SETTINGS_DEFAULTS.items()}
+        options = dict(row.options)
+        if row.settings.get("match_of") is not None:  # a match's later games swapped sides: start as the first did
+            first = await self._row(int(row.settings["match_of"]))
+            options = dict(first.options)
+        settings["rematch_of"] = row.id
+        new_id = await self.store.create(
+            guild_id=row.guild_id, channel_id=row.channel_id, game=row.game, players=row.players, options=options,
+            settings=settings, seed=dice.new_seed(), creator_id=user, seats=seats, now=self.now())
+        return await self._maybe_start(await self._row(new_id))
 
     async def get(self, game_id: int) -> GameRow:
         return await self._row(game_id)
@@ -325,8 +395,8 @@ class Host:
     async def games_overview(self, user: int, guild_id: int | None) -> list[correspondence.GameLine]:
         return await correspondence.games_overview(self, user, guild_id)
 
-    async def history(self, user: int, guild_id: int | None) -> list[correspondence.HistoryLine]:
-        return await correspondence.history(self, user, guild_id)
+    async def history(self, user: int, guild_id: int | None, page: int = 1) -> correspondence.HistoryPage:
+        return await correspondence.history(self, user, guild_id, page)
 
     async def set_notify(self, user: int, mode: str) -> str:
         return await correspondence.set_notify(self, user, mode)
@@ -381,9 +451,7 @@ class Host:
             raise HostError("You are not playing in this game.")
         movers = [s for s in seats if s in game.to_move()]
         if not movers:
-            waiting = sorted(s for s in game.to_move() if s != CHANCE)
-            names = ", ".join(f"{game.seat_name(s)} ({mention(row.user_at(s))})" for s in waiting)
-            raise HostError(f"It is not your turn; waiting for {names}.")
+            raise HostError(captions.not_your_turn(row, game, seats))
         return movers[0]
 
     async def _write(self, row: GameRow, *, moves: list[tuple[int, str]] | None = None, first_ply: int = 0,
@@ -436,16 +504,23 @@ class Host:
         image = await asyncio.to_thread(self.renderer, observation)
         return Board(image=image, filename=f"{row.game}-{row.id}-{len(game.history)}.png")
 
-    async def _report(self, row: GameRow, game: Game, applied: list[tuple[int, str]]) -> Report:
+    async def _report(self, row: GameRow, game: Game, applied: list[tuple[int, str]], *,
+                      before: Game | None = None) -> Report:
         lines: list[str] = []
+        continues = captions.continues_turn(game, applied)
+        if continues:  # the turn's message is edited in place: it tells the whole turn so far
+            lines += captions.turn_so_far(row, game, mention)
         for seat, text in applied:
             if seat == CHANCE:
                 lines.append(f"🎲 {text}")
+            elif text == "resign" and game.outcome() is None:
+                lines.append(f"🏳️ {game.seat_name(seat)} ({mention(row.user_at(seat))}) resigned.")
             elif text in ("resign", "timeout", "draw"):
                 continue
-            else:
+            elif not continues:
                 lines.append(f"{game.seat_name(seat)} ({mention(row.user_at(seat))}) played "
-                             f"`{game.announce(seat, text)}`")
+                             f"{captions.played(game, before, seat, text)}")
+        lines += captions.revealed(row, game, before, mention)
         outcome = game.outcome()
         next_game = None
         if outcome is not None:
@@ -471,8 +546,9 @@ class Host:
         to_notify = sorted({u for s in game.to_move() if s != CHANCE and (u := row.user_at(s)) is not None})
         board = await self._board(row, game, None)
         secret = any(game.announce(seat, text) != text for seat, text in applied if seat != CHANCE)
-        return Report(row=row, caption="\n".join(lines), board=board, outcome=outcome, to_notify=to_notify,
-                      next_game=next_game, secret=secret)
+        return Report(row=row, caption=captions.fit("\n".join(lines)), board=board, outcome=outcome,
+                      to_notify=to_notify, next_game=next_game, secret=secret, continues_turn=continues,
+                      ply=len(game.history))
 
     def _result_line(self, row: GameRow, game: Game) -> str:
         outcome = game.outcome()

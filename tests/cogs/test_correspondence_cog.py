@@ -27,6 +27,7 @@ class FakeThread(discord.abc.Messageable):
 
     async def send(self, content: str | None = None, **kwargs: Any) -> Any:  # type: ignore[override]
         self.sent.append((content or "", kwargs.get("file")))
+        return SimpleNamespace(id=len(self.sent), channel=SimpleNamespace(id=THREAD))
 
 
 class FakeUser:

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import pytest
+
+from host.results import HostError
 from tests.e2e.conftest import BotHarness
 from tests.e2e.test_platform import challenge_and_accept, mover_name
 
@@ -22,8 +25,12 @@ async def test_a_dice_turn_is_played_by_clicking_and_old_buttons_refuse(harness:
         await fake.click(mover, first, f"zm:{game_id}:{ply}:{pick}")
         latest = fake.messages(thread)[-1]
         assert latest.attachments and pick in latest.content
-        assert (await bot.host.observation(game_id, None))["ply"] > ply
-        assert not fake.messages(thread)[0].custom_ids(), "the clicked board's buttons are removed"
+        now = (await bot.host.observation(game_id, None))["ply"]
+        assert now > ply
+        live = [m for m in fake.messages(thread) if m.custom_ids()]
+        assert len(live) <= 1 and all(f":{now}:" in c for m in live for c in m.custom_ids()), "one live board"
+        if len(fake.messages(thread)) == 1:  # a step inside the turn: the turn's one message was edited
+            assert latest.edited_timestamp and latest.content.startswith("🎲")
         rolls = await fake.slash(mover, "ziggurat rolls", channel=thread)
         assert rolls.ephemeral and "1:" in rolls.content and rolls.content.count(":") >= 2
 
@@ -31,12 +38,13 @@ async def test_a_dice_turn_is_played_by_clicking_and_old_buttons_refuse(harness:
 async def test_a_button_from_an_older_position_is_refused(harness: BotHarness) -> None:
     fake = harness.fake
     async with harness.running() as bot:
-        game_id, first = await challenge_and_accept(harness, "ziggurat")
+        game_id, _first = await challenge_and_accept(harness, "ziggurat")
         ply, moves = await bot.host.turn_moves(game_id)
         mover = await mover_name(harness, bot, game_id)
         await fake.slash(mover, "ziggurat move", {"move": "end"}, channel=fake.thread(f"Ziggurat #{game_id}"))
-        old = await fake.click(mover, first, f"zm:{game_id}:{ply}:{moves[0]}")
-        assert old.ephemeral and "earlier position" in old.content
+        assert not fake.messages(fake.thread(f"Ziggurat #{game_id}"))[0].custom_ids(), "old board retired"
+        with pytest.raises(HostError, match="earlier position"):  # a click racing the retirement
+            await bot.host.play(game_id, harness.user_id(mover), moves[0], expected_ply=ply)
 
 
 async def test_an_unexpected_failure_still_gets_a_private_answer(harness: BotHarness, discord_error_logs,

@@ -100,8 +100,11 @@ async def test_zrtz_autocomplete_offers_only_captures_when_a_capture_is_compulso
 
         offered = await fake.autocomplete(mover, "zrtz move", focused="move", value="", channel=thread)
         assert values(offered) == ["b2xd4"] and "capture" in offered[0]["name"]
-        assert await fake.autocomplete(mover, "zrtz move", focused="move", value="wd4", channel=thread) == []
-        assert await fake.autocomplete(other, "zrtz move", focused="move", value="", channel=thread) == []
+        none = await fake.autocomplete(mover, "zrtz move", focused="move", value="wd4", channel=thread)
+        assert len(none) == 1 and none[0]["value"].startswith("⛔") and "No legal move matches" in none[0]["name"]
+        waiting = await fake.autocomplete(other, "zrtz move", focused="move", value="", channel=thread)
+        assert [c["name"] for c in waiting] == [f"Not your turn: waiting for Orange (@{mover})"] or \
+            [c["name"] for c in waiting] == [f"Not your turn: waiting for Blue (@{mover})"]
 
         refused = await fake.slash(mover, "zrtz move", {"move": "we5 a4"}, channel=thread)
         assert refused.ephemeral and "capture is compulsory" in refused.content

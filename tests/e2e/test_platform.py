@@ -62,7 +62,11 @@ async def test_moves_by_autocomplete_post_a_new_board_and_illegal_moves_change_n
         choices = await full_moves(fake, mover, "zarathustra move", "c3 ", thread)
         assert 0 < len(choices) <= 25 and all(c["value"].startswith("c3 ") for c in choices)
         other = "bob" if mover == "alice" else "alice"
-        assert await fake.autocomplete(other, "zarathustra move", focused="move", value="", channel=thread) == []
+        waiting = await fake.autocomplete(other, "zarathustra move", focused="move", value="", channel=thread)
+        assert len(waiting) == 1 and waiting[0]["name"].startswith("Not your turn: waiting for ")
+        assert "<@" not in waiting[0]["name"] and "@" in waiting[0]["name"]
+        refused = await fake.slash(other, "zarathustra move", {"move": waiting[0]["value"]}, channel=thread)
+        assert refused.ephemeral and refused.content.startswith("That is not a move: Not your turn")
 
         before = (await bot.host.get(game_id)).version
         bad = await fake.slash(mover, "zarathustra move", {"move": "z9 xxxx"}, channel=thread)

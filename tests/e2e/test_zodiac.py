@@ -25,10 +25,15 @@ async def test_secret_choices_by_dm_with_a_fallback_for_closed_dms(harness: BotH
         assert all("Tree" not in m.content for m in fake.messages(thread)), "bob must not learn alice's pick"
         assert not fake.messages(fake.user("alice"))[-1].custom_ids(), "the answered menu is closed"
         again = await fake.slash("alice", "zodiac move", {"move": "pick Wolf"}, channel=thread)
-        assert again.ephemeral and "not your turn" in again.content
+        assert again.ephemeral and "already made your secret choice" in again.content
+        bob_menu = dm_menu(harness, "bob", game_id)
         typed = await fake.slash("bob", "zodiac move", {"move": "pick Wolf"}, channel=thread)
         assert typed.ephemeral and "stays secret" in typed.content, "a typed secret choice is answered privately"
-        assert "a secret duel pick" in fake.messages(thread)[-1].content
+        revealed = fake.messages(thread)[-1].content
+        assert "a secret duel pick" in revealed
+        assert "Side duel, round 1" in revealed and "picked Tree" in revealed and "picked Wolf" in revealed
+        closed = fake.world.messages[bob_menu.id]
+        assert not closed.custom_ids() and "already chosen" in closed.content, "bob's DM menu closes after he typed"
 
         # Tree beats Wolf: alice chooses her side in the thread; bob's DMs are closed from now on.
         fake.close_dms("bob")

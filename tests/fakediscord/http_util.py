@@ -8,6 +8,8 @@ from typing import Any
 
 from aiohttp import web
 
+from .validate import errors_object
+
 
 @dataclass
 class UploadedFile:
@@ -47,7 +49,8 @@ def error_response(status: int, code: int, message: str, errors: dict[str, Any] 
 
 
 def invalid_form(problems: list[str]) -> web.Response:
-    return error_response(400, 50035, "Invalid Form Body: " + "; ".join(problems))
+    """Discord's answer to a payload over its limits: 400, code 50035 and the ``errors`` object."""
+    return error_response(400, 50035, "Invalid Form Body", errors_object(problems))
 
 
 async def read_body(request: web.Request) -> Body:

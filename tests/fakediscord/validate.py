@@ -1,4 +1,8 @@
-"""Discord's documented size limits, so a test fails where the real API would answer 400."""
+"""Discord's documented size limits, so a test fails where the real API would answer 400.
+
+Each problem carries the field path and error code Discord puts in the ``errors`` object of its
+``50035 Invalid Form Body`` answer (e.g. ``{"content": {"_errors": [{"code": "BASE_TYPE_MAX_LENGTH", ...}]}}``).
+"""
 
 from __future__ import annotations
 
@@ -8,69 +12,106 @@ from .world import walk_components
 
 COMPONENTS_V2 = 1 << 15
 BUTTON, SELECTS, TEXT_INPUT = 2, (3, 5, 6, 7, 8), 4
+MAX_LENGTH, BAD_LENGTH, MAX_ITEMS, BAD_ITEMS = ("BASE_TYPE_MAX_LENGTH", "BASE_TYPE_BAD_LENGTH",
+                                                "BASE_TYPE_MAX_LENGTH", "BASE_TYPE_BAD_LENGTH")
 
 
-def _embed_problems(embeds: list[dict[str, Any]]) -> list[str]:
-    problems: list[str] = []
+class Problem(str):
+    """A readable complaint that also knows where Discord would put it in its ``errors`` object."""
+
+    path: tuple[str | int, ...]
+    code: str
+
+    def __new__(cls, text: str, path: tuple[str | int, ...] = (), code: str = "BASE_TYPE_INVALID") -> Problem:
+        made = super().__new__(cls, text)
+        made.path, made.code = path, code
+        return made
+
+
+def errors_object(problems: list[str]) -> dict[str, Any]:
+    """Discord's nested ``errors``: each field path ends in ``_errors`` listing code and message."""
+    errors: dict[str, Any] = {}
+    for problem in problems:
+        path = problem.path if isinstance(problem, Problem) else ()
+        code = problem.code if isinstance(problem, Problem) else "BASE_TYPE_INVALID"
+        node = errors
+        for key in path:
+            node = node.setdefault(str(key), {})
+        node.setdefault("_errors", []).append({"code": code, "message": str(problem)})
+    return errors
+
+
+def _length(value: str, limit: int, path: tuple[str | int, ...], what: str, minimum: int = 0) -> list[Problem]:
+    if minimum <= len(value) <= limit:
+        return []
+    bound = f"between {minimum} and {limit}" if minimum else f"{limit} or fewer"
+    code = BAD_LENGTH if minimum else MAX_LENGTH
+    return [Problem(f"{what} has {len(value)} chars: must be {bound} in length", path, code)]
+
+
+def _embed_problems(embeds: list[dict[str, Any]]) -> list[Problem]:
+    problems: list[Problem] = []
     if len(embeds) > 10:
-        problems.append(f"{len(embeds)} embeds > 10")
+        problems.append(Problem(f"{len(embeds)} embeds > 10", ("embeds",), MAX_ITEMS))
     total = 0
     for i, e in enumerate(embeds):
-        limits = {"title": 256, "description": 4096}
-        for key, limit in limits.items():
-            size = len(e.get(key) or "")
-            total += size
-            if size > limit:
-                problems.append(f"embeds[{i}].{key} has {size} chars > {limit}")
+        for key, limit in {"title": 256, "description": 4096}.items():
+            text = e.get(key) or ""
+            total += len(text)
+            problems += _length(text, limit, ("embeds", i, key), f"embeds[{i}].{key}")
         fields = e.get("fields", [])
         if len(fields) > 25:
-            problems.append(f"embeds[{i}] has {len(fields)} fields > 25")
+            problems.append(Problem(f"embeds[{i}] has {len(fields)} fields > 25", ("embeds", i, "fields"), MAX_ITEMS))
         for j, f in enumerate(fields):
-            total += len(f.get("name", "")) + len(f.get("value", ""))
-            if not f.get("name") or len(f["name"]) > 256:
-                problems.append(f"embeds[{i}].fields[{j}].name empty or > 256")
-            if not f.get("value") or len(f["value"]) > 1024:
-                problems.append(f"embeds[{i}].fields[{j}].value empty or > 1024")
+            total += len(f.get("name") or "") + len(f.get("value") or "")
+            problems += _length(f.get("name") or "", 256, ("embeds", i, "fields", j, "name"),
+                                f"embeds[{i}].fields[{j}].name", 1)
+            problems += _length(f.get("value") or "", 1024, ("embeds", i, "fields", j, "value"),
+                                f"embeds[{i}].fields[{j}].value", 1)
         footer = (e.get("footer") or {}).get("text") or ""
         author = (e.get("author") or {}).get("name") or ""
         total += len(footer) + len(author)
-        if len(footer) > 2048:
-            problems.append(f"embeds[{i}].footer.text > 2048")
-        if len(author) > 256:
-            problems.append(f"embeds[{i}].author.name > 256")
+        problems += _length(footer, 2048, ("embeds", i, "footer", "text"), f"embeds[{i}].footer.text")
+        problems += _length(author, 256, ("embeds", i, "author", "name"), f"embeds[{i}].author.name")
     if total > 6000:
-        problems.append(f"embeds total {total} chars > 6000")
+        problems.append(Problem(f"embeds total {total} chars > 6000", ("embeds",), "MAX_EMBED_SIZE_EXCEEDED"))
     return problems
 
 
-def _component_problems(components: list[dict[str, Any]], v2: bool) -> list[str]:
-    problems: list[str] = []
+def _component_problems(components: list[dict[str, Any]], v2: bool) -> list[Problem]:
+    problems: list[Problem] = []
     if not v2 and len(components) > 5:
-        problems.append(f"{len(components)} action rows > 5")
+        problems.append(Problem(f"{len(components)} action rows > 5", ("components",), MAX_ITEMS))
+    if not v2:
+        for r, row in enumerate(components):
+            kids = row.get("components", []) if row.get("type") == 1 else []
+            if row.get("type") == 1 and not 1 <= len(kids) <= 5:
+                problems.append(Problem(f"action row {r} has {len(kids)} components (1..5)",
+                                        ("components", r, "components"), BAD_ITEMS))
     seen: set[str] = set()
     for comp in walk_components(components):
         cid = comp.get("custom_id")
         if cid is not None:
-            if not 1 <= len(cid) <= 100:
-                problems.append(f"custom_id {cid!r} length not in 1..100")
+            problems += _length(cid, 100, ("components", "custom_id"), f"custom_id {cid[:40]!r}", 1)
             if cid in seen:
-                problems.append(f"duplicate custom_id {cid!r}")
+                problems.append(Problem(f"duplicate custom_id {cid!r}", ("components", "custom_id"),
+                                        "COMPONENT_CUSTOM_ID_DUPLICATED"))
             seen.add(cid)
-        if comp.get("type") == 1 and not v2:
-            kids = comp.get("components", [])
-            if not 1 <= len(kids) <= 5:
-                problems.append(f"action row with {len(kids)} components")
-        if comp.get("type") == BUTTON and len(comp.get("label") or "") > 80:
-            problems.append(f"button label {comp['label']!r} > 80 chars")
-        if comp.get("type") == BUTTON and comp.get("style") != 5 and cid is None and comp.get("style") != 6:
-            problems.append("non-link button without custom_id")
+        if comp.get("type") == BUTTON:
+            problems += _length(comp.get("label") or "", 80, ("components", "label"), "button label")
+            if comp.get("style") not in (5, 6) and cid is None:
+                problems.append(Problem("non-link button without custom_id", ("components", "custom_id"),
+                                        "BASE_TYPE_REQUIRED"))
         if comp.get("type") == 3:
             options = comp.get("options", [])
             if not 1 <= len(options) <= 25:
-                problems.append(f"select {cid!r} has {len(options)} options (1..25)")
+                problems.append(Problem(f"select {cid!r} has {len(options)} options (1..25)",
+                                        ("components", "options"), BAD_ITEMS))
             for opt in options:
-                if len(opt.get("label", "")) > 100 or len(opt.get("value", "")) > 100:
-                    problems.append(f"select {cid!r} option label/value > 100 chars")
+                problems += _length(opt.get("label", ""), 100, ("components", "options", "label"),
+                                    "select option label", 1)
+                problems += _length(opt.get("value", ""), 100, ("components", "options", "value"),
+                                    "select option value", 1)
     return problems
 
 
@@ -79,36 +120,33 @@ def message_problems(payload: dict[str, Any], *, has_files: bool, is_edit: bool 
     problems: list[str] = []
     v2 = bool((payload.get("flags") or 0) & COMPONENTS_V2)
     content = payload.get("content") or ""
-    if len(content) > 2000:
-        problems.append(f"content has {len(content)} chars > 2000")
+    problems += _length(content, 2000, ("content",), "content")
     if v2 and content:
-        problems.append("content is not allowed with IS_COMPONENTS_V2")
+        problems.append(Problem("content is not allowed with IS_COMPONENTS_V2", ("content",)))
     problems += _embed_problems(payload.get("embeds") or [])
     problems += _component_problems(payload.get("components") or [], v2)
     empty = not (content or payload.get("embeds") or payload.get("components") or has_files or payload.get("poll"))
     if empty and not is_edit and not payload.get("sticker_ids"):
-        problems.append("cannot send an empty message")
+        problems.append(Problem("cannot send an empty message", (), "MESSAGE_EMPTY"))
     return problems
 
 
 def choices_problems(choices: list[dict[str, Any]]) -> list[str]:
+    """Autocomplete: at most 25 choices, each name 1-100 chars, each string value 1-100 chars."""
     problems: list[str] = []
     if len(choices) > 25:
-        problems.append(f"{len(choices)} autocomplete choices > 25")
-    for c in choices:
-        if not 1 <= len(str(c.get("name", ""))) <= 100:
-            problems.append(f"choice name {c.get('name')!r} length not in 1..100")
-        if isinstance(c.get("value"), str) and len(c["value"]) > 100:
-            problems.append(f"choice value {c['value']!r} > 100 chars")
+        problems.append(Problem(f"{len(choices)} autocomplete choices > 25", ("data", "choices"), MAX_ITEMS))
+    for i, c in enumerate(choices):
+        problems += _length(str(c.get("name", "")), 100, ("data", "choices", i, "name"), "choice name", 1)
+        if isinstance(c.get("value"), str):
+            problems += _length(c["value"], 100, ("data", "choices", i, "value"), "choice value", 1)
     return problems
 
 
 def modal_problems(data: dict[str, Any]) -> list[str]:
     problems: list[str] = []
-    if not 1 <= len(data.get("title", "")) <= 45:
-        problems.append("modal title length not in 1..45")
-    if not 1 <= len(data.get("custom_id", "")) <= 100:
-        problems.append("modal custom_id length not in 1..100")
+    problems += _length(data.get("title", ""), 45, ("data", "title"), "modal title", 1)
+    problems += _length(data.get("custom_id", ""), 100, ("data", "custom_id"), "modal custom_id", 1)
     if not 1 <= len(data.get("components", [])) <= 5:
-        problems.append("modal needs 1..5 top-level components")
+        problems.append(Problem("modal needs 1..5 top-level components", ("data", "components"), BAD_ITEMS))
     return problems

@@ -279,9 +279,10 @@ async def test_history_lists_finished_games_with_their_result(host: Host, clock:
     clock.advance(DAY)
     await Scheduler(host).tick()
     await clocked(host, "none")  # still active: not history
-    lines = await host.history(ALICE, 1)
+    lines = (await host.history(ALICE, 1)).lines
     assert [(h.game_id, h.result) for h in lines] == [(won, "won"), (lost, "lost")]
     assert "ran out of time" in lines[0].reason and f"<#{9000 + won}>" in lines[0].text()
+    assert lines[1].unrated == "a player made fewer than 2 moves" and "unrated" in lines[1].text()
 
 
 async def test_a_long_catch_up_runs_in_bounded_batches(host: Host, clock: FakeClock) -> None:

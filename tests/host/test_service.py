@@ -184,7 +184,7 @@ async def test_resolve_finds_the_thread_game_or_the_only_game(host: Host) -> Non
         await host.resolve("dicenim", CAROL, thread_id=None, guild_id=1)
     assert (await host.resolve("dicenim", ALICE, thread_id=None, guild_id=1)).id == first
     second = await started_game(host)
-    with pytest.raises(HostError, match="2 Dice Nim games"):
+    with pytest.raises(HostError, match="2 active Dice Nim games"):
         await host.resolve("dicenim", ALICE, thread_id=None, guild_id=1)
     await host.set_thread(second, 555)
     assert (await host.resolve("dicenim", ALICE, thread_id=555, guild_id=1)).id == second

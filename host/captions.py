@@ -1,0 +1,127 @@
+"""Caption and refusal texts that say what happened, so the host's service code stays about the rules of hosting.
+
+Everything here is public: what a move did comes from the engine's ``describe`` of the position
+before it, and only for moves whose ``announce`` hides nothing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from data.store import GameRow
+from engines import CHANCE, Game
+from engines.base import META_MOVES
+
+STEPPED_TURNS = frozenset({"ziggurat"})
+"""Games whose turn is a roll and then several steps: one message per turn, edited step by step."""
+STATUS_WORDS = {"active": "active", "challenge": "waiting", "finished": "finished"}
+STATUS_SAID = {"challenge": "is still waiting for players", "finished": "is over", "aborted": "was aborted",
+               "declined": "was declined"}
+MAX_CAPTION = 2000
+Mention = Callable[[int | None], str]
+
+
+def mention(user_id: int | None) -> str:
+    return f"<@{user_id}>" if user_id is not None else "an open seat"
+
+
+def clip(text: str, limit: int) -> str:
+    """At most ``limit`` characters, with an ellipsis when cut (echoed input must not flood a reply)."""
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def fit(text: str) -> str:
+    """A caption inside Discord's 2,000 characters: whole lines kept from the end, where the news is."""
+    if len(text) <= MAX_CAPTION:
+        return text
+    lines = text.split("\n")
+    kept: list[str] = []
+    for line in reversed(lines):
+        if sum(len(k) + 1 for k in kept) + len(line) + 2 > MAX_CAPTION:
+            break
+        kept.insert(0, line)
+    return "\n".join(["…", *kept]) if kept else clip(text, MAX_CAPTION)
+
+
+def _name(row: GameRow, game: Game, seat: int, mention: Mention) -> str:
+    return f"{game.seat_name(seat)} ({mention(row.user_at(seat))})"
+
+
+def not_your_turn(row: GameRow, game: Game, seats: list[int], *, short: bool = False) -> str:
+    """Why this player cannot move now: they left the game, already chose in secret, or it is someone else's turn."""
+    gone = [text for seat, text in game.history if seat in seats and text in ("resign", "timeout")]
+    if all(s in game.eliminated for s in seats):
+        how = "resigned from" if gone and gone[-1] == "resign" else "left"
+        if gone and gone[-1] == "timeout":
+            how = "ran out of time in"
+        return f"You {how} this game; it goes on without you" + ("" if short else ".")
+    waiting = sorted(s for s in game.to_move() if s != CHANCE)
+    names = ", ".join(_name(row, game, s, mention) for s in waiting) or "the dice"
+    if game.hidden_information and _chose_in_secret(game, seats):
+        return f"Already chosen in secret: waiting for {names}" if short else \
+            f"You have already made your secret choice; waiting for {names}."
+    return f"Not your turn: waiting for {names}" if short else f"It is not your turn; waiting for {names}."
+
+
+def _chose_in_secret(game: Game, seats: list[int]) -> bool:
+    """The player's last act was a hidden choice and nobody has made a public move since."""
+    for seat, text in reversed(game.history):
+        if seat == CHANCE or text in META_MOVES:
+            continue
+        secret = game.announce(seat, text) != text
+        if seat in seats:
+            return secret
+        if not secret:
+            return False
+    return False
+
+
+def played(game: Game, before: Game | None, seat: int, move: str) -> str:
+    """`move` and what it did (tiles destroyed, marbles or pieces taken), told from the position before it."""
+    shown = game.announce(seat, move)
+    if shown != move or before is None:
+        return f"`{shown}`"
+    try:
+        described = before.describe(seat, move)
+    except Exception:  # a label is a nicety: never let it cost the move's report
+        described = move
+    if described == move:
+        return f"`{move}`"
+    if described.startswith(move):
+        return f"`{move}`{described[len(move):]}"
+    return f"`{move}` ({described})"
+
+
+def revealed(row: GameRow, game: Game, before: Game | None, mention: Mention) -> list[str]:
+    """Secrets the move made public: both Zodiac side-duel picks once the second is in."""
+    if before is None or not game.hidden_information:
+        return []
+    now = (game.observation(None).get("duel") or {}).get("rounds") or []
+    then = (before.observation(None).get("duel") or {}).get("rounds") or []
+    if len(now) <= len(then):
+        return []
+    picks = ", ".join(f"{_name(row, game, s, mention)} picked {pick}" for s, pick in enumerate(now[-1]))
+    return [f"⚔️ Side duel, round {len(now)}: {picks}."]
+
+
+def continues_turn(game: Game, applied: list[tuple[int, str]]) -> bool:
+    """A step inside a turn of a stepped game (no new roll, game still on): its message is edited, not repeated."""
+    return (game.name in STEPPED_TURNS and game.outcome() is None and bool(applied)
+            and all(seat != CHANCE and text not in META_MOVES for seat, text in applied))
+
+
+def turn_so_far(row: GameRow, game: Game, mention: Mention) -> list[str]:
+    """The turn's roll and every step played since, for the message edited in place."""
+    steps: list[tuple[int, str]] = []
+    roll = ""
+    for seat, text in reversed(game.history):
+        if seat == CHANCE:
+            roll = text
+            break
+        steps.insert(0, (seat, text))
+    lines = [f"🎲 {roll}"] if roll else []
+    if steps:
+        seat = steps[-1][0]
+        moves = " → ".join(f"`{game.announce(s, t)}`" for s, t in steps)
+        lines.append(f"{_name(row, game, seat, mention)} played {moves}")
+    return lines
