@@ -22,6 +22,7 @@ from dotenv import load_dotenv
 import cogs
 from data.db import DEFAULT_PATH, Database
 from host import ratings
+from host.ai_turns import AiPlayers
 from host.results import Report
 from host.service import Host
 
@@ -41,12 +42,18 @@ class Config:
     dev_guild_id: int | None = None
     sync: bool = False
     guild_ready_timeout: float = 2.0
+    ai_workers: int = 1
+    """Processes that run AI searches (``AI_WORKERS``); each takes one core while it thinks."""
+    ai_think_delay: float = 0.0
+    """Test knob (``AI_THINK_DELAY``, seconds): the AI thinks this much longer, to crash the bot mid-search."""
 
     @classmethod
     def from_env(cls, *, sync: bool = False) -> Config:
         """Read the environment (and ``.env``); a missing token is the caller's to report."""
         load_dotenv(Path(__file__).with_name(".env"))
         guild = os.environ.get("DEV_GUILD_ID", "").strip()
+        workers = os.environ.get("AI_WORKERS", "").strip()
+        delay = os.environ.get("AI_THINK_DELAY", "").strip()
         return cls(
             token=os.environ.get("DISCORD_TOKEN", "").strip(),
             database_path=Path(os.environ.get("DATABASE_PATH") or DEFAULT_PATH),
@@ -54,6 +61,8 @@ class Config:
             gateway_url=os.environ.get("DISCORD_GATEWAY_URL") or None,
             dev_guild_id=int(guild) if guild else None,
             sync=sync,
+            ai_workers=int(workers) if workers else 1,
+            ai_think_delay=float(delay) if delay else 0.0,
         )
 
 
@@ -75,6 +84,7 @@ class ZBot(commands.Bot):
         self.config = config
         self.db: Database | None = None
         self._host: Host | None = None
+        self._ai: AiPlayers | None = None
         self.recovered: list[Report] = []
         """Games started by recovery at start-up, posted once the bot is connected."""
 
@@ -84,10 +94,18 @@ class ZBot(commands.Bot):
             raise RuntimeError("the host is created in setup_hook")
         return self._host
 
+    @property
+    def ai(self) -> AiPlayers:
+        if self._ai is None:
+            raise RuntimeError("the AI players are created in setup_hook")
+        return self._ai
+
     async def setup_hook(self) -> None:
         self.db = await Database.open(self.config.database_path)
         self._host = Host(self.db, on_finish=[ratings.record_result])
         self._host.display_name = self.display_name
+        self._ai = AiPlayers(self._host, workers=self.config.ai_workers, think_delay=self.config.ai_think_delay)
+        self._host.on_change.append(self._ai.enqueue)
         self.recovered = await self._host.recover()
         if self.recovered:
             log.info("started %d game(s) that a crash had left waiting", len(self.recovered))
@@ -116,6 +134,8 @@ class ZBot(commands.Bot):
 
     async def close(self) -> None:
         await super().close()
+        if self._ai is not None:
+            self._ai.close()
         if self.db is not None:
             await self.db.close()
             self.db = None

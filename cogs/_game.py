@@ -13,6 +13,7 @@ from discord import app_commands
 from discord.ext import commands
 
 import engines
+from cogs._ai import HintCommand, seat_users
 from cogs._shared import (
     MENTION_USERS,
     board_file,
@@ -53,7 +54,7 @@ async def plain_names(interaction: discord.Interaction, text: str) -> str:
     return re.sub(r"<#[0-9]+>", "the game's thread", text)
 
 
-class GameCog(commands.GroupCog):
+class GameCog(HintCommand, commands.GroupCog):
     """Shared subcommands; ``game`` names the engine (``zrtz``, ``zodiac`` ...)."""
 
     game: ClassVar[str]
@@ -91,15 +92,15 @@ class GameCog(commands.GroupCog):
     async def start_challenge(self, interaction: discord.Interaction, *,
                               opponents: list[discord.User | discord.Member | None], open_seats: int,
                               options: dict[str, Any], rated: bool = True, clock: str = "none",
-                              match: int = 1) -> None:
+                              match: int = 1, ai: str | None = None) -> None:
         """``/<game> new``: a challenge message with persistent buttons, or the game at once if all are seated."""
         if interaction.guild_id is None or isinstance(interaction.channel, discord.Thread):
             raise HostError("Start games in a server text channel (not a thread or DM): each game gets its own thread.")
-        named = [u for u in opponents if u is not None]
-        if any(u.bot for u in named):
-            raise HostError("Bots cannot play yet; challenge a person or leave the seat open.")
+        me = self.bot.user.id if self.bot.user is not None else 0
+        seated, open_seats = seat_users(me, opponents, open_seats, ai)  # AI seats filled (``ai``, or the bot named)
         lobby = await self.bot.host.challenge(
-            game=self.game, creator=interaction.user.id, opponents=[u.id for u in named], open_seats=open_seats,
+            game=self.game, creator=interaction.user.id, opponents=[u for u in seated if u is not None],
+            open_seats=open_seats,
             options=options, settings={"rated": rated, "clock": clock, "match": match}, guild_id=interaction.guild_id,
             channel_id=interaction.channel_id)
         if lobby.started:

@@ -17,6 +17,7 @@ from discord import app_commands
 
 import engines
 from host.results import Board, HostError, Lobby, Report
+from host.service import mention
 
 if TYPE_CHECKING:
     from bot import ZBot
@@ -262,7 +263,7 @@ async def thread_of(bot: ZBot, channel_id: int | None) -> discord.abc.Messageabl
 
 def lobby_text(lobby: Lobby, title: str) -> str:
     row = lobby.row
-    players = ", ".join(f"<@{s.user_id}>" + ("" if s.accepted else " (invited)")
+    players = ", ".join(mention(s.user_id) + ("" if s.accepted else " (invited)")
                         for s in row.seats if s.user_id is not None)
     text = f"**{title}** #{row.id}: <@{row.creator_id}> wants to play. Players: {players}."
     if not row.settings.get("rated", True):

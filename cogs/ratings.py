@@ -13,9 +13,11 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from host import ratings, seasons
+from cogs._ai import AI_CHOICES
+from host import bots, ratings, seasons
 from host.ratings import ALL_TIME, GLOBAL, MIN_GAMES, PROVISIONAL_GAMES
 from host.results import HostError
+from host.service import mention
 from render.leaderboard import BoardLine, render_leaderboard
 from render.profile import Series, render_rating_chart
 
@@ -41,7 +43,9 @@ class Ratings(commands.Cog):
         return cls.title
 
     async def _name(self, interaction: discord.Interaction, user_id: int) -> str:
-        """Server nickname, else the user's name, else the mention text."""
+        """Server nickname, else the user's name, else the mention text; an AI level by its bot name."""
+        if bots.is_ai(user_id):
+            return bots.name(user_id)
         member = interaction.guild.get_member(user_id) if interaction.guild else None
         if member is not None:
             return member.display_name
@@ -64,11 +68,12 @@ class Ratings(commands.Cog):
 
     @app_commands.command(name="leaderboard", description="The top 20 players of a game, and your own place")
     @app_commands.describe(game="Which game", scope="This server (default) or every server",
-                           season="A season number of this server (default: all-time)")
+                           season="A season number of this server (default: all-time)",
+                           bots="Include the bot's AI levels (default: yes)")
     @app_commands.choices(scope=[app_commands.Choice(name="server", value="server"),
                                  app_commands.Choice(name="global", value="global")])
     async def leaderboard(self, interaction: discord.Interaction, game: str, scope: str | None = None,
-                          season: app_commands.Range[int, 1, 100_000] | None = None) -> None:
+                          season: app_commands.Range[int, 1, 100_000] | None = None, bots: bool = True) -> None:
         title = self._title(game)
         board_scope = self._scope(interaction, scope)
         if season is not None:
@@ -79,14 +84,14 @@ class Ratings(commands.Cog):
                 raise HostError(f"Season {season} has not started; this server is in season {current}.")
         await interaction.response.defer(thinking=True)
         board = await ratings.leaderboard(self.bot.host.db, game, board_scope, season or ALL_TIME,
-                                          interaction.user.id)
+                                          interaction.user.id, bots_too=bots)
         everyone = [*board.rows, *([board.me] if board.me else [])]
         names = await asyncio.gather(*(self._name(interaction, s.user_id) for s in everyone))
         lines = [BoardLine(s.rank, name, s.shown, s.games, s.win_rate, me=s.user_id == interaction.user.id)
                  for s, name in zip(everyone, names, strict=True)]
         me = lines.pop() if board.me else None
         where = "all servers" if board_scope == GLOBAL else (interaction.guild.name if interaction.guild else "")
-        period = f"Season {season}" if season else "All-time"
+        period = (f"Season {season}" if season else "All-time") + ("" if bots else " · people only")
         subtitle = f"{period} · {board.players} ranked · ? = provisional (under {PROVISIONAL_GAMES} games)"
         image = await asyncio.to_thread(render_leaderboard, f"{title} · {where}", subtitle, lines, me,
                                         f"Players need {MIN_GAMES} rated games in the period to appear.")
@@ -110,13 +115,19 @@ class Ratings(commands.Cog):
                 if typed in name or typed in cls.title.lower()][:25]
 
     @app_commands.command(name="profile", description="Ratings, records and recent results of a player")
-    @app_commands.describe(user="Whose profile (default: yours)")
-    async def profile(self, interaction: discord.Interaction, user: discord.User | None = None) -> None:
-        who = user or interaction.user
+    @app_commands.describe(user="Whose profile (default: yours)", ai="The profile of one of the bot's AI levels")
+    @app_commands.choices(ai=AI_CHOICES)
+    async def profile(self, interaction: discord.Interaction, user: discord.User | None = None,
+                      ai: str | None = None) -> None:
+        who_id = bots.user_of(ai) if ai is not None else (user or interaction.user).id
+        if ai is None and user is not None and user.bot:
+            if self.bot.user is not None and user.id == self.bot.user.id:
+                raise HostError("I play as three AI levels, each rated on its own: use `/profile ai:` with a level.")
+            raise HostError("Other bots play no games here, so they have no profile.")
         scope = self._scope(interaction, None)
         await interaction.response.defer(thinking=True)
-        data = await ratings.profile(self.bot.host.db, who.id, scope)
-        name = await self._name(interaction, who.id)
+        data = await ratings.profile(self.bot.host.db, who_id, scope)
+        name = await self._name(interaction, who_id)
         where = "all servers" if scope == GLOBAL else "this server"
         embed = discord.Embed(title=f"{name} · ratings on {where}")
         if not data.games:
@@ -128,7 +139,7 @@ class Ratings(commands.Cog):
             place = f"#{s.rank} of {record.players}" if s.rank else f"unranked ({s.games}/{MIN_GAMES} games)"
             lines = [f"**{s.shown}** · {place}", f"{s.wins}W {s.losses}L {s.draws}D"]
             if record.best_win:
-                lines.append(f"Best win: <@{record.best_win[0]}> ({record.best_win[1]})")
+                lines.append(f"Best win: {mention(record.best_win[0])} ({record.best_win[1]})")
             embed.add_field(name=self._title(record.game), value="\n".join(lines))
         recent = [f"{RESULT_MARKS[r.result]} · {self._title(r.game)} #{r.game_id} · {r.change:+d} · <t:{int(r.at)}:R>"
                   for r in data.recent]

@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING
 import discord
 from discord import app_commands
 
+from cogs._ai import AI_CHOICES, AI_HELP
 from cogs._game import GameCog
 from cogs.correspondence import CLOCK_CHOICES
 
@@ -20,14 +21,15 @@ class ZaicCog(GameCog, group_name="zaic", group_description="Zaic: stack tiles i
     @app_commands.command(name="new", description="Challenge a player, or leave the seat open")
     @app_commands.describe(opponent="Who you challenge (empty: anyone may join)",
                            diagonal_touch="Corner contact with your own colour also counts as touching",
+                           ai=AI_HELP,
                            rated="Count this game for the leaderboards",
                            clock="Time per move (days) or a live clock per player")
-    @app_commands.choices(clock=CLOCK_CHOICES)
+    @app_commands.choices(clock=CLOCK_CHOICES, ai=AI_CHOICES)
     @app_commands.guild_only()
     async def new(self, interaction: discord.Interaction, opponent: discord.User | None = None,
-                  diagonal_touch: bool = False, rated: bool = True, clock: str = "none") -> None:
+                  diagonal_touch: bool = False, rated: bool = True, clock: str = "none", ai: str | None = None) -> None:
         await self.start_challenge(interaction, opponents=[opponent], open_seats=0 if opponent else 1,
-                                   options={"diagonal_touch": diagonal_touch}, rated=rated, clock=clock)
+                                   options={"diagonal_touch": diagonal_touch}, rated=rated, clock=clock, ai=ai)
 
 
 async def setup(bot: ZBot) -> None:

@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING
 import discord
 from discord import app_commands
 
+from cogs._ai import AI_CHOICES, AI_HELP
 from cogs._game import GameCog
 from cogs.correspondence import CLOCK_CHOICES
 
@@ -24,6 +25,7 @@ class ZigguratCog(GameCog, group_name="ziggurat", group_description="Ziggurat: a
                            queen="Queen Ziggurat: a Queen joins each colour", movement_die="d8, or d6 (+1)",
                            action_die="d8, or the six-sided Treehouse die", wild_redo="A Wild may be used as a Redo",
                            round_limit="After this many rounds the colour closest to home wins",
+                           ai=AI_HELP,
                            rated="Count this game for the leaderboards",
                            clock="Time per move (days) or a live clock per player")
     @app_commands.choices(
@@ -31,19 +33,19 @@ class ZigguratCog(GameCog, group_name="ziggurat", group_description="Ziggurat: a
         movement_die=[app_commands.Choice(name=d, value=d) for d in ("d8", "d6")],
         action_die=[app_commands.Choice(name=d, value=d) for d in ("d8", "treehouse")],
         round_limit=[app_commands.Choice(name=str(n), value=n) for n in (30, 60, 100)])
-    @app_commands.choices(clock=CLOCK_CHOICES)
+    @app_commands.choices(clock=CLOCK_CHOICES, ai=AI_CHOICES)
     @app_commands.guild_only()
     async def new(self, interaction: discord.Interaction, opponent: discord.User | None = None,
                   opponent2: discord.User | None = None, opponent3: discord.User | None = None,
                   open_seats: app_commands.Range[int, 0, 3] = 0, mode: str = "standard", queen: bool = False,
                   movement_die: str = "d8", action_die: str = "d8", wild_redo: bool = True,
-                  round_limit: int = 100, rated: bool = True, clock: str = "none") -> None:
+                  round_limit: int = 100, rated: bool = True, clock: str = "none", ai: str | None = None) -> None:
         if opponent is None and open_seats == 0:
             open_seats = 1
         options = {"mode": mode, "queen": queen, "movement_die": movement_die, "action_die": action_die,
                    "wild_redo": wild_redo, "round_limit": round_limit}
         await self.start_challenge(interaction, opponents=[opponent, opponent2, opponent3], open_seats=open_seats,
-                                   options=options, rated=rated, clock=clock)
+                                   options=options, rated=rated, clock=clock, ai=ai)
 
     @app_commands.command(name="rolls", description="Every roll of this game so far (checkable against the seed)")
     @app_commands.guild_only()

@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING
 import discord
 from discord import app_commands
 
+from cogs._ai import AI_CHOICES, AI_HELP
 from cogs._game import GameCog
 from cogs._shared import board_file
 from cogs.correspondence import CLOCK_CHOICES
@@ -24,15 +25,17 @@ class ZrtzCog(GameCog, group_name="zrtz", group_description="ZÈRTZ: marbles on 
     @app_commands.describe(opponent="Who you challenge (empty: anyone may join)",
                            rings="Board: 37 rings, 48 (ZÈRTZ+11, tournament) or 61 (ZÈRTZ+24)",
                            blitz="Blitz (37 rings only): fewer marbles, lower goals",
+                           ai=AI_HELP,
                            rated="Count this game for the leaderboards",
                            clock="Time per move (days) or a live clock per player")
     @app_commands.choices(rings=[app_commands.Choice(name=f"{n} rings", value=n) for n in (37, 48, 61)])
-    @app_commands.choices(clock=CLOCK_CHOICES)
+    @app_commands.choices(clock=CLOCK_CHOICES, ai=AI_CHOICES)
     @app_commands.guild_only()
     async def new(self, interaction: discord.Interaction, opponent: discord.User | None = None,
-                  rings: int = 37, blitz: bool = False, rated: bool = True, clock: str = "none") -> None:
+                  rings: int = 37, blitz: bool = False, rated: bool = True, clock: str = "none",
+                  ai: str | None = None) -> None:
         await self.start_challenge(interaction, opponents=[opponent], open_seats=0 if opponent else 1,
-                                   options={"rings": rings, "blitz": blitz}, rated=rated, clock=clock)
+                                   options={"rings": rings, "blitz": blitz}, rated=rated, clock=clock, ai=ai)
 
     @app_commands.command(name="import", description="Show a boardspace.net ZÈRTZ record (SGF) as a board")
     @app_commands.describe(record="The .sgf file", move="Show the position after this move (default: the end)")

@@ -82,6 +82,21 @@ class JobQueue:
             await conn.execute("UPDATE jobs SET done_at = ?, lease_owner = NULL, lease_until = NULL WHERE id = ?",
                                (now, job_id))
 
+    async def extend(self, job_id: int, owner: str, until: float) -> bool:
+        """Keep a long job (an AI search) leased while its worker is alive; False when the lease was lost."""
+        async with self.db.transaction() as conn:
+            cursor = await conn.execute("UPDATE jobs SET lease_until = ? WHERE id = ? AND lease_owner = ?"
+                                        " AND done_at IS NULL", (until, job_id, owner))
+        return cursor.rowcount == 1
+
+    async def hurry(self, game_id: int, kinds: Sequence[str], now: float) -> int:
+        """Make a game's pending jobs of ``kinds`` due now (what they waited for has happened); returns how many."""
+        marks = ", ".join("?" for _ in kinds)
+        async with self.db.transaction() as conn:
+            cursor = await conn.execute(f"UPDATE jobs SET due_at = ? WHERE game_id = ? AND done_at IS NULL"
+                                        f" AND due_at > ? AND kind IN ({marks})", (now, game_id, now, *kinds))
+        return cursor.rowcount
+
     async def retry(self, job_id: int, at: float, error: str) -> None:
         """Give the job back, due again at ``at`` (a failed send: Discord down, a rate limit)."""
         async with self.db.transaction() as conn:

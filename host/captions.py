@@ -11,6 +11,7 @@ from collections.abc import Callable
 from data.store import GameRow
 from engines import CHANCE, Game
 from engines.base import META_MOVES
+from host import bots
 
 STEPPED_TURNS = frozenset({"ziggurat"})
 """Games whose turn is a roll and then several steps: one message per turn, edited step by step."""
@@ -22,6 +23,9 @@ Mention = Callable[[int | None], str]
 
 
 def mention(user_id: int | None) -> str:
+    """A player as the channel shows them: an AI seat by its name, a person by a mention."""
+    if user_id is not None and bots.is_ai(user_id):
+        return bots.name(user_id)
     return f"<@{user_id}>" if user_id is not None else "an open seat"
 
 

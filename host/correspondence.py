@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from data.store import GameRow, Seat
 from engines import CHANCE, Game
-from host import clocks, dice
+from host import bots, clocks, dice
 from host.clocks import DAY, ClockState, TimeControl, Vacation
 from host.ratings import unrated_reason
 from host.results import HostError, Report
@@ -154,9 +154,10 @@ def _schedule(tc: TimeControl, state: ClockState, users: dict[int, int | None],
         user = users.get(seat)
         return vacations.get(user, []) if user is not None else []
 
-    deadlines = [d for s in state.started if (d := clocks.seat_deadline(tc, state, s, away(s))) is not None]
+    people = [s for s in state.started if not bots.is_ai(users.get(s))]  # an AI never runs out of time
+    deadlines = [d for s in people if (d := clocks.seat_deadline(tc, state, s, away(s))) is not None]
     skipped = set(skip)
-    reminders = [r for s in state.started if s not in skipped
+    reminders = [r for s in people if s not in skipped
                  and (r := clocks.reminder_time(tc, state, s, away(s))) is not None]
     return {"deadline": min(deadlines, default=None), "remind_at": min(reminders, default=None)}
 
@@ -278,7 +279,7 @@ async def late_seat(host: Host, game_id: int, now: float) -> int | None:
     vacations = await vacations_of(host, users.values(), min([now, *state.started.values()]))
     late = [(d, s) for s in state.started
             if (d := clocks.seat_deadline(tc, state, s, vacations.get(users.get(s) or 0, []))) is not None
-            and d <= now]
+            and d <= now and not bots.is_ai(users.get(s))]
     return min(late)[1] if late else None
 
 
@@ -303,7 +304,8 @@ async def remind(host: Host, game_id: int, now: float) -> list[Reminder]:
         when = clocks.reminder_time(tc, state, seat, away)
         deadline = clocks.seat_deadline(tc, state, seat, away)
         user = users.get(seat)
-        if seat in already or when is None or when > now or deadline is None or deadline <= now or user is None:
+        if seat in already or when is None or when > now or deadline is None or deadline <= now or user is None \
+                or bots.is_ai(user):
             continue
         text = (f"⏳ <@{user}>, it is your move in **{title}** #{row.id}: "
                 f"{clocks.format_duration(deadline - now)} left ({tc.describe()}).")

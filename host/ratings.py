@@ -17,6 +17,7 @@ from openskill.models import PlackettLuce, PlackettLuceRating
 from data.db import Database
 from data.store import GameRow
 from engines.base import CHANCE, META_MOVES, Game, Outcome
+from host import bots
 from host.seasons import current_season
 
 GLOBAL = "global"
@@ -69,8 +70,11 @@ def unrated_reason(row: GameRow, game: Game) -> str | None:
     users = [row.user_at(seat) for seat in range(row.players)]
     if any(user is None for user in users):
         return "a seat had no player"
-    if len(set(users)) < len(users):
-        return "a player held several seats"
+    teams = game.teams()
+    repeated = {u for u in users if users.count(u) > 1}
+    one_side = all(len({teams[s] for s, u in enumerate(users) if u == r}) == 1 for r in repeated)
+    if repeated and not (one_side and all(bots.is_ai(u) for u in repeated)):
+        return "a player held several seats"  # an AI level may hold several seats of one team, as one player
     if game.outcome() is None:
         return "the game is not over"
     moves = Counter(seat for seat, text in game.history if seat != CHANCE and text not in META_MOVES)
@@ -101,8 +105,8 @@ def _teams(row: GameRow, outcome: Outcome) -> list[tuple[list[int], int]]:
     order: dict[int, list[int]] = {}
     for seat in seats:
         order.setdefault(seat.team, []).append(seat.seat)
-    return [([row.user_at(s) or 0 for s in members], min(outcome.ranks[s] for s in members))
-            for members in order.values()]
+    return [(list(dict.fromkeys(row.user_at(s) or 0 for s in members)), min(outcome.ranks[s] for s in members))
+            for members in order.values()]  # an AI level holding two seats of a team is one player
 
 
 def _result(rank: int, ranks: list[int]) -> str:
@@ -191,16 +195,22 @@ def _standing(rank: int | None, r: aiosqlite.Row) -> Standing:
 _BOARD = ("SELECT user_id, mu, sigma, games, wins, losses, draws,"
           " ROW_NUMBER() OVER (ORDER BY mu - 3 * sigma DESC, games DESC, user_id) AS place"
           " FROM ratings WHERE game = ? AND scope = ? AND season = ? AND games >= ?")
+_NO_BOTS = " AND user_id NOT IN ({})".format(", ".join(str(u) for u in bots.AI_USERS.values()))
+"""Leaves the AI levels out of a board (their ids are constants, so inlining them is safe)."""
 
 
 async def leaderboard(db: Database, game: str, scope: str, season: int = ALL_TIME, user_id: int | None = None,
-                      limit: int = TOP) -> Leaderboard:
-    """Top ``limit`` players with at least ``MIN_GAMES`` games on the board, plus the caller's own place."""
+                      limit: int = TOP, bots_too: bool = True) -> Leaderboard:
+    """Top ``limit`` players with at least ``MIN_GAMES`` games on the board, plus the caller's own place.
+
+    ``bots_too=False`` leaves the AI levels out: places are then counted among people only.
+    """
     params = (game, scope, season, MIN_GAMES)
-    found = await db.fetchall(f"SELECT * FROM ({_BOARD}) WHERE place <= ? OR user_id = ? ORDER BY place",
+    board = _BOARD if bots_too else _BOARD + _NO_BOTS
+    found = await db.fetchall(f"SELECT * FROM ({board}) WHERE place <= ? OR user_id = ? ORDER BY place",
                               (*params, limit, user_id if user_id is not None else -1))
     count = await db.fetchone("SELECT COUNT(*) FROM ratings WHERE game = ? AND scope = ? AND season = ?"
-                              " AND games >= ?", params)
+                              " AND games >= ?" + ("" if bots_too else _NO_BOTS), params)
     rows = [_standing(r["place"], r) for r in found if r["place"] <= limit]
     me = next((_standing(r["place"], r) for r in found if r["user_id"] == user_id and r["place"] > limit), None)
     if user_id is not None and me is None and all(s.user_id != user_id for s in rows):

@@ -11,6 +11,7 @@ import asyncio
 import logging
 import time
 from collections.abc import Awaitable, Callable, Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import aiosqlite
@@ -21,7 +22,7 @@ from data.boards import BoardPost, BoardPosts
 from data.db import Database, StaleVersion
 from data.store import GameRow, GameStore, Seat
 from engines import CHANCE, Game, IllegalMove
-from host import captions, clocks, correspondence, dice, matches
+from host import bots, captions, clocks, correspondence, dice, matches
 from host.captions import mention
 from host.choices import narrow
 from host.results import Board, HostError, Lobby, Report
@@ -29,6 +30,22 @@ from host.results import Board, HostError, Lobby, Report
 Renderer = Callable[[dict[str, Any]], bytes]
 FinishHook = Callable[[aiosqlite.Connection, GameRow, Game, float], Awaitable[None]]
 """Runs inside the transaction that records a game's end (ratings), so both land or neither."""
+
+
+@dataclass(frozen=True)
+class Change:
+    """A write that moved a game on (start, move, draw offer): the state after it, for ``ChangeHook``s."""
+
+    row: GameRow
+    """The row as it was before this write (its version is the one being replaced)."""
+    game: Game
+    seats: list[Seat]
+    changes: dict[str, Any]
+    now: float
+
+
+ChangeHook = Callable[[aiosqlite.Connection, Change], Awaitable[None]]
+"""Runs inside the transaction of every such write, so work it enqueues (an AI's turn) lands with it."""
 log = logging.getLogger(__name__)
 SETTINGS_DEFAULTS: dict[str, Any] = {"rated": True, "clock": "none", "match": 1}
 MAX_MOVE_TEXT = 100
@@ -42,7 +59,7 @@ class Host:
 
     def __init__(self, db: Database, *, games: Mapping[str, type[Game]] | None = None,
                  renderer: Renderer = render.render, now: Callable[[], float] = time.time,
-                 on_finish: Sequence[FinishHook] = ()) -> None:
+                 on_finish: Sequence[FinishHook] = (), on_change: Sequence[ChangeHook] = ()) -> None:
         self.db = db
         self.store = GameStore(db)
         self.board_posts = BoardPosts(db)
@@ -50,6 +67,7 @@ class Host:
         self.renderer = renderer
         self.now = now
         self.on_finish = list(on_finish)
+        self.on_change = list(on_change)
         self._engines: dict[int, tuple[int, Game]] = {}
         self.display_name: Callable[[int], str | None] | None = None
         """Set by the Discord side: a user's display name, put on the board images beside the colours."""
@@ -75,12 +93,13 @@ class Host:
             merged["clock"] = clocks.parse(merged["clock"]).text
         except ValueError as error:
             raise HostError(f"Cannot start {cls.title}: {error}.") from None
-        if len(set(opponents)) != len(opponents):
+        people = [u for u in opponents if not bots.is_ai(u)]  # one AI level may hold several seats
+        if len(set(people)) != len(people):
             raise HostError("Each opponent can only take one seat.")
         if creator in opponents:
             merged["rated"] = False
         seats = [Seat(0, creator, True)]
-        seats += [Seat(i + 1, user, user == creator) for i, user in enumerate(opponents)]
+        seats += [Seat(i + 1, user, user == creator or bots.is_ai(user)) for i, user in enumerate(opponents)]
         seats += [Seat(len(seats) + i, None, False) for i in range(open_seats)]
         game_id = await self.store.create(
             guild_id=guild_id, channel_id=channel_id, game=game, players=players, options=checked,
@@ -171,7 +190,7 @@ class Host:
         seats = [Seat(i, user, True, teams[i]) for i, user in enumerate(users)]
         rolls = dice.roll_pending(game, row.seed)
         timing = await correspondence.clock_changes(self, row, game, [], seats=seats, fresh=True)
-        await self._write(row, seats=seats, status="active", moves=[(CHANCE, r) for r in rolls], **timing)
+        await self._write(row, seats=seats, status="active", moves=[(CHANCE, r) for r in rolls], state=game, **timing)
         self._engines[row.id] = (row.version, game)
         return Lobby(row, started=True, report=await self._report(row, game, []))
 
@@ -211,10 +230,15 @@ class Host:
         await self._commit(row, game, applied, draw_offers=[])
         return await self._report(row, game, applied)
 
-    async def offer_draw(self, game_id: int, user: int) -> Report | str:
-        """Offer a draw, or accept the offers on the table; a draw needs every remaining player."""
+    async def offer_draw(self, game_id: int, user: int, *, accept_only: bool = False) -> Report | str:
+        """Offer a draw, or accept the offers on the table; a draw needs every remaining player.
+
+        ``accept_only``: only join an offer already made (the AI answers offers and never makes one).
+        """
         row = await self._row(game_id)
         self._require_status(row, "active")
+        if accept_only and not row.draw_offers:
+            raise HostError("There is no draw offer to accept.")
         game = (await self._engine(row)).clone()
         seats = self._seats_in_play(row, game, user)
         offers = sorted(set(row.draw_offers) | set(seats))
@@ -225,7 +249,7 @@ class Host:
             applied = [(seats[0], "draw")]
             await self._commit(row, game, applied, draw_offers=[])
             return await self._report(row, game, applied)
-        await self._write(row, draw_offers=offers)
+        await self._write(row, draw_offers=offers, state=game)
         waiting = [mention(row.user_at(s)) for s in game.active_seats() if s not in offers]
         return f"{mention(user)} offers a draw. {', '.join(waiting)}: use draw to accept, or just move to decline."
 
@@ -294,7 +318,7 @@ class Host:
             return 0, []
         game = await self._engine(row)
         movers = [s for s in game.to_move() if s != CHANCE]
-        if len(movers) != 1 or game.hidden_information:
+        if len(movers) != 1 or game.hidden_information or bots.is_ai(row.user_at(movers[0])):
             return len(game.history), []
         moves = game.legal_moves(movers[0])
         return len(game.history), moves if len(moves) <= limit else []
@@ -371,6 +395,17 @@ class Host:
 
     async def get(self, game_id: int) -> GameRow:
         return await self._row(game_id)
+
+    async def engine(self, game_id: int) -> tuple[GameRow, Game]:
+        """The row and a copy of its game, for services that read the whole state (the AI, hints)."""
+        row = await self._row(game_id)
+        return row, (await self._engine(row)).clone()
+
+    async def report_since(self, game_id: int, first_ply: int) -> Report:
+        """The report of the moves from ``first_ply`` on, as it was posted when they were played (re-posting)."""
+        row = await self._row(game_id)
+        game = await self._engine(row)
+        return await self._report(row, game, list(game.history[first_ply:]))
 
     async def observation(self, game_id: int, user: int | None) -> dict[str, Any]:
         row = await self._row(game_id)
@@ -455,16 +490,23 @@ class Host:
         return movers[0]
 
     async def _write(self, row: GameRow, *, moves: list[tuple[int, str]] | None = None, first_ply: int = 0,
-                     seats: list[Seat] | None = None, finished: Game | None = None, **changes: Any) -> None:
+                     seats: list[Seat] | None = None, finished: Game | None = None, state: Game | None = None,
+                     **changes: Any) -> None:
+        """``state``: the game after this write, for the change hooks (which run in the same transaction)."""
         now = self.now()
 
-        async def run_finish_hooks(conn: aiosqlite.Connection) -> None:
-            for hook in self.on_finish:
+        async def run_hooks(conn: aiosqlite.Connection) -> None:
+            for hook in self.on_finish if finished is not None else ():
                 await hook(conn, row, finished, now)  # type: ignore[arg-type]
+            if state is not None:
+                change = Change(row, state, list(seats if seats is not None else row.seats), changes, now)
+                for on_change in self.on_change:
+                    await on_change(conn, change)
 
         try:
             await self.store.update(row, now=now, new_moves=moves or (), first_ply=first_ply, seats=seats,
-                                    also=run_finish_hooks if finished is not None else None, **changes)
+                                    also=run_hooks if finished is not None or state is not None else None,
+                                    **changes)
         except StaleVersion:
             self._engines.pop(row.id, None)
             raise HostError("Someone acted on this game at the same moment; look at the board and try again.") \
@@ -480,7 +522,7 @@ class Host:
         outcome = game.outcome()
         if outcome is not None:
             changes.update(status="finished", result=outcome.to_dict(), deadline=None, finished=game)
-        await self._write(row, moves=applied, first_ply=len(game.history) - len(applied), **changes)
+        await self._write(row, moves=applied, first_ply=len(game.history) - len(applied), state=game, **changes)
         if outcome is None:
             self._engines[row.id] = (row.version, game)
         else:  # finished games are rarely read again: keep the cache to the games in play
@@ -543,7 +585,8 @@ class Host:
             header = (f"**{game.title}** #{row.id} begins: "
                       + ", ".join(f"{game.seat_name(s)} {mention(row.user_at(s))}" for s in range(row.players)))
             lines.insert(0, f"{header}\nDice seed SHA-256: `{dice.commitment(row.seed)}`")
-        to_notify = sorted({u for s in game.to_move() if s != CHANCE and (u := row.user_at(s)) is not None})
+        to_notify = sorted({u for s in game.to_move()
+                            if s != CHANCE and (u := row.user_at(s)) is not None and not bots.is_ai(u)})
         board = await self._board(row, game, None)
         secret = any(game.announce(seat, text) != text for seat, text in applied if seat != CHANCE)
         return Report(row=row, caption=captions.fit("\n".join(lines)), board=board, outcome=outcome,

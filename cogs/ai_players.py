@@ -1,0 +1,61 @@
+"""The AI players' worker in the bot: runs ``AiPlayers.run`` and posts what the AI did in the game's thread.
+
+The searches run in the process pool, never on the event loop, so autocomplete and people's moves
+stay fast while AIs think.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from typing import TYPE_CHECKING
+
+import discord
+from discord.ext import commands
+
+from cogs._shared import post_report, thread_of
+from host.ai_turns import Done
+from host.results import Report
+
+if TYPE_CHECKING:
+    from bot import ZBot
+
+log = logging.getLogger(__name__)
+
+
+class AiPlayersCog(commands.Cog):
+    def __init__(self, bot: ZBot) -> None:
+        self.bot = bot
+        self.worker: asyncio.Task[None] | None = None
+
+    async def cog_load(self) -> None:
+        self.worker = asyncio.create_task(self.bot.ai.run(self.deliver), name="zgames-ai-worker")
+
+    async def cog_unload(self) -> None:
+        if self.worker is not None:
+            self.worker.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self.worker
+
+    async def deliver(self, done: Done) -> None:
+        """The AI's move (board and caption) or its answer to a draw offer, in the game's thread."""
+        await self.bot.wait_until_ready()
+        if done.report is not None:
+            await post_report(self.bot, done.report)
+            return
+        channel = await thread_of(self.bot, done.row.thread_id or done.row.channel_id)
+        if channel is not None and done.text:
+            try:
+                await channel.send(done.text[:2000], allowed_mentions=discord.AllowedMentions.none())
+            except discord.HTTPException as error:
+                log.warning("could not post the AI's answer in game %s: %s", done.row.id, error)
+
+    @commands.Cog.listener()
+    async def on_game_report(self, report: Report) -> None:
+        """A board is on screen: the AI's reply to it may come now, not after the grace period."""
+        await self.bot.ai.hurry(report.row.id)
+
+
+async def setup(bot: ZBot) -> None:
+    await bot.add_cog(AiPlayersCog(bot))

@@ -1,0 +1,256 @@
+"""AI players hosted like people: their turns are durable jobs, their searches run in a process pool.
+
+When a write makes it an AI seat's turn (or puts a draw offer before an AI), ``enqueue`` adds a job
+in that same transaction, keyed on game, ply and seat so it exists once. ``run`` claims due jobs with
+a short lease that it renews while the search runs; a crash lets the lease lapse and the restarted
+bot claims the job again. The move goes through ``Host.play`` with the ply it was searched for, so a
+second attempt, a stale job or a racing human can never make the AI move twice.
+
+A job waits ``GRACE`` seconds, or until the report of what made it due has been posted
+(``hurry``), so the AI's board never appears in the thread before the move it answers.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import multiprocessing
+import os
+import uuid
+from collections.abc import Awaitable, Callable
+from concurrent.futures import Executor, ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from dataclasses import dataclass
+from typing import Any
+
+import aiosqlite
+
+from data import jobs
+from data.jobs import Job, JobQueue
+from data.store import GameRow
+from engines import CHANCE, Game
+from host import ai_worker, bots, dice
+from host.results import HostError, Report
+from host.service import Change, Host, mention
+
+log = logging.getLogger(__name__)
+TURN, DRAW = "ai_turn", "ai_draw"
+KINDS = (TURN, DRAW)
+LEASE = 10.0
+"""Seconds a claimed AI job stays ours without renewal: how long a restart waits for a crashed search."""
+RENEW_EVERY = 3.0
+GRACE = 5.0
+"""Fallback wait before an AI job is due, when nobody posts the report that precedes it."""
+POLL = 1.0
+RETRY_AFTER = 5.0
+MAX_BACKOFF = 600.0
+
+
+class NotYet(Exception):
+    """The job cannot run yet (its game has no thread to post in): try again shortly, not an error."""
+
+
+@dataclass(frozen=True)
+class Done:
+    """What a finished job has to show: a report (a move, an agreed draw) or a line of text in the thread."""
+
+    row: GameRow
+    report: Report | None = None
+    text: str | None = None
+
+
+@dataclass(frozen=True)
+class Hint:
+    row: GameRow
+    move: str
+    label: str
+    notice: str | None
+    """For the thread when other people play this game: a hint was used (never which)."""
+
+
+def ai_seed(seed: str, purpose: str) -> int:
+    """The search seed: from the game's secret seed, so a replay of the same game searches alike."""
+    return dice.rng_for(seed, f"ai:{purpose}").getrandbits(62)
+
+
+class AiPlayers:
+    """The AI seats' side of the host: job hook, worker loop, hints."""
+
+    def __init__(self, host: Host, *, workers: int = 1, think_delay: float = 0.0,
+                 pool: Executor | None = None) -> None:
+        """``pool``: an executor to use instead of the process pool (tests pass a thread pool)."""
+        self.host = host
+        self.queue = JobQueue(host.db)
+        self.workers = max(1, workers)
+        self.think_delay = think_delay
+        self.owner = f"ai:{os.getpid()}:{uuid.uuid4().hex[:8]}"
+        self.wake = asyncio.Event()
+        self._pool: Executor | None = pool
+
+    # ----- enqueueing (a host ChangeHook) -------------------------------------------------
+
+    async def enqueue(self, conn: aiosqlite.Connection, change: Change) -> None:
+        """Inside the write that makes it an AI's turn, or that offers it a draw: the job lands with the write."""
+        row, game, now = change.row, change.game, change.now
+        if change.changes.get("status", row.status) != "active" or game.outcome() is not None:
+            return
+        users = {s.seat: s.user_id for s in change.seats}
+        ply = len(game.history)
+        for seat in sorted(game.to_move() - {CHANCE}):
+            if bots.is_ai(users.get(seat)):
+                await jobs.enqueue(conn, kind=TURN, due_at=now + GRACE, now=now, game_id=row.id,
+                                   payload={"seat": seat, "ply": ply}, dedupe=f"ai-turn:{row.id}:{ply}:{seat}")
+        offers = change.changes.get("draw_offers") or []
+        asked = sorted({u for s in game.active_seats() if s not in offers and bots.is_ai(u := users.get(s))})
+        for user in asked if offers else []:
+            await jobs.enqueue(conn, kind=DRAW, due_at=now + GRACE / 2, now=now, game_id=row.id,
+                               payload={"user": user, "ply": ply},
+                               dedupe=f"ai-draw:{row.id}:{row.version}:{user}")
+        self.wake.set()
+
+    async def hurry(self, game_id: int) -> None:
+        """The report before the AI's turn is on screen: its jobs need not wait any longer."""
+        if await self.queue.hurry(game_id, KINDS, self.host.now()):
+            self.wake.set()
+
+    # ----- the worker ---------------------------------------------------------------------
+
+    async def run(self, deliver: Callable[[Done], Awaitable[None]]) -> None:
+        """Forever: claim due AI jobs while a pool worker is free, and hand each result to ``deliver``."""
+        running: set[asyncio.Task[None]] = set()
+        while True:
+            self.wake.clear()
+            free = self.workers - len(running)
+            if free > 0:
+                try:
+                    claimed = await self.queue.claim(self.host.now(), self.owner, kinds=KINDS, limit=free,
+                                                     lease=LEASE)
+                except Exception:  # the database is busy or gone for a moment: the next round retries
+                    log.warning("could not claim AI jobs", exc_info=True)
+                    claimed = []
+                for job in claimed:
+                    task = asyncio.create_task(self.run_job(job, deliver), name=f"ai-job {job.id}")
+                    running.add(task)
+                    task.add_done_callback(running.discard)
+                    task.add_done_callback(lambda _: self.wake.set())
+            try:
+                await asyncio.wait_for(self.wake.wait(), POLL)
+            except TimeoutError:
+                pass
+
+    async def run_job(self, job: Job, deliver: Callable[[Done], Awaitable[None]]) -> None:
+        """One job, start to end: a failure gives it back for later; success is delivered, then marked done."""
+        keeper = asyncio.create_task(self._keep_lease(job), name=f"ai-lease {job.id}")
+        try:
+            done = await (self._turn(job) if job.kind == TURN else self._draw(job))
+        except NotYet:
+            await self.queue.retry(job.id, self.host.now() + 1.0, "waiting for the game's thread")
+            return
+        except Exception as error:
+            log.warning("AI job %s (game %s) failed; retrying", job.id, job.game_id, exc_info=True)
+            delay = min(MAX_BACKOFF, RETRY_AFTER * 2 ** min(job.attempts, 8))
+            await self.queue.retry(job.id, self.host.now() + delay, repr(error))
+            return
+        finally:
+            keeper.cancel()
+        if done is not None:
+            try:
+                await deliver(done)
+            except Exception:  # the move is stored; /board shows it
+                log.warning("could not deliver AI job %s", job.id, exc_info=True)
+        await self.queue.done(job.id, self.host.now())
+
+    async def _keep_lease(self, job: Job) -> None:
+        while True:
+            await asyncio.sleep(RENEW_EVERY)
+            await self.queue.extend(job.id, self.owner, self.host.now() + LEASE)
+
+    async def _turn(self, job: Job) -> Done | None:
+        seat, ply = int(job.payload["seat"]), int(job.payload["ply"])
+        row, game = await self.host.engine(int(job.game_id or 0))
+        user = row.user_at(seat)
+        level = bots.level_of(user)
+        if row.status != "active" or level is None or user is None:
+            return None
+        if len(game.history) > ply:  # an earlier attempt moved; if it died before posting, post now
+            if job.attempts > 1 and game.history[ply][0] == seat:
+                return Done(row, report=await self.host.report_since(row.id, ply))
+            return None
+        if seat not in game.to_move():
+            return None
+        if row.thread_id is None and row.channel_id is not None:
+            raise NotYet
+        move = await self.think(game, seat, level, ai_seed(row.seed, f"ply{ply}:{seat}"))
+        try:
+            report = await self.host.play(row.id, user, move, expected_ply=ply)
+        except HostError:
+            row, game = await self.host.engine(row.id)
+            if row.status == "active" and len(game.history) == ply and seat in game.to_move():
+                raise  # a write at the same instant that left the turn ours (a draw offer): search again
+            return None
+        return Done(row, report=report)
+
+    async def _draw(self, job: Job) -> Done | None:
+        user, ply = int(job.payload["user"]), int(job.payload["ply"])
+        row, game = await self.host.engine(int(job.game_id or 0))
+        level = bots.level_of(user)
+        seats = [s for s in row.seats_of(user) if s not in game.eliminated]
+        if (row.status != "active" or level is None or not row.draw_offers or len(game.history) != ply
+                or not seats or set(seats) <= set(row.draw_offers)):
+            return None
+        accepts = await self._in_pool(ai_worker.accepts_draw, game.to_dict(), seats[0], level,
+                                      ai_seed(row.seed, f"draw{ply}:{seats[0]}"), self.think_delay)
+        try:
+            if accepts:
+                result = await self.host.offer_draw(row.id, user, accept_only=True)
+                return Done(row, report=result) if isinstance(result, Report) else Done(row, text=result)
+            return Done(row, text=await self.host.decline_draw(row.id, user))
+        except HostError:  # someone moved meanwhile: the offer is gone
+            return None
+
+    # ----- the process pool ---------------------------------------------------------------
+
+    @property
+    def pool(self) -> Executor:
+        """Made on first use; spawned (not forked) so no child inherits the event loop or database threads."""
+        if self._pool is None:
+            self._pool = ProcessPoolExecutor(max_workers=self.workers,
+                                             mp_context=multiprocessing.get_context("spawn"))
+        return self._pool
+
+    async def _in_pool(self, fn: Callable[..., Any], *args: Any) -> Any:
+        try:
+            return await asyncio.get_running_loop().run_in_executor(self.pool, fn, *args)
+        except BrokenProcessPool:  # a worker died (killed, out of memory): a fresh pool for the retry
+            self._pool = None
+            raise
+
+    async def think(self, game: Game, seat: int, level: str, seed: int) -> str:
+        move: str = await self._in_pool(ai_worker.choose, game.to_dict(), seat, level, seed, self.think_delay)
+        return move
+
+    def close(self) -> None:
+        if self._pool is not None:
+            self._pool.shutdown(wait=False, cancel_futures=True)
+            self._pool = None
+
+    # ----- hints --------------------------------------------------------------------------
+
+    async def hint(self, game_id: int, user: int) -> Hint:
+        """The hard level's move for the user's own position; refused in rated games and off turn."""
+        row, game = await self.host.engine(game_id)
+        if row.status != "active":
+            raise HostError(f"Game #{row.id} is not in progress.")
+        seats = row.seats_of(user)
+        if not seats:
+            raise HostError("You are not playing in this game.")
+        if row.settings.get("rated", True):
+            raise HostError("Hints are for unrated games only: this game counts for the leaderboards.")
+        movers = [s for s in seats if s in game.to_move()]
+        if not movers:
+            raise HostError("It is not your turn: a hint is for the move you are about to make.")
+        seat, ply = movers[0], len(game.history)
+        move = await self.think(game, seat, bots.HINT_LEVEL, ai_seed(row.seed, f"hint{ply}:{seat}"))
+        people = {u for s in row.seats if (u := s.user_id) is not None and u != user and not bots.is_ai(u)}
+        notice = f"💡 {mention(user)} used a hint." if people else None
+        return Hint(row, move, game.describe(seat, move), notice)

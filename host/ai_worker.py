@@ -1,0 +1,35 @@
+"""What runs inside the AI process pool: plain functions over a game's dict, so they pickle cheaply.
+
+They rebuild the game by replaying its history (the engine contract guarantees the same state) and
+call the ``ai`` package. Nothing here touches the database or Discord.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+import ai
+import engines
+
+
+def _game(state: dict[str, Any]) -> engines.Game:
+    return engines.get(state["game"]).from_dict(state)
+
+
+def choose(state: dict[str, Any], seat: int, level: str, seed: int, delay: float = 0.0) -> str:
+    """The AI's move for ``seat``; ``delay`` (a test knob, ``AI_THINK_DELAY``) makes it think longer."""
+    if delay > 0:
+        time.sleep(delay)
+    return ai.choose(_game(state), seat, level, seed=seed)
+
+
+def accepts_draw(state: dict[str, Any], seat: int, level: str, seed: int, delay: float = 0.0) -> bool:
+    if delay > 0:
+        time.sleep(delay)
+    return ai.accepts_draw(_game(state), seat, level, seed=seed)
+
+
+def warm_up() -> bool:
+    """Import the engines and the AI in a fresh worker before the first real search needs them."""
+    return bool(engines.GAMES) and callable(ai.choose)
