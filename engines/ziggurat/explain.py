@@ -55,6 +55,8 @@ def why_not(game: Ziggurat, words: list[str], text: str) -> str:
     me = LAYOUT[game.colour].name
     actions = game._actions()
     if verb == "queen":
+        if not game.queens:
+            return "This game is played without Queens (the queen option is off)."
         return "The Queens were placed at the start of the game."
     if verb in ("move", "aim", "hop") and game.movement is None:
         return "The movement die is already used (or was not rolled) this turn."

@@ -24,7 +24,7 @@ SEAT_NAMES = ("Blue", "Orange")
 STANDARD: tuple[tuple[int, int, int], tuple[int, int, int], int] = ((6, 8, 10), (4, 5, 6), 3)
 BLITZ: tuple[tuple[int, int, int], tuple[int, int, int], int] = ((5, 7, 9), (3, 4, 5), 2)
 
-CELL = r"[a-i]\d{1,2}"
+CELL = r"[a-i][0-9]{1,2}"
 PLACEMENT_RE = re.compile(rf"^([wgb])\s*({CELL})(?:\s*[\s,;/-]?\s*({CELL}))?$")
 CAPTURE_RE = re.compile(rf"^{CELL}(?:\s*[x\s:,-]\s*{CELL})+$")
 

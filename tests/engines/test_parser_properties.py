@@ -99,3 +99,10 @@ def test_zodiac_unicode_digits_in_play() -> None:
     seat = movers(game)[0]
     for text in ("Wolf b1-c³", "a²", "❸", "Bear a1-a٢", "c³", "Penguin c2 face N³"):
         assert check_refusal(game, seat, text) is None
+
+
+@pytest.mark.parametrize("value", ["³", "--5", "٣٠", "-³", "30 30"])
+def test_option_values_with_odd_digits_get_the_option_error(value: str) -> None:
+    with pytest.raises(ValueError, match="option round_limit must be one of"):
+        engines.get("ziggurat").new(2, {"round_limit": value})
+    assert engines.get("ziggurat").new(2, {"round_limit": " 30 "}).options["round_limit"] == 30

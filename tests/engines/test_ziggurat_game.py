@@ -210,6 +210,8 @@ def test_garbage_gets_a_short_answer_naming_only_what_this_step_allows() -> None
         assert "swap" not in message and "dig" not in message  # the action die shows Tip
     with pytest.raises(IllegalMove, match="Write just `end`"):
         game.play(0, "end junk")
+    with pytest.raises(IllegalMove, match="without Queens"):
+        game.play(0, "queen 1")
     with pytest.raises(IllegalMove, match=r"takes just the square, e\.g\. `move b1`"):
         game.play(0, "move b1 b1")
     swap = position({"b1": "BO"}, movement=3, action="swap")
