@@ -13,6 +13,7 @@ from collections.abc import Mapping
 from typing import Any, Self
 
 from engines.base import Game, IllegalMove, Option, Outcome
+from engines.text import quote
 from engines.zrtz.board import Board, board
 
 NO_RING = -2
@@ -261,7 +262,7 @@ class Zrtz(Game):
             return self._play_placement(seat, match.group(1), match.group(2), match.group(3))
         if CAPTURE_RE.match(move):
             return self._play_capture(seat, re.findall(CELL, move))
-        raise IllegalMove(f"I can't read {text.strip()[:40]!r}: write a placement like `wd4 a1` "
+        raise IllegalMove(f"I can't read {quote(text, 60)}: write a placement like `wd4 a1` "
                           f"(colour, ring, removed ring) or a capture like `c3xe5`.")
 
     def _ring(self, name: str) -> int:
