@@ -222,6 +222,9 @@ class Zodiac(Game):
             if not mine:
                 return f"You have no piece on {word} that can move."
             p = mine[-1]
+            named = norm(text).split()[0]
+            if named in PREFIXES - {"pick", "king"} and named != p.kind.lower():
+                return f"The piece on {word} is your {p.kind}, not a {named.capitalize()}."
             if p.poison:
                 return f"Your {p.kind} on {word} is poisoned and cannot move this turn."
             if p.entangled_by is not None:
