@@ -85,7 +85,8 @@ class Option:
                 value = {"true": True, "yes": True, "on": True, "1": True,
                          "false": False, "no": False, "off": False, "0": False}.get(text, value)
             elif isinstance(self.default, int):
-                value = int(text) if text.lstrip("-").isdigit() else value
+                digits = text.removeprefix("-")
+                value = int(text) if digits.isascii() and digits.isdigit() else value
         if value not in self.choices or type(value) is not type(self.default):
             shown = ", ".join(str(c) for c in self.choices)
             raise ValueError(f"option {self.name} must be one of {shown}, not {value!r}")

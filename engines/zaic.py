@@ -13,6 +13,7 @@ import re
 from typing import Any, NamedTuple, Self
 
 from engines.base import Game, IllegalMove, Option, Outcome
+from engines.text import quote
 
 N = 15
 """Side of the fixed grid: an 8x8 box around a first tile anchored on the centre always fits."""
@@ -46,7 +47,7 @@ def square(index: int) -> str:
 
 
 def square_index(name: str) -> int | None:
-    match = re.fullmatch(r"([a-o])(\d{1,2})", name)
+    match = re.fullmatch(r"([a-o])([0-9]{1,2})", name)
     if not match or not 1 <= int(match.group(2)) <= N:
         return None
     return (int(match.group(2)) - 1) * N + COLUMNS.index(match.group(1))
@@ -284,21 +285,31 @@ class Zaic(Game):
         norm = re.sub(r"(\d)\s*[x×*]\s*(\d)", r"\1x\2", text.strip().lower())
         kind = orientation = None
         anchor: int | None = None
+        seen: set[str] = set()
         for token in norm.split():
             if token in ("1x1", "2x1", "1x2", "2x2"):
+                part = "size"
                 kind = "2x1" if token == "1x2" else token
             elif token in ("h", "v", "horizontal", "vertical"):
+                part = "direction"
                 orientation = token[0]
             elif (index := square_index(token)) is not None:
+                part = "square"
                 anchor = index
             else:
-                raise IllegalMove(f"I don't understand {token!r}: write a move like `2x1 h8 v` or `2x2 g7`.")
+                raise IllegalMove(f"I don't understand {quote(token)}: write a move like `2x1 h8 v` or `2x2 g7`.")
+            if part in seen:
+                raise IllegalMove(f"One tile per move: {quote(text)} has more than one {part}. "
+                                  "Write a move like `2x1 h8 v` or `2x2 g7`.")
+            seen.add(part)
         if kind is None or anchor is None:
             raise IllegalMove("Write the tile size and its lower-left square, e.g. `2x2 g7`, `2x1 h8 v` or `1x1 e5`.")
         if kind == "2x1" and orientation is None:
             sq = square(anchor)
             raise IllegalMove(f"Say which way the 2x1 tile lies: `2x1 {sq} h` (to the right) "
                               f"or `2x1 {sq} v` (upwards).")
+        if kind != "2x1" and orientation is not None:
+            raise IllegalMove(f"A {kind} tile has no direction: write `{kind} {square(anchor)}`.")
         s = {"1x1": 0, "2x2": 3}.get(kind, 1 if orientation == "h" else 2)
         return s, anchor
 

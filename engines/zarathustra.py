@@ -60,7 +60,7 @@ def square_name(index: int, size: int) -> str:
 
 
 def square_index(name: str, size: int) -> int | None:
-    if len(name) < 2 or name[0] not in FILES[:size] or not name[1:].isdigit():
+    if len(name) < 2 or name[0] not in FILES[:size] or not name[1:].isascii() or not name[1:].isdigit():
         return None
     rank = int(name[1:])
     return FILES.index(name[0]) * size + rank - 1 if 1 <= rank <= size else None
@@ -97,7 +97,7 @@ def _geometry(size: int) -> Geometry:
 
 
 GEOMETRY = {size: _geometry(size) for size in (5, 6, 7)}
-MOVE_SHAPES = (re.compile(r"^([a-z])(\d{1,2})([.ox]{4})$"), re.compile(r"^([.ox]{4})([a-z])(\d{1,2})$"))
+MOVE_SHAPES = (re.compile(r"([a-z])([0-9]{1,2})([.ox]{4})"), re.compile(r"([.ox]{4})([a-z])([0-9]{1,2})"))
 HOW_TO_WRITE = ("Write a move as a square and the four edges clockwise from the top "
                 "(x sword, o shield, . blank), e.g. c3 oo.x.")
 
@@ -189,7 +189,7 @@ class Zarathustra(Game):
         """Square index and edges of a move text; lenient about case, spaces and order."""
         compact = "".join(text.lower().split()).replace("-", ".").replace("_", ".")
         for number, shape in enumerate(MOVE_SHAPES):
-            match = shape.match(compact)
+            match = shape.fullmatch(compact)
             if match:
                 groups = match.groups()
                 letter, rank, edges = groups if number == 0 else (groups[1], groups[2], groups[0])

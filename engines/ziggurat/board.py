@@ -60,6 +60,11 @@ def level_xy(x: int, y: int) -> int:
     return max(0, min(x, y, 9 - x, 9 - y))
 
 
+def is_number(word: str) -> bool:
+    """ASCII digits only: ``str.isdigit`` also accepts "²", which ``int`` refuses."""
+    return word.isascii() and word.isdigit()
+
+
 def parse_square(text: str) -> int | None:
     if len(text) == 2 and text[0] in FILES and text[1] in "12345678":
         return sq(FILES.index(text[0]) + 1, int(text[1]))

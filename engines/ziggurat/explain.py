@@ -4,14 +4,35 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from engines.text import quote
 from engines.ziggurat import rules
-from engines.ziggurat.board import DIRECTIONS, GOALS, LAYOUT, LEVEL, STATIONS, name, on_board, parse_square, sq, xy
+from engines.ziggurat.board import (
+    DIRECTIONS,
+    GOALS,
+    LAYOUT,
+    LEVEL,
+    STATIONS,
+    is_number,
+    name,
+    on_board,
+    parse_square,
+    sq,
+    xy,
+)
 
 if TYPE_CHECKING:
     from engines.ziggurat.game import Ziggurat
 
-USAGE = ("Moves look like: move b1, aim b1, hop b1, leap b1 (a piece on its Start Station: move start), "
-         "tip c2 n, tip start, swap d4 e4, swap c2 1 3, dig b2 a1, redo move, redo action, end.")
+VERBS = ("move", "aim", "hop", "leap", "tip", "swap", "dig", "redo", "end", "queen")
+
+
+def now_you_can(game: Ziggurat) -> str:
+    """One example of each kind of move legal right now: short, and only what this step allows."""
+    examples: dict[str, str] = {}
+    for move in sorted(game._moves()):
+        examples.setdefault(move.split()[0], move)
+    shown = [examples[v] for v in VERBS if v in examples] + ["end"]
+    return f"Now you can play, e.g.: {', '.join(shown)}."
 
 
 def piece_name(piece: int) -> str:
@@ -26,12 +47,16 @@ def _loc(game: Ziggurat, word: str) -> int | None:
 
 def why_not(game: Ziggurat, words: list[str], text: str) -> str:
     """A specific reason when one is easy to name, else the legal moves that start the same way."""
-    if not words or words[0] not in ("move", "aim", "hop", "leap", "tip", "swap", "dig", "redo", "end", "queen"):
-        return f"{text!r} is not a Ziggurat move. {USAGE}"
+    if not words or words[0] not in VERBS:
+        return f"{quote(text)} is not a Ziggurat move. {now_you_can(game)}"
     verb = words[0]
+    if verb == "end":
+        return "Write just `end` to finish your turn."
     me = LAYOUT[game.colour].name
     actions = game._actions()
     if verb == "queen":
+        if not game.queens:
+            return "This game is played without Queens (the queen option is off)."
         return "The Queens were placed at the start of the game."
     if verb in ("move", "aim", "hop") and game.movement is None:
         return "The movement die is already used (or was not rolled) this turn."
@@ -81,7 +106,7 @@ def why_not(game: Ziggurat, words: list[str], text: str) -> str:
     same = sorted(m for m in game._moves() if m.split()[:2] == words[:2]) or sorted(
         m for m in game._moves() if m.split()[0] == verb)
     hint = ", ".join(same[:12]) + (" …" if len(same) > 12 else "")
-    return f"{text!r} is not legal now." + (f" {verb.capitalize()} moves: {hint}." if same else "")
+    return f"{quote(text)} is not legal now." + (f" {verb.capitalize()} moves: {hint}." if same else "")
 
 
 FORMS = {
@@ -107,7 +132,7 @@ def _shape_error(words: list[str]) -> str | None:
         "leap": len(rest) == 1 and place(rest[0]),
         "tip": rest == ["start"] or (len(rest) == 2 and place(rest[0]) and rest[1] in DIRECTIONS),
         "swap": (len(rest) == 2 and all(place(w) for w in rest)) or (
-            len(rest) == 3 and place(rest[0]) and rest[1].isdigit() and rest[2].isdigit()),
+            len(rest) == 3 and place(rest[0]) and is_number(rest[1]) and is_number(rest[2])),
         "dig": len(rest) == 2 and all(place(w) for w in rest),
         "redo": rest in (["move"], ["action"]),
         "end": not rest,
@@ -116,6 +141,8 @@ def _shape_error(words: list[str]) -> str | None:
         return "The Start Station stack only tips forward: write tip start."
     if ok.get(verb, True):
         return None
+    if verb in ("move", "aim", "hop", "leap") and rest and place(rest[0]) and len(rest) > 1:
+        return f"{verb.capitalize()} takes just the square, e.g. `{verb} {rest[0]}`: {FORMS[verb]}."
     return f"{verb.capitalize()} is written: {FORMS[verb]}."
 
 

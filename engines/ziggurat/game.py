@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from engines.base import CHANCE, Game, IllegalMove, Option, Outcome
+from engines.text import quote
 from engines.ziggurat import rules
 from engines.ziggurat.board import (
     DIRECTION_WORDS,
@@ -20,6 +21,7 @@ from engines.ziggurat.board import (
     POSITION,
     STATIONS,
     facing,
+    is_number,
     name,
     on_board,
     parse_square,
@@ -181,7 +183,7 @@ class Ziggurat(Game):
         canonical = " ".join(words)
         if seat == CHANCE:
             if canonical not in dict(self._chance_outcomes()):
-                raise IllegalMove(f"{text!r} is not a possible roll now.")
+                raise IllegalMove(f"{quote(text)} is not a possible roll now.")
             self._roll(words[1:])
             return canonical
         if self.phase == "setup":
@@ -393,13 +395,13 @@ def normalize(text: str) -> list[str]:
     words = ["q" if w == "queen" and i > 1 else w for i, w in enumerate(words)]
     if not words:
         return words
-    if words[0] in ("pass", "done", "stop") or words == ["end", "turn"]:
+    if words in (["pass"], ["done"], ["stop"], ["end", "turn"]):
         return ["end"]
     if words[0] == "redo" and len(words) == 2:
         words[1] = {"movement": "move", "m": "move", "a": "action"}.get(words[1], words[1])
     if words[0] == "swap" and len(words) == 3 and all(parse_square(w) for w in words[1:]):
         words[1:] = sorted(words[1:])
-    if words[0] == "swap" and len(words) == 4 and words[2].isdigit() and words[3].isdigit():
+    if words[0] == "swap" and len(words) == 4 and is_number(words[2]) and is_number(words[3]):
         words[2:] = sorted(words[2:], key=int)
     return words
 

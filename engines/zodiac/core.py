@@ -40,7 +40,8 @@ def sq_name(sq: int) -> str:
 
 
 def sq_parse(text: str) -> int | None:
-    if len(text) != 2 or text[0] not in FILES or not text[1].isdigit() or not 1 <= int(text[1]) <= HEIGHT:
+    # ASCII digits only: str.isdigit() also accepts "³" or "❸", which int() then refuses (issue 16).
+    if len(text) != 2 or text[0] not in FILES or text[1] not in "0123456789" or not 1 <= int(text[1]) <= HEIGHT:
         return None
     return (int(text[1]) - 1) * WIDTH + FILES.index(text[0])
 

@@ -11,6 +11,7 @@ import re
 from typing import Any
 
 from engines.base import CHANCE, Game, IllegalMove, Option, Outcome
+from engines.text import clip, quote
 from engines.zodiac import view
 from engines.zodiac.core import (
     DARK,
@@ -194,12 +195,12 @@ class Zodiac(Game):
         canon = aliases.get(wanted)
         if canon is None:
             if wanted in aliases:
-                raise IllegalMove(f"{text.strip()!r} could mean more than one piece: write the piece name too.")
+                raise IllegalMove(f"{quote(text)} could mean more than one piece: write the piece name too.")
             raise IllegalMove(self._why_illegal(seat, text))
         return canon, moves[canon]
 
     def _why_illegal(self, seat: int, text: str) -> str:
-        shown = text.strip()[:40] or "(empty)"
+        shown = clip(text, 60) or "(empty)"
         if self.phase == "duel":
             return f"{shown!r} is not a duel pick: choose one of {', '.join(DUEL)}."
         if self.phase == "side":
@@ -221,6 +222,9 @@ class Zodiac(Game):
             if not mine:
                 return f"You have no piece on {word} that can move."
             p = mine[-1]
+            named = norm(text).split()[0]
+            if named in PREFIXES - {"pick", "king"} and named != p.kind.lower():
+                return f"The piece on {word} is your {p.kind}, not a {named.capitalize()}."
             if p.poison:
                 return f"Your {p.kind} on {word} is poisoned and cannot move this turn."
             if p.entangled_by is not None:

@@ -7,6 +7,10 @@ and no ``Done``, so a turn also ends when the other player acts. ``RtoR``, ``Edi
 interface noise, ``Reset`` drops the unfinished turn. Each turn becomes one of our move texts and is
 played through ``Zrtz.play``, so every rule is checked; the first move our rules forbid raises
 ``IllegalMove`` naming the ply.
+
+``IllegalMove`` (a ``ValueError``) is the one error a bad record raises, from ``decode``, ``parse`` or
+``replay``, with a message for the player: a file over ``MAX_RECORD_BYTES``, broken SGF, an unknown
+step argument, or a move our rules forbid. The SGF text is read by ``sgf.tokenize`` in one linear pass.
 """
 
 from __future__ import annotations
@@ -16,12 +20,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from engines.base import IllegalMove
+from engines.text import clip, quote
 from engines.zrtz.board import SUBVARIANTS
 from engines.zrtz.game import COLOURS, Zrtz
+from engines.zrtz.sgf import MAX_RECORD_BYTES, Tree, tokenize
 
-NODE_RE = re.compile(r";\s*P(-?\d)\[([^\]]*)\]")
-STEP_RE = re.compile(r"^(?:\d+\s+)?(\S+)\s*(.*)$")
 SGF_PLAYERS = 2
+PLAYER_PROPS = {"P0": 0, "P1": 1, "P-1": -1}
 
 
 @dataclass
@@ -54,40 +59,59 @@ def read_text(path: str | Path) -> str:
 
 
 def decode(data: bytes) -> str:
-    """Records are mostly UTF-8; a few old ones are Latin-1."""
+    """Records are mostly UTF-8; a few old ones are Latin-1. Refuses files over the size cap."""
+    if len(data) > MAX_RECORD_BYTES:
+        raise IllegalMove(f"That file is too big for a ZÈRTZ record ({len(data) // 1024} KB; "
+                          f"the limit is {MAX_RECORD_BYTES // 1024} KB).")
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError:
         return data.decode("latin-1")
 
 
-def _prop(text: str, name: str) -> str:
-    match = re.search(rf"(?<![A-Z]){name}\[([^\]]*)\]", text)
-    return match.group(1).strip() if match else ""
+def _cell(col: str, row: str, body: str) -> str:
+    if not (row.isascii() and row.isdigit() and len(row) <= 2 and len(col) == 1 and col.isascii() and col.isalpha()):
+        raise IllegalMove(f"Step {quote(body, 60)}: {quote(f'{col} {row}', 20)} is not a ring.")
+    return f"{col.lower()}{int(row)}"
 
 
-def _cell(col: str, row: str) -> str:
-    return f"{col.strip().lower()}{int(row)}"
+def _steps(tree: Tree) -> list[tuple[int, str]]:
+    """(player, step text) of every node whose first property is P0, P1 or P-1 (interface steps)."""
+    out = []
+    for node in tree.nodes:
+        if node and node[0][0] in PLAYER_PROPS:
+            out.append((PLAYER_PROPS[node[0][0]], node[0][1]))
+        elif node and node[0][0].startswith("P") and node[0][0][1:].lstrip("-").isdigit():
+            raise IllegalMove(f"{quote(node[0][0], 20)} is not a player of a two-player record.")
+    return out
 
 
 def parse(sgf_text: str) -> Record:
     """Split a record into turns; each turn keeps only its net effect."""
-    variant = _prop(sgf_text, "SU").lower() or "zertz"
+    tree = tokenize(sgf_text)
+    variant = tree.first("SU").strip().lower() or "zertz"
     if variant not in SUBVARIANTS:
-        raise IllegalMove(f"Unsupported boardspace variant {variant!r}.")
-    names = (_prop(sgf_text, "P0").removeprefix("id").strip().strip('"'),
-             _prop(sgf_text, "P1").removeprefix("id").strip().strip('"'))
+        raise IllegalMove(f"Unsupported boardspace variant {quote(variant, 40)}.")
+    names = (clip(tree.first("P0").strip().removeprefix("id").strip().strip('"'), 60),
+             clip(tree.first("P1").strip().removeprefix("id").strip().strip('"'), 60))
     turns: list[Turn] = []
     current: Turn | None = None
     first: int | None = None
-    for player_text, body in NODE_RE.findall(sgf_text):
-        match = STEP_RE.match(body.strip())
-        if match is None:
+    for player, raw in _steps(tree):
+        words = raw.split()
+        if words and words[0].isascii() and words[0].isdigit():
+            words = words[1:]  # newer records number their steps
+        if not words:
             continue
-        verb, args = match.group(1).lower(), match.group(2).split()
-        player = int(player_text)
+        body = raw.strip()
+        verb, args = words[0].lower(), words[1:]
         if verb == "start":
-            first = int(args[0][1:]) if args and args[0].lower().startswith("p") and args[0][1:].isdigit() else 0
+            who = args[0].lower() if args else ""
+            first = 0
+            if who.startswith("p") and who[1:].isdigit():
+                if who not in ("p0", "p1"):
+                    raise IllegalMove(f"Step {quote(body, 60)}: the first player must be P0 or P1.")
+                first = int(who[1])
             continue
         if verb in ("rtor", "edit", "time", "id") or player < 0:
             continue
@@ -100,23 +124,25 @@ def parse(sgf_text: str) -> Record:
             current = None
             continue
         if current is None:
-            current = Turn(player, step=body.strip().split()[0])
+            current = Turn(player, step=clip(raw.split()[0], 20))
         if verb == "reset":
             current = Turn(player, step=current.step)
         elif verb == "resign":
             current.resign = True
         elif verb == "rtob" and len(args) >= 4:
             if current.placed:
-                raise IllegalMove(f"Step {body.strip()!r}: a second marble placed in one turn.")
-            current.placed = [COLOURS[int(args[1])], _cell(args[2], args[3]), args[0]]
+                raise IllegalMove(f"Step {quote(body, 60)}: a second marble placed in one turn.")
+            if args[1] not in ("0", "1", "2") or args[0] not in ("0", "1", "2"):
+                raise IllegalMove(f"Step {quote(body, 60)}: racks and colours are numbered 0 to 2.")
+            current.placed = [COLOURS[int(args[1])], _cell(args[2], args[3], body), args[0]]
         elif verb == "r-" and len(args) >= 2:
             if current.removed:
-                raise IllegalMove(f"Step {body.strip()!r}: a second ring removed in one turn.")
-            current.removed = _cell(args[0], args[1])
-        elif verb == "r+" and len(args) >= 2 and current.removed == _cell(args[0], args[1]):
+                raise IllegalMove(f"Step {quote(body, 60)}: a second ring removed in one turn.")
+            current.removed = _cell(args[0], args[1], body)
+        elif verb == "r+" and len(args) >= 2 and current.removed == _cell(args[0], args[1], body):
             current.removed = None
         elif verb == "btob" and len(args) >= 4:
-            _hop(current, _cell(args[0], args[1]), _cell(args[2], args[3]))
+            _hop(current, _cell(args[0], args[1], body), _cell(args[2], args[3], body))
     if current is not None:
         turns.append(current)
     turns = [t for t in turns if not t.empty()]
@@ -126,7 +152,7 @@ def parse(sgf_text: str) -> Record:
         for turn in turns:
             turn.player = (turn.player - first) % SGF_PLAYERS
         names = (names[first], names[1 - first])
-    return Record(SUBVARIANTS[variant], names, _prop(sgf_text, "RE"), turns)
+    return Record(SUBVARIANTS[variant], names, tree.first("RE").strip(), turns)
 
 
 def _hop(turn: Turn, source: str, target: str) -> None:

@@ -13,6 +13,7 @@ from collections.abc import Mapping
 from typing import Any, Self
 
 from engines.base import Game, IllegalMove, Option, Outcome
+from engines.text import quote
 from engines.zrtz.board import Board, board
 
 NO_RING = -2
@@ -24,7 +25,7 @@ SEAT_NAMES = ("Blue", "Orange")
 STANDARD: tuple[tuple[int, int, int], tuple[int, int, int], int] = ((6, 8, 10), (4, 5, 6), 3)
 BLITZ: tuple[tuple[int, int, int], tuple[int, int, int], int] = ((5, 7, 9), (3, 4, 5), 2)
 
-CELL = r"[a-i]\d{1,2}"
+CELL = r"[a-i][0-9]{1,2}"
 PLACEMENT_RE = re.compile(rf"^([wgb])\s*({CELL})(?:\s*[\s,;/-]?\s*({CELL}))?$")
 CAPTURE_RE = re.compile(rf"^{CELL}(?:\s*[x\s:,-]\s*{CELL})+$")
 
@@ -261,7 +262,7 @@ class Zrtz(Game):
             return self._play_placement(seat, match.group(1), match.group(2), match.group(3))
         if CAPTURE_RE.match(move):
             return self._play_capture(seat, re.findall(CELL, move))
-        raise IllegalMove(f"I can't read {text.strip()[:40]!r}: write a placement like `wd4 a1` "
+        raise IllegalMove(f"I can't read {quote(text, 60)}: write a placement like `wd4 a1` "
                           f"(colour, ring, removed ring) or a capture like `c3xe5`.")
 
     def _ring(self, name: str) -> int:

@@ -199,6 +199,28 @@ def test_illegal_moves_explain_and_change_nothing(text: str, words: str) -> None
     assert (json.dumps(game.to_dict()), json.dumps(game.observation(0))) == before
 
 
+def test_garbage_gets_a_short_answer_naming_only_what_this_step_allows() -> None:
+    game = position({"b1": "B", "c2": "OG"}, movement=3, action="tip")
+    for text in ("junk", "x" * 500, "pass junk", "hello world"):
+        with pytest.raises(IllegalMove) as refused:
+            game.play(0, text)
+        message = str(refused.value)
+        assert len(message) < 200 and "x" * 101 not in message
+        assert message.endswith("Now you can play, e.g.: move b1, tip b1 e, end.")
+        assert "swap" not in message and "dig" not in message  # the action die shows Tip
+    with pytest.raises(IllegalMove, match="Write just `end`"):
+        game.play(0, "end junk")
+    with pytest.raises(IllegalMove, match="without Queens"):
+        game.play(0, "queen 1")
+    with pytest.raises(IllegalMove, match=r"takes just the square, e\.g\. `move b1`"):
+        game.play(0, "move b1 b1")
+    swap = position({"b1": "BO"}, movement=3, action="swap")
+    for text in ("swap b1 1 ²", "swap b1 ³ 1", "swap b1 1 2 2"):
+        with pytest.raises(IllegalMove):
+            swap.play(0, text)
+    assert swap.play(0, "swap b1 2 1") == "swap b1 1 2"
+
+
 def test_describe_labels_every_legal_move_briefly() -> None:
     game = position({"b1": "B", "c2": "OG", "b2": "B", "start:B": "B"}, movement=3, action="wild")
     labels = {m: game.describe(0, m) for m in game.legal_moves(0)}

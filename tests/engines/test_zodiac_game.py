@@ -228,6 +228,10 @@ def test_refusals_say_why_a_piece_cannot_move() -> None:
     g.st.top(17).poison, g.st.top(17).entangled_by = 0, 7  # type: ignore[union-attr]
     with pytest.raises(IllegalMove, match="entangled"):
         g.play(0, "Bear c4-c5")
+    with pytest.raises(IllegalMove, match="The piece on a1 is your Goat, not a Wolf"):
+        g.play(0, "Wolf a1-b3")
+    with pytest.raises(IllegalMove, match="Goat on a1 cannot make the move 'Goat a1-a3'"):
+        g.play(0, "Goat a1-a3")
 
 
 def test_describe_warns_about_monkey_dice() -> None:

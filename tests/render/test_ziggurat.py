@@ -33,8 +33,8 @@ def test_opening_mid_game_and_finished_game_render() -> None:
     game.play(CHANCE, "roll 5 tip")
     game.play(0, "tip start")
     image(render(game.observation(0)))
-    finished = position({"c4": "B", "d4": "BB", "e2": "OGP"}, movement=1, players=4)
-    finished.play(0, "move c4")
+    finished = position({"c4": "B", "d4": "BB", "e2": "OGP"}, movement=1, action="hop", players=4)
+    finished.play(0, "hop c4")  # only a Hop stacks onto a stack on the Goal
     assert finished.outcome() is not None
     image(render(finished.observation(None)))
 
