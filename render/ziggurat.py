@@ -143,10 +143,12 @@ def draw_stack(draw: ImageDraw.ImageDraw, box: tuple[int, int, int, int], tokens
         if queen:  # a crown notch on top, and "Q" in the label that stays visible under carried pieces
             draw.polygon(((cx - 6, by - h + 13), (cx, by - h + 5), (cx + 6, by - h + 13)), fill=PAPER)
         on_top = k == len(tokens) - 1
-        size = 22 if on_top else max(12, min(22, rise + 3))
+        if not on_top and rise < 10:  # too thin a band to letter: the colour band still shows the piece
+            continue
+        size = 22 if on_top else min(22, rise + 3)
         band = (cx - w // 2, by - (h if on_top else rise + 2), cx + w // 2, by)
         write(draw, (cx, by - 2), token[0] + ("Q" if queen else ""), size, box=band, fill=PAPER, anchor="md",
-             bold=True)
+              bold=True, min_size=8)
 
 
 def station_box(sx: int, sy: int) -> tuple[int, int, int, int]:
