@@ -298,12 +298,21 @@ def draw_centered(draw: ImageDraw.ImageDraw, xy: tuple[float, float], content: s
     return text(draw, xy, content, size, box=box, fill=fill, anchor="mm", bold=bold)
 
 
+NAME_CHARS = 18
+"""Longer display names are cut, so a title keeps a readable size instead of shrinking for one name."""
+
+
+def short_name(name: str) -> str:
+    name = clean(name)
+    return name if len(name) <= NAME_CHARS else name[: NAME_CHARS - 1].rstrip() + "…"
+
+
 def seat_label(obs: dict[str, Any], seat: int) -> str:
     """A seat as players know it: the display name with the seat's colour, or the colour alone."""
     colour = obs["seat_names"][seat]
     names = obs.get("player_names") or []
     name = names[seat] if seat < len(names) else None
-    return f"{clean(name)} ({colour})" if name else colour
+    return f"{short_name(name)} ({colour})" if name else colour
 
 
 def to_png(image: Image.Image) -> bytes:

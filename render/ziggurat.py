@@ -12,7 +12,7 @@ from typing import Any
 
 from PIL import Image, ImageDraw
 
-from render.common import HIGHLIGHT, INK, MUTED, PAPER, SEAT_COLOURS, clean, font, to_png
+from render.common import HIGHLIGHT, INK, MUTED, PAPER, SEAT_COLOURS, font, short_name, to_png
 from render.common import text as write
 
 SQ = 80
@@ -203,7 +203,7 @@ def who(obs: dict[str, Any], seat: int, colour: str) -> str:
     """A colour as players know it: with its player's display name when the host gave one."""
     names = obs.get("player_names") or []
     name = names[seat] if 0 <= seat < len(names) else None
-    return f"{clean(name)} ({colour})" if name else colour
+    return f"{short_name(name)} ({colour})" if name else colour
 
 
 def draw_header(draw: ImageDraw.ImageDraw, obs: dict[str, Any]) -> None:
