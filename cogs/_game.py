@@ -5,6 +5,8 @@ A game's cog subclasses ``GameCog`` and adds only its ``new`` command with the g
 
 from __future__ import annotations
 
+import asyncio
+import io
 import re
 from typing import TYPE_CHECKING, Any, ClassVar
 
@@ -27,11 +29,30 @@ from cogs._shared import (
     report_shown,
 )
 from data.store import GameRow
+from engines import Game, Option
+from host import teaching
 from host.results import HostError, Report
 
 if TYPE_CHECKING:
     from bot import ZBot
 
+
+def offered_options(cls: type[Game], new: app_commands.Command[Any, ..., Any] | None) -> list[Option]:
+    """The game's options that its ``/<game> new`` really offers: the rules list only those."""
+    names = {p.name for p in new.parameters} if new is not None else set()
+    return [o for o in cls.options_spec if o.name in names]
+
+
+def rules_embed(cls: type[Game], options: list[Option], lesson: teaching.Lesson) -> discord.Embed:
+    """How to play, the options ``/new`` offers, and the worked example with its picture."""
+    embed = discord.Embed(title=f"{cls.title}: how to play", description=cls.help[:4000])
+    players = f"{cls.players.start}-{cls.players.stop - 1}" if len(cls.players) > 1 else str(cls.players.start)
+    embed.add_field(name="Players", value=players)
+    for option in options:
+        embed.add_field(name=f"Option {option.name}", value=f"{option.help} (default {option.default})"[:1024])
+    embed.add_field(name="Example (the picture)", value=lesson.text[:1024], inline=False)
+    embed.set_image(url=f"attachment://{lesson.filename}")
+    return embed
 
 NO_MOVE = "⛔"
 """Starts the value of autocomplete's explanation entry, so choosing it is refused with the reason."""
@@ -177,9 +198,8 @@ class GameCog(HintCommand, commands.GroupCog):
     @app_commands.command(name="rules", description="How to play, and the move notation")
     async def rules(self, interaction: discord.Interaction) -> None:
         cls = engines.get(self.game)
-        embed = discord.Embed(title=f"{cls.title}: how to play", description=cls.help[:4000])
-        players = f"{cls.players.start}-{cls.players.stop - 1}" if len(cls.players) > 1 else str(cls.players.start)
-        embed.add_field(name="Players", value=players)
-        for option in cls.options_spec:
-            embed.add_field(name=f"Option {option.name}", value=f"{option.help} (default {option.default})")
-        await interaction.response.send_message(embed=embed, ephemeral=True)
+        lesson = await asyncio.to_thread(teaching.lesson, self.game)
+        new = getattr(self, "new", None)
+        embed = rules_embed(cls, offered_options(cls, new if isinstance(new, app_commands.Command) else None), lesson)
+        file = discord.File(io.BytesIO(lesson.image), filename=lesson.filename)
+        await interaction.response.send_message(embed=embed, file=file, ephemeral=True)

@@ -1,4 +1,8 @@
-"""Board images: pure functions from an observation to PNG bytes. No game rules here."""
+"""Board images: pure functions from an observation to PNG bytes. No game rules here.
+
+Besides the engine's observation, a renderer reads an optional ``player_names`` list (display name by
+seat, ``None`` where unknown) that the host adds, and shows the names beside the seat colours.
+"""
 
 from __future__ import annotations
 

@@ -14,7 +14,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -87,7 +87,14 @@ def has_glyph(size: int, index: int, char: str, bold: bool = False) -> bool:
 def runs(text: str, size: int, bold: bool = False) -> list[tuple[str, Font]]:
     """Split text into pieces that one font can draw; marks and joiners stay with the character before."""
     chain = fonts(size, bold)
-    pieces: list[tuple[str, Font]] = []
+    return [(piece, chain[index]) for piece, index in _runs(text, size, bold)]
+
+
+@lru_cache(maxsize=8192)
+def _runs(text: str, size: int, bold: bool) -> tuple[tuple[str, int], ...]:
+    """``runs`` as (piece, index in the font chain); cached, since boards draw the same labels every time."""
+    chain = fonts(size, bold)
+    pieces: list[tuple[str, int]] = []
     for char in text:
         attached = unicodedata.category(char) in ("Mn", "Me", "Cf") or char.isspace()
         if attached and pieces:
@@ -95,11 +102,27 @@ def runs(text: str, size: int, bold: bool = False) -> list[tuple[str, Font]]:
             continue
         index = 0 if char.isascii() else next(
             (i for i in range(len(chain) - 1) if has_glyph(size, i, char, bold)), len(chain) - 1)
-        if pieces and pieces[-1][1] is chain[index]:
-            pieces[-1] = (pieces[-1][0] + char, chain[index])
+        if pieces and pieces[-1][1] == index:
+            pieces[-1] = (pieces[-1][0] + char, index)
         else:
-            pieces.append((char, chain[index]))
-    return pieces
+            pieces.append((char, index))
+    return tuple(pieces)
+
+
+@lru_cache(maxsize=8192)
+def _glyphs(piece: str, size: int, bold: bool, index: int) -> tuple[Image.Image, int, int, int, int, float]:
+    """A run drawn once as a mask, with its ink box relative to the start of its baseline and its advance:
+    pasting a cached mask is several times faster than laying the text out again."""
+    chosen = fonts(size, bold)[index]
+    if not isinstance(chosen, ImageFont.FreeTypeFont):  # Pillow's bitmap font: no anchors
+        width = int(chosen.getlength(piece))
+        mask = Image.new("L", (max(1, width), size))
+        ImageDraw.Draw(mask).text((0, 0), piece, font=chosen, fill=255)
+        return mask, 0, -size, width, 0, float(width)
+    left, top, right, bottom = (int(v) for v in chosen.getbbox(piece, anchor="ls"))
+    mask = Image.new("L", (max(1, right - left), max(1, bottom - top)))
+    ImageDraw.Draw(mask).text((-left, -top), piece, font=chosen, fill=255, anchor="ls")
+    return mask, left, top, right, bottom, chosen.getlength(piece)
 
 
 def clean(name: str) -> str:
@@ -109,8 +132,14 @@ def clean(name: str) -> str:
     return " ".join(kept.split()) or "?"
 
 
-def text_width(draw: ImageDraw.ImageDraw, text: str, size: int, bold: bool = False) -> float:
-    return sum(draw.textlength(piece, font=f) for piece, f in runs(text, size, bold))
+def text_width(draw: ImageDraw.ImageDraw | None, text: str, size: int, bold: bool = False) -> float:
+    """Advance width in pixels (the ``draw`` is not needed: kept for the callers' symmetry)."""
+    return _width(text, size, bold)
+
+
+@lru_cache(maxsize=8192)
+def _width(text: str, size: int, bold: bool) -> float:
+    return sum(_glyphs(piece, size, bold, index)[5] for piece, index in _runs(text, size, bold))
 
 
 def text_size(draw: ImageDraw.ImageDraw, text: str, size: int) -> tuple[int, int]:
@@ -164,7 +193,7 @@ def _room(xy: tuple[float, float], anchor: str, box: Box) -> float:
     return 2 * min(x - box[0], box[2] - x)
 
 
-def _cut(draw: ImageDraw.ImageDraw, text: str, size: int, width: float, bold: bool) -> str:
+def _cut(draw: ImageDraw.ImageDraw | None, text: str, size: int, width: float, bold: bool) -> str:
     """The longest prefix (plus an ellipsis when cut) that fits in ``width`` pixels."""
     if text_width(draw, text, size, bold) <= width:
         return text
@@ -173,7 +202,7 @@ def _cut(draw: ImageDraw.ImageDraw, text: str, size: int, width: float, bold: bo
     return text.rstrip() + "…"
 
 
-def _wrap(draw: ImageDraw.ImageDraw, text: str, size: int, width: float, bold: bool) -> list[str]:
+def _wrap(draw: ImageDraw.ImageDraw | None, text: str, size: int, width: float, bold: bool) -> list[str]:
     """Greedy word wrap; a single word wider than ``width`` stays on its own line."""
     lines: list[str] = []
     for word in text.split(" "):
@@ -184,24 +213,32 @@ def _wrap(draw: ImageDraw.ImageDraw, text: str, size: int, width: float, bold: b
     return lines
 
 
-def layout(draw: ImageDraw.ImageDraw, text: str, size: int, width: float, height: float, *, bold: bool = False,
-           min_size: int = 9, lines: int = 1) -> tuple[int, list[str]]:
+def layout(draw: ImageDraw.ImageDraw | None, text: str, size: int, width: float, height: float, *,
+           bold: bool = False, min_size: int = 9, lines: int = 1) -> tuple[int, list[str]]:
     """The largest size (at most ``size``) at which ``text`` fits in ``lines`` lines of ``width`` x ``height``;
     at ``min_size`` the last line is cut with an ellipsis."""
+    found_size, rows = _layout(text, size, width, height, bold, min_size, lines)
+    return found_size, list(rows)
+
+
+@lru_cache(maxsize=8192)
+def _layout(text: str, size: int, width: float, height: float, bold: bool, min_size: int,
+            lines: int) -> tuple[int, tuple[str, ...]]:
+    draw = None
     text = "".join(" " if unicodedata.category(ch) == "Cc" else ch for ch in text if unicodedata.category(ch) != "Cs")
     min_size = min(min_size, size)
     for s in range(size, min_size - 1, -1):
         wrapped = [text] if lines == 1 else _wrap(draw, text, s, width, bold)
         fits_wide = all(text_width(draw, line, s, bold) <= width for line in wrapped)
         if len(wrapped) <= lines and fits_wide and line_height(s) * len(wrapped) <= height + 1:
-            return s, wrapped
+            return s, tuple(wrapped)
     s = min_size
     wrapped = [text] if lines == 1 else _wrap(draw, text, s, width, bold)
     rows = max(1, min(lines, int((height + 1) // line_height(s)) or 1))
     kept = wrapped[:rows]
     if len(wrapped) > rows:
         kept[-1] = kept[-1] + " " + " ".join(wrapped[rows:])
-    return s, [_cut(draw, line, s, width, bold) for line in kept]
+    return s, tuple(_cut(draw, line, s, width, bold) for line in kept)
 
 
 def line_height(size: int) -> int:
@@ -243,11 +280,13 @@ def text(draw: ImageDraw.ImageDraw, xy: tuple[float, float], content: str, size:
         row_width = text_width(draw, row, size, bold)
         x = xy[0] - {"l": 0.0, "m": row_width / 2, "r": row_width}[horizontal]
         baseline = first + k * step
-        for piece, f in runs(row, size, bold):
-            drawn = draw.textbbox((x, baseline), piece, font=f, anchor="ls")
-            draw.text((x, baseline), piece, font=f, fill=fill, anchor="ls")
-            ink = [min(ink[0], drawn[0]), min(ink[1], drawn[1]), max(ink[2], drawn[2]), max(ink[3], drawn[3])]
-            x += draw.textlength(piece, font=f)
+        for piece, index in _runs(row, size, bold):
+            mask, left, top, right, bottom, advance = _glyphs(piece, size, bold, index)
+            ox, oy = round(x) + left, round(baseline) + top
+            if right > left:
+                draw.bitmap((ox, oy), mask, fill=fill)
+                ink = [min(ink[0], ox), min(ink[1], oy), max(ink[2], ox + right - left), max(ink[3], oy + bottom - top)]
+            x += advance
     bbox: Box = (ink[0], ink[1], ink[2], ink[3]) if ink[0] != float("inf") else (xy[0], xy[1], xy[0], xy[1])
     if note:  # a cached tile notes its text where it is pasted instead
         record(content, bbox, panel, image_size)
@@ -259,12 +298,21 @@ def draw_centered(draw: ImageDraw.ImageDraw, xy: tuple[float, float], content: s
     return text(draw, xy, content, size, box=box, fill=fill, anchor="mm", bold=bold)
 
 
+NAME_CHARS = 18
+"""Longer display names are cut, so a title keeps a readable size instead of shrinking for one name."""
+
+
+def short_name(name: str) -> str:
+    name = clean(name)
+    return name if len(name) <= NAME_CHARS else name[: NAME_CHARS - 1].rstrip() + "…"
+
+
 def seat_label(obs: dict[str, Any], seat: int) -> str:
     """A seat as players know it: the display name with the seat's colour, or the colour alone."""
     colour = obs["seat_names"][seat]
     names = obs.get("player_names") or []
     name = names[seat] if seat < len(names) else None
-    return f"{clean(name)} ({colour})" if name else colour
+    return f"{short_name(name)} ({colour})" if name else colour
 
 
 def to_png(image: Image.Image) -> bytes:

@@ -12,7 +12,7 @@ from typing import Any
 
 from PIL import Image, ImageDraw
 
-from render.common import HIGHLIGHT, INK, MUTED, PAPER, SEAT_COLOURS, clean, font, to_png
+from render.common import HIGHLIGHT, INK, MUTED, PAPER, SEAT_COLOURS, font, short_name, to_png
 from render.common import text as write
 
 SQ = 80
@@ -143,10 +143,12 @@ def draw_stack(draw: ImageDraw.ImageDraw, box: tuple[int, int, int, int], tokens
         if queen:  # a crown notch on top, and "Q" in the label that stays visible under carried pieces
             draw.polygon(((cx - 6, by - h + 13), (cx, by - h + 5), (cx + 6, by - h + 13)), fill=PAPER)
         on_top = k == len(tokens) - 1
-        size = 22 if on_top else max(12, min(22, rise + 3))
+        if not on_top and rise < 10:  # too thin a band to letter: the colour band still shows the piece
+            continue
+        size = 22 if on_top else min(22, rise + 3)
         band = (cx - w // 2, by - (h if on_top else rise + 2), cx + w // 2, by)
         write(draw, (cx, by - 2), token[0] + ("Q" if queen else ""), size, box=band, fill=PAPER, anchor="md",
-             bold=True)
+              bold=True, min_size=8)
 
 
 def station_box(sx: int, sy: int) -> tuple[int, int, int, int]:
@@ -201,7 +203,7 @@ def who(obs: dict[str, Any], seat: int, colour: str) -> str:
     """A colour as players know it: with its player's display name when the host gave one."""
     names = obs.get("player_names") or []
     name = names[seat] if 0 <= seat < len(names) else None
-    return f"{clean(name)} ({colour})" if name else colour
+    return f"{short_name(name)} ({colour})" if name else colour
 
 
 def draw_header(draw: ImageDraw.ImageDraw, obs: dict[str, Any]) -> None:

@@ -114,7 +114,7 @@ def render(obs: dict[str, Any]) -> bytes:
         draw.line((x - d, y - d, x + d, y + d), fill=mover_colour, width=4)
         draw.line((x - d, y + d, x + d, y - d), fill=mover_colour, width=4)
 
-    label_size = max(16, int(pitch * 0.36))  # about 10 px at 400 px wide
+    label_size = max(18, int(pitch * 0.42))  # 10 px or more at 400 px wide
     capture = last.get("kind") == "capture"
     marked = {name for name, _ in last.get("jumped", [])} | set(last.get("path", [])) if capture else set()
     for name, symbol in zip(names, cells, strict=True):

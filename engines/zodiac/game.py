@@ -55,7 +55,7 @@ otherwise.
 fungi's owner for a turn. Goats faint and traverse along chains of pieces; monkeys leap (a die decides \
 the danger), swing through trees and eat fungi for extra turns; octopuses entangle and ink (secret \
 move with decoy shadows); rhinos charge, swap places and resist frontal attacks; snakes strike and \
-shed once; trees house climbers. The full rules: docs/rules/zodiac.md.
+shed once; trees house climbers.
 
 **Moves** are written with the piece: `Wolf b1-c3`, `Penguin c2 face NE`, `Octopus c3 ink c4`, \
 `Goat d2 faint`, `Rhino c1 lane a1`; `stop` ends a monkey's or virus's extra turns.

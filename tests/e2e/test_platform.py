@@ -119,6 +119,8 @@ async def test_decline_resign_draw_and_rules(harness: BotHarness) -> None:
         assert "won" in resign.content and (await bot.host.get(game_id)).status == "finished"
         rules = await fake.slash("dave", "zaic rules")
         assert rules.ephemeral and rules.embeds and "Zaic" in rules.embeds[0]["title"]
+        assert [f.filename for f in rules.files] == ["zaic-example.png"]
+        assert "2x2 h8" in str(rules.embeds[0]["fields"])
 
 
 async def test_commands_outside_a_game_explain_what_to_do(harness: BotHarness) -> None:

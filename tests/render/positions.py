@@ -19,6 +19,18 @@ NAMES = ("Ann", "Bartholomew the Magnificent of Upper Wobbleton", "Zoë 🐉🎲
          "Ólafur Ragnar Grímsson-Þórðarson", "😀 smile")
 
 
+def setup(cls: type[Game], k: int, rng: random.Random) -> tuple[int, dict[str, Any]]:
+    """Playout ``k`` cycles through the player counts and every option's values, so a few playouts
+    cover every variant value; a combination the game rejects is redrawn at random."""
+    counts = list(cls.players)
+    players = counts[k % len(counts)]
+    options = {o.name: o.choices[(k + i) % len(o.choices)] for i, o in enumerate(cls.options_spec)}
+    try:
+        return players, cls.check_options(players, options)
+    except ValueError:
+        return random_setup(cls, rng)
+
+
 def random_setup(cls: type[Game], rng: random.Random) -> tuple[int, dict[str, Any]]:
     for _ in range(50):
         players = rng.choice(list(cls.players))
@@ -53,7 +65,7 @@ def positions(name: str, playouts: int, seed: int = 0, max_plies: int = 400) -> 
     cls = engines.get(name)
     for k in range(playouts):
         rng = random.Random(f"{name}:{seed}:{k}")
-        players, options = random_setup(cls, rng)
+        players, options = setup(cls, k, rng)
         key = f"{players}p {sorted(options.items())}"
         game = cls.new(players, options)
         stops = sorted({0, rng.randrange(1, 40), rng.randrange(40, max_plies)})

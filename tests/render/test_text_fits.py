@@ -8,6 +8,7 @@ are rendered with the text recorder on.
 from __future__ import annotations
 
 import io
+import random
 import re
 from pathlib import Path
 
@@ -16,11 +17,16 @@ from PIL import Image
 
 import engines
 import render
-from render.common import recording
-from tests.render.positions import positions
+from render import ziggurat
+from render.common import Drawn, recording
+from tests.render.positions import positions, step
 
 PLAYOUTS = 6
-SLACK = 1.0  # anti-aliasing may put a fringe pixel on the border
+SLACK = 1.5  # anti-aliasing may put a fringe pixel on the border
+
+
+def overlap(a: tuple[float, ...], b: tuple[float, ...]) -> bool:
+    return a[0] < b[2] - SLACK and b[0] < a[2] - SLACK and a[1] < b[3] - SLACK and b[1] < a[3] - SLACK
 
 
 def inside(inner: tuple[float, ...], outer: tuple[float, ...]) -> bool:
@@ -28,24 +34,70 @@ def inside(inner: tuple[float, ...], outer: tuple[float, ...]) -> bool:
             and inner[2] <= outer[2] + SLACK and inner[3] <= outer[3] + SLACK)
 
 
+def check(obs: dict) -> tuple[list[Drawn], tuple[int, int]]:
+    """Render with the recorder on; every text inside the image and its panel, and no two overlapping."""
+    with recording() as drawn:
+        png = render.render(obs)
+    size = Image.open(io.BytesIO(png)).size
+    assert drawn, "the recorder saw no text"
+    for item in drawn:
+        assert item.image == size
+        assert inside(item.bbox, (0, 0, *size)), f"{item.text!r} {item.bbox} leaves the {size} image"
+        assert inside(item.bbox, item.panel), f"{item.text!r} {item.bbox} leaves its panel {item.panel}"
+    for i, first in enumerate(drawn):  # e.g. a shared win's title running into its reason
+        for second in drawn[i + 1:]:
+            assert not overlap(first.bbox, second.bbox), f"{first.text!r} overlaps {second.text!r}"
+    return drawn, size
+
+
 @pytest.mark.parametrize("name", sorted(engines.GAMES))
 def test_every_text_stays_inside_its_panel_and_one_size_per_variant(name: str) -> None:
     sizes: dict[str, set[tuple[int, int]]] = {}
     rendered = 0
     for key, obs in positions(name, PLAYOUTS):
-        with recording() as drawn:
-            png = render.render(obs)
-        size = Image.open(io.BytesIO(png)).size
+        _, size = check(obs)
         sizes.setdefault(key, set()).add(size)
-        assert drawn, "the recorder saw no text"
-        for item in drawn:
-            assert item.image == size
-            assert inside(item.bbox, (0, 0, *size)), f"{item.text!r} {item.bbox} leaves the {size} image"
-            assert inside(item.bbox, item.panel), f"{item.text!r} {item.bbox} leaves its panel {item.panel}"
         rendered += 1
     assert rendered >= 4 * PLAYOUTS
     for key, seen in sizes.items():
         assert len(seen) == 1, f"{name} {key} renders at {sorted(seen)}"
+
+
+def finished(name: str, players: int, options: dict | None = None) -> dict:
+    rng = random.Random(name)
+    game = engines.get(name).new(players, options or {})
+    while game.outcome() is None:
+        step(game, rng)
+    return game.observation(None)
+
+
+LONG = "Bartholomew the Magnificent of Upper Wobbleton 🐉"
+
+
+def test_the_cases_players_reported() -> None:
+    # Zarathustra: a shared win's title and its reason (the general check forbids any overlap).
+    obs = finished("zarathustra", 4)
+    obs["outcome"] = {**obs["outcome"], "winners": [0, 1, 2], "reason": "every tile has been played: " + "tie " * 20}
+    obs["player_names"] = [LONG] * 4
+    drawn, _ = check(obs)
+    assert any("share the win" in d.text for d in drawn)
+    # ZÈRTZ: "<name> captured · to move" stays in its tab.
+    game = engines.get("zrtz").new(2, {})
+    obs = game.observation(None) | {"player_names": [LONG, LONG]}
+    drawn, _ = check(obs)
+    assert any(d.text.endswith("captured · to move") for d in drawn)
+    # Zaic: a long subtitle wraps or shrinks inside the header instead of running off the image.
+    obs = finished("zaic", 2)
+    obs["outcome"] = {**obs["outcome"], "reason": "Dark cannot place a tile; " + "a very long reason " * 8}
+    check(obs)
+    # Ziggurat: no coordinate letter under a start station, with every colour in play.
+    game = engines.get("ziggurat").new(4, {})
+    obs = game.observation(None)
+    drawn, _ = check(obs)
+    stations = [ziggurat.station_box(*e["station"]) for e in obs["layout"] if e["in_play"]]
+    for item in drawn:
+        if len(item.text) == 1 and item.text in "abcdefgh12345678":
+            assert not any(overlap(item.bbox, box) for box in stations), f"{item.text!r} under a station"
 
 
 def test_renderers_draw_text_only_through_the_fitting_helper() -> None:
