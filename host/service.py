@@ -317,7 +317,8 @@ class Host:
         mine = await self.store.games_of(user, statuses, guild_id=guild_id, game=game)
         title = self._game_class(game).title
         for status in statuses:  # the first status asked for wins: an active game before finished ones
-            same = [row for row in mine if row.status == status]
+            same = sorted((row for row in mine if row.status == status), key=lambda r: (r.updated_at, r.id),
+                          reverse=True)
             if len(same) > 1 and status != "finished":
                 raise HostError(f"You have {len(same)} {captions.STATUS_WORDS.get(status, status)} {title} games "
                                 "here: use the command inside the game's thread.")
