@@ -14,7 +14,6 @@ from engines.base import META_MOVES
 
 STEPPED_TURNS = frozenset({"ziggurat"})
 """Games whose turn is a roll and then several steps: one message per turn, edited step by step."""
-STATUS_WORDS = {"active": "active", "challenge": "waiting", "finished": "finished"}
 STATUS_SAID = {"challenge": "is still waiting for players", "finished": "is over", "aborted": "was aborted",
                "declined": "was declined"}
 MAX_CAPTION = 2000

@@ -203,3 +203,10 @@ def test_captions_fit_discord_keeping_the_latest_lines() -> None:
     fitted = captions.fit(text)
     assert len(fitted) <= 2000 and fitted.endswith(text.splitlines()[-1]) and fitted.startswith("…")
     assert captions.clip("abc", 5) == "abc" and captions.clip("abcdef", 5) == "abcd…"
+
+
+async def test_a_waiting_challenge_and_a_game_in_play_are_never_guessed_between(host: Host) -> None:
+    await started_game(host)
+    await host.challenge(game="dicenim", creator=ALICE, opponents=[CAROL], guild_id=1)
+    with pytest.raises(HostError, match="You have 2 open Dice Nim games here"):
+        await host.resolve("dicenim", ALICE, thread_id=None, guild_id=1, statuses=("challenge", "active"))
