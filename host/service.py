@@ -441,6 +441,8 @@ class Host:
     def _seats_in_play(row: GameRow, game: Game, user: int) -> list[int]:
         """The user's seats that have not left the game; refuses anyone else."""
         seats = [s for s in row.seats_of(user) if s not in game.eliminated]
+        if not seats and row.seats_of(user):
+            raise HostError(captions.not_your_turn(row, game, row.seats_of(user)))  # says they resigned
         if not seats:
             raise HostError("You are not playing in this game.")
         return seats

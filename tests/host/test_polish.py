@@ -45,6 +45,8 @@ async def test_a_resigned_player_is_told_they_resigned(host: Host) -> None:
     with pytest.raises(HostError, match="You resigned from this game; it goes on without you"):
         await host.play(game_id, CAROL, "take 1")
     assert (await host.explain_no_choices(game_id, CAROL, "")).startswith("You resigned")
+    with pytest.raises(HostError, match="You resigned from this game"):
+        await host.offer_draw(game_id, CAROL)
 
 
 async def test_autocomplete_explains_why_there_is_nothing_to_offer(host: Host) -> None:
