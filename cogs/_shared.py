@@ -158,7 +158,7 @@ class MoveButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
 
     def __init__(self, game_id: int, ply: int, move: str, label: str | None = None) -> None:
         style = discord.ButtonStyle.secondary if move == "end" else discord.ButtonStyle.primary
-        label = "End the turn" if move == "end" else (label or move)
+        label = label or ("End the turn" if move == "end" else move)
         super().__init__(discord.ui.Button(label=label[:80], style=style, custom_id=f"zm:{game_id}:{ply}:{move}"))
         self.game_id, self.ply, self.move = game_id, ply, move
 

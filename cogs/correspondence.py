@@ -135,7 +135,7 @@ class Correspondence(commands.Cog):
                        lines: list[str], empty: str) -> None:
         """A private list about ``target``: the caller's own, or someone else's without pinging them."""
         whose = "Your" if target.id == interaction.user.id else f"<@{target.id}>'s"
-        text = _clip([f"{whose} {title}:", *lines], f"{whose} {title}: {empty}.")
+        text = _clip([f"{whose} {title}:", *lines] if lines else [], f"{whose} {title}: {empty}.")
         await interaction.response.send_message(text, ephemeral=True,
                                                 allowed_mentions=discord.AllowedMentions.none())
 

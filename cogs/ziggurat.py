@@ -52,8 +52,13 @@ class ZigguratCog(GameCog, group_name="ziggurat", group_description="Ziggurat: a
     async def rolls(self, interaction: discord.Interaction) -> None:
         row = await self._game_here(interaction, ("active", "finished"))
         rolls = await self.bot.host.rolls(row.id)
-        listed = ", ".join(f"{i + 1}: {r.removeprefix('roll ')}" for i, r in enumerate(rolls)) or "no rolls yet"
-        await interaction.response.send_message(f"**Ziggurat** #{row.id} rolls: {listed}"[:2000], ephemeral=True)
+        items = [f"{i + 1}: {r.removeprefix('roll ')}" for i, r in enumerate(rolls)]
+        head = f"**Ziggurat** #{row.id} rolls: "
+        shown = items
+        while shown and len(head) + len(", ".join(shown)) > 1900:  # the newest rolls matter most: drop the oldest
+            shown = shown[len(shown) // 10 + 1:]
+        skipped = f"(the first {len(items) - len(shown)} are left out) … " if len(shown) < len(items) else ""
+        await interaction.response.send_message(head + skipped + (", ".join(shown) or "no rolls yet"), ephemeral=True)
 
 
 async def setup(bot: ZBot) -> None:

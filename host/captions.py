@@ -15,7 +15,6 @@ from host import bots
 
 STEPPED_TURNS = frozenset({"ziggurat"})
 """Games whose turn is a roll and then several steps: one message per turn, edited step by step."""
-STATUS_WORDS = {"active": "active", "challenge": "waiting", "finished": "finished"}
 STATUS_SAID = {"challenge": "is still waiting for players", "finished": "is over", "aborted": "was aborted",
                "declined": "was declined"}
 MAX_CAPTION = 2000
@@ -55,10 +54,9 @@ def not_your_turn(row: GameRow, game: Game, seats: list[int], *, short: bool = F
     """Why this player cannot move now: they left the game, already chose in secret, or it is someone else's turn."""
     gone = [text for seat, text in game.history if seat in seats and text in ("resign", "timeout")]
     if all(s in game.eliminated for s in seats):
-        how = "resigned from" if gone and gone[-1] == "resign" else "left"
-        if gone and gone[-1] == "timeout":
-            how = "ran out of time in"
-        return f"You {how} this game; it goes on without you" + ("" if short else ".")
+        how = {"resign": "You resigned from", "timeout": "You ran out of time in"}.get(
+            gone[-1] if gone else "", "Your team left")  # a partner's resignation takes the whole team out
+        return f"{how} this game; it goes on without you" + ("" if short else ".")
     waiting = sorted(s for s in game.to_move() if s != CHANCE)
     names = ", ".join(_name(row, game, s, mention) for s in waiting) or "the dice"
     if game.hidden_information and _chose_in_secret(game, seats):
@@ -68,11 +66,14 @@ def not_your_turn(row: GameRow, game: Game, seats: list[int], *, short: bool = F
 
 
 def _chose_in_secret(game: Game, seats: list[int]) -> bool:
-    """The player's last act was a hidden choice and nobody has made a public move since."""
+    """The player's last act was a hidden choice and nobody has made a public move since.
+
+    A hidden choice is a move whose announcement hides all of it (a Zodiac pick or king), not one that
+    only hides a detail (an ink square: ``Octopus b2 ink`` still starts the move)."""
     for seat, text in reversed(game.history):
         if seat == CHANCE or text in META_MOVES:
             continue
-        secret = game.announce(seat, text) != text
+        secret = not text.startswith(game.announce(seat, text))
         if seat in seats:
             return secret
         if not secret:

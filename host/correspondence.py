@@ -374,7 +374,8 @@ def place(rank: int, ranks: Sequence[int]) -> str:
 
 async def history(host: Host, user: int, guild_id: int | None, page: int = 1) -> HistoryPage:
     """Finished games of ``user``, newest first, a page at a time, with their placing and whether they were rated."""
-    rows = await host.store.games_of(user, ("finished",), guild_id=guild_id)
+    rows = sorted(await host.store.games_of(user, ("finished",), guild_id=guild_id),
+                  key=lambda r: (r.updated_at, r.id), reverse=True)
     pages = max(1, math.ceil(len(rows) / HISTORY_PAGE))
     page = min(max(1, page), pages)
     lines: list[HistoryLine] = []

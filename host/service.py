@@ -251,7 +251,8 @@ class Host:
             return await self._report(row, game, applied)
         await self._write(row, draw_offers=offers, state=game)
         waiting = [mention(row.user_at(s)) for s in game.active_seats() if s not in offers]
-        return f"{mention(user)} offers a draw. {', '.join(waiting)}: use draw to accept, or just move to decline."
+        return (f"{mention(user)} offers a draw. {', '.join(waiting)}: press Accept draw (or use the draw command) "
+                "to accept, or just move to decline.")
 
     async def decline_draw(self, game_id: int, user: int) -> str:
         row = await self._row(game_id)
@@ -342,13 +343,14 @@ class Host:
                 return row
         mine = await self.store.games_of(user, statuses, guild_id=guild_id, game=game)
         title = self._game_class(game).title
-        for status in statuses:  # the first status asked for wins: an active game before finished ones
-            same = [row for row in mine if row.status == status]
-            if len(same) > 1 and status != "finished":
-                raise HostError(f"You have {len(same)} {captions.STATUS_WORDS.get(status, status)} {title} games "
-                                "here: use the command inside the game's thread.")
-            if same:
-                return same[0]  # newest first: a finished game means the latest one
+        newest = sorted(mine, key=lambda r: (r.updated_at, r.id), reverse=True)
+        live = [row for row in newest if row.status != "finished"]
+        if len(live) > 1:  # a game in play (or waiting) is never guessed among several
+            kind = "active" if all(row.status == "active" for row in live) else "open"
+            raise HostError(f"You have {len(live)} {kind} {title} games here: use the command inside the "
+                            "game's thread.")
+        if live or newest:
+            return (live or newest)[0]  # finished games only count when none is in play: the latest one
         if "challenge" not in statuses:
             waiting = await self.store.games_of(user, ("challenge",), guild_id=guild_id, game=game)
             if waiting:
@@ -476,6 +478,8 @@ class Host:
     def _seats_in_play(row: GameRow, game: Game, user: int) -> list[int]:
         """The user's seats that have not left the game; refuses anyone else."""
         seats = [s for s in row.seats_of(user) if s not in game.eliminated]
+        if not seats and row.seats_of(user):
+            raise HostError(captions.not_your_turn(row, game, row.seats_of(user)))  # says they resigned
         if not seats:
             raise HostError("You are not playing in this game.")
         return seats

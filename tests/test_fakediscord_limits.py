@@ -72,3 +72,12 @@ async def test_an_over_long_message_gets_discords_answer() -> None:
             assert raised.value.status == 400 and raised.value.code == 50035
             assert "content" in raised.value.text and "2000 or fewer" in raised.value.text
         assert fake.errors  # the harness still fails a test that sent it
+
+
+def test_thread_names_and_archive_durations_are_checked() -> None:
+    from tests.fakediscord.validate import thread_problems
+
+    assert thread_problems({"name": "Zaic #1", "auto_archive_duration": 10080}) == []
+    assert thread_problems({"name": "x" * 101})
+    assert thread_problems({"name": ""})
+    assert thread_problems({"name": "ok", "auto_archive_duration": 999})

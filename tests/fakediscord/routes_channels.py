@@ -9,6 +9,7 @@ from aiohttp import web
 from . import payloads as P
 from .gateway import GUILDS
 from .http_util import empty_response, error_response, invalid_form, json_response, read_body
+from .validate import thread_problems
 from .world import Channel, Message, User
 
 if TYPE_CHECKING:
@@ -230,6 +231,9 @@ class ChannelRoutes:
     async def _create_thread(self, parent: Channel, body: dict[str, Any], starter: Message | None) -> web.Response:
         if parent.type != 0:
             return error_response(400, 50024, "Cannot execute action on this channel type")
+        if problems := thread_problems(body):
+            self.fake.record_error(f"rejected thread in #{parent.name or parent.id}: {problems}")
+            return invalid_form(problems)
         private = body.get("type") == 12 and starter is None
         th = self.world.add_thread(parent, body["name"], self.world.bot, private=private, starter=starter)
         th.auto_archive_duration = body.get("auto_archive_duration") or 1440

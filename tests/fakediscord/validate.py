@@ -150,3 +150,13 @@ def modal_problems(data: dict[str, Any]) -> list[str]:
     if not 1 <= len(data.get("components", [])) <= 5:
         problems.append(Problem("modal needs 1..5 top-level components", ("data", "components"), BAD_ITEMS))
     return problems
+
+
+def thread_problems(body: dict[str, Any]) -> list[str]:
+    """A new thread: a name of 1-100 characters and one of Discord's four archive durations."""
+    problems: list[str] = list(_length(str(body.get("name") or ""), 100, ("name",), "thread name", 1))
+    duration = body.get("auto_archive_duration")
+    if duration is not None and duration not in (60, 1440, 4320, 10080):
+        problems.append(Problem(f"auto_archive_duration {duration} is not 60, 1440, 4320 or 10080",
+                                ("auto_archive_duration",), "BASE_TYPE_CHOICES"))
+    return problems

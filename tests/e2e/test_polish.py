@@ -1,0 +1,169 @@
+"""What a player sees: clear refusals, explained autocomplete, live boards only, captions, draw and rematch buttons."""
+
+from __future__ import annotations
+
+from tests.e2e.conftest import BotHarness
+from tests.e2e.test_platform import challenge_and_accept, mover_name
+
+
+def labels(message) -> list[str]:
+    return [message.component(c)["label"] for c in message.custom_ids()]
+
+
+async def test_empty_lists_say_none_and_how_to_start_and_help_counts_players(harness: BotHarness) -> None:
+    fake = harness.fake
+    async with harness.running():
+        games = await fake.slash("carol", "games")
+        assert games.ephemeral and "none" in games.content and "/zrtz new" in games.content
+        helped = await fake.slash("carol", "help")
+        shown = str(helped.original.embeds)
+        assert "2-2" not in shown and "2 players" in shown and "2-4 players" in shown
+
+
+async def test_a_move_while_the_challenge_waits_is_told_it_waits(harness: BotHarness) -> None:
+    fake = harness.fake
+    async with harness.running():
+        await fake.slash("alice", "zaic new", {"opponent": "bob"})
+        rec = await fake.slash("alice", "zaic move", {"move": "2x2 h8"})
+        assert rec.ephemeral and "still waiting for players" in rec.content
+        hint = await fake.autocomplete("alice", "zaic move", focused="move", value="")
+        assert len(hint) == 1 and "still waiting" in hint[0]["name"]
+
+
+async def test_a_wall_of_text_as_a_move_gets_a_short_private_answer(harness: BotHarness) -> None:
+    fake = harness.fake
+    async with harness.running():
+        for game in ("zaic", "ziggurat"):
+            game_id, _ = await challenge_and_accept(harness, game)
+            thread = fake.thread(f"{game.capitalize()} #{game_id}")
+            for user in ("alice", "bob"):
+                rec = await fake.slash(user, f"{game} move", {"move": "2x2 h8 " * 500}, channel=thread)
+                assert rec.ephemeral and len(rec.content) < 400 and "2x2 h8 2x2 h8 2x2" not in rec.content
+
+
+async def test_old_boards_lose_their_buttons_after_a_typed_move(harness: BotHarness) -> None:
+    fake = harness.fake
+    async with harness.running() as bot:
+        game_id, first = await challenge_and_accept(harness, "zrtz")
+        thread = fake.thread(f"ZÈRTZ #{game_id}")
+        for _ in range(6):  # ZÈRTZ offers buttons when few moves are legal; typed moves must retire them too
+            mover = await mover_name(harness, bot, game_id)
+            choices = await fake.autocomplete(mover, "zrtz move", focused="move", value="", channel=thread)
+            while " moves)" in choices[0]["name"]:
+                choices = await fake.autocomplete(mover, "zrtz move", focused="move", value=choices[0]["value"],
+                                                  channel=thread)
+            await fake.slash(mover, "zrtz move", {"move": choices[0]["value"]}, channel=thread)
+            boards = [m for m in fake.messages(thread) if m.attachments]
+            assert all(not m.custom_ids() for m in boards[:-1]), "only the newest board keeps buttons"
+        assert not first.custom_ids()
+
+
+async def test_a_ziggurat_turn_is_one_message_edited_step_by_step(harness: BotHarness) -> None:
+    fake = harness.fake
+    async with harness.running() as bot:
+        game_id, _ = await challenge_and_accept(harness, "ziggurat")
+        thread = fake.thread(f"Ziggurat #{game_id}")
+        steps = edits = 0
+        for _ in range(30):
+            board = fake.messages(thread)[-1]
+            ids = board.custom_ids()
+            if not ids:
+                break
+            names = labels(board)
+            assert names[-1].startswith("End the turn")
+            assert all(not n.startswith(("aim ", "move ", "hop ")) for n in names), "labels read like autocomplete"
+            before = len(fake.messages(thread))
+            mover = await mover_name(harness, bot, game_id)
+            pick = ids[0]
+            await fake.click(mover, board, pick)
+            if pick.endswith(":end"):
+                assert len(fake.messages(thread)) == before + 1, "a new turn, a new message"
+                continue
+            steps += 1
+            if len(fake.messages(thread)) == before:
+                edits += 1
+                edited = fake.world.messages[board.id]
+                assert edited.edited_timestamp and len(edited.attachments) == 1
+                assert edited.content.startswith("🎲") and "played" in edited.content
+                live = [m for m in fake.messages(thread) if m.custom_ids()]
+                assert live == [] or [m.id for m in live] == [board.id]
+        assert steps and edits, "some steps stayed inside their turn and edited its message"
+        boards = sum(1 for m in fake.messages(thread) if m.attachments)
+        rolls = len(await bot.host.rolls(game_id))
+        assert boards <= rolls + 1, "at most one board message per turn"
+
+
+async def test_three_players_hear_who_resigned_and_the_resigned_player_is_told(harness: BotHarness) -> None:
+    fake = harness.fake
+    async with harness.running() as bot:
+        rec = await fake.slash("alice", "zarathustra new", {"opponent": "bob", "opponent2": "carol"})
+        challenge = rec.original
+        accept = next(c for c in challenge.custom_ids() if c.startswith("zg:accept:"))
+        await fake.click("bob", challenge, accept)
+        await fake.click("carol", fake.messages("general")[-1], accept)
+        game_id = int(accept.rsplit(":", 1)[1])
+        thread = fake.thread(f"Zarathustra #{game_id}")
+        resigned = await fake.slash("carol", "zarathustra resign", channel=thread)
+        assert "resigned" in resigned.content and f"<@{harness.user_id('carol')}>" in resigned.content
+        again = await fake.slash("carol", "zarathustra move", {"move": "a1 xxxx"}, channel=thread)
+        assert again.ephemeral and "You resigned from this game" in again.content
+        hint = await fake.autocomplete("carol", "zarathustra move", focused="move", value="", channel=thread)
+        assert [c["name"] for c in hint] == ["You resigned from this game; it goes on without you"]
+        assert (await bot.host.get(game_id)).status == "active"
+
+
+async def test_draw_offers_have_buttons_and_the_final_board_offers_a_rematch(harness: BotHarness) -> None:
+    fake = harness.fake
+    async with harness.running() as bot:
+        game_id, _ = await challenge_and_accept(harness, "zaic")
+        thread = fake.thread(f"Zaic #{game_id}")
+        offer = await fake.slash("alice", "zaic draw", channel=thread)
+        assert sorted(offer.original.custom_ids()) == [f"zd:accept:{game_id}", f"zd:decline:{game_id}"]
+        own = await fake.click("alice", offer.original, f"zd:accept:{game_id}")
+        assert own.ephemeral and "already offered" in own.content
+        await fake.click("bob", offer.original, f"zd:decline:{game_id}")
+        declined = fake.world.messages[offer.original.id]
+        assert "declined" in declined.content and not declined.custom_ids()
+        late = await fake.slash("alice", "zaic draw", channel=thread)
+        await fake.click("bob", late.original, f"zd:accept:{game_id}")
+        row = await bot.host.get(game_id)
+        assert row.status == "finished" and (row.result or {}).get("reason") == "draw agreed"
+        final = fake.messages(thread)[-1]
+        assert "Draw" in final.content and final.custom_ids() == [f"zr:{game_id}"]
+        stranger = await fake.click("carol", final, f"zr:{game_id}")
+        assert stranger.ephemeral and "Only the players" in stranger.content
+        asked = await fake.click("bob", final, f"zr:{game_id}")
+        assert asked.ephemeral and "Rematch" in asked.content
+        challenge = fake.messages("general")[-1]
+        assert f"rematch of #{game_id}" in challenge.content and "<@" in challenge.content
+        accept = next(c for c in challenge.custom_ids() if c.startswith("zg:accept:"))
+        await fake.click("alice", challenge, accept)
+        new_id = int(accept.rsplit(":", 1)[1])
+        old, new = await bot.host.get(game_id), await bot.host.get(new_id)
+        assert new.status == "active" and new.options == old.options
+        assert [new.user_at(s) for s in range(2)] == [old.user_at(1), old.user_at(0)]
+
+
+async def test_unrated_games_say_so_in_the_challenge_and_in_history(harness: BotHarness) -> None:
+    fake = harness.fake
+    async with harness.running():
+        self_play = await fake.slash("alice", "zrtz new", {"opponent": "alice"})
+        assert "Unrated (you cannot rate a game against yourself)" in self_play.original.content
+        casual = await fake.slash("alice", "zaic new", {"opponent": "bob", "rated": False})
+        assert "Unrated." in casual.original.content
+        game_id, _ = await challenge_and_accept(harness, "zarathustra")
+        await fake.slash("bob", "zarathustra resign", channel=fake.thread(f"Zarathustra #{game_id}"))
+        history = await fake.slash("alice", "history")
+        assert history.ephemeral and "unrated: a player made fewer than 2 moves" in history.content
+
+
+async def test_history_pages_past_the_first_screen(harness: BotHarness) -> None:
+    fake = harness.fake
+    async with harness.running():
+        for _ in range(12):
+            game_id, _ = await challenge_and_accept(harness, "zaic")
+            await fake.slash("bob", "zaic resign", channel=fake.thread(f"Zaic #{game_id}"))
+        first = await fake.slash("alice", "history")
+        assert "Page 1 of 2 (12 games)" in first.content and "/history page:2" in first.content
+        second = await fake.slash("alice", "history", {"page": 2})
+        assert "Page 2 of 2" in second.content and second.content.count("**Zaic**") == 2
