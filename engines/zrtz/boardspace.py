@@ -18,6 +18,7 @@ from pathlib import Path
 from engines.base import IllegalMove
 from engines.zrtz.board import SUBVARIANTS
 from engines.zrtz.game import COLOURS, Zrtz
+from engines.zrtz.sgf_writer import to_sgf as to_sgf  # the writer, beside the reader
 
 NODE_RE = re.compile(r";\s*P(-?\d)\[([^\]]*)\]")
 STEP_RE = re.compile(r"^(?:\d+\s+)?(\S+)\s*(.*)$")

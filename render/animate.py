@@ -1,0 +1,55 @@
+"""An animated GIF of a game: board images in order, each with its move number, the last held longer.
+
+Small enough for Discord (8 MB) even for 200 moves: frames are scaled to one width, share one
+palette (so Pillow can store each frame as only the rectangle that changed), and are not dithered
+(dithering noise would make every pixel differ from frame to frame); the palette leaves one index
+free, which Pillow uses to make the unchanged pixels of a frame transparent (cheap to store).
+"""
+
+from __future__ import annotations
+
+import io
+
+from PIL import Image, ImageDraw
+
+from render.common import INK, PAPER, font
+
+WIDTH = 560
+BAND = 30
+FRAME_MS = 1000
+HOLD_MS = 3000
+
+
+def _board(png: bytes) -> Image.Image:
+    """One board scaled to ``WIDTH``, its aspect kept."""
+    board = Image.open(io.BytesIO(png)).convert("RGB")
+    height = max(1, round(board.height * WIDTH / board.width))
+    return board.resize((WIDTH, height), Image.Resampling.LANCZOS)
+
+
+def _frame(board: Image.Image, label: str, height: int) -> Image.Image:
+    """The board under a band with its label, on a canvas as tall as the tallest board."""
+    frame = Image.new("RGB", (WIDTH, height + BAND), PAPER)
+    frame.paste(board, (0, BAND))
+    ImageDraw.Draw(frame).text((8, BAND // 2), label[:70], font=font(17, bold=True), fill=INK, anchor="lm")
+    return frame
+
+
+def animate(pngs: list[bytes], labels: list[str], frame_ms: int = FRAME_MS, hold_ms: int = HOLD_MS) -> bytes:
+    """The GIF bytes: frame ``k`` shows ``pngs[k]`` labelled ``labels[k]``; it loops forever."""
+    if not pngs or len(pngs) != len(labels):
+        raise ValueError("one label per frame, and at least one frame")
+    boards = [_board(png) for png in pngs]
+    height = max(b.height for b in boards)
+    frames = [_frame(board, label, height) for board, label in zip(boards, labels, strict=True)]
+    first = frames[0]
+    sample = Image.new("RGB", (first.width, first.height * 2))
+    sample.paste(frames[0], (0, 0))
+    sample.paste(frames[-1], (0, first.height))
+    palette = sample.quantize(colors=255, method=Image.Quantize.MEDIANCUT)
+    indexed = [f.quantize(palette=palette, dither=Image.Dither.NONE) for f in frames]
+    durations = [frame_ms] * (len(indexed) - 1) + [hold_ms]
+    buffer = io.BytesIO()
+    indexed[0].save(buffer, format="GIF", save_all=True, append_images=indexed[1:], duration=durations,
+                    loop=0, optimize=True, disposal=1)
+    return buffer.getvalue()
