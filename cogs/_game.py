@@ -22,6 +22,7 @@ from cogs._shared import (
     report_message,
     report_shown,
 )
+from cogs.records import RecordCommands
 from data.store import GameRow
 from host.results import HostError, Report
 
@@ -29,8 +30,8 @@ if TYPE_CHECKING:
     from bot import ZBot
 
 
-class GameCog(commands.GroupCog):
-    """Shared subcommands; ``game`` names the engine (``zrtz``, ``zodiac`` ...)."""
+class GameCog(RecordCommands, commands.GroupCog):
+    """Shared subcommands (records: ``cogs/records.py``); ``game`` names the engine (``zrtz``, ``zodiac`` ...)."""
 
     game: ClassVar[str]
 

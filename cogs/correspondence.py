@@ -15,6 +15,7 @@ from discord import app_commands
 from discord.ext import commands, tasks
 
 from cogs._shared import MENTION_USERS, post_report, thread_of
+from cogs.records import history_view
 from host import clocks
 from host.correspondence import NOTIFY_MODES, Reminder
 from host.scheduler import Scheduler, Tick
@@ -131,11 +132,11 @@ class Correspondence(commands.Cog):
         await self._listing(interaction, target, "active games", [g.text() for g in lines], "none")
 
     async def _listing(self, interaction: discord.Interaction, target: discord.User | discord.Member, title: str,
-                       lines: list[str], empty: str) -> None:
+                       lines: list[str], empty: str, view: discord.ui.View | None = None) -> None:
         """A private list about ``target``: the caller's own, or someone else's without pinging them."""
         whose = "Your" if target.id == interaction.user.id else f"<@{target.id}>'s"
         text = _clip([f"{whose} {title}:", *lines], f"{whose} {title}: {empty}.")
-        await interaction.response.send_message(text, ephemeral=True,
+        await interaction.response.send_message(text, ephemeral=True, view=view or discord.utils.MISSING,
                                                 allowed_mentions=discord.AllowedMentions.none())
 
     @app_commands.command(name="history", description="Finished games with their results")
@@ -143,7 +144,8 @@ class Correspondence(commands.Cog):
     async def history(self, interaction: discord.Interaction, user: discord.User | None = None) -> None:
         target = user or interaction.user
         lines = await self.bot.host.history(target.id, interaction.guild_id)
-        await self._listing(interaction, target, "finished games", [h.text() for h in lines], "none yet")
+        view = history_view([h.game_id for h in lines])  # a replay button per game
+        await self._listing(interaction, target, "finished games", [h.text() for h in lines], "none yet", view)
 
     @app_commands.command(name="notify", description="How the bot tells you it is your turn")
     @app_commands.describe(mode="thread: mentions only; dm: reminders by DM too; digest: one DM a day")

@@ -106,6 +106,20 @@ async def load(host: Host, kind: str, ident: int) -> Loaded:
     return Loaded("g", ident, record, row.status == "finished", f"#{row.id}", people)
 
 
+async def source(host: Host, kind: str, ident: int, game: str | None = None) -> Loaded:
+    """The record, refused when it is not of ``game`` (the command's game), with the right command."""
+    loaded = await load(host, kind, ident)
+    if game is not None and loaded.record.game != game:
+        what = "Game" if kind == "g" else "Record"
+        raise HostError(f"{what} {loaded.label} is a {loaded.record.title} game: use the /{loaded.record.game} "
+                        "commands for it.")
+    return loaded
+
+
+def title_of(game: str) -> str:
+    return engines.get(game).title
+
+
 def _users(row: GameRow) -> list[int | None]:
     return [row.user_at(s) for s in range(row.players)]
 
@@ -206,9 +220,12 @@ def _line(game: Game, seat: int, text: str, public: str, loaded: Loaded) -> str:
 # ----- the replay message -------------------------------------------------------------------
 
 
-async def page(host: Host, kind: str, ident: int, step: int | None) -> ReplayPage:
-    """The replay at ``step`` (None: the last); a step beyond the game is refused."""
-    loaded = await load(host, kind, ident)
+async def page(host: Host, kind: str, ident: int, step: int | None, game: str | None = None) -> ReplayPage:
+    """The replay at ``step`` (None: the last); a step beyond the game is refused.
+
+    ``game``: the command's game; a record of another game is refused with the right command.
+    """
+    loaded = await source(host, kind, ident, game)
     walked = walk(loaded, step)
     last = len(walked.ends) - 1
     if step is None:
@@ -231,7 +248,7 @@ def _caption(loaded: Loaded, walked: Walk, step: int, last: int) -> str:
     record = loaded.record
     unit = "turn" if record.game in TURN_STEPS else "move"
     head = f"**{record.title}** {loaded.label} replay: " + " vs ".join(loaded.who)
-    shown = f"After {unit} {step} of {last}" + ("" if loaded.reveal else " (game in progress: public view)")
+    shown = f"Position after {unit} {step} of {last}" + ("" if loaded.reveal else " (game in progress: public view)")
     lines = [head[:400], shown]
     if step == 0:
         lines.append("The starting position.")
@@ -264,13 +281,13 @@ def _result_text(loaded: Loaded) -> str:
 # ----- animated GIF -------------------------------------------------------------------------
 
 
-async def gif(host: Host, game_id: int, kind: str = "g") -> tuple[str, Board]:
+async def gif(host: Host, game_id: int, kind: str = "g", game: str | None = None) -> tuple[str, Board]:
     """The whole game as an animated GIF, one frame per step; rendered in a worker thread."""
     from render.animate import animate
 
-    loaded = await load(host, kind, game_id)
+    loaded = await source(host, kind, game_id, game)
     walked = walk(loaded, frames=True)
-    labels = [f"{k}. {text}" if k else "Start" for k, text in enumerate(walked.labels)]
+    labels = [f"{k}. {text}".replace("🎲", "dice") if k else "Start" for k, text in enumerate(walked.labels)]
 
     def build() -> bytes:
         return animate([host.renderer(obs) for obs in walked.frames], labels)
@@ -285,9 +302,10 @@ async def gif(host: Host, game_id: int, kind: str = "g") -> tuple[str, Board]:
 # ----- export and import --------------------------------------------------------------------
 
 
-async def export(host: Host, game_id: int, namer: Namer) -> tuple[str, list[tuple[str, bytes]]]:
+async def export(host: Host, game_id: int, namer: Namer,
+                 game: str | None = None) -> tuple[str, list[tuple[str, bytes]]]:
     """JSON, text and (ZÈRTZ) SGF of a game; a game in progress only as the public sees it."""
-    loaded = await load(host, "g", game_id)
+    loaded = await source(host, "g", game_id, game)
     row = await host.get(game_id)
     record = loaded.record
     record.names = [await namer(u) if u else "open seat" for u in _users(row)]

@@ -138,7 +138,7 @@ async def test_replay_steps_forward_and_back_and_refuses_beyond_the_game(host: H
     first = await records.page(host, "g", game_id, 0)
     assert "starting position" in first.caption and json.loads(first.board.image)["ply"] == 0
     second = await records.page(host, "g", game_id, 2)
-    assert "After move 2 of 9" in second.caption and json.loads(second.board.image)["ply"] == 2
+    assert "after move 2 of 9" in second.caption and json.loads(second.board.image)["ply"] == 2
     assert [k for k, _ in second.menu] == list(range(0, 10)) and "Next:" in second.caption
     with pytest.raises(HostError, match="no move 10"):
         await records.page(host, "g", game_id, 10)
@@ -147,7 +147,7 @@ async def test_replay_steps_forward_and_back_and_refuses_beyond_the_game(host: H
 async def test_ziggurat_replays_one_turn_per_step_with_its_rolls(host: Host) -> None:
     game_id = await play_game(host, "ziggurat", 2, {}, random.Random(2), limit=20, finish=False)
     page = await records.page(host, "g", game_id, 1)
-    assert "After turn 1" in page.caption and "🎲 roll" in page.caption
+    assert "after turn 1" in page.caption and "🎲 roll" in page.caption
     moves = await host.store.moves(game_id)
     obs = json.loads(page.board.image)
     assert obs["turn"]["phase"] == "roll" and moves[obs["ply"]].seat == CHANCE  # the next turn's roll follows
