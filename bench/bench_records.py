@@ -55,7 +55,7 @@ async def main() -> None:
             game_id = await played(host, name, seed=1)
             gif_ms: list[float] = []
             with timing(gif_ms):
-                caption, board = await records.gif(host, game_id)
+                _caption, board = await records.gif(host, game_id)
             steps = (await records.page(host, "g", game_id, None)).last
             step_ms: list[float] = []
             for step in range(0, steps + 1, max(1, steps // 10)):
