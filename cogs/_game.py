@@ -28,6 +28,7 @@ from cogs._shared import (
     report_message,
     report_shown,
 )
+from cogs.records import RecordCommands
 from data.store import GameRow
 from engines import Game, Option
 from host import teaching
@@ -54,6 +55,7 @@ def rules_embed(cls: type[Game], options: list[Option], lesson: teaching.Lesson)
     embed.set_image(url=f"attachment://{lesson.filename}")
     return embed
 
+
 NO_MOVE = "⛔"
 """Starts the value of autocomplete's explanation entry, so choosing it is refused with the reason."""
 
@@ -75,8 +77,8 @@ async def plain_names(interaction: discord.Interaction, text: str) -> str:
     return re.sub(r"<#[0-9]+>", "the game's thread", text)
 
 
-class GameCog(HintCommand, commands.GroupCog):
-    """Shared subcommands; ``game`` names the engine (``zrtz``, ``zodiac`` ...)."""
+class GameCog(HintCommand, RecordCommands, commands.GroupCog):
+    """Shared subcommands (records: ``cogs/records.py``, hints: ``cogs/_ai.py``); ``game`` names the engine."""
 
     game: ClassVar[str]
 

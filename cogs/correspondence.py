@@ -15,6 +15,7 @@ from discord import app_commands
 from discord.ext import commands, tasks
 
 from cogs._shared import MENTION_USERS, post_report, thread_of
+from cogs.records import history_view
 from host import clocks
 from host.correspondence import NOTIFY_MODES, Reminder
 from host.scheduler import Scheduler, Tick
@@ -132,11 +133,11 @@ class Correspondence(commands.Cog):
                             "none. Start one with `/<game> new` (for example `/zrtz new`), or see `/help`")
 
     async def _listing(self, interaction: discord.Interaction, target: discord.User | discord.Member, title: str,
-                       lines: list[str], empty: str) -> None:
+                       lines: list[str], empty: str, view: discord.ui.View | None = None) -> None:
         """A private list about ``target``: the caller's own, or someone else's without pinging them."""
         whose = "Your" if target.id == interaction.user.id else f"<@{target.id}>'s"
         text = _clip([f"{whose} {title}:", *lines] if lines else [], f"{whose} {title}: {empty}.")
-        await interaction.response.send_message(text, ephemeral=True,
+        await interaction.response.send_message(text, ephemeral=True, view=view or discord.utils.MISSING,
                                                 allowed_mentions=discord.AllowedMentions.none())
 
     @app_commands.command(name="history", description="Finished games with their results")
@@ -149,7 +150,8 @@ class Correspondence(commands.Cog):
         if found.pages > 1:
             more = f" Older games: `/history page:{found.page + 1}`." if found.page < found.pages else ""
             lines.append(f"Page {found.page} of {found.pages} ({found.total} games).{more}")
-        await self._listing(interaction, target, "finished games", lines, "none yet")
+        view = history_view([h.game_id for h in found.lines])  # a replay button per game
+        await self._listing(interaction, target, "finished games", lines, "none yet", view)
 
     @app_commands.command(name="notify", description="How the bot tells you it is your turn")
     @app_commands.describe(mode="thread: mentions only; dm: reminders by DM too; digest: one DM a day")

@@ -9,10 +9,8 @@ from discord import app_commands
 
 from cogs._ai import AI_CHOICES, AI_HELP
 from cogs._game import GameCog
-from cogs._shared import board_file
 from cogs.correspondence import CLOCK_CHOICES
-from host import imports
-from host.results import HostError
+from cogs.records import RecordCommands
 
 if TYPE_CHECKING:
     from bot import ZBot
@@ -37,15 +35,11 @@ class ZrtzCog(GameCog, group_name="zrtz", group_description="ZÈRTZ: marbles on 
         await self.start_challenge(interaction, opponents=[opponent], open_seats=0 if opponent else 1,
                                    options={"rings": rings, "blitz": blitz}, rated=rated, clock=clock, ai=ai)
 
-    @app_commands.command(name="import", description="Show a boardspace.net ZÈRTZ record (SGF) as a board")
-    @app_commands.describe(record="The .sgf file", move="Show the position after this move (default: the end)")
+    @app_commands.command(name="import", description="Replay a record: boardspace.net SGF, or our JSON or text export")
+    @app_commands.describe(record="The .sgf, .json or .txt file", move="Show this move first (default: the last)")
     async def import_record(self, interaction: discord.Interaction, record: discord.Attachment,
-                            move: app_commands.Range[int, 0, 1000] | None = None) -> None:
-        if record.size > imports.MAX_RECORD_BYTES:
-            raise HostError("That file is too large for a ZÈRTZ record.")
-        data = await record.read()
-        caption, board = await imports.zrtz_record(data, move, self.bot.host.renderer)
-        await interaction.response.send_message(caption, file=board_file(board))
+                            move: app_commands.Range[int, 0, 100000] | None = None) -> None:
+        await RecordCommands.import_record.callback(self, interaction, record, move)  # type: ignore[arg-type]
 
 
 async def setup(bot: ZBot) -> None:

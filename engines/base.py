@@ -313,6 +313,13 @@ class Game(ABC):
         obs.update(self._observation(seat))
         return obs
 
+    def revealed_observation(self) -> dict[str, Any]:
+        """The spectator view plus every secret a finished game reveals, for replays of earlier positions.
+
+        Only for games that are over: a game in progress must show ``observation(None)``.
+        """
+        return self.observation(None)
+
     # ----- hooks for subclasses ---------------------------------------------------------
 
     @abstractmethod

@@ -188,9 +188,13 @@ class Host:
             turn = dice.rng_for(row.seed, "seats").randrange(len(users))
             users = users[turn:] + users[:turn]
         seats = [Seat(i, user, True, teams[i]) for i, user in enumerate(users)]
+        prefix = [(int(seat), str(text)) for seat, text in row.settings.get("start_history", [])]
+        for seat, text in prefix:  # a game played on from another's position (host/records.py)
+            game.apply_record(seat, text)
         rolls = dice.roll_pending(game, row.seed)
         timing = await correspondence.clock_changes(self, row, game, [], seats=seats, fresh=True)
-        await self._write(row, seats=seats, status="active", moves=[(CHANCE, r) for r in rolls], state=game, **timing)
+        await self._write(row, seats=seats, status="active", moves=prefix + [(CHANCE, r) for r in rolls], state=game,
+                          **timing)
         self._engines[row.id] = (row.version, game)
         return Lobby(row, started=True, report=await self._report(row, game, []))
 
@@ -274,7 +278,8 @@ class Host:
             return f"{mention(user)} withdrew the challenge."
         self._require_status(row, "active")
         game = await self._engine(row)
-        if any(seat != CHANCE for seat, _ in game.history):
+        played_on = (row.settings.get("origin") or {}).get("plies", 0)  # moves copied from another game
+        if any(seat != CHANCE for seat, _ in game.history[played_on:]):
             raise HostError("The game has started: resign instead, or offer a draw.")
         await self._write(row, status="aborted")
         return f"{mention(user)} aborted the game before the first move."
@@ -589,6 +594,8 @@ class Host:
             header = (f"**{game.title}** #{row.id} begins: "
                       + ", ".join(f"{game.seat_name(s)} {mention(row.user_at(s))}" for s in range(row.players)))
             lines.insert(0, f"{header}\nDice seed SHA-256: `{dice.commitment(row.seed)}`")
+            if isinstance(origin := row.settings.get("origin"), dict):
+                lines.insert(1, f"Played on from {origin.get('source')} after move {origin.get('move')} (never rated).")
         to_notify = sorted({u for s in game.to_move()
                             if s != CHANCE and (u := row.user_at(s)) is not None and not bots.is_ai(u)})
         board = await self._board(row, game, None)

@@ -384,3 +384,7 @@ class Zodiac(Game):
 
     def _observation(self, seat: int | None) -> dict[str, Any]:
         return view.observation(self, seat)
+
+    def revealed_observation(self) -> dict[str, Any]:
+        """Kings, ink squares and the last move in full, as the end of the game reveals them."""
+        return {**self.observation(None), **view.observation(self, None, reveal=True)}

@@ -80,9 +80,12 @@ def status(game: Zodiac) -> str:
     return " | ".join(parts)
 
 
-def observation(game: Zodiac, seat: int | None) -> dict[str, Any]:
-    """What ``seat`` may see: never the other king, duel pick or real ink square before they are revealed."""
-    over = game.outcome() is not None
+def observation(game: Zodiac, seat: int | None, reveal: bool = False) -> dict[str, Any]:
+    """What ``seat`` may see: never the other king, duel pick or real ink square before they are revealed.
+
+    ``reveal``: show what the end of the game reveals (replays of a finished game's earlier positions).
+    """
+    over = reveal or game.outcome() is not None
     my_side = game.side_of(seat) if seat is not None and game.light_seat is not None else None
     st = game.st
     board = []

@@ -24,6 +24,7 @@ from engines.text import clip, quote
 from engines.zrtz.board import SUBVARIANTS
 from engines.zrtz.game import COLOURS, Zrtz
 from engines.zrtz.sgf import MAX_RECORD_BYTES, Tree, tokenize
+from engines.zrtz.sgf_writer import to_sgf as to_sgf  # the writer, beside the reader
 
 SGF_PLAYERS = 2
 PLAYER_PROPS = {"P0": 0, "P1": 1, "P-1": -1}

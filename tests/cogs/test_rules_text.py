@@ -14,7 +14,7 @@ import engines
 from cogs._game import GameCog, offered_options, rules_embed
 from host import teaching
 
-GENERIC = {"opponent", "opponent2", "opponent3", "open_seats", "rated", "clock", "games"}
+GENERIC = {"opponent", "opponent2", "opponent3", "open_seats", "rated", "clock", "games", "ai"}
 """Parameters of ``new`` that every game shares; all the others must be options of the engine."""
 PATH = re.compile(r"\b(docs|engines|render|host|cogs|tests|data|bench)/\w|\w\.(md|py)\b")
 

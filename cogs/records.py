@@ -1,0 +1,277 @@
+"""Game records in Discord: ``/<game> replay|gif|export|import`` and the replay message's controls.
+
+Every control is a ``DynamicItem`` whose custom id holds the source and the step (``g12`` is game
+#12, ``r3`` imported record R3), so replays work after a restart and for any number of viewers.
+The work is in ``host/records.py``; this module only turns its pages into messages.
+"""
+
+from __future__ import annotations
+
+import io
+import re
+from typing import TYPE_CHECKING, Any
+
+import discord
+from discord import app_commands
+
+from cogs._shared import bot_of, guarded, lobby_text, lobby_view, send_error
+from host import records
+from host.record_formats import MAX_RECORD_BYTES
+from host.records import ReplayPage
+from host.results import HostError
+
+if TYPE_CHECKING:
+    from bot import ZBot
+
+NO_PINGS = discord.AllowedMentions.none()
+SOURCE = r"(?P<kind>[gr])(?P<ident>[0-9]+)"
+NAV = {"first": "⏮", "prev": "◀", "next": "▶", "last": "⏭"}
+
+
+def replay_message(page: ReplayPage) -> dict[str, Any]:
+    """Caption, board and controls of one replay step (for send_message and edit_message alike)."""
+    view = discord.ui.View(timeout=None)
+    for action in NAV:
+        disabled = page.step == 0 if action in ("first", "prev") else page.step == page.last
+        view.add_item(ReplayNav(page.kind, page.ident, page.step, action, disabled=disabled))
+    if page.can_play_on:
+        view.add_item(PlayOn(page.kind, page.ident, page.step))
+    if len(page.menu) > 1:
+        view.add_item(ReplayJump(page.kind, page.ident, page.step, page.menu))
+    file = discord.File(io.BytesIO(page.board.image), filename=page.board.filename)
+    return {"content": page.caption[:2000], "file": file, "view": view, "allowed_mentions": NO_PINGS}
+
+
+async def show_step(interaction: discord.Interaction, kind: str, ident: int, step: int | None) -> None:
+    """Replace the replay message with another step."""
+    page = await records.page(bot_of(interaction).host, kind, ident, step)
+    message = replay_message(page)
+    file = message.pop("file")
+    await interaction.response.edit_message(attachments=[file], **message)
+
+
+class ReplayNav(discord.ui.DynamicItem[discord.ui.Button[Any]],
+                template=rf"zr:{SOURCE}:(?P<step>[0-9]+):(?P<action>first|prev|next|last)"):
+    """⏮ ◀ ▶ ⏭: the step in the id is where the message is now; a step beyond the game is refused."""
+
+    def __init__(self, kind: str, ident: int, step: int, action: str, disabled: bool = False) -> None:
+        super().__init__(discord.ui.Button(label=NAV[action], style=discord.ButtonStyle.secondary, disabled=disabled,
+                                           custom_id=f"zr:{kind}{ident}:{step}:{action}"))
+        self.kind, self.ident, self.step, self.action = kind, ident, step, action
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button[Any],
+                             match: re.Match[str]) -> ReplayNav:
+        return cls(match["kind"], int(match["ident"]), int(match["step"]), match["action"])
+
+    @guarded
+    async def callback(self, interaction: discord.Interaction) -> None:
+        target = {"first": 0, "prev": self.step - 1, "next": self.step + 1, "last": None}[self.action]
+        if target is not None and target < 0:
+            raise HostError("This is already the starting position.")
+        await show_step(interaction, self.kind, self.ident, target)
+
+
+class ReplayJump(discord.ui.DynamicItem[discord.ui.Select[Any]], template=rf"zrj:{SOURCE}:(?P<step>[0-9]+)"):
+    """Jump to a move by its number and notation (a window of 25 moves around the current one)."""
+
+    def __init__(self, kind: str, ident: int, step: int, menu: list[tuple[int, str]] | None = None) -> None:
+        options = [discord.SelectOption(label=label[:100], value=str(k), default=k == step)
+                   for k, label in (menu or [])] or [discord.SelectOption(label="-", value="0")]
+        super().__init__(discord.ui.Select(custom_id=f"zrj:{kind}{ident}:{step}", placeholder="Jump to move…",
+                                           options=options))
+        self.kind, self.ident = kind, ident
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Select[Any],
+                             match: re.Match[str]) -> ReplayJump:
+        return cls(match["kind"], int(match["ident"]), int(match["step"]))
+
+    @guarded
+    async def callback(self, interaction: discord.Interaction) -> None:
+        values = (interaction.data or {}).get("values") or []
+        if not values or not str(values[0]).isdigit():
+            raise HostError("Choose a move from the list.")
+        await show_step(interaction, self.kind, self.ident, int(values[0]))
+
+
+class ReplayOpen(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"zro:(?P<ident>[0-9]+)"):
+    """A game in ``/history``: opens its replay, privately, at the final position."""
+
+    def __init__(self, ident: int) -> None:
+        super().__init__(discord.ui.Button(label=f"Replay #{ident}", style=discord.ButtonStyle.secondary,
+                                           custom_id=f"zro:{ident}"))
+        self.ident = ident
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button[Any],
+                             match: re.Match[str]) -> ReplayOpen:
+        return cls(int(match["ident"]))
+
+    @guarded
+    async def callback(self, interaction: discord.Interaction) -> None:
+        page = await records.page(bot_of(interaction).host, "g", self.ident, None)
+        await interaction.response.send_message(ephemeral=True, **replay_message(page))
+
+
+def history_view(game_ids: list[int]) -> discord.ui.View:
+    """One replay button per game listed by ``/history`` (at most 25, Discord's limit)."""
+    view = discord.ui.View(timeout=None)
+    for ident in game_ids[:25]:
+        view.add_item(ReplayOpen(ident))
+    return view
+
+
+# ----- play on from a position --------------------------------------------------------------
+
+
+class PlayOn(discord.ui.DynamicItem[discord.ui.Button[Any]], template=rf"zrf:{SOURCE}:(?P<step>[0-9]+)"):
+    """Play from here: asks privately whom to challenge (a person, or an open seat)."""
+
+    def __init__(self, kind: str, ident: int, step: int) -> None:
+        super().__init__(discord.ui.Button(label="Play from here", style=discord.ButtonStyle.primary,
+                                           custom_id=f"zrf:{kind}{ident}:{step}"))
+        self.kind, self.ident, self.step = kind, ident, step
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button[Any],
+                             match: re.Match[str]) -> PlayOn:
+        return cls(match["kind"], int(match["ident"]), int(match["step"]))
+
+    @guarded
+    async def callback(self, interaction: discord.Interaction) -> None:
+        if interaction.guild_id is None:
+            raise HostError("Start games in a server channel, not in DMs.")
+        view = discord.ui.View(timeout=None)
+        view.add_item(PlayOnPick(self.kind, self.ident, self.step))
+        view.add_item(PlayOnOpen(self.kind, self.ident, self.step))
+        # AI hook: once AI seats exist (host/records.play_from's ai_seats), add a "vs AI" button here.
+        await interaction.response.send_message(
+            f"Play on from move {self.step}: choose your opponent, or leave the seat open. "
+            "The new game is never rated.", view=view, ephemeral=True)
+
+
+async def post_challenge(interaction: discord.Interaction, kind: str, ident: int, step: int,
+                         opponents: list[discord.User | discord.Member]) -> None:
+    """The new game's challenge, in the channel (a thread's parent: each game opens its own thread)."""
+    if any(u.bot for u in opponents):
+        raise HostError("Bots cannot play yet; challenge a person or leave the seat open.")
+    channel = interaction.channel
+    if isinstance(channel, discord.Thread):
+        channel = channel.parent
+    if not isinstance(channel, discord.TextChannel):
+        raise HostError("Play on in a server text channel.")
+    bot = bot_of(interaction)
+    lobby = await records.play_from(bot.host, kind, ident, step, creator=interaction.user.id,
+                                    opponents=[u.id for u in opponents], guild_id=interaction.guild_id,
+                                    channel_id=channel.id)
+    title = records.title_of(lobby.row.game)
+    origin = lobby.row.settings.get("origin", {})
+    text = f"{lobby_text(lobby, title)}\nFrom {origin.get('source')} after move {step} (never rated)."
+    message = await channel.send(text, view=lobby_view(lobby), allowed_mentions=discord.AllowedMentions(users=True))
+    await bot.host.set_thread(lobby.row.id, None, message.id)
+    await interaction.response.edit_message(content=f"Challenge posted: {message.jump_url}", view=None)
+
+
+class PlayOnPick(discord.ui.DynamicItem[discord.ui.UserSelect[Any]], template=rf"zrfu:{SOURCE}:(?P<step>[0-9]+)"):
+    def __init__(self, kind: str, ident: int, step: int) -> None:
+        super().__init__(discord.ui.UserSelect(custom_id=f"zrfu:{kind}{ident}:{step}", placeholder="Challenge…"))
+        self.kind, self.ident, self.step = kind, ident, step
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.UserSelect[Any],
+                             match: re.Match[str]) -> PlayOnPick:
+        return cls(match["kind"], int(match["ident"]), int(match["step"]))
+
+    @guarded
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await post_challenge(interaction, self.kind, self.ident, self.step, list(self.item.values))
+
+
+class PlayOnOpen(discord.ui.DynamicItem[discord.ui.Button[Any]], template=rf"zrfo:{SOURCE}:(?P<step>[0-9]+)"):
+    def __init__(self, kind: str, ident: int, step: int) -> None:
+        super().__init__(discord.ui.Button(label="Open seat (anyone may join)", style=discord.ButtonStyle.secondary,
+                                           custom_id=f"zrfo:{kind}{ident}:{step}"))
+        self.kind, self.ident, self.step = kind, ident, step
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button[Any],
+                             match: re.Match[str]) -> PlayOnOpen:
+        return cls(match["kind"], int(match["ident"]), int(match["step"]))
+
+    @guarded
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await post_challenge(interaction, self.kind, self.ident, self.step, [])
+
+
+# ----- the commands every game cog gets -----------------------------------------------------
+
+
+async def user_name(bot: ZBot, user_id: int) -> str:
+    try:
+        user = bot.get_user(user_id) or await bot.fetch_user(user_id)
+    except discord.HTTPException:
+        return f"user {user_id}"
+    return user.global_name or user.name
+
+
+class RecordCommands:
+    """Mixed into ``GameCog``: ``replay``, ``gif``, ``export`` and ``import`` for every game."""
+
+    game: str
+    bot: ZBot
+
+    async def _record_game(self, interaction: discord.Interaction, game: int | None) -> int:
+        if game is not None:
+            return game
+        thread_id = interaction.channel_id if isinstance(interaction.channel, discord.Thread) else None
+        row = await self.bot.host.resolve(self.game, interaction.user.id, thread_id=thread_id,
+                                          guild_id=interaction.guild_id, statuses=("active", "finished"))
+        return row.id
+
+    @app_commands.command(name="replay", description="Replay a game move by move")
+    @app_commands.describe(game="The game's number (default: this thread's game)",
+                           move="Start at this move (default: the last)", private="Only you see the replay")
+    async def replay(self, interaction: discord.Interaction, game: int | None = None,
+                     move: app_commands.Range[int, 0, 100000] | None = None, private: bool = False) -> None:
+        ident = await self._record_game(interaction, game)
+        page = await records.page(self.bot.host, "g", ident, move, game=self.game)
+        await interaction.response.send_message(ephemeral=private, **replay_message(page))
+
+    @app_commands.command(name="gif", description="An animated GIF of a whole game")
+    @app_commands.describe(game="The game's number (default: this thread's game)")
+    async def gif(self, interaction: discord.Interaction, game: int | None = None) -> None:
+        ident = await self._record_game(interaction, game)
+        await records.source(self.bot.host, "g", ident, self.game)  # refuse at once, before deferring
+        await interaction.response.defer(thinking=True)
+        try:
+            caption, board = await records.gif(self.bot.host, ident, game=self.game)
+        except HostError as error:
+            await send_error(interaction, str(error))
+            return
+        await interaction.followup.send(caption, file=discord.File(io.BytesIO(board.image), filename=board.filename),
+                                        allowed_mentions=NO_PINGS)
+
+    @app_commands.command(name="export", description="Download a game's record (JSON, text, and SGF for ZÈRTZ)")
+    @app_commands.describe(game="The game's number (default: this thread's game)")
+    async def export(self, interaction: discord.Interaction, game: int | None = None) -> None:
+        ident = await self._record_game(interaction, game)
+        bot = self.bot
+        text, files = await records.export(bot.host, ident, lambda user: user_name(bot, user), game=self.game)
+        await interaction.response.send_message(
+            text[:2000], files=[discord.File(io.BytesIO(data), filename=name) for name, data in files], ephemeral=True)
+
+    @app_commands.command(name="import", description="Replay a record exported by /<game> export (JSON or text)")
+    @app_commands.describe(record="The record file", move="Show this move first (default: the last)")
+    async def import_record(self, interaction: discord.Interaction, record: discord.Attachment,
+                            move: app_commands.Range[int, 0, 100000] | None = None) -> None:
+        if record.size > MAX_RECORD_BYTES:
+            raise HostError(f"That file is too large for a game record (at most {MAX_RECORD_BYTES // 1000} kB).")
+        data = await record.read()
+        page = await records.import_record(self.bot.host, self.game, data, interaction.user.id,
+                                           interaction.guild_id, move)
+        await interaction.response.send_message(**replay_message(page))
+
+
+async def setup(bot: ZBot) -> None:
+    bot.add_dynamic_items(ReplayNav, ReplayJump, ReplayOpen, PlayOn, PlayOnPick, PlayOnOpen)

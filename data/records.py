@@ -1,0 +1,28 @@
+"""Imported game records: stored once, read by id whenever a replay button is pressed."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from data.db import Database
+
+
+class RecordStore:
+    """The ``records`` table; the host validates a record before it gets here."""
+
+    def __init__(self, db: Database) -> None:
+        self.db = db
+
+    async def add(self, *, game: str, data: dict[str, Any], imported_by: int, guild_id: int | None,
+                  now: float) -> int:
+        async with self.db.transaction() as conn:
+            cursor = await conn.execute(
+                "INSERT INTO records (game, data, imported_by, guild_id, created_at) VALUES (?, ?, ?, ?, ?)",
+                (game, json.dumps(data), imported_by, guild_id, now))
+            return int(cursor.lastrowid or 0)
+
+    async def get(self, record_id: int) -> tuple[str, dict[str, Any]] | None:
+        """(game, record data), or None when there is no such record."""
+        row = await self.db.fetchone("SELECT game, data FROM records WHERE id = ?", (record_id,))
+        return (row["game"], json.loads(row["data"])) if row else None

@@ -1,0 +1,117 @@
+"""Game records end to end: replay buttons (also after a restart), jumps, refusals, /history buttons,
+export and import, GIFs, and playing on from a replayed position."""
+
+from __future__ import annotations
+
+import io
+import json
+import random
+
+from PIL import Image
+
+import engines
+from engines import CHANCE
+from tests.e2e.conftest import BotHarness
+from tests.e2e.test_platform import PNG, challenge_and_accept
+from tests.fakediscord import Upload
+
+
+async def play_moves(bot, game_id: int, count: int, seed: int = 1) -> None:
+    """Random legal moves straight through the host, as the players would make them."""
+    rng = random.Random(seed)
+    for _ in range(count):
+        row = await bot.host.get(game_id)
+        game = engines.get(row.game).from_dict({"game": row.game, "players": row.players, "options": row.options,
+                                                "history": [[m.seat, m.text] for m in
+                                                            await bot.host.store.moves(game_id)]})
+        if game.outcome() is not None:
+            return
+        seat = sorted(s for s in game.to_move() if s != CHANCE)[0]
+        await bot.host.play(game_id, row.user_at(seat), rng.choice(game.legal_moves(seat)))
+
+
+async def finished_zaic(harness: BotHarness, bot, moves: int = 6) -> int:
+    game_id, _ = await challenge_and_accept(harness, "zaic")
+    await play_moves(bot, game_id, moves)
+    await bot.host.resign(game_id, (await bot.host.get(game_id)).user_at(0))
+    return game_id
+
+
+def latest(fake, message):
+    return fake.world.messages[message.id]
+
+
+async def test_replay_buttons_step_jump_survive_a_restart_and_refuse_beyond_the_game(harness: BotHarness) -> None:
+    fake = harness.fake
+    async with harness.running() as bot:
+        game_id = await finished_zaic(harness, bot)
+        rec = await fake.slash("dave", "zaic replay", {"game": game_id, "move": 0})
+        message = rec.original
+        assert not rec.ephemeral and "after move 0 of 7" in message.content
+        assert message.attachments[0].data.startswith(PNG)
+        assert f"zr:g{game_id}:0:next" in message.custom_ids() and f"zrj:g{game_id}:0" in message.custom_ids()
+        await fake.click("erin", message, f"zr:g{game_id}:0:next")
+        assert "after move 1 of 7" in latest(fake, message).content
+        await fake.click("erin", message, f"zr:g{game_id}:1:next")
+        await fake.click("dave", message, f"zr:g{game_id}:2:prev")
+        assert "after move 1 of 7" in latest(fake, message).content
+        await fake.select("dave", message, f"zrj:g{game_id}:1", ["5"])
+        assert "after move 5 of 7" in latest(fake, message).content
+    async with harness.running():  # a new process: the buttons still work, nothing was kept in memory
+        await fake.click("erin", message, f"zr:g{game_id}:5:last")
+        after = latest(fake, message)
+        assert "after move 7 of 7" in after.content and "Result" in after.content
+        assert after.component(f"zr:g{game_id}:7:next")["disabled"]
+        after.components[0]["components"][2]["disabled"] = False  # as if a stale client still showed ▶
+        beyond = await fake.click("erin", after, f"zr:g{game_id}:7:next")
+        assert beyond.ephemeral and "no move 8" in beyond.content
+        assert "after move 7 of 7" in latest(fake, message).content
+
+
+async def test_history_buttons_export_import_and_gif(harness: BotHarness) -> None:
+    fake = harness.fake
+    async with harness.running() as bot:
+        game_id = await finished_zaic(harness, bot)
+        history = await fake.slash("alice", "history")
+        assert history.ephemeral and f"zro:{game_id}" in history.original.custom_ids()
+        opened = await fake.click("alice", history.original, f"zro:{game_id}")
+        assert opened.ephemeral and "after move 7 of 7" in opened.content and opened.files
+        exported = await fake.slash("carol", "zaic export", {"game": game_id})
+        names = sorted(f.filename for f in exported.files)
+        assert exported.ephemeral and names == [f"zaic-{game_id}.json", f"zaic-{game_id}.txt"]
+        record = json.loads(exported.files[[f.filename for f in exported.files].index(f"zaic-{game_id}.json")].data)
+        assert record["seed"] == (await bot.host.get(game_id)).seed and record["players"][0]["name"] in (
+            "alice", "bob")
+        imported = await fake.slash("carol", "zaic import", {"record": Upload("r.txt", exported.files[1].data)})
+        assert not imported.ephemeral and "imported record R1" in imported.content
+        assert "after move 7 of 7" in imported.content and "zr:r1:7:first" in imported.original.custom_ids()
+        await fake.click("carol", imported.original, "zr:r1:7:first")
+        assert "starting position" in latest(fake, imported.original).content
+        wrong = await fake.slash("carol", "zrtz import", {"record": Upload("r.json", exported.files[0].data)})
+        assert wrong.ephemeral and "use /zaic import" in wrong.content
+        junk = await fake.slash("carol", "zaic import", {"record": Upload("r.json", b'{"format": 1}')})
+        assert junk.ephemeral and "cannot be replayed" in junk.content
+        gif = await fake.slash("carol", "zaic gif", {"game": game_id})
+        image = Image.open(io.BytesIO(gif.files[0].data))
+        assert image.format == "GIF" and image.n_frames == 8
+        other = await fake.slash("carol", "zrtz replay", {"game": game_id})
+        assert other.ephemeral and "/zaic" in other.content
+
+
+async def test_play_from_here_challenges_a_person_with_the_position(harness: BotHarness) -> None:
+    fake = harness.fake
+    async with harness.running() as bot:
+        game_id = await finished_zaic(harness, bot)
+        rec = await fake.slash("carol", "zaic replay", {"game": game_id, "move": 4})
+        ask = await fake.click("carol", rec.original, f"zrf:g{game_id}:4")
+        assert ask.ephemeral and f"zrfu:g{game_id}:4" in ask.original.custom_ids()
+        await fake.select("carol", ask.original, f"zrfu:g{game_id}:4", ["dave"])
+        challenge = fake.messages("general")[-1]
+        assert "From Zaic #" in challenge.content and "after move 4" in challenge.content
+        accept = next(c for c in challenge.custom_ids() if c.startswith("zg:accept:"))
+        new_id = int(accept.rsplit(":", 1)[1])
+        await fake.click("dave", challenge, accept)
+        first = fake.messages(fake.thread(f"Zaic #{new_id}"))[0]
+        assert "Played on from" in first.content and "never rated" in first.content
+        old = [(m.seat, m.text) for m in await bot.host.store.moves(game_id)][:4]
+        assert [(m.seat, m.text) for m in await bot.host.store.moves(new_id)] == old

@@ -1,0 +1,271 @@
+"""Game records in the host: replay steps, exports that re-import to the same history, dice checks,
+secrets of a game in progress, play on from a position, and animated GIFs."""
+
+from __future__ import annotations
+
+import io
+import json
+import random
+from pathlib import Path
+
+import pytest
+from PIL import Image
+
+import engines
+from data.db import Database
+from engines import CHANCE
+from engines.zrtz import boardspace
+from host import dice, records
+from host.record_formats import from_json, from_text, read, to_json, to_text
+from host.results import HostError
+from host.service import Host
+from tests.conftest import FakeClock, text_renderer
+
+ALICE, BOB, CAROL, DAVE = 101, 202, 303, 404
+USERS = (ALICE, BOB, CAROL, DAVE)
+
+
+async def namer(user: int) -> str:
+    return f"player{user}"
+
+
+async def play_game(host: Host, game: str, players: int, options: dict, rng: random.Random,
+                    limit: int = 60, finish: bool = True) -> int:
+    """A seeded random game through the host (dice from the game's seed); resign at ``limit`` if asked."""
+    lobby = await host.challenge(game=game, creator=ALICE, opponents=list(USERS[1:players]), options=options)
+    for user in USERS[1:players]:
+        lobby = await host.accept(lobby.row.id, user)
+    game_id = lobby.row.id
+    for _ in range(limit):
+        row = await host.get(game_id)
+        if row.status != "active":
+            break
+        game = await engine(host, game_id)
+        seat = rng.choice(sorted(s for s in game.to_move() if s != CHANCE))
+        await host.play(game_id, row.user_at(seat), rng.choice(game.legal_moves(seat)))
+    while finish and (row := await host.get(game_id)).status == "active":
+        game = await engine(host, game_id)
+        await host.resign(game_id, row.user_at(game.active_seats()[0]))
+    return game_id
+
+
+async def engine(host: Host, game_id: int) -> engines.Game:
+    row = await host.get(game_id)
+    return engines.get(row.game).from_dict({"game": row.game, "players": row.players, "options": row.options,
+                                           "history": [[m.seat, m.text] for m in await host.store.moves(game_id)]})
+
+
+def variants(cls: type) -> list[tuple[int, dict]]:
+    """Every single option value at least once, with the smallest and largest player counts."""
+    out = [(cls.players.start, {}), (cls.players.stop - 1, {})]
+    for option in cls.options_spec:
+        for choice in option.choices:
+            for players in (cls.players.start, cls.players.stop - 1):
+                try:
+                    cls.check_options(players, {option.name: choice})
+                except ValueError:
+                    continue
+                out.append((players, {option.name: choice}))
+                break
+    return out
+
+
+@pytest.mark.parametrize("name", sorted(engines.GAMES))
+async def test_json_and_text_exports_reimport_to_the_same_history(host: Host, name: str) -> None:
+    cls = engines.get(name)
+    for index, (players, options) in enumerate(variants(cls)):
+        rng = random.Random(f"{name}:{index}")
+        game_id = await play_game(host, name, players, options, rng, limit=25)
+        text, files = await records.export(host, game_id, namer)
+        assert "verify" in text
+        by_ext = {filename.rsplit(".", 1)[1]: data for filename, data in files}
+        moves = [(m.seat, m.text) for m in await host.store.moves(game_id)]
+        for ext in ("json", "txt"):
+            record = read(by_ext[ext], name)
+            assert record.pairs() == moves, f"{name} {options} {ext}"
+            assert record.names[0] == f"player{(await host.get(game_id)).user_at(0)}"
+        data = json.loads(by_ext["json"])
+        assert data["seed"] == (await host.get(game_id)).seed and data["outcome"] is not None
+        assert all(isinstance(p["at"], float) for p in data["history"])
+        if name == "zrtz" and not options.get("blitz"):
+            again = boardspace.replay(by_ext["sgf"].decode())
+            assert again.history == [(s, t) for s, t in moves]
+
+
+async def test_dice_verify_command_checks_every_die(host: Host, tmp_path: Path, capsys) -> None:
+    game_id = await play_game(host, "ziggurat", 2, {}, random.Random(3), limit=30)
+    _, files = await records.export(host, game_id, namer)
+    path = tmp_path / "record.json"
+    path.write_bytes(files[0][1])
+    assert dice.main(["verify", str(path)]) == 0
+    assert "dice match" in capsys.readouterr().out
+    data = json.loads(files[0][1])
+    rolls = [i for i, p in enumerate(data["history"]) if p["seat"] == CHANCE]
+    assert len(rolls) > 3
+    faces = [t for t, _ in engines.get("ziggurat").new(2).chance_outcomes()]
+    ply = data["history"][rolls[2]]
+    ply["move"] = next(f for f in faces if f != ply["move"])
+    path.write_text(json.dumps(data))
+    assert dice.main(["verify", str(path)]) == 1
+    assert "FAILED" in capsys.readouterr().out
+
+
+async def test_junk_and_tampered_records_are_refused_with_a_reason(host: Host) -> None:
+    game_id = await play_game(host, "zaic", 2, {}, random.Random(5), limit=10)
+    _, files = await records.export(host, game_id, namer)
+    good = json.loads(files[0][1])
+    cases = {
+        b"hello": "expected our JSON",
+        b"{not json": "not valid JSON",
+        json.dumps({**good, "game": "zrtz"}).encode(): "ZÈRTZ record; use /zrtz import",
+        json.dumps({**good, "history": good["history"] + [{"seat": 0, "move": "zz9"}]}).encode(): "not legal",
+        json.dumps({**good, "history": [{"seat": 7, "move": "x"}]}).encode(): "no valid seat",
+        json.dumps({**good, "seed": "ab" * 16}).encode(): "does not match its SHA-256",
+        json.dumps({**good, "outcome": {"ranks": [2, 2]}}).encode(): "result",
+        b" " * 2_000_000: "too large",
+    }
+    for data, reason in cases.items():
+        with pytest.raises(HostError, match=reason):
+            await records.import_record(host, "zaic", data, ALICE, None)
+    page = await records.import_record(host, "zaic", files[0][1], ALICE, None)
+    assert page.kind == "r" and page.step == page.last
+
+
+async def test_replay_steps_forward_and_back_and_refuses_beyond_the_game(host: Host) -> None:
+    game_id = await play_game(host, "zarathustra", 2, {}, random.Random(1), limit=8)
+    last = await records.page(host, "g", game_id, None)
+    assert last.step == last.last == 9 and "Result" in last.caption  # 8 moves and the resignation
+    first = await records.page(host, "g", game_id, 0)
+    assert "starting position" in first.caption and json.loads(first.board.image)["ply"] == 0
+    second = await records.page(host, "g", game_id, 2)
+    assert "after move 2 of 9" in second.caption and json.loads(second.board.image)["ply"] == 2
+    assert [k for k, _ in second.menu] == list(range(0, 10)) and "Next:" in second.caption
+    with pytest.raises(HostError, match="no move 10"):
+        await records.page(host, "g", game_id, 10)
+
+
+async def test_ziggurat_replays_one_turn_per_step_with_its_rolls(host: Host) -> None:
+    game_id = await play_game(host, "ziggurat", 2, {}, random.Random(2), limit=20, finish=False)
+    page = await records.page(host, "g", game_id, 1)
+    assert "after turn 1" in page.caption and "🎲 roll" in page.caption
+    moves = await host.store.moves(game_id)
+    obs = json.loads(page.board.image)
+    assert obs["turn"]["phase"] == "roll" and moves[obs["ply"]].seat == CHANCE  # the next turn's roll follows
+    assert sum(1 for m in moves[:obs["ply"]] if m.seat == CHANCE) == 1
+
+
+async def test_an_active_zodiac_game_never_leaks_a_king_or_an_ink_square(db: Database, clock: FakeClock) -> None:
+    seen: list[dict] = []
+
+    def recording(obs: dict) -> bytes:
+        seen.append(obs)
+        return text_renderer(obs)
+
+    host = Host(db, renderer=recording, now=clock)
+    lobby = await host.challenge(game="zodiac", creator=ALICE, opponents=[BOB])
+    game_id = (await host.accept(lobby.row.id, BOB)).row.id
+    for seat_user, pick in ((ALICE, "pick Tree"), (BOB, "pick Wolf")):
+        await host.play(game_id, seat_user, pick)
+    row = await host.get(game_id)
+    game = await engine(host, game_id)
+    winner = row.user_at(game.duel_winner)
+    await host.play(game_id, winner, "light")
+    await host.play(game_id, ALICE, "king Octopus")
+    await host.play(game_id, BOB, "king Goat")
+    rng, inked = random.Random(8), 0
+    for _ in range(60):  # placements, then play; an ink move whenever there is one
+        game = await engine(host, game_id)
+        if game.outcome() is not None or (inked and rng.random() < 0.1):
+            break
+        seat = sorted(s for s in game.to_move() if s != CHANCE)[0]
+        moves = game.legal_moves(seat)
+        ink = [m for m in moves if " ink " in m]
+        if seat == game.seat_of(0) and any(m.startswith("Octopus") for m in moves if " " in m) and not ink:
+            moves = [m for m in moves if not m.startswith("Octopus") or "ink" in m] or moves
+        inked += bool(ink)
+        await host.play(game_id, row.user_at(seat), rng.choice(ink or moves))
+    assert inked, "the test game made an ink move"
+    assert (await host.get(game_id)).status == "active"
+    seen.clear()
+    last = (await records.page(host, "g", game_id, None)).last
+    captions = [(await records.page(host, "g", game_id, step)).caption for step in range(last + 1)]
+    assert len(seen) == last + 2 and "secret king choice" in "\n".join(captions)
+    assert all(o["kings"] is None and o["my_king"] is None for o in seen)
+    assert all(not p.get("king") and "shadow" not in p for o in seen for sq in o["board"] for p in sq["stack"])
+    real_ink = [m.text for m in await host.store.moves(game_id) if " ink " in m.text]
+    _, files = await records.export(host, game_id, namer)
+    for body in captions + [data.decode() for _, data in files]:
+        assert "king Octopus" not in body and "king Goat" not in body
+        assert not any(move in body for move in real_ink) and row.seed not in body
+    assert all("secret king choice" in data.decode() for _, data in files)
+    with pytest.raises(HostError, match="public view of a game in progress"):
+        await records.import_record(host, "zodiac", files[0][1], ALICE, None)
+    with pytest.raises(HostError, match="in progress and has secrets"):
+        await records.play_from(host, "g", game_id, 2, creator=CAROL, opponents=[DAVE], guild_id=None,
+                                channel_id=None)
+
+
+async def test_a_finished_zodiac_replay_shows_what_the_end_revealed(host: Host) -> None:
+    game_id = await play_game(host, "zodiac", 2, {}, random.Random(4), limit=20)
+    early = await records.page(host, "g", game_id, 8)
+    obs = json.loads(early.board.image)
+    if obs["phase"] in ("place", "play"):
+        assert obs["kings"] is not None and None not in obs["kings"]
+
+
+async def test_play_from_here_starts_an_unrated_game_with_that_history(host: Host) -> None:
+    source = await play_game(host, "zrtz", 2, {"rings": 48}, random.Random(9), limit=12)
+    lobby = await records.play_from(host, "g", source, 5, creator=CAROL, opponents=[DAVE], guild_id=1,
+                                    channel_id=2)
+    assert not lobby.started and lobby.waiting_for == [DAVE]
+    lobby = await host.accept(lobby.row.id, DAVE)
+    assert lobby.started and lobby.report is not None and f"#{source} after move 5" in lobby.report.caption
+    copied = [(m.seat, m.text) for m in await host.store.moves(source)][:5]
+    assert [(m.seat, m.text) for m in await host.store.moves(lobby.row.id)] == copied
+    assert lobby.row.settings["rated"] is False and lobby.row.options["rings"] == 48
+    _, files = await records.export(host, lobby.row.id, namer)
+    assert json.loads(files[0][1])["origin"]["plies"] == 5
+    await host.abort(lobby.row.id, CAROL)  # nobody has moved in the new game yet
+    with pytest.raises(HostError, match=r"over at this position|left the game"):
+        last = (await records.page(host, "g", source, None)).last
+        await records.play_from(host, "g", source, last, creator=CAROL, opponents=[DAVE], guild_id=None,
+                                channel_id=None)
+    with pytest.raises(HostError, match="AI"):
+        await records.play_from(host, "g", source, 1, creator=CAROL, opponents=[], guild_id=None,
+                                channel_id=None, ai_seats=1)
+
+
+def test_every_boardspace_record_survives_import_sgf_export_and_import() -> None:
+    paths = sorted((Path(__file__).resolve().parents[1] / "data" / "zrtz-records").glob("*.sgf"))
+    assert len(paths) >= 30
+    for path in paths:
+        parsed = boardspace.parse(boardspace.read_text(path))
+        game = boardspace.replay(boardspace.read_text(path))
+        again = boardspace.replay(boardspace.to_sgf(game, parsed.names))
+        assert again.history == game.history, path.name
+        assert again.outcome() == game.outcome(), path.name
+
+
+def test_text_and_json_readers_agree_on_a_record() -> None:
+    game = engines.get("zaic").new(2)
+    for _ in range(6):
+        game.play(sorted(game.to_move())[0], game.legal_moves(sorted(game.to_move())[0])[0])
+    record = records.GameRecord(game="zaic", players=2, options=dict(game.options), names=['a "quoted" name', "b"],
+                                history=[records.Ply(s, t) for s, t in game.history], sides=["Light", "Dark"])
+    assert from_text(to_text(record), "zaic").pairs() == from_json(to_json(record), "zaic").pairs() == game.history
+    assert from_text(to_text(record), "zaic").names[0] == 'a "quoted" name'
+
+
+async def test_a_gif_has_one_frame_per_move_and_stays_small(db: Database, clock: FakeClock) -> None:
+    from render import render
+
+    host = Host(db, now=clock, renderer=render)
+    game_id = await play_game(host, "zrtz", 2, {}, random.Random(6), limit=14)
+    caption, board = await records.gif(host, game_id)
+    assert "15 moves" in caption
+    image = Image.open(io.BytesIO(board.image))
+    steps = (await records.page(host, "g", game_id, None)).last
+    assert image.format == "GIF" and image.n_frames == steps + 1 and image.is_animated
+    image.seek(image.n_frames - 1)
+    assert image.info["duration"] == 3000
+    assert len(board.image) < 8_000_000 / 200 * (steps + 1)  # well on the way to 8 MB for 200 moves
