@@ -96,7 +96,7 @@ def _runs(text: str, size: int, bold: bool) -> tuple[tuple[str, int], ...]:
     chain = fonts(size, bold)
     pieces: list[tuple[str, int]] = []
     for char in text:
-        attached = unicodedata.category(char) in ("Mn", "Me", "Cf") or char.isspace()
+        attached = unicodedata.category(char) in ("Mn", "Me", "Cf")
         if attached and pieces:
             pieces[-1] = (pieces[-1][0] + char, pieces[-1][1])
             continue
