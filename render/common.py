@@ -142,11 +142,6 @@ def _width(text: str, size: int, bold: bool) -> float:
     return sum(_glyphs(piece, size, bold, index)[5] for piece, index in _runs(text, size, bold))
 
 
-def text_size(draw: ImageDraw.ImageDraw, text: str, size: int) -> tuple[int, int]:
-    left, top, right, bottom = draw.textbbox((0, 0), text, font=font(size))
-    return int(right - left), int(bottom - top)
-
-
 # ----- what was drawn, for tests -----------------------------------------------------------
 
 @dataclass(frozen=True)
