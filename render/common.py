@@ -96,7 +96,7 @@ def _runs(text: str, size: int, bold: bool) -> tuple[tuple[str, int], ...]:
     chain = fonts(size, bold)
     pieces: list[tuple[str, int]] = []
     for char in text:
-        attached = unicodedata.category(char) in ("Mn", "Me", "Cf") or char.isspace()
+        attached = unicodedata.category(char) in ("Mn", "Me", "Cf")
         if attached and pieces:
             pieces[-1] = (pieces[-1][0] + char, pieces[-1][1])
             continue
@@ -140,11 +140,6 @@ def text_width(draw: ImageDraw.ImageDraw | None, text: str, size: int, bold: boo
 @lru_cache(maxsize=8192)
 def _width(text: str, size: int, bold: bool) -> float:
     return sum(_glyphs(piece, size, bold, index)[5] for piece, index in _runs(text, size, bold))
-
-
-def text_size(draw: ImageDraw.ImageDraw, text: str, size: int) -> tuple[int, int]:
-    left, top, right, bottom = draw.textbbox((0, 0), text, font=font(size))
-    return int(right - left), int(bottom - top)
 
 
 # ----- what was drawn, for tests -----------------------------------------------------------

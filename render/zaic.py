@@ -62,7 +62,7 @@ def draw_board(obs: dict[str, Any]) -> Image.Image:
     c1 = min(grid - 1, used[3] + 2, frame_cols[1] + 1)
     n_rows, n_cols = r1 - r0 + 1, c1 - c0 + 1
     # One image size for the whole game: the view is scaled into a fixed square and centred in it.
-    cell = min(64, AREA // max(n_rows, n_cols))
+    cell = min(80, AREA // max(n_rows, n_cols))
     left, header, right = 34, HEADER, 16
     board_w, board_h = n_cols * cell, n_rows * cell
     width = left + AREA + right

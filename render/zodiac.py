@@ -19,7 +19,7 @@ from typing import Any
 
 from PIL import Image, ImageDraw
 
-from render.common import INK, MUTED, PAPER, SEAT_COLOURS, draw_centered, seat_label, text, to_png
+from render.common import INK, MUTED, PAPER, SEAT_COLOURS, draw_centered, seat_label, short_name, text, to_png
 
 FILES = "abcde"
 CELL = 84
@@ -213,11 +213,12 @@ def _badges(draw: ImageDraw.ImageDraw, p: dict[str, Any], slots: list[tuple[int,
 def side_label(obs: dict[str, Any], side: str | None) -> str:
     """``Light``/``Dark`` with the player's display name once the sides are known."""
     light_seat = obs.get("light_seat")
+    names = obs.get("player_names") or []
     if side not in ("Light", "Dark") or light_seat is None:
         return str(side)
     seat = light_seat if side == "Light" else 1 - light_seat
-    return seat_label(obs, seat).replace(f"({obs['seat_names'][seat]})", f"({side})") if obs.get(
-        "player_names") else side
+    name = names[seat] if seat < len(names) else None
+    return f"{short_name(name)} ({side})" if name else side
 
 
 def _draw_header(draw: ImageDraw.ImageDraw, obs: dict[str, Any], width: int) -> None:

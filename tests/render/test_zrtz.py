@@ -53,3 +53,20 @@ def test_capture_path_is_drawn() -> None:
     with_path = image(render(obs))
     without = image(render({**obs, "last": None}))
     assert ImageChops.difference(with_path, without).getbbox() is not None
+
+
+def test_panel_and_ring_labels_use_the_notation_case() -> None:
+    """The notation is lower case (``bb1 a3``); the panel and every ring label must say it the same way."""
+    import re
+
+    from render.common import recording
+
+    game = Zrtz.new(2)
+    for seat, move in ((0, "bd4 a1"), (1, "gd3 a2")):
+        game.play(seat, move)
+    with recording() as drawn:
+        render(game.observation(None))
+    texts = [d.text for d in drawn]
+    assert "gd3 a2" in texts
+    assert "d4" in texts and "d3" in texts, "occupied rings keep their coordinates"
+    assert not [t for t in texts if re.fullmatch(r"[A-Z]\d+", t) or re.fullmatch(r"[A-Z][a-z]\d.*", t)]
