@@ -231,6 +231,8 @@ class Zodiac(Game):
                 return f"Your {p.kind} on {word} is entangled by an octopus and cannot move."
             return f"Your {p.kind} on {word} cannot make the move {shown!r}."
         words = norm(text).split()
+        if words == ["stop"]:
+            return "'stop' ends a monkey's or a virus's extra turns, and none is under way: make a move."
         if words and words[0] in PREFIXES - {"pick", "king"}:
             kind = words[0].capitalize()
             own = sorted(m for m in self._moves(seat) if m.split()[0] == kind)

@@ -238,6 +238,8 @@ def test_refusals_say_why_a_piece_cannot_move() -> None:
                                   "Goat moves now: Goat a1 faint, Goat a1-a2, Goat a1-b1, Goat a1-b2.")
     with pytest.raises(IllegalMove, match="no Wolf of yours can move now"):
         g.play(0, "Wolf")
+    with pytest.raises(IllegalMove, match="none is under way"):
+        g.play(0, " STOP ")
 
 
 def test_describe_warns_about_monkey_dice() -> None:
