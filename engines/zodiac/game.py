@@ -230,6 +230,16 @@ class Zodiac(Game):
             if p.entangled_by is not None:
                 return f"Your {p.kind} on {word} is entangled by an octopus and cannot move."
             return f"Your {p.kind} on {word} cannot make the move {shown!r}."
+        words = norm(text).split()
+        if words == ["stop"]:
+            return "'stop' ends a monkey's or a virus's extra turns, and none is under way: make a move."
+        if words and words[0] in PREFIXES - {"pick", "king"}:
+            kind = words[0].capitalize()
+            own = sorted(m for m in self._moves(seat) if m.split()[0] == kind)
+            if own:
+                more = f" and {len(own) - 6} more" if len(own) > 6 else ""
+                return f"{shown!r} is not a legal move. {kind} moves now: {', '.join(own[:6])}{more}."
+            return f"{shown!r} is not a legal move: no {kind} of yours can move now."
         return f"{shown!r} is not a legal move; moves look like 'Wolf b1-c3'."
 
     # ----- playing --------------------------------------------------------------------------

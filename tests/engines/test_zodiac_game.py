@@ -232,6 +232,14 @@ def test_refusals_say_why_a_piece_cannot_move() -> None:
         g.play(0, "Wolf a1-b3")
     with pytest.raises(IllegalMove, match="Goat on a1 cannot make the move 'Goat a1-a3'"):
         g.play(0, "Goat a1-a3")
+    with pytest.raises(IllegalMove) as refused:
+        g.play(0, "Goat")
+    assert str(refused.value) == ("'Goat' is not a legal move. "
+                                  "Goat moves now: Goat a1 faint, Goat a1-a2, Goat a1-b1, Goat a1-b2.")
+    with pytest.raises(IllegalMove, match="no Wolf of yours can move now"):
+        g.play(0, "Wolf")
+    with pytest.raises(IllegalMove, match="none is under way"):
+        g.play(0, " STOP ")
 
 
 def test_describe_warns_about_monkey_dice() -> None:
