@@ -1,0 +1,195 @@
+"""Swiss pairing for 2-player games: score groups, Dutch-style halves, no rematches, balanced sides.
+
+How a round is paired (see docs/tournaments.md for the reasons):
+
+1. Players are ranked by points, then initial rank. Withdrawn players are not paired.
+2. An odd count gives a bye (worth a win) to the lowest-ranked player who has had neither a bye nor a
+   forfeit win (FIDE C.04.1 d), among those whose absence still lets everyone else be paired without
+   a rematch.
+3. From the top, the highest-ranked unpaired player takes the best opponent that still leaves the
+   rest pairable with the fewest rematches possible (checked with a maximum matching, so a rematch-free
+   round is found whenever one exists). "Best" is, in order: not a rematch, the smallest score gap (a
+   lone player floats down to the top of the next group), no clash of colour preferences, and the
+   Dutch order: in a score group of m players, seed i of the top half meets seed i of the bottom half.
+4. Sides follow FIDE colour preferences: a player who had black more often (or twice running) gets
+   white; on equal claims the colours alternate from the last round the two differed, else the
+   higher-ranked player gets his wish. In round 1 the top player of board 1 gets white, alternating by
+   board.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Sequence
+from dataclasses import dataclass
+
+from host.events.matching import matching_size
+from host.events.model import Bye, EntrantId, Game, Result, opponents_met, total_points
+
+FIRST = "first"
+SECOND = "second"
+
+
+@dataclass(frozen=True)
+class SwissRound:
+    """One round's pairings: boards in order, each ``(first seat, second seat)``, and the bye if any."""
+
+    round: int
+    boards: tuple[tuple[EntrantId, EntrantId], ...]
+    bye: EntrantId | None
+    rematches: int
+    """Pairs that meet again because no rematch-free pairing existed (0 whenever one does)."""
+
+
+@dataclass(frozen=True)
+class _Preference:
+    direction: int  # +1 wants the first seat, -1 the second, 0 no wish
+    strength: int  # 3 absolute, 2 strong, 1 mild, 0 none (FIDE C.04.1 e)
+
+
+def side_history(results: Sequence[Result]) -> dict[EntrantId, dict[int, str]]:
+    """Per entrant, round -> FIRST/SECOND for every played 2-player game (forfeits give no side)."""
+    sides: dict[EntrantId, dict[int, str]] = {}
+    for result in results:
+        if isinstance(result, Game) and not result.forfeit and len(result.seats) == 2:
+            first, second = result.seats
+            sides.setdefault(first, {})[result.round] = FIRST
+            sides.setdefault(second, {})[result.round] = SECOND
+    return sides
+
+
+def _preference(history: dict[int, str]) -> _Preference:
+    played = [history[r] for r in sorted(history)]
+    if not played:
+        return _Preference(0, 0)
+    difference = played.count(FIRST) - played.count(SECOND)
+    if difference <= -2 or played[-2:] == [SECOND, SECOND]:
+        return _Preference(+1, 3)
+    if difference >= 2 or played[-2:] == [FIRST, FIRST]:
+        return _Preference(-1, 3)
+    if difference:
+        return _Preference(-difference, 2)
+    return _Preference(+1 if played[-1] == SECOND else -1, 1)
+
+
+def _clash(a: _Preference, b: _Preference) -> int:
+    """How badly two players want the same side (0 = they can both be satisfied)."""
+    if a.direction and a.direction == b.direction:
+        return min(a.strength, b.strength)
+    return 0
+
+
+def _a_goes_first(
+    a: EntrantId, b: EntrantId, sides: dict[EntrantId, dict[int, str]], board: int
+) -> bool:
+    """Sides for a pair where ``a`` is the higher-ranked player."""
+    pa, pb = _preference(sides.get(a, {})), _preference(sides.get(b, {}))
+    if pa.direction != pb.direction:
+        return pa.direction == +1 or (pa.direction == 0 and pb.direction == -1)
+    if pa.direction == 0:
+        return board % 2 == 0
+    if pa.strength != pb.strength:
+        stronger_is_a = pa.strength > pb.strength
+        return (pa.direction == +1) == stronger_is_a
+    history_a, history_b = sides.get(a, {}), sides.get(b, {})
+    for round_ in sorted(set(history_a) & set(history_b), reverse=True):
+        if history_a[round_] != history_b[round_]:
+            return history_a[round_] == SECOND
+    return pa.direction == +1
+
+
+def pair_swiss(
+    entrants: Sequence[EntrantId],
+    results: Sequence[Result],
+    round_: int,
+    withdrawn: Collection[EntrantId] = (),
+) -> SwissRound:
+    """Pair round ``round_`` from the results so far; ``entrants`` in initial rank order (seed 1 first)."""
+    initial = {entrant: index for index, entrant in enumerate(entrants)}
+    points = total_points(results, entrants)
+    met = opponents_met(results)
+    sides = side_history(results)
+    active = sorted((e for e in entrants if e not in set(withdrawn)), key=lambda e: (-points[e], initial[e]))
+
+    bye: EntrantId | None = None
+    if len(active) % 2:
+        bye = _choose_bye(active, results, met)
+        active.remove(bye)
+
+    pairs, rematches = _pair_players(active, points, met, sides, initial)
+    pairs.sort(key=lambda pair: (-max(points[pair[0]], points[pair[1]]), -(points[pair[0]] + points[pair[1]]),
+                                 min(initial[pair[0]], initial[pair[1]])))
+    boards = []
+    for board, (a, b) in enumerate(pairs):
+        high, low = (a, b) if initial[a] < initial[b] else (b, a)
+        boards.append((high, low) if _a_goes_first(high, low, sides, board) else (low, high))
+    return SwissRound(round_, tuple(boards), bye, rematches)
+
+
+def _no_bye_yet(entrant: EntrantId, results: Sequence[Result]) -> bool:
+    """FIDE C.04.1 d: no second bye, and no bye for a player who already scored a point without playing."""
+    for result in results:
+        if isinstance(result, Bye) and result.entrant == entrant:
+            return False
+        if isinstance(result, Game) and result.forfeit and entrant in result.seats:
+            if result.points_of(entrant) == max(result.points) and len(set(result.points)) > 1:
+                return False
+    return True
+
+
+def _choose_bye(active: list[EntrantId], results: Sequence[Result], met: dict[EntrantId, set[EntrantId]]) -> EntrantId:
+    """The lowest-ranked eligible player whose bye leaves the fewest rematches (none when possible)."""
+    eligible = [e for e in active if _no_bye_yet(e, results)] or list(active)
+    best, best_size = eligible[-1], -1
+    for candidate in reversed(eligible):
+        rest = [e for e in active if e != candidate]
+        size = _rematch_free_size(rest, met)
+        if size == len(rest) // 2:
+            return candidate
+        if size > best_size:
+            best, best_size = candidate, size
+    return best
+
+
+def _rematch_free_size(players: Sequence[EntrantId], met: dict[EntrantId, set[EntrantId]]) -> int:
+    """The most pairs that can be made among ``players`` with no rematch."""
+    index = {e: i for i, e in enumerate(players)}
+    adjacent = [[index[o] for o in players if o != e and o not in met.get(e, set())] for e in players]
+    return matching_size(adjacent)
+
+
+def _pair_players(
+    ranked: list[EntrantId],
+    points: dict[EntrantId, float],
+    met: dict[EntrantId, set[EntrantId]],
+    sides: dict[EntrantId, dict[int, str]],
+    initial: dict[EntrantId, int],
+) -> tuple[list[tuple[EntrantId, EntrantId]], int]:
+    unpaired = list(ranked)
+    forced = len(unpaired) // 2 - _rematch_free_size(unpaired, met)
+    budget = forced
+    pairs: list[tuple[EntrantId, EntrantId]] = []
+    while unpaired:
+        top = unpaired[0]
+        group = [e for e in unpaired if points[e] == points[top]]
+        ideal = len(group) // 2
+        preference = _preference(sides.get(top, {}))
+
+        def key(c: EntrantId, top: EntrantId = top, group: list[EntrantId] = group, ideal: int = ideal,
+                preference: _Preference = preference) -> tuple[float, ...]:
+            dutch = abs(group.index(c) - ideal) if c in group else 0
+            clash = _clash(preference, _preference(sides.get(c, {})))
+            return (c in met.get(top, set()), points[top] - points[c], clash, dutch, initial[c])
+
+        for candidate in sorted(unpaired[1:], key=key):
+            rematch = candidate in met.get(top, set())
+            if rematch and budget == 0:
+                continue
+            rest = [e for e in unpaired if e not in (top, candidate)]
+            if _rematch_free_size(rest, met) >= len(rest) // 2 - (budget - rematch):
+                pairs.append((top, candidate))
+                budget -= rematch
+                unpaired = rest
+                break
+        else:  # unreachable: some candidate always keeps the rest pairable within the budget
+            raise AssertionError("no pairing found")
+    return pairs, forced
