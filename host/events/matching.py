@@ -8,22 +8,35 @@ in general. Vertices are ``0..n-1``; ``adjacent[v]`` lists v's neighbours.
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 
 
-def maximum_matching(adjacent: Sequence[Sequence[int]]) -> list[int]:
-    """``mate[v]`` for a maximum matching (``-1`` = unmatched), O(V³)."""
+def maximum_matching(
+    adjacent: Sequence[Sequence[int]], removed: Collection[int] = (), start: Sequence[int] | None = None
+) -> list[int]:
+    """``mate[v]`` for a maximum matching (``-1`` = unmatched), O(V³).
+
+    ``removed`` vertices are left out (their mate is -1); ``start`` is a matching to grow from (pairs
+    touching a removed vertex are dropped), so trying many small removals from one matching is cheap.
+    """
     n = len(adjacent)
+    gone = [False] * n
+    for v in removed:
+        gone[v] = True
     mate = [-1] * n
+    if start is not None:
+        for v, u in enumerate(start):
+            if u != -1 and not gone[v] and not gone[u]:
+                mate[v] = u
     for v in range(n):  # a greedy start makes most searches trivial
-        if mate[v] == -1:
+        if mate[v] == -1 and not gone[v]:
             for u in adjacent[v]:
-                if mate[u] == -1 and u != v:
+                if mate[u] == -1 and u != v and not gone[u]:
                     mate[u], mate[v] = v, u
                     break
     for root in range(n):
-        if mate[root] == -1:
-            end, parent = _augmenting_path(adjacent, mate, root)
+        if mate[root] == -1 and not gone[root]:
+            end, parent = _augmenting_path(adjacent, mate, root, gone)
             while end != -1:
                 previous = parent[end]
                 following = mate[previous]
@@ -32,11 +45,15 @@ def maximum_matching(adjacent: Sequence[Sequence[int]]) -> list[int]:
     return mate
 
 
-def matching_size(adjacent: Sequence[Sequence[int]]) -> int:
-    return sum(1 for v, u in enumerate(maximum_matching(adjacent)) if u > v)
+def matching_size(
+    adjacent: Sequence[Sequence[int]], removed: Collection[int] = (), start: Sequence[int] | None = None
+) -> int:
+    return sum(1 for v, u in enumerate(maximum_matching(adjacent, removed, start)) if u > v)
 
 
-def _augmenting_path(adjacent: Sequence[Sequence[int]], mate: list[int], root: int) -> tuple[int, list[int]]:
+def _augmenting_path(
+    adjacent: Sequence[Sequence[int]], mate: list[int], root: int, gone: list[bool]
+) -> tuple[int, list[int]]:
     """BFS from ``root`` over alternating paths, shrinking blossoms; returns the free end found (or -1)."""
     n = len(adjacent)
     used = [False] * n
@@ -69,7 +86,7 @@ def _augmenting_path(adjacent: Sequence[Sequence[int]], mate: list[int], root: i
     while queue:
         v = queue.popleft()
         for to in adjacent[v]:
-            if base[v] == base[to] or mate[v] == to:
+            if gone[to] or base[v] == base[to] or mate[v] == to:
                 continue
             if to == root or (mate[to] != -1 and parent[mate[to]] != -1):
                 stem = lowest_common_base(v, to)

@@ -8,9 +8,11 @@ How a round is paired (see docs/tournaments.md for the reasons):
    a rematch.
 3. From the top, the highest-ranked unpaired player takes the best opponent that still leaves the
    rest pairable with the fewest rematches possible (checked with a maximum matching, so a rematch-free
-   round is found whenever one exists). "Best" is, in order: not a rematch, the smallest score gap (a
-   lone player floats down to the top of the next group), no clash of colour preferences, and the
-   Dutch order: in a score group of m players, seed i of the top half meets seed i of the bottom half.
+   round is found whenever one exists), and, where that allows, without pairing two players who both
+   must have the same side (FIDE's absolute colour rule: 2 more of one side, or the same side twice
+   running). "Best" is, in order: not a rematch, the smallest score gap (a lone player floats down to
+   the top of the next group), no clash of side preferences, and the Dutch order: in a score group of
+   m players, seed i of the top half meets seed i of the bottom half.
 4. Sides follow FIDE colour preferences: a player who had black more often (or twice running) gets
    white; on equal claims the colours alternate from the last round the two differed, else the
    higher-ranked player gets his wish. In round 1 the top player of board 1 gets white, alternating by
@@ -19,10 +21,10 @@ How a round is paired (see docs/tournaments.md for the reasons):
 
 from __future__ import annotations
 
-from collections.abc import Collection, Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
 
-from host.events.matching import matching_size
+from host.events.matching import matching_size, maximum_matching
 from host.events.model import Bye, EntrantId, Game, Result, opponents_met, total_points
 
 FIRST = "first"
@@ -139,22 +141,57 @@ def _no_bye_yet(entrant: EntrantId, results: Sequence[Result]) -> bool:
 def _choose_bye(active: list[EntrantId], results: Sequence[Result], met: dict[EntrantId, set[EntrantId]]) -> EntrantId:
     """The lowest-ranked eligible player whose bye leaves the fewest rematches (none when possible)."""
     eligible = [e for e in active if _no_bye_yet(e, results)] or list(active)
-    best, best_size = eligible[-1], -1
+    graph = _Graph(active, lambda a, b: b not in met.get(a, ()))
+    best, best_deficit = eligible[-1], len(active)
     for candidate in reversed(eligible):
-        rest = [e for e in active if e != candidate]
-        size = _rematch_free_size(rest, met)
-        if size == len(rest) // 2:
+        deficit = graph.deficit_without(candidate)
+        if deficit == 0:
             return candidate
-        if size > best_size:
-            best, best_size = candidate, size
+        if deficit < best_deficit:
+            best, best_deficit = candidate, deficit
     return best
 
 
-def _rematch_free_size(players: Sequence[EntrantId], met: dict[EntrantId, set[EntrantId]]) -> int:
-    """The most pairs that can be made among ``players`` with no rematch."""
-    index = {e: i for i, e in enumerate(players)}
-    adjacent = [[index[o] for o in players if o != e and o not in met.get(e, set())] for e in players]
-    return matching_size(adjacent)
+class _Graph:
+    """The allowed pairs among the unpaired players, with one maximum matching to start searches from."""
+
+    def __init__(self, players: Sequence[EntrantId], allowed: Callable[[EntrantId, EntrantId], bool]) -> None:
+        self.index = {e: i for i, e in enumerate(players)}
+        self.adjacent = [[self.index[o] for o in players if o != e and allowed(e, o)] for e in players]
+        self.mate = maximum_matching(self.adjacent)
+        self.size = sum(1 for v, u in enumerate(self.mate) if u > v)
+        self.players = len(players)
+
+    def deficit_without(self, *removed: EntrantId) -> int:
+        """Pairs short of a full pairing once ``removed`` are taken out: 0 = all can still be paired."""
+        if not removed:
+            return self.players // 2 - self.size
+        gone = [self.index[e] for e in removed]
+        size = matching_size(self.adjacent, gone, self.mate)
+        return (self.players - len(removed)) // 2 - size
+
+
+@dataclass(frozen=True)
+class _Field:
+    """What pairing needs to know about everyone: points, meetings, sides and initial ranks."""
+
+    points: dict[EntrantId, float]
+    met: dict[EntrantId, set[EntrantId]]
+    preferences: dict[EntrantId, _Preference]
+    initial: dict[EntrantId, int]
+
+    def fresh(self, a: EntrantId, b: EntrantId) -> bool:
+        return b not in self.met.get(a, ())
+
+    def strict(self, a: EntrantId, b: EntrantId) -> bool:
+        """Neither a rematch nor two players who both must have the same side (FIDE absolute criteria)."""
+        return self.fresh(a, b) and _clash(self.preferences[a], self.preferences[b]) < 3
+
+    def key(self, top: EntrantId, c: EntrantId, group: list[EntrantId]) -> tuple[float, ...]:
+        """How good an opponent ``c`` is for ``top``: lower is better."""
+        dutch = abs(group.index(c) - len(group) // 2) if c in group else 0
+        clash = _clash(self.preferences[top], self.preferences[c])
+        return (not self.fresh(top, c), self.points[top] - self.points[c], clash, dutch, self.initial[c])
 
 
 def _pair_players(
@@ -164,32 +201,39 @@ def _pair_players(
     sides: dict[EntrantId, dict[int, str]],
     initial: dict[EntrantId, int],
 ) -> tuple[list[tuple[EntrantId, EntrantId]], int]:
+    field = _Field(points, met, {e: _preference(sides.get(e, {})) for e in ranked}, initial)
     unpaired = list(ranked)
-    forced = len(unpaired) // 2 - _rematch_free_size(unpaired, met)
+    forced = _Graph(unpaired, field.fresh).deficit_without()
     budget = forced
     pairs: list[tuple[EntrantId, EntrantId]] = []
     while unpaired:
         top = unpaired[0]
-        group = [e for e in unpaired if points[e] == points[top]]
-        ideal = len(group) // 2
-        preference = _preference(sides.get(top, {}))
-
-        def key(c: EntrantId, top: EntrantId = top, group: list[EntrantId] = group, ideal: int = ideal,
-                preference: _Preference = preference) -> tuple[float, ...]:
-            dutch = abs(group.index(c) - ideal) if c in group else 0
-            clash = _clash(preference, _preference(sides.get(c, {})))
-            return (c in met.get(top, set()), points[top] - points[c], clash, dutch, initial[c])
-
-        for candidate in sorted(unpaired[1:], key=key):
-            rematch = candidate in met.get(top, set())
-            if rematch and budget == 0:
-                continue
-            rest = [e for e in unpaired if e not in (top, candidate)]
-            if _rematch_free_size(rest, met) >= len(rest) // 2 - (budget - rematch):
-                pairs.append((top, candidate))
-                budget -= rematch
-                unpaired = rest
-                break
-        else:  # unreachable: some candidate always keeps the rest pairable within the budget
-            raise AssertionError("no pairing found")
+        chosen = _best_opponent(field, unpaired, budget)
+        pairs.append((top, chosen))
+        budget -= not field.fresh(top, chosen)
+        unpaired = [e for e in unpaired if e not in (top, chosen)]
     return pairs, forced
+
+
+def _best_opponent(field: _Field, unpaired: list[EntrantId], budget: int) -> EntrantId:
+    """The best opponent for ``unpaired[0]`` that keeps rematches (then absolute side clashes) minimal."""
+    top = unpaired[0]
+    group = [e for e in unpaired if field.points[e] == field.points[top]]
+    fresh_graph, strict_graph = _Graph(unpaired, field.fresh), _Graph(unpaired, field.strict)
+    strict_deficit = strict_graph.deficit_without()
+
+    def rematches_stay_minimal(c: EntrantId) -> bool:
+        rematch = not field.fresh(top, c)
+        return (not rematch or budget > 0) and fresh_graph.deficit_without(top, c) <= budget - rematch
+
+    def sides_stay_legal(c: EntrantId) -> bool:
+        violation = not field.strict(top, c)
+        return violation <= strict_deficit and violation + strict_graph.deficit_without(top, c) <= strict_deficit
+
+    candidates = sorted(unpaired[1:], key=lambda c: field.key(top, c, group))
+    chosen = next((c for c in candidates if sides_stay_legal(c) and rematches_stay_minimal(c)), None)
+    if chosen is None:  # keeping sides legal would cost a rematch: rematches are avoided first
+        chosen = next((c for c in candidates if rematches_stay_minimal(c)), None)
+    if chosen is None:  # unreachable: some candidate always keeps the rest pairable within the budget
+        raise AssertionError("no pairing found")
+    return chosen

@@ -46,3 +46,20 @@ def test_an_odd_cycle_with_a_stem_is_augmented_to_a_perfect_matching() -> None:
     mate = maximum_matching(adjacent)
     assert sum(1 for v, u in enumerate(mate) if u > v) == 3
     assert mate[5] == 2
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(min_value=2, max_value=9).flatmap(
+    lambda n: st.tuples(st.just(n), st.sets(st.tuples(st.integers(0, n - 1), st.integers(0, n - 1))),
+                        st.sets(st.integers(0, n - 1), max_size=3))))
+def test_removing_vertices_from_a_known_matching_gives_the_maximum_of_what_is_left(
+    case: tuple[int, set[tuple[int, int]], set[int]],
+) -> None:
+    n, raw, removed = case
+    edges = frozenset((min(a, b), max(a, b)) for a, b in raw if a != b)
+    adjacent = [[u for u in range(n) if (min(u, v), max(u, v)) in edges] for v in range(n)]
+    start = maximum_matching(adjacent)
+    mate = maximum_matching(adjacent, removed, start)
+    assert all(mate[v] == -1 for v in removed)
+    left = frozenset((a, b) for a, b in edges if a not in removed and b not in removed)
+    assert matching_size(adjacent, removed, start) == brute_force_size(n, left)
