@@ -91,3 +91,14 @@ def match_state(pair: KnockoutPair, high_points: Sequence[float]) -> MatchState:
         return MatchState(None, pair.high, by_seed=True)
     seats = (pair.high, pair.low) if len(high_points) % 2 == 0 else (pair.low, pair.high)
     return MatchState(seats, None)
+
+
+def exit_place(entrants: int, round_lost: int) -> int:
+    """The place shared by everyone knocked out in ``round_lost`` (1-based); the final's loser is 2nd.
+
+    Losers of the semi-finals share 3rd, of the quarter-finals 5th, and so on (no play-off for places).
+    """
+    rounds = bracket_size(entrants).bit_length() - 1
+    if not 1 <= round_lost <= rounds:
+        raise ValueError("no such round in this bracket")
+    return 2 ** (rounds - round_lost) + 1

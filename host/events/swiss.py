@@ -106,11 +106,14 @@ def pair_swiss(
     withdrawn: Collection[EntrantId] = (),
 ) -> SwissRound:
     """Pair round ``round_`` from the results so far; ``entrants`` in initial rank order (seed 1 first)."""
+    if len(set(entrants)) != len(entrants):
+        raise ValueError("an entrant is listed twice")
     initial = {entrant: index for index, entrant in enumerate(entrants)}
     points = total_points(results, entrants)
     met = opponents_met(results)
     sides = side_history(results)
-    active = sorted((e for e in entrants if e not in set(withdrawn)), key=lambda e: (-points[e], initial[e]))
+    gone = set(withdrawn)
+    active = sorted((e for e in entrants if e not in gone), key=lambda e: (-points[e], initial[e]))
 
     bye: EntrantId | None = None
     if len(active) % 2:

@@ -66,7 +66,8 @@ def pair_tables(
     initial = {entrant: index for index, entrant in enumerate(entrants)}
     points = total_points(results, entrants)
     met = opponents_met(results)
-    active = sorted((e for e in entrants if e not in set(withdrawn)), key=lambda e: (-points[e], initial[e]))
+    gone = set(withdrawn)
+    active = sorted((e for e in entrants if e not in gone), key=lambda e: (-points[e], initial[e]))
     plan = table_sizes(len(active), sizes)
     byes = _byes(active, results, len(active) - sum(plan))
     seated = [e for e in active if e not in byes]

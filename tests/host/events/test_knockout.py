@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from host.events.knockout import KnockoutPair, first_round, match_state, next_round, seeding_order
+from host.events.knockout import KnockoutPair, exit_place, first_round, match_state, next_round, seeding_order
 
 
 def test_standard_seeding_order() -> None:
@@ -60,3 +60,10 @@ def test_impossible_matches_are_refused() -> None:
         first_round([1])
     with pytest.raises(ValueError):
         seeding_order(6)
+
+
+def test_exit_places_are_shared_by_round() -> None:
+    assert [exit_place(8, r) for r in (3, 2, 1)] == [2, 3, 5]
+    assert exit_place(6, 1) == 5 and exit_place(2, 1) == 2
+    with pytest.raises(ValueError):
+        exit_place(8, 4)
