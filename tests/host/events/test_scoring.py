@@ -171,3 +171,15 @@ def test_explanations_cover_every_tiebreak_and_fit_a_discord_message() -> None:
         assert len("\n".join(lines)) < 2000
     assert "3/2/1/0" in explanations(SWISS, table_size=4)[0]
     assert any("bye" in line for line in explanations(SWISS))
+
+
+def test_a_bye_at_tables_of_four_meets_a_virtual_opponent_on_the_same_scale() -> None:
+    # Round 1: 5 has the bye (a win = 3 points); round 2: 5 finishes first at a table with 1, 2 and 3.
+    results: list[Result] = [Game(1, (1, 2, 3, 4), placing_points([1, 2, 3, 4], 4)), Bye(1, 5, 3.0),
+                             Game(2, (5, 1, 2, 3), placing_points([1, 2, 3, 4], 4)), Bye(2, 4, 3.0)]
+    values = buchholz_and_sb([1, 2, 3, 4, 5], results, rounds=2, system=SWISS, table_size=4)
+    # Bye round: 0 before + (3 - 3) + 1.5 x (2 - 1) = 1.5, a full result (SB x 3/3).
+    # Round 2: mean of 1 (3+2 = 5), 2 (2+1 = 3), 3 (1+0 = 1) = 3; 5 finished above all three.
+    assert values[5] == (1.5 + 3.0, 1.5 + 3.0)
+    # 4's bye came in round 2 on 0 points: 0 + 0 + 0 = 0.
+    assert values[4][0] == (5.0 + 3.0 + 1.0) / 3 + 0.0

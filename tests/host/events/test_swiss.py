@@ -9,6 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from host.events.model import Bye, Result, forfeit, opponents_met, two_player
+from host.events.scoring import SWISS, standings
 from host.events.swiss import FIRST, pair_swiss, side_history
 
 EIGHT = list(range(1, 9))
@@ -152,3 +153,29 @@ def test_sides_stay_balanced(players: int, rounds: int, data: st.DataObject) -> 
         played = [sides[r] for r in sorted(sides)]
         firsts = played.count(FIRST)
         assert abs(2 * firsts - len(played)) <= 2, (entrant, played)
+
+
+def test_a_whole_event_with_a_withdrawal_mid_round() -> None:
+    entrants = list(range(1, 9))
+    results: list[Result] = []
+    first = pair_swiss(entrants, results, 1)
+    results += [two_player(1, a, b, 1.0) for a, b in first.boards]  # the first seat wins (or the clock does)
+    second = pair_swiss(entrants, results, 2)
+    board_of_8 = next(board for board in second.boards if 8 in board)
+    results += [forfeit(2, *board_of_8, absent=8)]  # 8 withdraws while the game is running
+    results += [two_player(2, a, b, 0.5) for a, b in second.boards if 8 not in (a, b)]
+    third = pair_swiss(entrants, results, 3, withdrawn={8})
+    assert 8 not in {e for board in third.boards for e in board} and third.bye not in (None, 8)
+    assert third.bye != next(e for e in board_of_8 if e != 8)  # a forfeit winner gets no bye as well
+    results += [two_player(3, a, b, 0.0) for a, b in third.boards] + [Bye(3, third.bye)]
+    table = standings(entrants, results, rounds=3, system=SWISS, withdrawn={8})
+    expected = Counter()
+    for result in results:
+        if isinstance(result, Bye):
+            expected[result.entrant] += 1
+        else:
+            for seat, points in zip(result.seats, result.points, strict=True):
+                expected[seat] += points
+    assert {s.entrant: s.points for s in table} == {e: expected[e] for e in entrants}
+    assert [s.points for s in table] == sorted((s.points for s in table), reverse=True)
+    assert next(s for s in table if s.entrant == 8).withdrawn
