@@ -172,7 +172,7 @@ def buchholz_and_sb(
                 buchholz += virtual
                 sonneborn += virtual * row.points / win
             running += row.points
-        values[entrant] = (buchholz, sonneborn)
+        values[entrant] = (round(buchholz, 9), round(sonneborn, 9))  # thirds from 4-tables: equal sums tie
     return values
 
 
