@@ -1,0 +1,221 @@
+"""Standings and tie-breaks: points, Buchholz, Sonneborn-Berger and head-to-head.
+
+Points: a win 1, a draw ½, a loss 0 (timeouts and resignations are losses); 3-4 player tables score by
+placing (``model.placing_points``). A Swiss bye is worth a win. Forfeits (a withdrawn or removed
+player's unplayed games) are losses to them and wins to their opponents.
+
+Unplayed rounds follow FIDE's rule of 2009 (Congress 2009, Swiss Pairings Programs Committee, item 7
+"Handling of unplayed games", quoted in the Vega manual 2016, Appendix I; kept in the FIDE Handbook
+C.07 tie-break regulations until 2023), in Swiss only:
+
+- a player's own bye, forfeit or absence counts as a game against a *virtual opponent* who starts the
+  round with the player's score, takes the opposite result, and draws every later round:
+  ``Svon = S_before + (W - result) + W/2 · (rounds - round)`` (W = a win's points);
+- when a player's score counts towards someone else's tie-break, each of their unplayed rounds counts as
+  a draw (so an opponent who later withdraws does not sink your Buchholz).
+
+In a round robin every scheduled game is counted as played, forfeits included (FIDE practice for
+all-play-all), and the round-robin bye (odd counts) counts for nothing.
+
+With 3-4 player tables a round's contribution is the mean over the player's table-mates, so a
+4-table round weighs the same as a 2-player game; "beat" means "finished above".
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Sequence
+from dataclasses import dataclass
+
+from host.events.model import Bye, EntrantId, Game, Result, total_points, win_points
+
+SWISS = "swiss"
+ROUND_ROBIN = "round_robin"
+
+
+@dataclass(frozen=True)
+class Tiebreak:
+    code: str
+    name: str
+    explanation: str
+
+
+BUCHHOLZ = Tiebreak(
+    "Bh", "Buchholz",
+    "Buchholz (Bh): the sum of your opponents' scores, so a harder schedule ranks higher. An opponent's "
+    "unplayed games count as draws; your own bye or forfeit counts as a game against a virtual opponent "
+    "who then draws every round.",
+)
+SONNEBORN_BERGER = Tiebreak(
+    "SB", "Sonneborn-Berger",
+    "Sonneborn-Berger (SB): the scores of the opponents you beat plus half the scores of those you drew, "
+    "so wins against strong players count most.",
+)
+HEAD_TO_HEAD = Tiebreak(
+    "H2H", "head-to-head",
+    "Head-to-head (H2H): points scored in the games between the players tied on points.",
+)
+POINTS_TEXT = "Points: win 1, draw ½, loss 0; timeouts and resignations are losses; a withdrawn player forfeits."
+TABLE_POINTS_TEXT = "Points by placing at each table: {places}; a smaller table spreads the same range."
+SWISS_BYE_TEXT = "A bye (odd number of players) is worth a win."
+SHARED_TEXT = "Players equal on points and every tie-break share the place."
+
+TIEBREAKS: dict[str, tuple[Tiebreak, ...]] = {
+    SWISS: (BUCHHOLZ, SONNEBORN_BERGER),
+    ROUND_ROBIN: (HEAD_TO_HEAD, SONNEBORN_BERGER),
+}
+
+
+@dataclass(frozen=True)
+class Standing:
+    rank: int
+    """Shared by players equal on points and every tie-break."""
+    entrant: EntrantId
+    points: float
+    tiebreaks: tuple[float, ...]
+    """In the order of ``TIEBREAKS[system]``."""
+    games: int
+    """Games played (forfeits and byes not counted)."""
+    withdrawn: bool
+
+
+def explanations(system: str, table_size: int = 2) -> list[str]:
+    """Short lines for ``/tournament standings``: how points are won and what each tie-break means."""
+    if table_size == 2:
+        lines = [POINTS_TEXT]
+    else:
+        places = "/".join(f"{p:g}" for p in range(table_size - 1, -1, -1))
+        lines = [TABLE_POINTS_TEXT.format(places=places)]
+    if system == SWISS:
+        lines.append(SWISS_BYE_TEXT)
+    lines += [t.explanation for t in TIEBREAKS[system]]
+    lines.append(SHARED_TEXT)
+    return lines
+
+
+@dataclass(frozen=True)
+class _Round:
+    """One entrant's result in a round: the game (played or forfeited) if any, and the points scored."""
+
+    round: int
+    game: Game | None
+    points: float
+
+
+Rows = dict[EntrantId, list[_Round]]
+
+
+def _rounds_of(results: Sequence[Result], rounds: int, withdrawn: Collection[EntrantId]) -> Rows:
+    """Per entrant their results in round order; withdrawn players absent from a round get an unplayed 0."""
+    table: Rows = {}
+    for result in results:
+        if result.round > rounds:
+            continue
+        if isinstance(result, Bye):
+            table.setdefault(result.entrant, []).append(_Round(result.round, None, result.points))
+        else:
+            for entrant in result.seats:
+                table.setdefault(entrant, []).append(_Round(result.round, result, result.points_of(entrant)))
+    for entrant in withdrawn:
+        rows = table.setdefault(entrant, [])
+        present = {row.round for row in rows}
+        rows += [_Round(r, None, 0.0) for r in range(1, rounds + 1) if r not in present]
+    for rows in table.values():
+        rows.sort(key=lambda row: row.round)
+    return table
+
+
+def _counts_as_played(row: _Round, swiss: bool) -> bool:
+    """Swiss: only games really played; round robin: forfeits too (byes never)."""
+    return row.game is not None and (not swiss or not row.game.forfeit)
+
+
+def _outcome(game: Game, entrant: EntrantId, other: EntrantId) -> float:
+    mine, theirs = game.points_of(entrant), game.points_of(other)
+    return 1.0 if mine > theirs else 0.5 if mine == theirs else 0.0
+
+
+def virtual_opponent(score_before: float, result: float, rounds: int, round_: int, win: float = 1.0) -> float:
+    """FIDE's virtual opponent for an unplayed round: opposite result, then a draw every later round."""
+    return score_before + (win - result) + win / 2 * (rounds - round_)
+
+
+def buchholz_and_sb(
+    entrants: Sequence[EntrantId],
+    results: Sequence[Result],
+    rounds: int,
+    system: str,
+    table_size: int = 2,
+    withdrawn: Collection[EntrantId] = (),
+) -> dict[EntrantId, tuple[float, float]]:
+    """Buchholz and Sonneborn-Berger per entrant over the first ``rounds`` rounds."""
+    win = win_points(table_size)
+    swiss = system == SWISS
+    per = _rounds_of(results, rounds, withdrawn)
+    adjusted = {
+        e: sum(r.points if _counts_as_played(r, swiss) else win / 2 for r in per.get(e, []))
+        for e in entrants
+    }
+    actual = total_points([r for r in results if r.round <= rounds], entrants)
+    opponent_score = adjusted if swiss else actual
+    values = {}
+    for entrant in entrants:
+        buchholz = sonneborn = 0.0
+        running = 0.0
+        for row in per.get(entrant, []):
+            game = row.game
+            if game is not None and _counts_as_played(row, swiss):
+                mates = [o for o in game.seats if o != entrant]
+                buchholz += sum(opponent_score[o] for o in mates) / len(mates)
+                sonneborn += sum(opponent_score[o] * _outcome(game, entrant, o) for o in mates) / len(mates)
+            elif swiss:
+                virtual = virtual_opponent(running, row.points, rounds, row.round, win)
+                buchholz += virtual
+                sonneborn += virtual * row.points / win
+            running += row.points
+        values[entrant] = (round(buchholz, 9), round(sonneborn, 9))  # thirds from 4-tables: equal sums tie
+    return values
+
+
+def head_to_head(entrant: EntrantId, tied: Collection[EntrantId], results: Sequence[Result], rounds: int) -> float:
+    """Points (1/½/0 per opponent) scored against the other players in ``tied``, forfeits included."""
+    total = 0.0
+    for result in results:
+        if isinstance(result, Game) and result.round <= rounds and entrant in result.seats:
+            for other in result.seats:
+                if other != entrant and other in tied:
+                    total += _outcome(result, entrant, other)
+    return total
+
+
+def standings(
+    entrants: Sequence[EntrantId],
+    results: Sequence[Result],
+    rounds: int,
+    system: str,
+    table_size: int = 2,
+    withdrawn: Collection[EntrantId] = (),
+) -> list[Standing]:
+    """The table, best first; ``entrants`` in initial rank order, which orders players sharing a place."""
+    if system not in TIEBREAKS:
+        raise ValueError(f"no standings for {system!r}")
+    counted = [r for r in results if r.round <= rounds]
+    points = total_points(counted, entrants)
+    bh_sb = buchholz_and_sb(entrants, counted, rounds, system, table_size, withdrawn)
+    played = {e: sum(1 for r in counted if isinstance(r, Game) and not r.forfeit and e in r.seats) for e in entrants}
+    breaks: dict[EntrantId, tuple[float, ...]] = {}
+    for entrant in entrants:
+        bh, sb = bh_sb[entrant]
+        if system == SWISS:
+            breaks[entrant] = (bh, sb)
+        else:
+            tied = {e for e in entrants if points[e] == points[entrant]}
+            breaks[entrant] = (head_to_head(entrant, tied, counted, rounds), sb)
+    initial = {e: i for i, e in enumerate(entrants)}
+    order = sorted(entrants, key=lambda e: (-points[e], *(-b for b in breaks[e]), initial[e]))
+    table: list[Standing] = []
+    for position, entrant in enumerate(order, start=1):
+        previous = table[-1] if table else None
+        same = previous is not None and (previous.points, previous.tiebreaks) == (points[entrant], breaks[entrant])
+        rank = previous.rank if same and previous is not None else position
+        table.append(Standing(rank, entrant, points[entrant], breaks[entrant], played[entrant], entrant in withdrawn))
+    return table

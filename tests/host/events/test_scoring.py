@@ -1,0 +1,185 @@
+"""Points and tie-breaks held to published worked examples, plus placing points and explanations."""
+
+from __future__ import annotations
+
+import itertools
+
+import pytest
+
+from host.events.model import Bye, Game, Result, forfeit, placing_points, total_points, two_player
+from host.events.scoring import (
+    ROUND_ROBIN,
+    SWISS,
+    TIEBREAKS,
+    buchholz_and_sb,
+    explanations,
+    standings,
+    virtual_opponent,
+)
+
+
+def crosstable(rows: dict[str, str], cycles: int) -> list[Result]:
+    """Results from a published crosstable: ``rows[p]`` lists p's score against each player per cycle."""
+    names = list(rows)
+    results: list[Result] = []
+    for cycle in range(cycles):
+        for a, b in itertools.combinations(names, 2):
+            score = rows[a].split("|")[cycle].split()[names.index(b)]
+            results.append(two_player(cycle + 1, a, b, float(score)))
+    return results
+
+
+def test_sonneborn_berger_matches_sensei_library_example() -> None:
+    # Sensei's Library, "Sonneborn-Berger" (snapshot 2005-09-14; the same table is "Example 1" at
+    # http://www.fiveinline.com/sbps.html): double round robin, 1 = win. Published: A 4 pts SB 11,
+    # B 4 pts SB 9, C 3 pts SB 6, D 1 pt SB 4; A wins the tie with B on SB.
+    rows = {"A": "- 1 1 1 | - 0 1 0", "B": "0 - 1 1 | 1 - 0 1", "C": "0 0 - 1 | 0 1 - 1", "D": "0 0 0 - | 1 0 0 -"}
+    results = crosstable(rows, cycles=2)
+    table = standings(list(rows), results, rounds=2, system=ROUND_ROBIN)
+    assert [(s.entrant, s.points, s.tiebreaks[1]) for s in table] == [
+        ("A", 4, 11), ("B", 4, 9), ("C", 3, 6), ("D", 1, 4)]
+    assert table[0].tiebreaks[0] == table[1].tiebreaks[0] == 1.0  # head-to-head A-B 1:1 did not split them
+    assert [s.rank for s in table] == [1, 2, 3, 4]
+
+
+def test_players_equal_on_everything_share_the_place_as_in_fiveinline_example_two() -> None:
+    # http://www.fiveinline.com/sbps.html "Example 2": A, B and D on 4 points and SB 8 are all winners.
+    rows = {"A": "- 1 1 0 | - 1 1 0", "B": "0 - 1 1 | 0 - 1 1", "C": "0 0 - 0 | 0 0 - 0", "D": "1 0 1 - | 1 0 1 -"}
+    table = standings(list(rows), crosstable(rows, cycles=2), rounds=2, system=ROUND_ROBIN)
+    assert [(s.entrant, s.rank, s.points, s.tiebreaks) for s in table] == [
+        ("A", 1, 4, (2, 8)), ("B", 1, 4, (2, 8)), ("D", 1, 4, (2, 8)), ("C", 4, 0, (0, 0))]
+
+
+def test_sonneborn_berger_with_draws_matches_the_lippstadt_2003_worked_example() -> None:
+    # Ricardo Gibert on CCC (stmintz.com/ccc id 311435), Abit AG Open Lippstadt 2003: Maiwald beat
+    # opponents who finished on 10, 9 and 4 points (A = 23) and drew with opponents on 14, 12, 11, 9 and 3
+    # (B = 24½): SB = 47½. We rebuild his games and give each opponent enough other wins to reach the
+    # published final score, then let the scorer add it up.
+    beaten, drawn = [10, 9, 4], [14, 12, 11, 9, 3]
+    results: list[Result] = []
+    filler = itertools.count(1000)
+    for index, (final, mine) in enumerate([(s, 1.0) for s in beaten] + [(s, 0.5) for s in drawn]):
+        opponent = f"opp{index}"
+        results.append(two_player(1, "Maiwald", opponent, mine))
+        remaining = final - (1.0 - mine)
+        for _ in range(int(remaining)):
+            results.append(two_player(2, opponent, next(filler), 1.0))
+        if remaining % 1:
+            results.append(two_player(2, opponent, next(filler), 0.5))
+    entrants = sorted({e for r in results if isinstance(r, Game) for e in r.seats}, key=str)
+    scores = total_points(results, entrants)
+    assert [scores[f"opp{i}"] for i in range(8)] == beaten + drawn
+    assert buchholz_and_sb(entrants, results, rounds=2, system=ROUND_ROBIN)["Maiwald"][1] == 47.5
+
+
+def test_virtual_opponent_matches_the_fide_examples() -> None:
+    # FIDE Handbook C.07 Tie-Break Regulations (2022 text, "a player who has no opponent will be
+    # considered as having played against a virtual opponent"), quoted at chesspub.com thread 1671648811:
+    # Example 1: round 3 of 9, player absent (forfeit 0) on 1.5 points -> 2.5 after round 3, 5.5 at the end.
+    assert virtual_opponent(1.5, 0.0, rounds=3, round_=3) == 2.5
+    assert virtual_opponent(1.5, 0.0, rounds=9, round_=3) == 5.5
+    # Example 2: round 6 of 9, the opponent does not show (forfeit win) on 3.5 points -> 3.5, then 5.0.
+    assert virtual_opponent(3.5, 1.0, rounds=6, round_=6) == 3.5
+    assert virtual_opponent(3.5, 1.0, rounds=9, round_=6) == 5.0
+
+
+def nine_rounds(player: str, scores: list[float | str]) -> list[Result]:
+    """``player``'s nine rounds against fresh opponents; "+"/"-" are forfeit wins/losses."""
+    results: list[Result] = []
+    for round_, score in enumerate(scores, start=1):
+        opponent = f"{player}-opp{round_}"
+        if score == "+":
+            results.append(forfeit(round_, player, opponent, absent=opponent))
+        elif score == "-":
+            results.append(forfeit(round_, player, opponent, absent=player))
+        else:
+            results.append(two_player(round_, player, opponent, float(score)))
+    return results
+
+
+def test_unplayed_games_match_vegas_worked_examples() -> None:
+    # Vega manual 2016, Appendix I (FIDE Congress 2009 rule). 1: in a 9-round Swiss A scores 6 with a
+    # default win in round 3, on 2 points after round 2: round 3 adds 2 + 0 + 6 x 0.5 = 5 to A's own
+    # Buchholz, and A counts 5.5 in the Buchholz of A's opponents.
+    results = nine_rounds("A", [1, 1, "+", 1, 1, 1, 0, 0, 0])
+    entrants = ["A"] + [f"A-opp{r}" for r in range(1, 10)]
+    values = buchholz_and_sb(entrants, results, rounds=9, system=SWISS)
+    played_opponents = 0 + 0 + 0 + 0 + 0 + 1 + 1 + 1  # what A's real opponents scored (their only game)
+    assert values["A"][0] == played_opponents + 5
+    assert values["A-opp1"][0] == 5.5
+    # 2: B is absent in round 7 with 4 points after round 6 and ends on 6: round 7 adds 4 + 1 + 2 x 0.5 = 6,
+    # and B counts 6.5 for B's opponents.
+    results = nine_rounds("B", [1, 1, 1, 1, 0, 0, "-", 1, 1])
+    entrants = ["B"] + [f"B-opp{r}" for r in range(1, 10)]
+    values = buchholz_and_sb(entrants, results, rounds=9, system=SWISS)
+    assert values["B"][0] == (0 * 4 + 1 + 1 + 0 + 0) + 6
+    assert values["B-opp1"][0] == 6.5
+
+
+def test_a_small_swiss_worked_by_hand() -> None:
+    # R1: 1 beats 3, 2 draws 4. R2: 1 beats 2, 3 beats 4. R3: 1 draws 4, 2 beats 3.
+    # Points: 1: 2½, 2: 1½, 3: 1, 4: 1.
+    # Buchholz: 1: 1+1½+1 = 3½; 2: 1+2½+1 = 4½; 3: 2½+1+1½ = 5; 4: 1½+1+2½ = 5.
+    # SB: 1: 1 + 1½ + ½·1 = 3; 2: ½·1 + 1 = 1½; 3: 1; 4: ½·1½ + ½·2½ = 2. 3 and 4 tie on Buchholz; SB puts 4 first.
+    results = [two_player(1, 1, 3, 1), two_player(1, 2, 4, 0.5), two_player(2, 1, 2, 1), two_player(2, 3, 4, 1),
+               two_player(3, 1, 4, 0.5), two_player(3, 2, 3, 1)]
+    table = standings([1, 2, 3, 4], results, rounds=3, system=SWISS)
+    assert [(s.entrant, s.points, s.tiebreaks) for s in table] == [
+        (1, 2.5, (3.5, 3.0)), (2, 1.5, (4.5, 1.5)), (4, 1.0, (5.0, 2.0)), (3, 1.0, (5.0, 1.0))]
+
+
+def test_a_bye_is_a_win_and_a_withdrawn_players_absence_counts_as_draws_for_others() -> None:
+    results: list[Result] = [two_player(1, 1, 2, 1), Bye(1, 3), two_player(2, 3, 1, 0.5)]
+    # 2 withdrew after round 1 and was not paired in round 2.
+    table = standings([1, 2, 3], results, rounds=2, system=SWISS, withdrawn={2})
+    points = {s.entrant: s.points for s in table}
+    assert points == {1: 1.5, 2: 0.0, 3: 1.5}
+    by = {s.entrant: s for s in table}
+    # 1's Buchholz: opponent 2 (0 played + absence as a draw = ½) + opponent 3 (1½, bye counted as a draw: 1).
+    assert by[1].tiebreaks[0] == 0.5 + 1.0
+    # 3's Buchholz: virtual opponent for the round-1 bye (0 + (1-1) + ½·1 = ½) + opponent 1 (1½).
+    assert by[3].tiebreaks[0] == 0.5 + 1.5
+    assert by[2].withdrawn and by[2].games == 1 and by[3].games == 1
+
+
+def test_round_robin_counts_forfeits_as_played() -> None:
+    results = [two_player(1, 1, 2, 1), forfeit(2, 3, 1, absent=3), two_player(3, 2, 3, 1)]
+    values = buchholz_and_sb([1, 2, 3], results, rounds=3, system=ROUND_ROBIN)
+    assert values[1] == (1.0 + 0.0, 1.0 + 0.0)
+
+
+@pytest.mark.parametrize(
+    ("ranks", "size", "expected"),
+    [([1, 2, 3, 4], 4, (3, 2, 1, 0)), ([2, 1, 3], 3, (1, 2, 0)), ([1, 2, 3], 4, (3, 1.5, 0)),
+     ([1, 1, 3, 4], 4, (2.5, 2.5, 1, 0)), ([1, 2], 2, (1, 0)), ([1, 1], 2, (0.5, 0.5)), ([1, 2], 4, (3, 0))],
+)
+def test_placing_points(ranks: list[int], size: int, expected: tuple[float, ...]) -> None:
+    assert placing_points(ranks, size) == expected
+
+
+def test_tables_of_four_use_mean_per_round_so_a_round_weighs_like_a_game() -> None:
+    results = [Game(1, (1, 2, 3, 4), placing_points([1, 2, 3, 4], 4))]
+    values = buchholz_and_sb([1, 2, 3, 4], results, rounds=1, system=SWISS, table_size=4)
+    assert values[1] == ((2 + 1 + 0) / 3, (2 + 1 + 0) / 3)
+    assert values[4] == ((3 + 2 + 1) / 3, 0.0)
+
+
+def test_explanations_cover_every_tiebreak_and_fit_a_discord_message() -> None:
+    for system in TIEBREAKS:
+        lines = explanations(system)
+        assert all(any(t.name.lower() in line.lower() for line in lines) for t in TIEBREAKS[system])
+        assert len("\n".join(lines)) < 2000
+    assert "3/2/1/0" in explanations(SWISS, table_size=4)[0]
+    assert any("bye" in line for line in explanations(SWISS))
+
+
+def test_a_bye_at_tables_of_four_meets_a_virtual_opponent_on_the_same_scale() -> None:
+    # Round 1: 5 has the bye (a win = 3 points); round 2: 5 finishes first at a table with 1, 2 and 3.
+    results: list[Result] = [Game(1, (1, 2, 3, 4), placing_points([1, 2, 3, 4], 4)), Bye(1, 5, 3.0),
+                             Game(2, (5, 1, 2, 3), placing_points([1, 2, 3, 4], 4)), Bye(2, 4, 3.0)]
+    values = buchholz_and_sb([1, 2, 3, 4, 5], results, rounds=2, system=SWISS, table_size=4)
+    # Bye round: 0 before + (3 - 3) + 1.5 x (2 - 1) = 1.5, a full result (SB x 3/3).
+    # Round 2: mean of 1 (3+2 = 5), 2 (2+1 = 3), 3 (1+0 = 1) = 3; 5 finished above all three.
+    assert values[5] == (1.5 + 3.0, 1.5 + 3.0)
+    # 4's bye came in round 2 on 0 points: 0 + 0 + 0 = 0.
+    assert values[4][0] == (5.0 + 3.0 + 1.0) / 3 + 0.0

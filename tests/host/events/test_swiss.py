@@ -1,0 +1,181 @@
+"""Swiss pairing: a round worked by hand, the bye and colour rules, and properties over random events."""
+
+from __future__ import annotations
+
+import functools
+from collections import Counter
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from host.events.model import Bye, Result, forfeit, opponents_met, two_player
+from host.events.scoring import SWISS, standings
+from host.events.swiss import FIRST, pair_swiss, side_history
+
+EIGHT = list(range(1, 9))
+
+
+def test_round_one_pairs_top_half_against_bottom_half_with_alternating_sides() -> None:
+    # FIDE Dutch system, round 1 of 8: 1-5, 2-6, 3-7, 4-8; seed 1 has white, then colours alternate by board.
+    first = pair_swiss(EIGHT, [], 1)
+    assert first.boards == ((1, 5), (6, 2), (3, 7), (8, 4))
+    assert first.bye is None and first.rematches == 0
+
+
+def test_a_second_round_worked_by_hand() -> None:
+    # Round 1: 1 beats 5, 2 beats 6 (2 had black), 3 and 7 draw, 4 beats 8 (4 had black).
+    results = [two_player(1, 1, 5, 1), two_player(1, 6, 2, 0), two_player(1, 3, 7, 0.5), two_player(1, 8, 4, 0)]
+    # Score groups: {1, 2, 4} on 1, {3, 7} on ½, {5, 6, 8} on 0.
+    # - {1, 2, 4} is odd: top half {1} meets the first of the bottom half, 2; 4 floats down. 1 had white and
+    #   2 black, so 2 takes white: 2-1.
+    # - The floater 4 meets the top of the next group, 3; 4 had black, 3 white: 4-3.
+    # - 7 is now alone on ½ and floats to {5, 6, 8}. 7-5 would clash (both had black and want white) and
+    #   leave 6-8 clashing too (both had white); 7-6 and 5-8 satisfy everyone: 7-6, 5-8.
+    second = pair_swiss(EIGHT, results, 2)
+    assert second.boards == ((2, 1), (4, 3), (7, 6), (5, 8))
+
+
+def test_the_bye_goes_to_the_lowest_ranked_player_without_one_and_is_worth_a_win() -> None:
+    players = [1, 2, 3, 4, 5]
+    first = pair_swiss(players, [], 1)
+    assert first.bye == 5 and first.boards == ((1, 3), (4, 2))
+    results: list[Result] = [two_player(1, 1, 3, 1), two_player(1, 4, 2, 0), Bye(1, 5)]
+    # 5 now has a point but cannot get a second bye; the lowest-ranked on 0 points is 4.
+    second = pair_swiss(players, results, 2)
+    assert second.bye == 4
+
+
+def test_a_forfeit_win_counts_as_a_point_without_playing_so_no_bye_follows() -> None:
+    # FIDE C.04.1 d: a player who scored a forfeit win may not also get the pairing-allocated bye.
+    results: list[Result] = [forfeit(1, 1, 5, absent=1), two_player(1, 2, 3, 1), Bye(1, 4)]
+    second = pair_swiss([1, 2, 3, 4, 5], results, 2)
+    assert second.bye not in (4, 5)
+
+
+def test_withdrawn_players_are_not_paired() -> None:
+    round_two = pair_swiss(EIGHT, [two_player(1, a, b, 1) for a, b in ((1, 5), (6, 2), (3, 7), (8, 4))],
+                           2, withdrawn={7})
+    seated = {e for board in round_two.boards for e in board}
+    assert 7 not in seated and round_two.bye is not None and len(seated) == 6
+
+
+def test_a_rematch_is_made_only_when_nothing_else_is_possible() -> None:
+    # Four players, three rounds: everyone has met everyone, so round 4 must repeat two pairs.
+    results: list[Result] = []
+    for round_ in range(1, 4):
+        paired = pair_swiss([1, 2, 3, 4], results, round_)
+        assert paired.rematches == 0
+        results += [two_player(round_, a, b, 0.5) for a, b in paired.boards]
+    fourth = pair_swiss([1, 2, 3, 4], results, 4)
+    assert fourth.rematches == 2 and len(fourth.boards) == 2
+
+
+def test_the_same_inputs_give_the_same_pairing_in_any_result_order() -> None:
+    results = [two_player(1, 1, 5, 1), two_player(1, 6, 2, 0), two_player(1, 3, 7, 0.5), two_player(1, 8, 4, 0)]
+    assert pair_swiss(EIGHT, results, 2) == pair_swiss(EIGHT, list(reversed(results)), 2)
+
+
+# --- properties over whole random events -----------------------------------------------------------
+
+
+def min_rematches(players: list[int], met: dict[int, set[int]]) -> int:
+    """Brute force: the fewest rematches any pairing of ``players`` (even count) can have."""
+
+    @functools.cache
+    def best(free: tuple[int, ...]) -> int:
+        if not free:
+            return 0
+        top, rest = free[0], free[1:]
+        return min((b in met.get(top, set())) + best(tuple(x for x in rest if x != b)) for b in rest)
+
+    return best(tuple(players))
+
+
+def play_event(data: st.DataObject, players: int, rounds: int) -> list[tuple[object, list[Result]]]:
+    entrants = list(range(10, 10 + players))
+    results: list[Result] = []
+    history = []
+    for round_ in range(1, rounds + 1):
+        paired = pair_swiss(entrants, results, round_)
+        history.append((paired, list(results)))
+        for a, b in paired.boards:
+            results.append(two_player(round_, a, b, data.draw(st.sampled_from([1.0, 0.5, 0.0]))))
+        if paired.bye is not None:
+            results.append(Bye(round_, paired.bye))
+    return history
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(min_value=2, max_value=12), st.data())
+def test_nobody_meets_twice_while_it_can_be_avoided(players: int, data: st.DataObject) -> None:
+    # Dirac: while round r <= n/2 (r <= (n-1)/2 with a bye) every player still has at least half the
+    # field left to meet, so a rematch-free round always exists.
+    rounds = max(1, players // 2 if players % 2 == 0 else (players - 1) // 2)
+    pairs = Counter()
+    for paired, _ in play_event(data, players, rounds):
+        assert paired.rematches == 0
+        pairs.update(frozenset(board) for board in paired.boards)
+    assert all(count == 1 for count in pairs.values())
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(min_value=3, max_value=8), st.integers(min_value=1, max_value=9), st.data())
+def test_rematches_are_the_fewest_possible(players: int, rounds: int, data: st.DataObject) -> None:
+    for paired, before in play_event(data, players, rounds):
+        met = opponents_met(before)
+        seated = sorted(e for board in paired.boards for e in board)
+        repeated = sum(1 for a, b in paired.boards if b in met.get(a, set()))
+        assert repeated == paired.rematches
+        if paired.bye is None:
+            assert repeated == min_rematches(seated, met)
+        else:  # no bye choice among the eligible would have done better
+            had = {r.entrant for r in before if isinstance(r, Bye)}
+            everyone = [*seated, paired.bye]
+            eligible = [e for e in everyone if e not in had] or everyone
+            assert repeated == min(min_rematches(sorted(set(everyone) - {e}), met) for e in eligible)
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.integers(min_value=3, max_value=11).filter(lambda n: n % 2), st.data())
+def test_every_player_gets_at_most_one_bye(players: int, data: st.DataObject) -> None:
+    history = play_event(data, players, players)
+    byes = [paired.bye for paired, _ in history]
+    assert None not in byes and len(byes) == len(set(byes))
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(min_value=2, max_value=12), st.integers(min_value=1, max_value=7), st.data())
+def test_sides_stay_balanced(players: int, rounds: int, data: st.DataObject) -> None:
+    history = play_event(data, players, rounds)
+    last, before = history[-1]
+    results = before + [two_player(rounds, a, b, 0.5) for a, b in last.boards]
+    for entrant, sides in side_history(results).items():
+        played = [sides[r] for r in sorted(sides)]
+        firsts = played.count(FIRST)
+        assert abs(2 * firsts - len(played)) <= 2, (entrant, played)
+
+
+def test_a_whole_event_with_a_withdrawal_mid_round() -> None:
+    entrants = list(range(1, 9))
+    results: list[Result] = []
+    first = pair_swiss(entrants, results, 1)
+    results += [two_player(1, a, b, 1.0) for a, b in first.boards]  # the first seat wins (or the clock does)
+    second = pair_swiss(entrants, results, 2)
+    board_of_8 = next(board for board in second.boards if 8 in board)
+    results += [forfeit(2, *board_of_8, absent=8)]  # 8 withdraws while the game is running
+    results += [two_player(2, a, b, 0.5) for a, b in second.boards if 8 not in (a, b)]
+    third = pair_swiss(entrants, results, 3, withdrawn={8})
+    assert 8 not in {e for board in third.boards for e in board} and third.bye not in (None, 8)
+    assert third.bye != next(e for e in board_of_8 if e != 8)  # a forfeit winner gets no bye as well
+    results += [two_player(3, a, b, 0.0) for a, b in third.boards] + [Bye(3, third.bye)]
+    table = standings(entrants, results, rounds=3, system=SWISS, withdrawn={8})
+    expected = Counter()
+    for result in results:
+        if isinstance(result, Bye):
+            expected[result.entrant] += 1
+        else:
+            for seat, points in zip(result.seats, result.points, strict=True):
+                expected[seat] += points
+    assert {s.entrant: s.points for s in table} == {e: expected[e] for e in entrants}
+    assert [s.points for s in table] == sorted((s.points for s in table), reverse=True)
+    assert next(s for s in table if s.entrant == 8).withdrawn
