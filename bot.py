@@ -127,9 +127,9 @@ class ZBot(commands.Bot):
         log.info("synced %d slash commands", len(synced))
 
     async def close(self) -> None:
-        await super().close()
         if self._ai is not None:
             self._ai.close()
+        await super().close()
         if self.db is not None:
             await self.db.close()
             self.db = None

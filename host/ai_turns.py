@@ -86,6 +86,7 @@ class AiPlayers:
         self.owner = f"ai:{os.getpid()}:{uuid.uuid4().hex[:8]}"
         self.wake = asyncio.Event()
         self._pool: Executor | None = pool
+        self.closed = False
 
     # ----- enqueueing (a host ChangeHook) -------------------------------------------------
 
@@ -118,7 +119,7 @@ class AiPlayers:
     async def run(self, deliver: Callable[[Done], Awaitable[None]]) -> None:
         """Forever: claim due AI jobs while a pool worker is free, and hand each result to ``deliver``."""
         running: set[asyncio.Task[None]] = set()
-        while True:
+        while not self.closed:
             self.wake.clear()
             free = self.workers - len(running)
             if free > 0:
@@ -213,6 +214,8 @@ class AiPlayers:
     @property
     def pool(self) -> Executor:
         """Made on first use; spawned (not forked) so no child inherits the event loop or database threads."""
+        if self.closed:
+            raise RuntimeError("the AI players are shut down")
         if self._pool is None:
             self._pool = ProcessPoolExecutor(max_workers=self.workers,
                                              mp_context=multiprocessing.get_context("spawn"))
@@ -230,6 +233,9 @@ class AiPlayers:
         return move
 
     def close(self) -> None:
+        """Stop claiming jobs and let the pool go; a search under way is abandoned (its job is claimed again)."""
+        self.closed = True
+        self.wake.set()
         if self._pool is not None:
             self._pool.shutdown(wait=False, cancel_futures=True)
             self._pool = None
