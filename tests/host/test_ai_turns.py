@@ -277,3 +277,16 @@ async def test_the_process_pool_runs_the_real_search_out_of_process(db: Database
         assert move == ai.choose(game, 0, "easy", seed=42)  # the same answer as in this process
     finally:
         players.close()
+
+
+async def test_on_a_live_clock_the_ai_never_flags_even_after_a_long_think(players: AiPlayers,
+                                                                          clock: FakeClock) -> None:
+    host = players.host
+    game_id = (await host.challenge(game="zaic", creator=A, opponents=[EASY], settings={"clock": "5m"})).row.id
+    row, game = await host.engine(game_id)
+    if row.seats_of(EASY)[0] not in game.to_move():
+        await human_move(host, game_id, A, random.Random(9))
+    clock.advance(600)  # longer than the AI's whole 5 minutes
+    assert (await host.due(clock())).timeouts == []
+    done = await run_due(players, clock)
+    assert len(done) == 1 and done[0].report is not None and done[0].report.outcome is None
