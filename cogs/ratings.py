@@ -45,7 +45,7 @@ class Ratings(commands.Cog):
     async def _name(self, interaction: discord.Interaction, user_id: int) -> str:
         """Server nickname, else the user's name, else the mention text; an AI level by its bot name."""
         if bots.is_ai(user_id):
-            return bots.name(user_id)
+            return bots.plain_name(user_id)  # drawn in images, whose fonts have no emoji
         member = interaction.guild.get_member(user_id) if interaction.guild else None
         if member is not None:
             return member.display_name

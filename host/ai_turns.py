@@ -44,6 +44,8 @@ GRACE = 5.0
 POLL = 1.0
 RETRY_AFTER = 5.0
 MAX_BACKOFF = 600.0
+NOT_YET_LIMIT = 30
+"""Attempts (a second apart) to wait for a game's thread before the AI moves anyway (posting in the channel)."""
 
 
 class NotYet(Exception):
@@ -179,7 +181,7 @@ class AiPlayers:
             return None
         if seat not in game.to_move():
             return None
-        if row.thread_id is None and row.channel_id is not None:
+        if row.thread_id is None and row.channel_id is not None and job.attempts < NOT_YET_LIMIT:
             raise NotYet
         move = await self.think(game, seat, level, ai_seed(row.seed, f"ply{ply}:{seat}"))
         try:

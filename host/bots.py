@@ -40,6 +40,11 @@ def name(user_id: int) -> str:
     return f"🤖 AI ({level})"
 
 
+def plain_name(user_id: int) -> str:
+    """The name without the emoji, for images (their fonts have no emoji): still marked as a bot."""
+    return f"AI ({level_of(user_id)}) [bot]"
+
+
 def mention(user_id: int) -> str:
     """A person's mention, or an AI level's name (an AI id as ``<@id>`` would show as an unknown user)."""
     return name(user_id) if is_ai(user_id) else f"<@{user_id}>"

@@ -170,3 +170,15 @@ async def test_autocomplete_and_moves_stay_fast_while_an_ai_thinks(fake_discord:
 
 def harness_id(fake: FakeDiscord, name: str) -> int:
     return int(fake.user(name).id)
+
+
+async def test_profile_of_the_bot_is_refused_clearly_and_an_ai_level_has_one(harness: BotHarness) -> None:
+    fake = harness.fake
+    async with harness.running():
+        refused = await fake.slash("alice", "profile", {"user": fake.world.bot})
+        assert refused.ephemeral and "use `/profile ai:` with a level" in refused.content
+        shown = await fake.slash("alice", "profile", {"ai": "hard"})
+        followups = await shown.wait_followups(1)
+        assert followups[0].embeds[0]["title"].startswith("AI (hard) [bot]")
+        board = await fake.slash("alice", "leaderboard", {"game": "zrtz", "bots": False})
+        assert (await board.wait_followups(1))[0].attachments
