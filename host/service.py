@@ -49,9 +49,8 @@ SETTINGS_DEFAULTS: dict[str, Any] = {"rated": True, "clock": "none", "match": 1}
 
 
 def mention(user_id: int | None) -> str:
-    if bots.is_ai(user_id):
-        return bots.name(user_id)  # type: ignore[arg-type]
-    return f"<@{user_id}>" if user_id is not None else "an open seat"
+    """A person's mention, an AI level's name, or an open seat."""
+    return bots.mention(user_id) if user_id is not None else "an open seat"
 
 
 class Host:
