@@ -13,6 +13,7 @@ import pkgutil
 import sys
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import discord
 import yarl
@@ -61,9 +62,23 @@ class Config:
             gateway_url=os.environ.get("DISCORD_GATEWAY_URL") or None,
             dev_guild_id=int(guild) if guild else None,
             sync=sync,
-            ai_workers=int(workers) if workers else 1,
-            ai_think_delay=float(delay) if delay else 0.0,
+            ai_workers=_number(workers, "AI_WORKERS", int, 1),
+            ai_think_delay=_number(delay, "AI_THINK_DELAY", float, 0.0),
         )
+
+
+def _number(text: str, name: str, kind: type[int] | type[float], default: float) -> Any:
+    """A setting that must be a number (at least 1 for a count, 0 for seconds): a clear message otherwise."""
+    if not text:
+        return default
+    try:
+        value = kind(text)
+    except ValueError:
+        value = None
+    if value is None or value < (1 if kind is int else 0):
+        raise ValueError(f"{name} must be a {'whole number of at least 1' if kind is int else 'number of seconds'},"
+                         f" not {text!r}")
+    return value
 
 
 def point_discord_at(api_base: str | None, gateway_url: str | None) -> None:
@@ -133,9 +148,9 @@ class ZBot(commands.Bot):
         log.info("synced %d slash commands", len(synced))
 
     async def close(self) -> None:
-        await super().close()
         if self._ai is not None:
             self._ai.close()
+        await super().close()
         if self.db is not None:
             await self.db.close()
             self.db = None
@@ -150,7 +165,11 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description="Discord bot for five abstract board games.")
     parser.add_argument("--sync", action="store_true", help="register the slash commands with Discord")
     args = parser.parse_args(argv)
-    config = Config.from_env(sync=args.sync)
+    try:
+        config = Config.from_env(sync=args.sync)
+    except ValueError as error:
+        print(error, file=sys.stderr)
+        return 2
     if not config.token:
         print(NO_TOKEN, file=sys.stderr)
         return 2

@@ -45,7 +45,7 @@ class Ratings(commands.Cog):
     async def _name(self, interaction: discord.Interaction, user_id: int) -> str:
         """Server nickname, else the user's name, else the mention text; an AI level by its bot name."""
         if bots.is_ai(user_id):
-            return bots.name(user_id)
+            return bots.plain_name(user_id)  # drawn in images, whose fonts have no emoji
         member = interaction.guild.get_member(user_id) if interaction.guild else None
         if member is not None:
             return member.display_name
@@ -69,11 +69,13 @@ class Ratings(commands.Cog):
     @app_commands.command(name="leaderboard", description="The top 20 players of a game, and your own place")
     @app_commands.describe(game="Which game", scope="This server (default) or every server",
                            season="A season number of this server (default: all-time)",
-                           bots="Include the bot's AI levels (default: yes)")
+                           include_bots="Include the bot's AI levels (default: yes)")
     @app_commands.choices(scope=[app_commands.Choice(name="server", value="server"),
                                  app_commands.Choice(name="global", value="global")])
+    @app_commands.rename(include_bots="bots")
     async def leaderboard(self, interaction: discord.Interaction, game: str, scope: str | None = None,
-                          season: app_commands.Range[int, 1, 100_000] | None = None, bots: bool = True) -> None:
+                          season: app_commands.Range[int, 1, 100_000] | None = None,
+                          include_bots: bool = True) -> None:
         title = self._title(game)
         board_scope = self._scope(interaction, scope)
         if season is not None:
@@ -84,14 +86,14 @@ class Ratings(commands.Cog):
                 raise HostError(f"Season {season} has not started; this server is in season {current}.")
         await interaction.response.defer(thinking=True)
         board = await ratings.leaderboard(self.bot.host.db, game, board_scope, season or ALL_TIME,
-                                          interaction.user.id, bots_too=bots)
+                                          interaction.user.id, bots_too=include_bots)
         everyone = [*board.rows, *([board.me] if board.me else [])]
         names = await asyncio.gather(*(self._name(interaction, s.user_id) for s in everyone))
         lines = [BoardLine(s.rank, name, s.shown, s.games, s.win_rate, me=s.user_id == interaction.user.id)
                  for s, name in zip(everyone, names, strict=True)]
         me = lines.pop() if board.me else None
         where = "all servers" if board_scope == GLOBAL else (interaction.guild.name if interaction.guild else "")
-        period = (f"Season {season}" if season else "All-time") + ("" if bots else " · people only")
+        period = (f"Season {season}" if season else "All-time") + ("" if include_bots else " · people only")
         subtitle = f"{period} · {board.players} ranked · ? = provisional (under {PROVISIONAL_GAMES} games)"
         image = await asyncio.to_thread(render_leaderboard, f"{title} · {where}", subtitle, lines, me,
                                         f"Players need {MIN_GAMES} rated games in the period to appear.")

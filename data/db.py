@@ -84,9 +84,11 @@ class Database:
             await self.conn.execute("COMMIT")
 
     async def fetchone(self, sql: str, params: tuple[object, ...] = ()) -> aiosqlite.Row | None:
-        async with self.reader.execute(sql, params) as cursor:
-            return await cursor.fetchone()
+        rows = await self.fetchall(sql, params)
+        return rows[0] if rows else None
 
     async def fetchall(self, sql: str, params: tuple[object, ...] = ()) -> list[aiosqlite.Row]:
-        async with self.reader.execute(sql, params) as cursor:
-            return list(await cursor.fetchall())
+        """Execute and fetch in one step on the reader's thread. Separate steps let another coroutine's
+        read run while this statement is still open, inside its older snapshot: it would miss a write
+        committed just before it (a game created a moment ago)."""
+        return list(await self.reader.execute_fetchall(sql, params))

@@ -44,6 +44,8 @@ GRACE = 5.0
 POLL = 1.0
 RETRY_AFTER = 5.0
 MAX_BACKOFF = 600.0
+NOT_YET_LIMIT = 30
+"""Attempts (a second apart) to wait for a game's thread before the AI moves anyway (posting in the channel)."""
 
 
 class NotYet(Exception):
@@ -86,6 +88,7 @@ class AiPlayers:
         self.owner = f"ai:{os.getpid()}:{uuid.uuid4().hex[:8]}"
         self.wake = asyncio.Event()
         self._pool: Executor | None = pool
+        self.closed = False
 
     # ----- enqueueing (a host ChangeHook) -------------------------------------------------
 
@@ -118,7 +121,7 @@ class AiPlayers:
     async def run(self, deliver: Callable[[Done], Awaitable[None]]) -> None:
         """Forever: claim due AI jobs while a pool worker is free, and hand each result to ``deliver``."""
         running: set[asyncio.Task[None]] = set()
-        while True:
+        while not self.closed:
             self.wake.clear()
             free = self.workers - len(running)
             if free > 0:
@@ -178,7 +181,7 @@ class AiPlayers:
             return None
         if seat not in game.to_move():
             return None
-        if row.thread_id is None and row.channel_id is not None:
+        if row.thread_id is None and row.channel_id is not None and job.attempts < NOT_YET_LIMIT:
             raise NotYet
         move = await self.think(game, seat, level, ai_seed(row.seed, f"ply{ply}:{seat}"))
         try:
@@ -213,6 +216,8 @@ class AiPlayers:
     @property
     def pool(self) -> Executor:
         """Made on first use; spawned (not forked) so no child inherits the event loop or database threads."""
+        if self.closed:
+            raise RuntimeError("the AI players are shut down")
         if self._pool is None:
             self._pool = ProcessPoolExecutor(max_workers=self.workers,
                                              mp_context=multiprocessing.get_context("spawn"))
@@ -230,6 +235,9 @@ class AiPlayers:
         return move
 
     def close(self) -> None:
+        """Stop claiming jobs and let the pool go; a search under way is abandoned (its job is claimed again)."""
+        self.closed = True
+        self.wake.set()
         if self._pool is not None:
             self._pool.shutdown(wait=False, cancel_futures=True)
             self._pool = None

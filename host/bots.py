@@ -38,3 +38,13 @@ def name(user_id: int) -> str:
     if level is None:
         raise ValueError(f"user {user_id} is not an AI")
     return f"🤖 AI ({level})"
+
+
+def plain_name(user_id: int) -> str:
+    """The name without the emoji, for images (their fonts have no emoji): still marked as a bot."""
+    return f"AI ({level_of(user_id)}) [bot]"
+
+
+def mention(user_id: int) -> str:
+    """A person's mention, or an AI level's name (an AI id as ``<@id>`` would show as an unknown user)."""
+    return name(user_id) if is_ai(user_id) else f"<@{user_id}>"

@@ -23,9 +23,7 @@ Mention = Callable[[int | None], str]
 
 def mention(user_id: int | None) -> str:
     """A player as the channel shows them: an AI seat by its name, a person by a mention."""
-    if user_id is not None and bots.is_ai(user_id):
-        return bots.name(user_id)
-    return f"<@{user_id}>" if user_id is not None else "an open seat"
+    return bots.mention(user_id) if user_id is not None else "an open seat"
 
 
 def clip(text: str, limit: int) -> str:

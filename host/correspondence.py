@@ -45,8 +45,8 @@ class GameLine:
     clock: str
 
     def text(self) -> str:
-        against = ", ".join(f"<@{u}>" for u in self.opponents) or "yourself"
-        turn = "**your turn**" if self.my_turn else "waiting for " + ", ".join(f"<@{u}>" for u in self.to_move)
+        against = ", ".join(bots.mention(u) for u in self.opponents) or "yourself"
+        turn = "**your turn**" if self.my_turn else "waiting for " + ", ".join(bots.mention(u) for u in self.to_move)
         left = f" · {clocks.format_duration(self.time_left)} left" if self.time_left is not None else ""
         where = f" · <#{self.thread_id}>" if self.thread_id else ""
         return f"**{self.title}** #{self.game_id} vs {against} · {turn}{left}{where}"
@@ -67,7 +67,7 @@ class HistoryLine:
     """Why the game did not count for the ratings, or ``None`` when it did."""
 
     def text(self) -> str:
-        against = ", ".join(f"<@{u}>" for u in self.opponents) or "yourself"
+        against = ", ".join(bots.mention(u) for u in self.opponents) or "yourself"
         where = f" · <#{self.thread_id}>" if self.thread_id else ""
         when = f"<t:{int(self.finished_at)}:d>"
         unrated = f" · unrated: {self.unrated}" if self.unrated else ""
@@ -181,7 +181,8 @@ async def clock_changes(host: Host, row: GameRow, game: Game, applied: Sequence[
     vacations = await vacations_of(host, users.values(), min([now, *state.started.values()]))
     acted = {seat for seat, _ in applied if seat != CHANCE}
     for seat, text in applied:
-        if seat in state.started and text not in ("resign", "timeout", "draw") and not late_ok:
+        if seat in state.started and text not in ("resign", "timeout", "draw") and not late_ok \
+                and not bots.is_ai(users.get(seat)):  # an AI never flags, even on a live clock
             deadline = clocks.seat_deadline(tc, state, seat, vacations.get(users.get(seat) or 0, []))
             if deadline is not None and deadline <= now:
                 raise HostError("Your time has run out; the timeout will be recorded shortly.")

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 
 from data.store import GameRow, Seat
 from engines import Game
+from host import bots
 from host.results import HostError, Report
 
 if TYPE_CHECKING:
@@ -37,12 +38,12 @@ class Score:
     def line(self) -> str:
         a, b = self.users
         pa, pb = (f"{p:g}" for p in self.points)
-        text = f"Match (best of {self.length}): <@{a}> {pa} – {pb} <@{b}>"
+        text = f"Match (best of {self.length}): {bots.mention(a)} {pa} – {pb} {bots.mention(b)}"
         if not self.decided:
             return f"{text}; game {self.played + 1} starts below."
         if self.points[0] == self.points[1]:
             return f"{text}: the match is drawn."
-        return f"{text}: <@{a if self.points[0] > self.points[1] else b}> wins the match."
+        return f"{text}: {bots.mention(a if self.points[0] > self.points[1] else b)} wins the match."
 
 
 def check_length(length: int, players: int) -> None:
