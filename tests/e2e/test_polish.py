@@ -167,3 +167,14 @@ async def test_history_pages_past_the_first_screen(harness: BotHarness) -> None:
         assert "Page 1 of 2 (12 games)" in first.content and "/history page:2" in first.content
         second = await fake.slash("alice", "history", {"page": 2})
         assert "Page 2 of 2" in second.content and second.content.count("**Zaic**") == 2
+
+
+async def test_leaderboard_game_autocomplete_explains_a_miss_and_a_wall_is_not_echoed(harness: BotHarness) -> None:
+    fake = harness.fake
+    async with harness.running():
+        miss = await fake.autocomplete("alice", "leaderboard", focused="game", value="go")
+        assert [c["name"] for c in miss] == ["No game matches 'go': clear the box to see them all"]
+        refused = await fake.slash("alice", "leaderboard", {"game": miss[0]["value"]})
+        assert refused.ephemeral and "There is no game called 'none'" in refused.content and "zrtz" in refused.content
+        wall = await fake.slash("alice", "leaderboard", {"game": "chess " * 900})
+        assert wall.ephemeral and len(wall.content) < 300
