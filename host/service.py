@@ -271,7 +271,8 @@ class Host:
         seats = [s for s in row.seats_of(user) if s in game.to_move()]
         if not seats:
             return []
-        return narrow(game.legal_moves(seats[0]), typed, lambda move: game.describe(seats[0], move))
+        moves = sorted(game.legal_moves(seats[0]), key=lambda m: m == "end")  # finishing the turn comes last
+        return narrow(moves, typed, lambda move: game.describe(seats[0], move))
 
     async def explain_no_choices(self, game_id: int, user: int, typed: str) -> str:
         """Why autocomplete has no move for ``user``: said in the one entry offered instead of an empty list."""

@@ -212,3 +212,18 @@ async def test_a_waiting_challenge_and_a_game_in_play_are_never_guessed_between(
     await host.challenge(game="dicenim", creator=ALICE, opponents=[CAROL], guild_id=1)
     with pytest.raises(HostError, match="You have 2 open Dice Nim games here"):
         await host.resolve("dicenim", ALICE, thread_id=None, guild_id=1, statuses=("challenge", "active"))
+
+
+async def test_ziggurat_autocomplete_lists_ending_the_turn_last(host: Host) -> None:
+    lobby = await host.challenge(game="ziggurat", creator=ALICE, opponents=[BOB], guild_id=1)
+    lobby = await host.accept(lobby.row.id, BOB)
+    for _ in range(60):
+        obs = await host.observation(lobby.row.id, None)
+        user = lobby.row.user_at(next(s for s in obs["to_move"] if s != CHANCE))
+        choices = await host.move_choices(lobby.row.id, user, "")
+        values = [v for _, v in choices]
+        if "end" in values and len(values) > 1:
+            assert values[-1] == "end" and choices[-1][0].startswith("End the turn")
+            return
+        await host.play(lobby.row.id, user, values[0] if " moves)" not in choices[0][0] else "end")
+    pytest.fail("no turn with a choice to end came up")
