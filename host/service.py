@@ -183,14 +183,14 @@ class Host:
         """
         row = await self._row(game_id)
         self._require_status(row, "active")
-        game = (await self._engine(row)).clone()
+        before = await self._engine(row)  # never changed in place: captions describe the move from it
+        game = before.clone()
         if expected_ply is not None and len(game.history) != expected_ply:
             raise HostError("That button belongs to an earlier position; use the buttons under the newest board.")
         seat = self._acting_seat(row, game, user)
         if len(text) > MAX_MOVE_TEXT:
             raise HostError(f"That is not a move: you sent {len(text)} characters, and moves are short. "
                             "Start typing the move command and pick one from the list.")
-        before = game.clone()
         try:
             canonical = game.play(seat, text)
         except IllegalMove as error:
