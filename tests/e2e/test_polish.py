@@ -178,3 +178,17 @@ async def test_leaderboard_game_autocomplete_explains_a_miss_and_a_wall_is_not_e
         assert refused.ephemeral and "There is no game called 'none'" in refused.content and "zrtz" in refused.content
         wall = await fake.slash("alice", "leaderboard", {"game": "chess " * 900})
         assert wall.ephemeral and len(wall.content) < 300
+
+
+async def test_board_outside_a_thread_means_the_game_in_play_not_a_finished_one(harness: BotHarness) -> None:
+    fake = harness.fake
+    async with harness.running():
+        done, _ = await challenge_and_accept(harness, "zrtz")
+        await fake.slash("bob", "zrtz resign", channel=fake.thread(f"ZÈRTZ #{done}"))
+        only_finished = await fake.slash("alice", "zrtz board")
+        assert f"#{done}" in only_finished.content and only_finished.files
+        live, _ = await challenge_and_accept(harness, "zrtz")
+        board = await fake.slash("alice", "zrtz board")
+        assert f"#{live}" in board.content and board.files, board.content
+        final = [m for m in fake.messages(fake.thread(f"ZÈRTZ #{done}")) if m.attachments][-1]
+        assert "resigned" in final.content and final.custom_ids() == [f"zr:{done}"]
