@@ -24,6 +24,7 @@ from cogs._shared import (
     post_report,
     report_message,
     report_shown,
+    retire_board,
 )
 from data.store import GameRow
 from host.results import HostError, Report
@@ -172,6 +173,7 @@ class GameCog(commands.GroupCog):
         row = await self._game_here(interaction, ("challenge", "active"))
         text = await self.bot.host.abort(row.id, interaction.user.id)
         await interaction.response.send_message(text, allowed_mentions=MENTION_USERS)
+        await retire_board(self.bot, row.id)
 
     @app_commands.command(name="rules", description="How to play, and the move notation")
     async def rules(self, interaction: discord.Interaction) -> None:

@@ -133,6 +133,17 @@ async def board_shown(bot: ZBot, report: Report, message: discord.Message | disc
         log.info("could not retire the old board of game %s: %s", report.row.id, error)
 
 
+async def retire_board(bot: ZBot, game_id: int) -> None:
+    """A game that ended without a new board (aborted): its last board's buttons go too."""
+    last = await bot.host.last_board(game_id)
+    if last is None:
+        return
+    try:
+        await bot.get_partial_messageable(last.channel_id).get_partial_message(last.message_id).edit(view=None)
+    except discord.HTTPException as error:
+        log.info("could not retire the last board of game %s: %s", game_id, error)
+
+
 async def turn_view(bot: ZBot, report: Report) -> discord.ui.View:
     """One button per legal move when there are few (dice turns, forced captures): play by clicking.
     A finished game (and not a match that goes on) offers a rematch instead."""

@@ -14,7 +14,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands, tasks
 
-from cogs._shared import MENTION_USERS, post_report, thread_of
+from cogs._shared import MENTION_USERS, post_report, retire_board, thread_of
 from host import clocks
 from host.correspondence import NOTIFY_MODES, Reminder
 from host.scheduler import Scheduler, Tick
@@ -93,6 +93,7 @@ class Correspondence(commands.Cog):
                     await thread.send(notice.text)
                 except discord.HTTPException:
                     log.warning("could not post the abort of game %s", notice.game_id)
+            await retire_board(self.bot, notice.game_id)
         for reminder in tick.reminders:
             await self.send_reminder(reminder)
         for digest in tick.digests:

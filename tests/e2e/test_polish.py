@@ -192,3 +192,13 @@ async def test_board_outside_a_thread_means_the_game_in_play_not_a_finished_one(
         assert f"#{live}" in board.content and board.files, board.content
         final = [m for m in fake.messages(fake.thread(f"ZÈRTZ #{done}")) if m.attachments][-1]
         assert "resigned" in final.content and final.custom_ids() == [f"zr:{done}"]
+
+
+async def test_an_aborted_game_keeps_no_live_buttons(harness: BotHarness) -> None:
+    fake = harness.fake
+    async with harness.running() as bot:
+        game_id, first = await challenge_and_accept(harness, "ziggurat")
+        assert first.custom_ids()
+        aborted = await fake.slash("bob", "ziggurat abort", channel=fake.thread(f"Ziggurat #{game_id}"))
+        assert "aborted" in aborted.content and (await bot.host.get(game_id)).status == "aborted"
+        assert not fake.world.messages[first.id].custom_ids()
