@@ -15,6 +15,7 @@ from discord.ext import commands
 import engines
 from cogs._shared import (
     MENTION_USERS,
+    OPEN_DRAW_OFFERS,
     board_file,
     board_shown,
     draw_view,
@@ -25,6 +26,7 @@ from cogs._shared import (
     report_message,
     report_shown,
     retire_board,
+    retire_draw_offer,
 )
 from data.store import GameRow
 from host.results import HostError, Report
@@ -160,10 +162,14 @@ class GameCog(commands.GroupCog):
         if decline:
             text = await self.bot.host.decline_draw(row.id, interaction.user.id)
             await interaction.response.send_message(text, allowed_mentions=MENTION_USERS)
+            await retire_draw_offer(self.bot, row.id, "Draw offer declined.")
             return
         result = await self.bot.host.offer_draw(row.id, interaction.user.id)
         if isinstance(result, str):
+            await retire_draw_offer(self.bot, row.id, "A newer draw offer follows below.")
             await interaction.response.send_message(result, allowed_mentions=MENTION_USERS, view=draw_view(row.id))
+            offer = await interaction.original_response()
+            OPEN_DRAW_OFFERS[row.id] = (offer.channel.id, offer.id)
         else:
             await self._send_report(interaction, result)
 

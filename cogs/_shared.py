@@ -119,11 +119,27 @@ async def edit_turn_board(bot: ZBot, report: Report) -> bool:
     except discord.NotFound:  # deleted: post a fresh board instead
         return False
     await bot.host.set_last_board(report.row.id, last.channel_id, last.message_id, report.ply)
+    await retire_draw_offer(bot, report.row.id)
     return True
+
+
+OPEN_DRAW_OFFERS: dict[int, tuple[int, int]] = {}
+"""game id -> (channel, message) of a draw offer whose buttons are live; a move ends the offer and them."""
+
+
+async def retire_draw_offer(bot: ZBot, game_id: int, why: str = "Draw offer closed: see the newest board.") -> None:
+    where = OPEN_DRAW_OFFERS.pop(game_id, None)
+    if where is None:
+        return
+    try:
+        await bot.get_partial_messageable(where[0]).get_partial_message(where[1]).edit(content=why, view=None)
+    except discord.HTTPException as error:
+        log.info("could not close the draw offer of game %s: %s", game_id, error)
 
 
 async def board_shown(bot: ZBot, report: Report, message: discord.Message | discord.InteractionMessage) -> None:
     """Remember the newest board and take the move buttons off the one before it: only one board is live."""
+    await retire_draw_offer(bot, report.row.id)
     old = await bot.host.set_last_board(report.row.id, message.channel.id, message.id, report.ply)
     if old is None:
         return
@@ -208,6 +224,7 @@ class DrawButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
             raise HostError("There is no draw offer on the table any more.")
         if self.action == "decline":
             text = await bot.host.decline_draw(self.game_id, interaction.user.id)
+            OPEN_DRAW_OFFERS.pop(self.game_id, None)
             await interaction.response.edit_message(content=text, view=None, allowed_mentions=MENTION_USERS)
             return
         result = await bot.host.offer_draw(self.game_id, interaction.user.id)
@@ -215,6 +232,7 @@ class DrawButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
             await interaction.response.edit_message(content=result, view=draw_view(self.game_id),
                                                     allowed_mentions=MENTION_USERS)
             return
+        OPEN_DRAW_OFFERS.pop(self.game_id, None)
         await interaction.response.edit_message(view=None)
         await post_report(bot, result)
 

@@ -202,3 +202,24 @@ async def test_an_aborted_game_keeps_no_live_buttons(harness: BotHarness) -> Non
         aborted = await fake.slash("bob", "ziggurat abort", channel=fake.thread(f"Ziggurat #{game_id}"))
         assert "aborted" in aborted.content and (await bot.host.get(game_id)).status == "aborted"
         assert not fake.world.messages[first.id].custom_ids()
+
+
+async def test_a_move_closes_the_draw_offer_buttons(harness: BotHarness) -> None:
+    fake = harness.fake
+    async with harness.running() as bot:
+        game_id, _ = await challenge_and_accept(harness, "zaic")
+        thread = fake.thread(f"Zaic #{game_id}")
+        mover = await mover_name(harness, bot, game_id)
+        other = "bob" if mover == "alice" else "alice"
+        offer = await fake.slash(other, "zaic draw", channel=thread)
+        assert offer.original.custom_ids()
+        choices = await fake.autocomplete(mover, "zaic move", focused="move", value="2x2 h8", channel=thread)
+        while " moves)" in choices[0]["name"]:
+            choices = await fake.autocomplete(mover, "zaic move", focused="move", value=choices[0]["value"] + " ",
+                                              channel=thread)
+        await fake.slash(mover, "zaic move", {"move": choices[0]["value"]}, channel=thread)
+        closed = fake.world.messages[offer.original.id]
+        assert not closed.custom_ids() and "Draw offer closed" in closed.content
+        again = await fake.slash(other, "zaic draw", channel=thread)
+        await fake.slash(mover, "zaic draw", {"decline": True}, channel=thread)
+        assert "declined" in fake.world.messages[again.original.id].content
