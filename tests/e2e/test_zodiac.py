@@ -47,6 +47,7 @@ async def test_secret_choices_by_dm_with_a_fallback_for_closed_dms(harness: BotH
         assert opened.ephemeral and f"zs:{game_id}" in opened.original.custom_ids()
         await fake.select("bob", opened.original, f"zs:{game_id}", ["king Bear"])
         await fake.select("alice", dm_menu(harness, "alice", game_id), f"zs:{game_id}", ["king Wolf"])
+        assert not fake.world.messages[fallback.id].custom_ids(), "the thread's Choose privately button closes too"
         public = " ".join(m.content for m in fake.messages(thread) + fake.messages("general"))
         assert "Bear" not in public and "king Wolf" not in public
         assert (await bot.host.observation(game_id, None))["phase"] == "place"
