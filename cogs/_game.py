@@ -80,7 +80,8 @@ class GameCog(commands.GroupCog):
             await interaction.response.send_message("Done: your choice stays secret.", ephemeral=True)
             await post_report(self.bot, report)
         elif report.continues_turn and await self.bot.host.last_board(report.row.id) is not None:
-            await interaction.response.send_message("Played: the turn's board above shows it.", ephemeral=True)
+            where = "above" if interaction.channel_id == report.row.thread_id else f"in <#{report.row.thread_id}>"
+            await interaction.response.send_message(f"Played: the turn's board {where} shows it.", ephemeral=True)
             await post_report(self.bot, report)  # edits the turn's message in place
         elif interaction.channel_id == report.row.thread_id:
             await interaction.response.send_message(**await report_message(self.bot, report))
