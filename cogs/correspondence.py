@@ -129,8 +129,9 @@ class Correspondence(commands.Cog):
     async def games(self, interaction: discord.Interaction, user: discord.User | None = None) -> None:
         target = user or interaction.user
         lines = await self.bot.host.games_overview(target.id, interaction.guild_id)
+        start = ". Start one with `/<game> new` (for example `/zrtz new`), or see `/help`"
         await self._listing(interaction, target, "active games", [g.text() for g in lines],
-                            "none. Start one with `/<game> new` (for example `/zrtz new`), or see `/help`")
+                            "none" + (start if target.id == interaction.user.id else ""))
 
     async def _listing(self, interaction: discord.Interaction, target: discord.User | discord.Member, title: str,
                        lines: list[str], empty: str) -> None:
