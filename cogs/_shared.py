@@ -295,9 +295,9 @@ def lobby_text(lobby: Lobby, title: str) -> str:
                         for s in row.seats if s.user_id is not None)
     text = f"**{title}** #{row.id}: <@{row.creator_id}> wants to play. Players: {players}."
     if not row.settings.get("rated", True):
-        text += " Unrated" + (" (you cannot rate a game against yourself)." if len(
-            {s.user_id for s in row.seats if s.user_id is not None}) < len(row.seats) and lobby.open_seats == 0
-            else ".")
+        seated = [s.user_id for s in row.seats if s.user_id is not None]
+        against_self = len(set(seated)) < len(seated)
+        text += " Unrated (you cannot rate a game against yourself)." if against_self else " Unrated."
     if row.settings.get("rematch_of"):
         text += f" A rematch of #{row.settings['rematch_of']}, seats rotated."
     if lobby.open_seats:
