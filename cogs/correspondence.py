@@ -147,11 +147,11 @@ class Correspondence(commands.Cog):
                       page: app_commands.Range[int, 1, 1000] = 1) -> None:
         target = user or interaction.user
         found = await self.bot.host.history(target.id, interaction.guild_id, page)
-        lines = [h.text() for h in found.lines]
-        if found.pages > 1:
-            more = f" Older games: `/history page:{found.page + 1}`." if found.page < found.pages else ""
-            lines.append(f"Page {found.page} of {found.pages} ({found.total} games).{more}")
-        await self._listing(interaction, target, "finished games", lines, "none yet")
+        title = "finished games"
+        if found.pages > 1:  # in the heading, so the way to older games is never clipped away
+            more = f"; older ones: `/history page:{found.page + 1}`" if found.page < found.pages else ""
+            title += f" (page {found.page} of {found.pages}, {found.total} games{more})"
+        await self._listing(interaction, target, title, [h.text() for h in found.lines], "none yet")
 
     @app_commands.command(name="notify", description="How the bot tells you it is your turn")
     @app_commands.describe(mode="thread: mentions only; dm: reminders by DM too; digest: one DM a day")

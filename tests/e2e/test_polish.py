@@ -164,9 +164,10 @@ async def test_history_pages_past_the_first_screen(harness: BotHarness) -> None:
             game_id, _ = await challenge_and_accept(harness, "zaic")
             await fake.slash("bob", "zaic resign", channel=fake.thread(f"Zaic #{game_id}"))
         first = await fake.slash("alice", "history")
-        assert "Page 1 of 2 (12 games)" in first.content and "/history page:2" in first.content
+        assert "(page 1 of 2, 12 games; older ones: `/history page:2`)" in first.content
+        assert first.content.count("**Zaic**") == 8 and "more." not in first.content
         second = await fake.slash("alice", "history", {"page": 2})
-        assert "Page 2 of 2" in second.content and second.content.count("**Zaic**") == 2
+        assert "page 2 of 2" in second.content and second.content.count("**Zaic**") == 4
 
 
 async def test_leaderboard_game_autocomplete_explains_a_miss_and_a_wall_is_not_echoed(harness: BotHarness) -> None:
