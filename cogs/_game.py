@@ -180,6 +180,12 @@ class GameCog(commands.GroupCog):
         row = await self._game_here(interaction, ("challenge", "active"))
         text = await self.bot.host.abort(row.id, interaction.user.id)
         await interaction.response.send_message(text, allowed_mentions=MENTION_USERS)
+        if row.status == "challenge" and row.message_id is not None and row.channel_id is not None:
+            try:  # the challenge's Accept and Join buttons would only refuse now
+                challenge = self.bot.get_partial_messageable(row.channel_id).get_partial_message(row.message_id)
+                await challenge.edit(content=f"Challenge #{row.id} withdrawn.", view=None)
+            except discord.HTTPException:
+                pass  # deleted or out of reach: its buttons refuse anyway
         await retire_board(self.bot, row.id)
 
     @app_commands.command(name="rules", description="How to play, and the move notation")

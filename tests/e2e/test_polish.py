@@ -224,3 +224,14 @@ async def test_a_move_closes_the_draw_offer_buttons(harness: BotHarness) -> None
         again = await fake.slash(other, "zaic draw", channel=thread)
         await fake.slash(mover, "zaic draw", {"decline": True}, channel=thread)
         assert "declined" in fake.world.messages[again.original.id].content
+
+
+async def test_a_challenge_withdrawn_by_command_loses_its_buttons(harness: BotHarness) -> None:
+    fake = harness.fake
+    async with harness.running():
+        rec = await fake.slash("alice", "zrtz new", {"opponent": "bob"})
+        assert rec.original.custom_ids()
+        withdrawn = await fake.slash("alice", "zrtz abort")
+        assert "withdrew the challenge" in withdrawn.content
+        challenge = fake.world.messages[rec.original.id]
+        assert not challenge.custom_ids() and "withdrawn" in challenge.content
