@@ -27,7 +27,8 @@ async def test_a_move_while_the_challenge_waits_is_told_it_waits(harness: BotHar
         rec = await fake.slash("alice", "zaic move", {"move": "2x2 h8"})
         assert rec.ephemeral and "still waiting for players" in rec.content
         hint = await fake.autocomplete("alice", "zaic move", focused="move", value="")
-        assert len(hint) == 1 and "still waiting" in hint[0]["name"]
+        assert len(hint) == 1, "the whole reason fits one entry"
+        assert hint[0]["name"].endswith("still waiting for players; the game starts once all have joined")
 
 
 async def test_a_wall_of_text_as_a_move_gets_a_short_private_answer(harness: BotHarness) -> None:
