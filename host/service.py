@@ -330,7 +330,7 @@ class Host:
             waiting = await self.store.games_of(user, ("challenge",), guild_id=guild_id, game=game)
             if waiting:
                 raise HostError(f"Your {title} challenge #{waiting[0].id} is still waiting for players; "
-                                "the game starts once all have joined.")
+                                "it starts once all have joined.")
         raise HostError(f"You have no {title} game here. Start one with /{game} new.")
 
     async def set_thread(self, game_id: int, thread_id: int | None, message_id: int | None = None) -> None:

@@ -28,7 +28,7 @@ async def test_a_move_while_the_challenge_waits_is_told_it_waits(harness: BotHar
         assert rec.ephemeral and "still waiting for players" in rec.content
         hint = await fake.autocomplete("alice", "zaic move", focused="move", value="")
         assert len(hint) == 1, "the whole reason fits one entry"
-        assert hint[0]["name"].endswith("still waiting for players; the game starts once all have joined")
+        assert hint[0]["name"].endswith("still waiting for players; it starts once all have joined")
 
 
 async def test_a_wall_of_text_as_a_move_gets_a_short_private_answer(harness: BotHarness) -> None:
