@@ -90,7 +90,7 @@ def played(game: Game, before: Game | None, seat: int, move: str) -> str:
         return f"`{move}`"
     if described.startswith(move):
         return f"`{move}`{described[len(move):]}"
-    return f"`{move}` ({described})"
+    return f"`{move}` — {described}"
 
 
 def revealed(row: GameRow, game: Game, before: Game | None, mention: Mention) -> list[str]:
@@ -111,8 +111,9 @@ def continues_turn(game: Game, applied: list[tuple[int, str]]) -> bool:
             and all(seat != CHANCE and text not in META_MOVES for seat, text in applied))
 
 
-def turn_so_far(row: GameRow, game: Game, mention: Mention) -> list[str]:
-    """The turn's roll and every step played since, for the message edited in place."""
+def turn_so_far(row: GameRow, game: Game, mention: Mention, before: Game | None = None) -> list[str]:
+    """The turn's roll and every step played since, for the message edited in place; the newest step
+    also says what it did (``Move: Blue c4 → c7``)."""
     steps: list[tuple[int, str]] = []
     roll = ""
     for seat, text in reversed(game.history):
@@ -123,6 +124,7 @@ def turn_so_far(row: GameRow, game: Game, mention: Mention) -> list[str]:
     lines = [f"🎲 {roll}"] if roll else []
     if steps:
         seat = steps[-1][0]
-        moves = " → ".join(f"`{game.announce(s, t)}`" for s, t in steps)
+        shown = [f"`{game.announce(s, t)}`" for s, t in steps[:-1]] + [played(game, before, *steps[-1])]
+        moves = ", then ".join(shown)
         lines.append(f"{_name(row, game, seat, mention)} played {moves}")
     return lines

@@ -498,7 +498,7 @@ class Host:
         lines: list[str] = []
         continues = captions.continues_turn(game, applied)
         if continues:  # the turn's message is edited in place: it tells the whole turn so far
-            lines += captions.turn_so_far(row, game, mention)
+            lines += captions.turn_so_far(row, game, mention, before)
         for seat, text in applied:
             if seat == CHANCE:
                 lines.append(f"🎲 {text}")
