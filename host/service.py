@@ -498,7 +498,7 @@ class Host:
         lines: list[str] = []
         continues = captions.continues_turn(game, applied)
         if continues:  # the turn's message is edited in place: it tells the whole turn so far
-            lines += captions.turn_so_far(row, game, mention, before)
+            lines += captions.turn_so_far(row, game, before)
         for seat, text in applied:
             if seat == CHANCE:
                 lines.append(f"🎲 {text}")
@@ -509,7 +509,7 @@ class Host:
             elif not continues:
                 lines.append(f"{game.seat_name(seat)} ({mention(row.user_at(seat))}) played "
                              f"{captions.played(game, before, seat, text)}")
-        lines += captions.revealed(row, game, before, mention)
+        lines += captions.revealed(row, game, before)
         outcome = game.outcome()
         next_game = None
         if outcome is not None:
