@@ -15,12 +15,12 @@ from discord.ext import commands
 import engines
 from cogs._shared import (
     MENTION_USERS,
-    OPEN_DRAW_OFFERS,
     board_file,
     board_shown,
     draw_view,
     lobby_text,
     lobby_view,
+    open_draw_offers,
     open_thread,
     post_report,
     report_message,
@@ -170,7 +170,7 @@ class GameCog(commands.GroupCog):
             await retire_draw_offer(self.bot, row.id, "A newer draw offer follows below.")
             await interaction.response.send_message(result, allowed_mentions=MENTION_USERS, view=draw_view(row.id))
             offer = await interaction.original_response()
-            OPEN_DRAW_OFFERS[row.id] = (offer.channel.id, offer.id)
+            open_draw_offers(self.bot)[row.id] = (offer.channel.id, offer.id)
         else:
             await self._send_report(interaction, result)
 

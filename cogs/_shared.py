@@ -9,6 +9,7 @@ import functools
 import io
 import logging
 import re
+import weakref
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any, ClassVar
 
@@ -123,12 +124,17 @@ async def edit_turn_board(bot: ZBot, report: Report) -> bool:
     return True
 
 
-OPEN_DRAW_OFFERS: dict[int, tuple[int, int]] = {}
-"""game id -> (channel, message) of a draw offer whose buttons are live; a move ends the offer and them."""
+_DRAW_OFFERS: weakref.WeakKeyDictionary[Any, dict[int, tuple[int, int]]] = weakref.WeakKeyDictionary()
+
+
+def open_draw_offers(bot: ZBot) -> dict[int, tuple[int, int]]:
+    """game id -> (channel, message) of a draw offer whose buttons are live; a move ends the offer and them.
+    Kept per bot in memory: after a restart an old offer's buttons still refuse clearly."""
+    return _DRAW_OFFERS.setdefault(bot, {})
 
 
 async def retire_draw_offer(bot: ZBot, game_id: int, why: str = "Draw offer closed: see the newest board.") -> None:
-    where = OPEN_DRAW_OFFERS.pop(game_id, None)
+    where = open_draw_offers(bot).pop(game_id, None)
     if where is None:
         return
     try:
@@ -224,7 +230,7 @@ class DrawButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
             raise HostError("There is no draw offer on the table any more.")
         if self.action == "decline":
             text = await bot.host.decline_draw(self.game_id, interaction.user.id)
-            OPEN_DRAW_OFFERS.pop(self.game_id, None)
+            open_draw_offers(bot).pop(self.game_id, None)
             await interaction.response.edit_message(content=text, view=None, allowed_mentions=MENTION_USERS)
             return
         result = await bot.host.offer_draw(self.game_id, interaction.user.id)
@@ -232,7 +238,7 @@ class DrawButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
             await interaction.response.edit_message(content=result, view=draw_view(self.game_id),
                                                     allowed_mentions=MENTION_USERS)
             return
-        OPEN_DRAW_OFFERS.pop(self.game_id, None)
+        open_draw_offers(bot).pop(self.game_id, None)
         await interaction.response.edit_message(view=None)
         await post_report(bot, result)
 
