@@ -23,10 +23,13 @@ from cogs._shared import (
     draw_view,
     lobby_text,
     lobby_view,
+    open_draw_offers,
     open_thread,
     post_report,
     report_message,
     report_shown,
+    retire_board,
+    retire_draw_offer,
 )
 from cogs.records import RecordCommands
 from data.store import GameRow
@@ -101,7 +104,8 @@ class GameCog(HintCommand, RecordCommands, commands.GroupCog):
             await interaction.response.send_message("Done: your choice stays secret.", ephemeral=True)
             await post_report(self.bot, report)
         elif report.continues_turn and await self.bot.host.last_board(report.row.id) is not None:
-            await interaction.response.send_message("Played: the turn's board above shows it.", ephemeral=True)
+            where = "above" if interaction.channel_id == report.row.thread_id else f"in <#{report.row.thread_id}>"
+            await interaction.response.send_message(f"Played: the turn's board {where} shows it.", ephemeral=True)
             await post_report(self.bot, report)  # edits the turn's message in place
         elif interaction.channel_id == report.row.thread_id:
             await interaction.response.send_message(**await report_message(self.bot, report))
@@ -183,10 +187,14 @@ class GameCog(HintCommand, RecordCommands, commands.GroupCog):
         if decline:
             text = await self.bot.host.decline_draw(row.id, interaction.user.id)
             await interaction.response.send_message(text, allowed_mentions=MENTION_USERS)
+            await retire_draw_offer(self.bot, row.id, "Draw offer declined.")
             return
         result = await self.bot.host.offer_draw(row.id, interaction.user.id)
         if isinstance(result, str):
+            await retire_draw_offer(self.bot, row.id, "A newer draw offer follows below.")
             await interaction.response.send_message(result, allowed_mentions=MENTION_USERS, view=draw_view(row.id))
+            offer = await interaction.original_response()
+            open_draw_offers(self.bot)[row.id] = (offer.channel.id, offer.id)
         else:
             await self._send_report(interaction, result)
 
@@ -196,6 +204,13 @@ class GameCog(HintCommand, RecordCommands, commands.GroupCog):
         row = await self._game_here(interaction, ("challenge", "active"))
         text = await self.bot.host.abort(row.id, interaction.user.id)
         await interaction.response.send_message(text, allowed_mentions=MENTION_USERS)
+        if row.status == "challenge" and row.message_id is not None and row.channel_id is not None:
+            try:  # the challenge's Accept and Join buttons would only refuse now
+                challenge = self.bot.get_partial_messageable(row.channel_id).get_partial_message(row.message_id)
+                await challenge.edit(content=f"Challenge #{row.id} withdrawn.", view=None)
+            except discord.HTTPException:
+                pass  # deleted or out of reach: its buttons refuse anyway
+        await retire_board(self.bot, row.id)
 
     @app_commands.command(name="rules", description="How to play, and the move notation")
     async def rules(self, interaction: discord.Interaction) -> None:

@@ -9,6 +9,7 @@ import functools
 import io
 import logging
 import re
+import weakref
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any, ClassVar
 
@@ -120,11 +121,32 @@ async def edit_turn_board(bot: ZBot, report: Report) -> bool:
     except discord.NotFound:  # deleted: post a fresh board instead
         return False
     await bot.host.set_last_board(report.row.id, last.channel_id, last.message_id, report.ply)
+    await retire_draw_offer(bot, report.row.id)
     return True
+
+
+_DRAW_OFFERS: weakref.WeakKeyDictionary[Any, dict[int, tuple[int, int]]] = weakref.WeakKeyDictionary()
+
+
+def open_draw_offers(bot: ZBot) -> dict[int, tuple[int, int]]:
+    """game id -> (channel, message) of a draw offer whose buttons are live; a move ends the offer and them.
+    Kept per bot in memory: after a restart an old offer's buttons still refuse clearly."""
+    return _DRAW_OFFERS.setdefault(bot, {})
+
+
+async def retire_draw_offer(bot: ZBot, game_id: int, why: str = "Draw offer closed: see the newest board.") -> None:
+    where = open_draw_offers(bot).pop(game_id, None)
+    if where is None:
+        return
+    try:
+        await bot.get_partial_messageable(where[0]).get_partial_message(where[1]).edit(content=why, view=None)
+    except discord.HTTPException as error:
+        log.info("could not close the draw offer of game %s: %s", game_id, error)
 
 
 async def board_shown(bot: ZBot, report: Report, message: discord.Message | discord.InteractionMessage) -> None:
     """Remember the newest board and take the move buttons off the one before it: only one board is live."""
+    await retire_draw_offer(bot, report.row.id)
     old = await bot.host.set_last_board(report.row.id, message.channel.id, message.id, report.ply)
     if old is None:
         return
@@ -132,6 +154,17 @@ async def board_shown(bot: ZBot, report: Report, message: discord.Message | disc
         await bot.get_partial_messageable(old.channel_id).get_partial_message(old.message_id).edit(view=None)
     except discord.HTTPException as error:  # its buttons refuse anyway: they carry the old ply
         log.info("could not retire the old board of game %s: %s", report.row.id, error)
+
+
+async def retire_board(bot: ZBot, game_id: int) -> None:
+    """A game that ended without a new board (aborted): its last board's buttons go too."""
+    last = await bot.host.last_board(game_id)
+    if last is None:
+        return
+    try:
+        await bot.get_partial_messageable(last.channel_id).get_partial_message(last.message_id).edit(view=None)
+    except discord.HTTPException as error:
+        log.info("could not retire the last board of game %s: %s", game_id, error)
 
 
 async def turn_view(bot: ZBot, report: Report) -> discord.ui.View:
@@ -198,6 +231,7 @@ class DrawButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
             raise HostError("There is no draw offer on the table any more.")
         if self.action == "decline":
             text = await bot.host.decline_draw(self.game_id, interaction.user.id)
+            open_draw_offers(bot).pop(self.game_id, None)
             await interaction.response.edit_message(content=text, view=None, allowed_mentions=MENTION_USERS)
             return
         result = await bot.host.offer_draw(self.game_id, interaction.user.id)
@@ -205,6 +239,7 @@ class DrawButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
             await interaction.response.edit_message(content=result, view=draw_view(self.game_id),
                                                     allowed_mentions=MENTION_USERS)
             return
+        open_draw_offers(bot).pop(self.game_id, None)
         await interaction.response.edit_message(view=None)
         await post_report(bot, result)
 
@@ -267,9 +302,9 @@ def lobby_text(lobby: Lobby, title: str) -> str:
                         for s in row.seats if s.user_id is not None)
     text = f"**{title}** #{row.id}: <@{row.creator_id}> wants to play. Players: {players}."
     if not row.settings.get("rated", True):
-        text += " Unrated" + (" (you cannot rate a game against yourself)." if len(
-            {s.user_id for s in row.seats if s.user_id is not None}) < len(row.seats) and lobby.open_seats == 0
-            else ".")
+        seated = [s.user_id for s in row.seats if s.user_id is not None]
+        against_self = len(set(seated)) < len(seated)
+        text += " Unrated (you cannot rate a game against yourself)." if against_self else " Unrated."
     if row.settings.get("rematch_of"):
         text += f" A rematch of #{row.settings['rematch_of']}, seats rotated."
     if lobby.open_seats:

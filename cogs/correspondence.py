@@ -14,7 +14,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands, tasks
 
-from cogs._shared import MENTION_USERS, post_report, thread_of
+from cogs._shared import MENTION_USERS, post_report, retire_board, thread_of
 from cogs.records import history_view
 from host import clocks
 from host.correspondence import NOTIFY_MODES, Reminder
@@ -94,6 +94,7 @@ class Correspondence(commands.Cog):
                     await thread.send(notice.text)
                 except discord.HTTPException:
                     log.warning("could not post the abort of game %s", notice.game_id)
+            await retire_board(self.bot, notice.game_id)
         for reminder in tick.reminders:
             await self.send_reminder(reminder)
         for digest in tick.digests:
@@ -129,8 +130,9 @@ class Correspondence(commands.Cog):
     async def games(self, interaction: discord.Interaction, user: discord.User | None = None) -> None:
         target = user or interaction.user
         lines = await self.bot.host.games_overview(target.id, interaction.guild_id)
+        start = ". Start one with `/<game> new` (for example `/zrtz new`), or see `/help`"
         await self._listing(interaction, target, "active games", [g.text() for g in lines],
-                            "none. Start one with `/<game> new` (for example `/zrtz new`), or see `/help`")
+                            "none" + (start if target.id == interaction.user.id else ""))
 
     async def _listing(self, interaction: discord.Interaction, target: discord.User | discord.Member, title: str,
                        lines: list[str], empty: str, view: discord.ui.View | None = None) -> None:
@@ -146,12 +148,12 @@ class Correspondence(commands.Cog):
                       page: app_commands.Range[int, 1, 1000] = 1) -> None:
         target = user or interaction.user
         found = await self.bot.host.history(target.id, interaction.guild_id, page)
-        lines = [h.text() for h in found.lines]
-        if found.pages > 1:
-            more = f" Older games: `/history page:{found.page + 1}`." if found.page < found.pages else ""
-            lines.append(f"Page {found.page} of {found.pages} ({found.total} games).{more}")
+        title = "finished games"
+        if found.pages > 1:  # in the heading, so the way to older games is never clipped away
+            more = f"; older ones: `/history page:{found.page + 1}`" if found.page < found.pages else ""
+            title += f" (page {found.page} of {found.pages}, {found.total} games{more})"
         view = history_view([h.game_id for h in found.lines])  # a replay button per game
-        await self._listing(interaction, target, "finished games", lines, "none yet", view)
+        await self._listing(interaction, target, title, [h.text() for h in found.lines], "none yet", view)
 
     @app_commands.command(name="notify", description="How the bot tells you it is your turn")
     @app_commands.describe(mode="thread: mentions only; dm: reminders by DM too; digest: one DM a day")

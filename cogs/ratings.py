@@ -39,7 +39,8 @@ class Ratings(commands.Cog):
     def _title(self, game: str) -> str:
         cls = self.bot.host.games.get(game)
         if cls is None:
-            raise HostError(f"There is no game called {game}.")
+            names = ", ".join(self.bot.host.games)
+            raise HostError(f"There is no game called {game[:40]!r}; the games are {names}.")
         return cls.title
 
     async def _name(self, interaction: discord.Interaction, user_id: int) -> str:
@@ -113,8 +114,12 @@ class Ratings(commands.Cog):
     async def game_autocomplete(self, interaction: discord.Interaction,
                                 current: str) -> list[app_commands.Choice[str]]:
         typed = current.lower()
-        return [app_commands.Choice(name=cls.title, value=name) for name, cls in self.bot.host.games.items()
-                if typed in name or typed in cls.title.lower()][:25]
+        found = [app_commands.Choice(name=cls.title, value=name) for name, cls in self.bot.host.games.items()
+                 if typed in name or typed in cls.title.lower()][:25]
+        if not found:  # never an empty list without a reason; choosing it is refused by _title
+            found = [app_commands.Choice(name=f"No game matches {current[:40]!r}: clear the box to see them all",
+                                         value="none")]
+        return found
 
     @app_commands.command(name="profile", description="Ratings, records and recent results of a player")
     @app_commands.describe(user="Whose profile (default: yours)", ai="The profile of one of the bot's AI levels")

@@ -70,8 +70,10 @@ class SecretChoice(discord.ui.DynamicItem[discord.ui.Select[Any]], template=r"zs
         await interaction.response.edit_message(content=f"You chose **{values[0]}**. Game #{self.game_id}.",
                                                 view=None)
         cog = bot.get_cog("ZodiacCog")
-        if isinstance(cog, ZodiacCog):  # this menu is answered: nothing left to close
-            cog.menus.pop((self.game_id, interaction.user.id), None)
+        tracked = cog.menus.get((self.game_id, interaction.user.id)) if isinstance(cog, ZodiacCog) else None
+        if isinstance(cog, ZodiacCog) and tracked is not None and interaction.message is not None \
+                and tracked.id == interaction.message.id:  # this menu is answered: nothing left to close
+            del cog.menus[(self.game_id, interaction.user.id)]
         await post_report(bot, report)
 
 
@@ -154,8 +156,10 @@ class ZodiacCog(GameCog, group_name="zodiac", group_description="Zodiac Chess: t
         if thread is not None:
             fallback = discord.ui.View(timeout=None)
             fallback.add_item(ChoosePrivately(report.row.id))
-            await thread.send(f"<@{user_id}>, your DMs are closed: press the button to choose {what} privately.",
-                              view=fallback, allowed_mentions=MENTION_USERS)
+            await self.close_menu(report.row.id, user_id, "a new round began: use the newest button")
+            self.menus[(report.row.id, user_id)] = await thread.send(
+                f"<@{user_id}>, your DMs are closed: press the button to choose {what} privately.",
+                view=fallback, allowed_mentions=MENTION_USERS)
 
 
     async def close_menu(self, game_id: int, user_id: int, why: str) -> None:

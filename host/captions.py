@@ -6,8 +6,6 @@ before it, and only for moves whose ``announce`` hides nothing.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 from data.store import GameRow
 from engines import CHANCE, Game
 from engines.base import META_MOVES
@@ -18,7 +16,6 @@ STEPPED_TURNS = frozenset({"ziggurat"})
 STATUS_SAID = {"challenge": "is still waiting for players", "finished": "is over", "aborted": "was aborted",
                "declined": "was declined"}
 MAX_CAPTION = 2000
-Mention = Callable[[int | None], str]
 
 
 def mention(user_id: int | None) -> str:
@@ -44,7 +41,7 @@ def fit(text: str) -> str:
     return "\n".join(["…", *kept]) if kept else clip(text, MAX_CAPTION)
 
 
-def _name(row: GameRow, game: Game, seat: int, mention: Mention) -> str:
+def _name(row: GameRow, game: Game, seat: int) -> str:
     return f"{game.seat_name(seat)} ({mention(row.user_at(seat))})"
 
 
@@ -56,7 +53,7 @@ def not_your_turn(row: GameRow, game: Game, seats: list[int], *, short: bool = F
             gone[-1] if gone else "", "Your team left")  # a partner's resignation takes the whole team out
         return f"{how} this game; it goes on without you" + ("" if short else ".")
     waiting = sorted(s for s in game.to_move() if s != CHANCE)
-    names = ", ".join(_name(row, game, s, mention) for s in waiting) or "the dice"
+    names = ", ".join(_name(row, game, s) for s in waiting) or "the dice"
     if game.hidden_information and _chose_in_secret(game, seats):
         return f"Already chosen in secret: waiting for {names}" if short else \
             f"You have already made your secret choice; waiting for {names}."
@@ -92,10 +89,10 @@ def played(game: Game, before: Game | None, seat: int, move: str) -> str:
         return f"`{move}`"
     if described.startswith(move):
         return f"`{move}`{described[len(move):]}"
-    return f"`{move}` ({described})"
+    return f"`{move}` — {described}"
 
 
-def revealed(row: GameRow, game: Game, before: Game | None, mention: Mention) -> list[str]:
+def revealed(row: GameRow, game: Game, before: Game | None) -> list[str]:
     """Secrets the move made public: both Zodiac side-duel picks once the second is in."""
     if before is None or not game.hidden_information:
         return []
@@ -103,7 +100,7 @@ def revealed(row: GameRow, game: Game, before: Game | None, mention: Mention) ->
     then = (before.observation(None).get("duel") or {}).get("rounds") or []
     if len(now) <= len(then):
         return []
-    picks = ", ".join(f"{_name(row, game, s, mention)} picked {pick}" for s, pick in enumerate(now[-1]))
+    picks = ", ".join(f"{_name(row, game, s)} picked {pick}" for s, pick in enumerate(now[-1]))
     return [f"⚔️ Side duel, round {len(now)}: {picks}."]
 
 
@@ -113,8 +110,9 @@ def continues_turn(game: Game, applied: list[tuple[int, str]]) -> bool:
             and all(seat != CHANCE and text not in META_MOVES for seat, text in applied))
 
 
-def turn_so_far(row: GameRow, game: Game, mention: Mention) -> list[str]:
-    """The turn's roll and every step played since, for the message edited in place."""
+def turn_so_far(row: GameRow, game: Game, before: Game | None = None) -> list[str]:
+    """The turn's roll and every step played since, for the message edited in place; the newest step
+    also says what it did (``Move: Blue c4 → c7``)."""
     steps: list[tuple[int, str]] = []
     roll = ""
     for seat, text in reversed(game.history):
@@ -125,6 +123,7 @@ def turn_so_far(row: GameRow, game: Game, mention: Mention) -> list[str]:
     lines = [f"🎲 {roll}"] if roll else []
     if steps:
         seat = steps[-1][0]
-        moves = " → ".join(f"`{game.announce(s, t)}`" for s, t in steps)
-        lines.append(f"{_name(row, game, seat, mention)} played {moves}")
+        shown = [f"`{game.announce(s, t)}`" for s, t in steps[:-1]] + [played(game, before, *steps[-1])]
+        moves = ", then ".join(shown)
+        lines.append(f"{_name(row, game, seat)} played {moves}")
     return lines

@@ -26,8 +26,9 @@ NOTIFY_MODES = {
     "dm": "reminders by DM too (a thread mention when your DMs are closed)",
     "digest": "a daily DM listing every game where it is your turn, and thread mentions",
 }
-HISTORY_PAGE = 10
-"""Games per ``/history`` page: each line is at most ~180 characters, so a page fits one message."""
+HISTORY_PAGE = 8
+"""Games per ``/history`` page: a line with three opponents, a reason and an unrated mark is ~240
+characters, so a page fits one message."""
 
 
 @dataclass(frozen=True)

@@ -208,14 +208,14 @@ class Host:
         """
         row = await self._row(game_id)
         self._require_status(row, "active")
-        game = (await self._engine(row)).clone()
+        before = await self._engine(row)  # never changed in place: captions describe the move from it
+        game = before.clone()
         if expected_ply is not None and len(game.history) != expected_ply:
             raise HostError("That button belongs to an earlier position; use the buttons under the newest board.")
         seat = self._acting_seat(row, game, user)
         if len(text) > MAX_MOVE_TEXT:
             raise HostError(f"That is not a move: you sent {len(text)} characters, and moves are short. "
                             "Start typing the move command and pick one from the list.")
-        before = game.clone()
         try:
             canonical = game.play(seat, text)
         except IllegalMove as error:
@@ -302,7 +302,8 @@ class Host:
         seats = [s for s in row.seats_of(user) if s in game.to_move()]
         if not seats:
             return []
-        return narrow(game.legal_moves(seats[0]), typed, lambda move: game.describe(seats[0], move))
+        moves = sorted(game.legal_moves(seats[0]), key=lambda m: m == "end")  # finishing the turn comes last
+        return narrow(moves, typed, lambda move: game.describe(seats[0], move))
 
     async def explain_no_choices(self, game_id: int, user: int, typed: str) -> str:
         """Why autocomplete has no move for ``user``: said in the one entry offered instead of an empty list."""
@@ -359,8 +360,8 @@ class Host:
         if "challenge" not in statuses:
             waiting = await self.store.games_of(user, ("challenge",), guild_id=guild_id, game=game)
             if waiting:
-                raise HostError(f"Your {title} challenge #{waiting[0].id} is still waiting for players: "
-                                "the game starts once everyone has accepted or joined.")
+                raise HostError(f"Your {title} challenge #{waiting[0].id} is still waiting for players; "
+                                "it starts once all have joined.")
         raise HostError(f"You have no {title} game here. Start one with /{game} new.")
 
     async def set_thread(self, game_id: int, thread_id: int | None, message_id: int | None = None) -> None:
@@ -560,7 +561,7 @@ class Host:
         lines: list[str] = []
         continues = captions.continues_turn(game, applied)
         if continues:  # the turn's message is edited in place: it tells the whole turn so far
-            lines += captions.turn_so_far(row, game, mention)
+            lines += captions.turn_so_far(row, game, before)
         for seat, text in applied:
             if seat == CHANCE:
                 lines.append(f"🎲 {text}")
@@ -571,7 +572,7 @@ class Host:
             elif not continues:
                 lines.append(f"{game.seat_name(seat)} ({mention(row.user_at(seat))}) played "
                              f"{captions.played(game, before, seat, text)}")
-        lines += captions.revealed(row, game, before, mention)
+        lines += captions.revealed(row, game, before)
         outcome = game.outcome()
         next_game = None
         if outcome is not None:

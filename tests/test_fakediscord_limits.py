@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+from collections.abc import Awaitable
 from typing import Any
 
 import discord
 import pytest
+from discord import app_commands
+from discord.ext import commands
 
 from tests.fakediscord import FakeDiscord, running_bot
 from tests.fakediscord.validate import choices_problems, errors_object, message_problems
@@ -81,3 +84,61 @@ def test_thread_names_and_archive_durations_are_checked() -> None:
     assert thread_problems({"name": "x" * 101})
     assert thread_problems({"name": ""})
     assert thread_problems({"name": "ok", "auto_archive_duration": 999})
+
+
+class Overlong(commands.Cog):
+    """Each way a reply reaches Discord, each one step over a limit: every one must come back 50035."""
+
+    def __init__(self) -> None:
+        self.codes: dict[str, int] = {}
+
+    async def attempt(self, name: str, call: Awaitable[Any]) -> None:
+        try:
+            await call
+        except discord.HTTPException as error:
+            self.codes[name] = error.code
+
+    @app_commands.command(name="limits", description="Over-long replies by every path")
+    async def limits(self, interaction: discord.Interaction) -> None:
+        await self.attempt("response", interaction.response.send_message("x" * 2001))
+        await interaction.response.send_message("ok")
+        await self.attempt("edit", interaction.edit_original_response(content="x" * 2001))
+        await self.attempt("embed", interaction.followup.send(embed=discord.Embed(description="x" * 4097)))
+        view = discord.ui.View()
+        view.add_item(discord.ui.Button(label="x" * 81, custom_id="b"))
+        await self.attempt("label", interaction.followup.send("buttons", view=view))
+        message = await interaction.followup.send("fine", wait=True)
+        await self.attempt("followup edit", message.edit(content="x" * 2001))
+        await self.attempt("channel", interaction.channel.send("x" * 2001))
+
+    @app_commands.command(name="pick", description="Too many choices")
+    async def pick(self, interaction: discord.Interaction, thing: str) -> None:
+        await interaction.response.send_message(thing)
+
+    @pick.autocomplete("thing")
+    async def things(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+        return [app_commands.Choice(name=f"thing {i}", value=str(i)) for i in range(26)]
+
+
+class OverlongBot(commands.Bot):
+    def __init__(self) -> None:
+        super().__init__(command_prefix=commands.when_mentioned, intents=discord.Intents.default(),
+                         guild_ready_timeout=0)
+        self.overlong = Overlong()
+
+    async def setup_hook(self) -> None:
+        await self.add_cog(self.overlong)
+        await self.tree.sync(guild=None)
+
+
+async def test_responses_followups_and_edits_are_all_held_to_the_limits() -> None:
+    async with FakeDiscord() as fake:
+        bot = OverlongBot()
+        async with running_bot(fake, bot):
+            await fake.slash("alice", "limits")
+            with pytest.raises(AssertionError, match="without responding"):  # the rejected answer does not count
+                await fake.autocomplete("alice", "pick", focused="thing", value="")
+        assert bot.overlong.codes == {name: 50035 for name in
+                                      ("response", "edit", "embed", "label", "followup edit", "channel")}
+        assert any("26 autocomplete choices" in e for e in fake.errors)
+        assert len(fake.errors) == 7

@@ -27,7 +27,8 @@ async def test_a_move_while_the_challenge_waits_is_told_it_waits(harness: BotHar
         rec = await fake.slash("alice", "zaic move", {"move": "2x2 h8"})
         assert rec.ephemeral and "still waiting for players" in rec.content
         hint = await fake.autocomplete("alice", "zaic move", focused="move", value="")
-        assert len(hint) == 1 and "still waiting" in hint[0]["name"]
+        assert len(hint) == 1, "the whole reason fits one entry"
+        assert hint[0]["name"].endswith("still waiting for players; it starts once all have joined")
 
 
 async def test_a_wall_of_text_as_a_move_gets_a_short_private_answer(harness: BotHarness) -> None:
@@ -164,6 +165,74 @@ async def test_history_pages_past_the_first_screen(harness: BotHarness) -> None:
             game_id, _ = await challenge_and_accept(harness, "zaic")
             await fake.slash("bob", "zaic resign", channel=fake.thread(f"Zaic #{game_id}"))
         first = await fake.slash("alice", "history")
-        assert "Page 1 of 2 (12 games)" in first.content and "/history page:2" in first.content
+        assert "(page 1 of 2, 12 games; older ones: `/history page:2`)" in first.content
+        assert first.content.count("**Zaic**") == 8 and "more." not in first.content
         second = await fake.slash("alice", "history", {"page": 2})
-        assert "Page 2 of 2" in second.content and second.content.count("**Zaic**") == 2
+        assert "page 2 of 2" in second.content and second.content.count("**Zaic**") == 4
+
+
+async def test_leaderboard_game_autocomplete_explains_a_miss_and_a_wall_is_not_echoed(harness: BotHarness) -> None:
+    fake = harness.fake
+    async with harness.running():
+        miss = await fake.autocomplete("alice", "leaderboard", focused="game", value="go")
+        assert [c["name"] for c in miss] == ["No game matches 'go': clear the box to see them all"]
+        refused = await fake.slash("alice", "leaderboard", {"game": miss[0]["value"]})
+        assert refused.ephemeral and "There is no game called 'none'" in refused.content and "zrtz" in refused.content
+        wall = await fake.slash("alice", "leaderboard", {"game": "chess " * 900})
+        assert wall.ephemeral and len(wall.content) < 300
+
+
+async def test_board_outside_a_thread_means_the_game_in_play_not_a_finished_one(harness: BotHarness) -> None:
+    fake = harness.fake
+    async with harness.running():
+        done, _ = await challenge_and_accept(harness, "zrtz")
+        await fake.slash("bob", "zrtz resign", channel=fake.thread(f"ZÈRTZ #{done}"))
+        only_finished = await fake.slash("alice", "zrtz board")
+        assert f"#{done}" in only_finished.content and only_finished.files
+        live, _ = await challenge_and_accept(harness, "zrtz")
+        board = await fake.slash("alice", "zrtz board")
+        assert f"#{live}" in board.content and board.files, board.content
+        final = [m for m in fake.messages(fake.thread(f"ZÈRTZ #{done}")) if m.attachments][-1]
+        assert "resigned" in final.content and final.custom_ids() == [f"zr:{done}"]
+
+
+async def test_an_aborted_game_keeps_no_live_buttons(harness: BotHarness) -> None:
+    fake = harness.fake
+    async with harness.running() as bot:
+        game_id, first = await challenge_and_accept(harness, "ziggurat")
+        assert first.custom_ids()
+        aborted = await fake.slash("bob", "ziggurat abort", channel=fake.thread(f"Ziggurat #{game_id}"))
+        assert "aborted" in aborted.content and (await bot.host.get(game_id)).status == "aborted"
+        assert not fake.world.messages[first.id].custom_ids()
+
+
+async def test_a_move_closes_the_draw_offer_buttons(harness: BotHarness) -> None:
+    fake = harness.fake
+    async with harness.running() as bot:
+        game_id, _ = await challenge_and_accept(harness, "zaic")
+        thread = fake.thread(f"Zaic #{game_id}")
+        mover = await mover_name(harness, bot, game_id)
+        other = "bob" if mover == "alice" else "alice"
+        offer = await fake.slash(other, "zaic draw", channel=thread)
+        assert offer.original.custom_ids()
+        choices = await fake.autocomplete(mover, "zaic move", focused="move", value="2x2 h8", channel=thread)
+        while " moves)" in choices[0]["name"]:
+            choices = await fake.autocomplete(mover, "zaic move", focused="move", value=choices[0]["value"] + " ",
+                                              channel=thread)
+        await fake.slash(mover, "zaic move", {"move": choices[0]["value"]}, channel=thread)
+        closed = fake.world.messages[offer.original.id]
+        assert not closed.custom_ids() and "Draw offer closed" in closed.content
+        again = await fake.slash(other, "zaic draw", channel=thread)
+        await fake.slash(mover, "zaic draw", {"decline": True}, channel=thread)
+        assert "declined" in fake.world.messages[again.original.id].content
+
+
+async def test_a_challenge_withdrawn_by_command_loses_its_buttons(harness: BotHarness) -> None:
+    fake = harness.fake
+    async with harness.running():
+        rec = await fake.slash("alice", "zrtz new", {"opponent": "bob"})
+        assert rec.original.custom_ids()
+        withdrawn = await fake.slash("alice", "zrtz abort")
+        assert "withdrew the challenge" in withdrawn.content
+        challenge = fake.world.messages[rec.original.id]
+        assert not challenge.custom_ids() and "withdrawn" in challenge.content

@@ -47,6 +47,7 @@ async def test_secret_choices_by_dm_with_a_fallback_for_closed_dms(harness: BotH
         assert opened.ephemeral and f"zs:{game_id}" in opened.original.custom_ids()
         await fake.select("bob", opened.original, f"zs:{game_id}", ["king Bear"])
         await fake.select("alice", dm_menu(harness, "alice", game_id), f"zs:{game_id}", ["king Wolf"])
+        assert not fake.world.messages[fallback.id].custom_ids(), "the thread's Choose privately button closes too"
         public = " ".join(m.content for m in fake.messages(thread) + fake.messages("general"))
         assert "Bear" not in public and "king Wolf" not in public
         assert (await bot.host.observation(game_id, None))["phase"] == "place"
@@ -83,3 +84,17 @@ async def test_a_match_goes_on_in_the_same_thread_with_new_king_menus(harness: B
         assert second.id != game_id and second.status == "active"
         assert fake.messages(thread)[-1].attachments, "the next game's board is posted in the same thread"
         assert "secret king" in dm_menu(harness, "bob", second.id).content
+
+
+async def test_a_menu_left_open_by_a_restart_says_the_pick_was_made_and_closes(harness: BotHarness) -> None:
+    fake = harness.fake
+    async with harness.running() as bot:
+        game_id, _ = await challenge_and_accept(harness, "zodiac")
+        thread = fake.thread(f"Zodiac Chess #{game_id}")
+        menu = dm_menu(harness, "alice", game_id)
+        bot.get_cog("ZodiacCog").menus.clear()  # as after a restart: the bot no longer knows its menus
+        await fake.slash("alice", "zodiac move", {"move": "pick Tree"}, channel=thread)
+        assert fake.world.messages[menu.id].custom_ids(), "nobody closed it"
+        await fake.select("alice", menu, f"zs:{game_id}", ["pick Wolf"])
+        closed = fake.world.messages[menu.id]
+        assert not closed.custom_ids() and "already made your secret choice" in closed.content

@@ -179,25 +179,31 @@ async def test_ziggurat_steps_continue_the_turn_and_buttons_read_like_autocomple
         assert report.caption.startswith("🎲") and f"`{step}`" in report.caption
 
 
-async def test_a_caption_says_what_a_zarathustra_move_destroyed(host: Host) -> None:
-    lobby = await host.challenge(game="zarathustra", creator=ALICE, opponents=[BOB], guild_id=1)
+@pytest.mark.parametrize(("game_name", "effect", "shown"), [
+    ("zarathustra", "destroys", "` — destroys"),
+    ("zrtz", ": capture", "`: capture"),
+    ("zodiac", "(takes", "` (takes"),
+])
+async def test_a_caption_says_what_a_move_destroyed_or_took(host: Host, game_name: str, effect: str,
+                                                           shown: str) -> None:
+    lobby = await host.challenge(game=game_name, creator=ALICE, opponents=[BOB], guild_id=1)
     lobby = await host.accept(lobby.row.id, BOB)
     game_id = lobby.row.id
-    cls = engines.get("zarathustra")
-    for _ in range(60):
+    cls = engines.get(game_name)
+    for ply in range(300):
         row = await host.get(game_id)
         game = cls.new(row.players, row.options)
         for move in await host.store.moves(game_id):
             game.apply_record(move.seat, move.text)
-        seat = next(iter(game.to_move()))
+        seat = min(game.to_move())
         moves = game.legal_moves(seat)
-        destroying = [m for m in moves if "destroys" in game.describe(seat, m)]
-        move = destroying[0] if destroying else moves[0]
+        doing = [m for m in moves if effect in game.describe(seat, m)]
+        move = doing[0] if doing else moves[ply * 7 % len(moves)]
         report = await host.play(game_id, row.user_at(seat), move)
-        if destroying:
-            assert f"`{move}` — destroys" in report.caption
+        if doing:
+            assert f"`{move}{shown}" in report.caption
             return
-    pytest.fail("no destroying move came up")
+    pytest.fail(f"no move that {effect} came up")
 
 
 def test_captions_fit_discord_keeping_the_latest_lines() -> None:
@@ -212,3 +218,18 @@ async def test_a_waiting_challenge_and_a_game_in_play_are_never_guessed_between(
     await host.challenge(game="dicenim", creator=ALICE, opponents=[CAROL], guild_id=1)
     with pytest.raises(HostError, match="You have 2 open Dice Nim games here"):
         await host.resolve("dicenim", ALICE, thread_id=None, guild_id=1, statuses=("challenge", "active"))
+
+
+async def test_ziggurat_autocomplete_lists_ending_the_turn_last(host: Host) -> None:
+    lobby = await host.challenge(game="ziggurat", creator=ALICE, opponents=[BOB], guild_id=1)
+    lobby = await host.accept(lobby.row.id, BOB)
+    for _ in range(60):
+        obs = await host.observation(lobby.row.id, None)
+        user = lobby.row.user_at(next(s for s in obs["to_move"] if s != CHANCE))
+        choices = await host.move_choices(lobby.row.id, user, "")
+        values = [v for _, v in choices]
+        if "end" in values and len(values) > 1:
+            assert values[-1] == "end" and choices[-1][0].startswith("End the turn")
+            return
+        await host.play(lobby.row.id, user, values[0] if " moves)" not in choices[0][0] else "end")
+    pytest.fail("no turn with a choice to end came up")
