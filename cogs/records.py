@@ -44,10 +44,11 @@ def replay_message(page: ReplayPage) -> dict[str, Any]:
 
 async def show_step(interaction: discord.Interaction, kind: str, ident: int, step: int | None) -> None:
     """Replace the replay message with another step."""
+    await interaction.response.defer()  # a long record takes a moment to replay: never miss the 3 s
     page = await records.page(bot_of(interaction).host, kind, ident, step)
     message = replay_message(page)
     file = message.pop("file")
-    await interaction.response.edit_message(attachments=[file], **message)
+    await interaction.edit_original_response(attachments=[file], **message)
 
 
 class ReplayNav(discord.ui.DynamicItem[discord.ui.Button[Any]],

@@ -61,6 +61,8 @@ class Walk:
     labels: list[str] = field(default_factory=list)
     lines: list[str] = field(default_factory=list)
     observation: dict[str, Any] | None = None
+    seat_names: list[str] = field(default_factory=list)
+    """How the game called each seat at the target step (Zodiac's sides are named only after the duel)."""
     frames: list[dict[str, Any]] = field(default_factory=list)
     game: Game | None = None
     next_seat: int | None = None
@@ -160,6 +162,7 @@ def walk(loaded: Loaded, target: int | None = None, *, frames: bool = False) -> 
         label.clear()
         if step == target:
             out.observation = _view(game, loaded.reveal)
+            out.seat_names = [game.seat_name(s) for s in range(record.players)]
         if frames:
             out.frames.append(_view(game, loaded.reveal))
 
@@ -174,12 +177,14 @@ def walk(loaded: Loaded, target: int | None = None, *, frames: bool = False) -> 
         if boundary:
             close(ply)
             step += 1
+            if turn_steps:
+                label.append(f"{now['colour']}:")
         public = text if loaded.reveal else game.announce(seat, text) if seat != CHANCE else text
         if step == target:
             out.lines.append(_line(game, seat, text, public, loaded))
         if target is not None and step == target + 1 and out.next_seat is None and seat != CHANCE:
             out.next_seat = seat
-        label.append(_short(game, seat, public, turn_steps, bool(label)))
+        label.append(_short(game, seat, public, turn_steps, len(label) > 1))
         game.apply_record(seat, text)
     close(len(record.history))
     out.game = game
@@ -196,7 +201,7 @@ def _short(game: Game, seat: int, public: str, turn_steps: bool, more: bool) -> 
     if public in META_WORDS:
         return f"{game.seat_name(seat)} {META_WORDS[public]}"
     if turn_steps:
-        return f"· {public}" if more else f"{game.seat_name(seat)}: {public}"
+        return f"· {public}" if more else public
     return f"{game.seat_name(seat)}: {public}"
 
 
@@ -213,7 +218,11 @@ def _line(game: Game, seat: int, text: str, public: str, loaded: Loaded) -> str:
             described = game.describe(seat, text)
         except Exception:  # a label is a nicety; the replay must not fail for it
             described = text
-        detail = f" ({described})" if described and described != text else ""
+        if described.startswith(text):  # e.g. "Tree c2-c3 (takes Wolf)": say the move once
+            described = described[len(text):].strip(" -—:")
+            detail = f" {described}" if described.startswith("(") else f" ({described})" if described else ""
+        else:
+            detail = f" ({described})" if described and described != text else ""
     return f"{who}: `{public}`{detail}"[:300]
 
 
@@ -262,7 +271,7 @@ def _caption(loaded: Loaded, walked: Walk, step: int, last: int) -> str:
         movers = [s for s in obs.get("to_move", []) if s != CHANCE] or (
             [walked.next_seat] if walked.next_seat is not None else [])
         if movers:
-            lines.append("Next: " + ", ".join(loaded.who[s] for s in movers))
+            lines.append("Next: " + ", ".join(f"{walked.seat_names[s]} ({loaded.people[s]})" for s in movers))
         elif CHANCE in obs.get("to_move", []):
             lines.append("Next: the dice.")
     if record.origin and step == 0:

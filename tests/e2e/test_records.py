@@ -64,7 +64,8 @@ async def test_replay_buttons_step_jump_survive_a_restart_and_refuse_beyond_the_
         assert after.component(f"zr:g{game_id}:7:next")["disabled"]
         after.components[0]["components"][2]["disabled"] = False  # as if a stale client still showed ▶
         beyond = await fake.click("erin", after, f"zr:g{game_id}:7:next")
-        assert beyond.ephemeral and "no move 8" in beyond.content
+        refusal = (await beyond.wait_followups(1))[0]
+        assert refusal.ephemeral and "no move 8" in refusal.content
         assert "after move 7 of 7" in latest(fake, message).content
 
 
