@@ -28,6 +28,10 @@ SOURCE = r"(?P<kind>[gr])(?P<ident>[0-9]+)"
 NAV = {"first": "⏮", "prev": "◀", "next": "▶", "last": "⏭"}
 
 
+def viewer(interaction: discord.Interaction) -> records.Viewer:
+    return records.Viewer(interaction.user.id, interaction.guild_id)
+
+
 def replay_message(page: ReplayPage) -> dict[str, Any]:
     """Caption, board and controls of one replay step (for send_message and edit_message alike)."""
     view = discord.ui.View(timeout=None)
@@ -45,7 +49,7 @@ def replay_message(page: ReplayPage) -> dict[str, Any]:
 async def show_step(interaction: discord.Interaction, kind: str, ident: int, step: int | None) -> None:
     """Replace the replay message with another step."""
     await interaction.response.defer()  # a long record takes a moment to replay: never miss the 3 s
-    page = await records.page(bot_of(interaction).host, kind, ident, step)
+    page = await records.page(bot_of(interaction).host, kind, ident, step, viewer=viewer(interaction))
     message = replay_message(page)
     file = message.pop("file")
     await interaction.edit_original_response(attachments=[file], **message)
@@ -111,7 +115,7 @@ class ReplayOpen(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"zro:
 
     @guarded
     async def callback(self, interaction: discord.Interaction) -> None:
-        page = await records.page(bot_of(interaction).host, "g", self.ident, None)
+        page = await records.page(bot_of(interaction).host, "g", self.ident, None, viewer=viewer(interaction))
         await interaction.response.send_message(ephemeral=True, **replay_message(page))
 
 
@@ -236,17 +240,17 @@ class RecordCommands:
     async def replay(self, interaction: discord.Interaction, game: int | None = None,
                      move: app_commands.Range[int, 0, 100000] | None = None, private: bool = False) -> None:
         ident = await self._record_game(interaction, game)
-        page = await records.page(self.bot.host, "g", ident, move, game=self.game)
+        page = await records.page(self.bot.host, "g", ident, move, game=self.game, viewer=viewer(interaction))
         await interaction.response.send_message(ephemeral=private, **replay_message(page))
 
     @app_commands.command(name="gif", description="An animated GIF of a whole game")
     @app_commands.describe(game="The game's number (default: this thread's game)")
     async def gif(self, interaction: discord.Interaction, game: int | None = None) -> None:
         ident = await self._record_game(interaction, game)
-        await records.source(self.bot.host, "g", ident, self.game)  # refuse at once, before deferring
+        await records.source(self.bot.host, "g", ident, self.game, viewer(interaction))  # refuse before deferring
         await interaction.response.defer(thinking=True)
         try:
-            caption, board = await records.gif(self.bot.host, ident, game=self.game)
+            caption, board = await records.gif(self.bot.host, ident, game=self.game, viewer=viewer(interaction))
         except HostError as error:
             await send_error(interaction, str(error))
             return
@@ -258,7 +262,8 @@ class RecordCommands:
     async def export(self, interaction: discord.Interaction, game: int | None = None) -> None:
         ident = await self._record_game(interaction, game)
         bot = self.bot
-        text, files = await records.export(bot.host, ident, lambda user: user_name(bot, user), game=self.game)
+        text, files = await records.export(bot.host, ident, lambda user: user_name(bot, user), game=self.game,
+                                           viewer=viewer(interaction))
         await interaction.response.send_message(
             text[:2000], files=[discord.File(io.BytesIO(data), filename=name) for name, data in files], ephemeral=True)
 

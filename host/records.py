@@ -35,6 +35,14 @@ MENU_SIZE = 25
 META_WORDS = {"resign": "resigned", "timeout": "ran out of time", "draw": "agreed to the draw"}
 
 
+@dataclass(frozen=True)
+class Viewer:
+    """Who asks, and in which server: a game is shown in its own server, or to its own players."""
+
+    user: int
+    guild_id: int | None
+
+
 @dataclass
 class Loaded:
     """A record ready to replay; ``reveal`` False: a game in progress, shown only as the public sees it."""
@@ -45,6 +53,9 @@ class Loaded:
     reveal: bool
     label: str
     people: list[str]
+    guild_id: int | None = None
+    members: frozenset[int] = frozenset()
+    """Users who may see it anywhere: the players, or whoever imported it."""
     """Who sits in each seat, for captions: a mention for our games, a name for imports."""
 
     @property
@@ -91,7 +102,8 @@ async def load(host: Host, kind: str, ident: int) -> Loaded:
         if found is None:
             raise HostError(f"There is no imported record R{ident}.")
         record = read(json.dumps(found[1]).encode(), found[0])
-        return Loaded(kind, ident, record, True, f"imported record R{ident}", [_plain(n) for n in record.names])
+        return Loaded(kind, ident, record, True, f"imported record R{ident}", [_plain(n) for n in record.names],
+                      found[3], frozenset({found[2]}))
     row = await host.get(ident)
     if row.status not in ("active", "finished"):
         why = "has not started" if row.status == "challenge" else f"was {row.status}"
@@ -105,12 +117,18 @@ async def load(host: Host, kind: str, ident: int) -> Loaded:
     game = _replay(record)
     record.sides = [game.seat_name(s) for s in range(row.players)]
     people = [f"<@{u}>" if u else "open seat" for u in _users(row)]
-    return Loaded("g", ident, record, row.status == "finished", f"#{row.id}", people)
+    return Loaded("g", ident, record, row.status == "finished", f"#{row.id}", people, row.guild_id,
+                  frozenset(u for u in _users(row) if u is not None))
 
 
-async def source(host: Host, kind: str, ident: int, game: str | None = None) -> Loaded:
-    """The record, refused when it is not of ``game`` (the command's game), with the right command."""
+async def source(host: Host, kind: str, ident: int, game: str | None = None, viewer: Viewer | None = None) -> Loaded:
+    """The record, refused when it is not of ``game`` (the command's game, with the right command) or
+    belongs to another server (unless ``viewer`` played it or imported it)."""
     loaded = await load(host, kind, ident)
+    if (viewer is not None and loaded.guild_id is not None and loaded.guild_id != viewer.guild_id
+            and viewer.user not in loaded.members):
+        what = "Game" if kind == "g" else "Record"
+        raise HostError(f"{what} {loaded.label} belongs to another server.")
     if game is not None and loaded.record.game != game:
         what = "Game" if kind == "g" else "Record"
         raise HostError(f"{what} {loaded.label} is a {loaded.record.title} game: use the /{loaded.record.game} "
@@ -229,12 +247,13 @@ def _line(game: Game, seat: int, text: str, public: str, loaded: Loaded) -> str:
 # ----- the replay message -------------------------------------------------------------------
 
 
-async def page(host: Host, kind: str, ident: int, step: int | None, game: str | None = None) -> ReplayPage:
+async def page(host: Host, kind: str, ident: int, step: int | None, game: str | None = None,
+               viewer: Viewer | None = None) -> ReplayPage:
     """The replay at ``step`` (None: the last); a step beyond the game is refused.
 
     ``game``: the command's game; a record of another game is refused with the right command.
     """
-    loaded = await source(host, kind, ident, game)
+    loaded = await source(host, kind, ident, game, viewer)
     walked = walk(loaded, step)
     last = len(walked.ends) - 1
     if step is None:
@@ -290,11 +309,12 @@ def _result_text(loaded: Loaded) -> str:
 # ----- animated GIF -------------------------------------------------------------------------
 
 
-async def gif(host: Host, game_id: int, kind: str = "g", game: str | None = None) -> tuple[str, Board]:
+async def gif(host: Host, game_id: int, kind: str = "g", game: str | None = None,
+              viewer: Viewer | None = None) -> tuple[str, Board]:
     """The whole game as an animated GIF, one frame per step; rendered in a worker thread."""
     from render.animate import animate
 
-    loaded = await source(host, kind, game_id, game)
+    loaded = await source(host, kind, game_id, game, viewer)
     walked = walk(loaded, frames=True)
     labels = [f"{k}. {text}".replace("🎲", "dice") if k else "Start" for k, text in enumerate(walked.labels)]
 
@@ -311,10 +331,10 @@ async def gif(host: Host, game_id: int, kind: str = "g", game: str | None = None
 # ----- export and import --------------------------------------------------------------------
 
 
-async def export(host: Host, game_id: int, namer: Namer,
-                 game: str | None = None) -> tuple[str, list[tuple[str, bytes]]]:
+async def export(host: Host, game_id: int, namer: Namer, game: str | None = None,
+                 viewer: Viewer | None = None) -> tuple[str, list[tuple[str, bytes]]]:
     """JSON, text and (ZÈRTZ) SGF of a game; a game in progress only as the public sees it."""
-    loaded = await source(host, "g", game_id, game)
+    loaded = await source(host, "g", game_id, game, viewer)
     row = await host.get(game_id)
     record = loaded.record
     record.names = [await namer(u) if u else "open seat" for u in _users(row)]
@@ -393,7 +413,7 @@ async def play_from(host: Host, kind: str, ident: int, step: int, *, creator: in
     """
     if ai_seats:
         raise HostError("Playing on against the AI is not available yet; challenge a person instead.")
-    loaded = await load(host, kind, ident)
+    loaded = await source(host, kind, ident, viewer=Viewer(creator, guild_id))
     record = loaded.record
     if not loaded.reveal and engines.get(record.game).hidden_information:
         raise HostError("This game is still in progress and has secrets: play on from it once it is over.")

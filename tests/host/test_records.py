@@ -269,3 +269,14 @@ async def test_a_gif_has_one_frame_per_move_and_stays_small(db: Database, clock:
     image.seek(image.n_frames - 1)
     assert image.info["duration"] == 3000
     assert len(board.image) < 8_000_000 / 200 * (steps + 1)  # well on the way to 8 MB for 200 moves
+
+
+async def test_a_game_is_replayed_in_its_own_server_or_by_its_players(host: Host) -> None:
+    lobby = await host.challenge(game="zaic", creator=ALICE, opponents=[BOB], guild_id=1, channel_id=2)
+    game_id = (await host.accept(lobby.row.id, BOB)).row.id
+    assert (await records.page(host, "g", game_id, 0, viewer=records.Viewer(CAROL, 1))).step == 0
+    assert (await records.page(host, "g", game_id, 0, viewer=records.Viewer(BOB, 99))).step == 0
+    with pytest.raises(HostError, match="another server"):
+        await records.page(host, "g", game_id, 0, viewer=records.Viewer(CAROL, 99))
+    with pytest.raises(HostError, match="another server"):
+        await records.export(host, game_id, namer, viewer=records.Viewer(CAROL, None))
