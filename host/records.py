@@ -1,5 +1,8 @@
 """Game records: replay any game step by step, animate it, export it, import it, play on from a position.
 
+Replaying a record is CPU work (up to 3000 plies through the rules), so it runs in worker threads,
+never on the event loop.
+
 A replay is addressed by a source (``g`` + game id, or ``r`` + imported record id) and a step, so a
 replay button needs no memory: every press replays the record again. A step is one move with the
 dice that follow it, or a whole turn in Ziggurat (its roll and actions). Secrets: a finished game
@@ -101,7 +104,7 @@ async def load(host: Host, kind: str, ident: int) -> Loaded:
         found = await RecordStore(host.db).get(ident)
         if found is None:
             raise HostError(f"There is no imported record R{ident}.")
-        record = read(json.dumps(found[1]).encode(), found[0])
+        record = await asyncio.to_thread(read, json.dumps(found[1]).encode(), found[0])
         return Loaded(kind, ident, record, True, f"imported record R{ident}", [_plain(n) for n in record.names],
                       found[3], frozenset({found[2]}))
     row = await host.get(ident)
@@ -114,7 +117,7 @@ async def load(host: Host, kind: str, ident: int) -> Loaded:
                         history=[Ply(m.seat, m.text, m.at) for m in moves], seed=row.seed,
                         commitment=dice.commitment(row.seed), outcome=row.result, date=row.created_at,
                         source=f"game #{row.id}", origin=_origin(row))
-    game = _replay(record)
+    game = await asyncio.to_thread(_replay, record)
     record.sides = [game.seat_name(s) for s in range(row.players)]
     people = [f"<@{u}>" if u else "open seat" for u in _users(row)]
     return Loaded("g", ident, record, row.status == "finished", f"#{row.id}", people, row.guild_id,
@@ -254,11 +257,11 @@ async def page(host: Host, kind: str, ident: int, step: int | None, game: str | 
     ``game``: the command's game; a record of another game is refused with the right command.
     """
     loaded = await source(host, kind, ident, game, viewer)
-    walked = walk(loaded, step)
+    walked = await asyncio.to_thread(walk, loaded, step)
     last = len(walked.ends) - 1
     if step is None:
         step = last
-        walked = walk(loaded, step)
+        walked = await asyncio.to_thread(walk, loaded, step)
     if not 0 <= step <= last:
         raise HostError(f"There is no move {step} in {loaded.record.title} {loaded.label}: it has moves 0 to {last}.")
     assert walked.observation is not None and walked.game is not None
@@ -315,7 +318,7 @@ async def gif(host: Host, game_id: int, kind: str = "g", game: str | None = None
     from render.animate import animate
 
     loaded = await source(host, kind, game_id, game, viewer)
-    walked = walk(loaded, frames=True)
+    walked = await asyncio.to_thread(lambda: walk(loaded, frames=True))
     labels = [f"{k}. {text}".replace("🎲", "dice") if k else "Start" for k, text in enumerate(walked.labels)]
 
     def build() -> bytes:
@@ -378,9 +381,9 @@ async def import_record(host: Host, game: str, data: bytes, user: int, guild_id:
         raise HostError(f"That file is too large for a game record (at most {MAX_RECORD_BYTES // 1000} kB).")
     head = data.lstrip()[:1]
     if game == "zrtz" and head not in (b"{", b"["):
-        record = _from_sgf(data)
+        record = await asyncio.to_thread(_from_sgf, data)
     else:
-        record = read(data, game)
+        record = await asyncio.to_thread(read, data, game)
     ident = await RecordStore(host.db).add(game=game, data=json.loads(to_json(record)), imported_by=user,
                                            guild_id=guild_id, now=host.now())
     return await page(host, "r", ident, step)
@@ -417,7 +420,7 @@ async def play_from(host: Host, kind: str, ident: int, step: int, *, creator: in
     record = loaded.record
     if not loaded.reveal and engines.get(record.game).hidden_information:
         raise HostError("This game is still in progress and has secrets: play on from it once it is over.")
-    walked = walk(loaded)
+    walked = await asyncio.to_thread(walk, loaded)
     if not 0 <= step < len(walked.ends):
         raise HostError(f"There is no move {step} in {record.title} {loaded.label}.")
     plies = walked.ends[step]
