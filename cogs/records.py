@@ -15,7 +15,7 @@ import discord
 from discord import app_commands
 
 from cogs._shared import bot_of, guarded, lobby_text, lobby_view, send_error
-from host import records
+from host import record_exchange, records
 from host.record_formats import MAX_RECORD_BYTES
 from host.records import ReplayPage
 from host.results import HostError
@@ -150,7 +150,7 @@ class PlayOn(discord.ui.DynamicItem[discord.ui.Button[Any]], template=rf"zrf:{SO
         view = discord.ui.View(timeout=None)
         view.add_item(PlayOnPick(self.kind, self.ident, self.step))
         view.add_item(PlayOnOpen(self.kind, self.ident, self.step))
-        # AI hook: once AI seats exist (host/records.play_from's ai_seats), add a "vs AI" button here.
+        # AI hook: once AI seats exist (host/record_exchange.play_from's ai_seats), add a "vs AI" button here.
         await interaction.response.send_message(
             f"Play on from move {self.step}: choose your opponent, or leave the seat open. "
             "The new game is never rated.", view=view, ephemeral=True)
@@ -167,7 +167,7 @@ async def post_challenge(interaction: discord.Interaction, kind: str, ident: int
     if not isinstance(channel, discord.TextChannel):
         raise HostError("Play on in a server text channel.")
     bot = bot_of(interaction)
-    lobby = await records.play_from(bot.host, kind, ident, step, creator=interaction.user.id,
+    lobby = await record_exchange.play_from(bot.host, kind, ident, step, creator=interaction.user.id,
                                     opponents=[u.id for u in opponents], guild_id=interaction.guild_id,
                                     channel_id=channel.id)
     title = records.title_of(lobby.row.game)
@@ -262,7 +262,7 @@ class RecordCommands:
     async def export(self, interaction: discord.Interaction, game: int | None = None) -> None:
         ident = await self._record_game(interaction, game)
         bot = self.bot
-        text, files = await records.export(bot.host, ident, lambda user: user_name(bot, user), game=self.game,
+        text, files = await record_exchange.export(bot.host, ident, lambda user: user_name(bot, user), game=self.game,
                                            viewer=viewer(interaction))
         await interaction.response.send_message(
             text[:2000], files=[discord.File(io.BytesIO(data), filename=name) for name, data in files], ephemeral=True)
@@ -274,7 +274,7 @@ class RecordCommands:
         if record.size > MAX_RECORD_BYTES:
             raise HostError(f"That file is too large for a game record (at most {MAX_RECORD_BYTES // 1000} kB).")
         data = await record.read()
-        page = await records.import_record(self.bot.host, self.game, data, interaction.user.id,
+        page = await record_exchange.import_record(self.bot.host, self.game, data, interaction.user.id,
                                            interaction.guild_id, move)
         await interaction.response.send_message(**replay_message(page))
 
