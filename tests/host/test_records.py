@@ -192,9 +192,12 @@ async def test_an_active_zodiac_game_never_leaks_a_king_or_an_ink_square(db: Dat
     assert len(seen) == last + 2 and "secret king choice" in "\n".join(captions)
     assert all(o["kings"] is None and o["my_king"] is None for o in seen)
     assert all(not p.get("king") and "shadow" not in p for o in seen for sq in o["board"] for p in sq["stack"])
+    frames = records.walk(await records.load(host, "g", game_id), frames=True)  # what the GIF would show
+    assert len(frames.frames) == last + 1 and all(f["kings"] is None for f in frames.frames)
+    assert not any("king " in label and "secret" not in label for label in frames.labels)
     real_ink = [m.text for m in await host.store.moves(game_id) if " ink " in m.text]
     _, files = await record_exchange.export(host, game_id, namer)
-    for body in captions + [data.decode() for _, data in files]:
+    for body in captions + frames.labels + [data.decode() for _, data in files]:
         assert "king Octopus" not in body and "king Goat" not in body
         assert not any(move in body for move in real_ink) and row.seed not in body
     assert all("secret king choice" in data.decode() for _, data in files)
