@@ -18,7 +18,7 @@ import engines
 from bench.common import report, timing
 from data.db import Database
 from engines import CHANCE
-from host import records
+from host import record_exchange, records
 from host.service import Host
 
 LONGEST = {"zarathustra": {"board": 7}, "zrtz": {"rings": 61}, "ziggurat": {"round_limit": 100}}
@@ -63,7 +63,7 @@ async def main() -> None:
                     await records.page(host, "g", game_id, step)
             export_ms: list[float] = []
             with timing(export_ms):
-                await records.export(host, game_id, name_of)
+                await record_exchange.export(host, game_id, name_of)
             print(f"{name}: {steps} steps, GIF {len(board.image) / 1e6:.2f} MB in {gif_ms[0] / 1000:.1f} s "
                   f"({gif_ms[0] / max(1, steps):.0f} ms per step, so {gif_ms[0] / max(1, steps) / 10:.1f} s "
                   f"per 100 steps)")

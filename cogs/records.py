@@ -15,7 +15,7 @@ import discord
 from discord import app_commands
 
 from cogs._shared import bot_of, guarded, lobby_text, lobby_view, send_error
-from host import records
+from host import record_exchange, records
 from host.record_formats import MAX_RECORD_BYTES
 from host.records import ReplayPage
 from host.results import HostError
@@ -26,6 +26,10 @@ if TYPE_CHECKING:
 NO_PINGS = discord.AllowedMentions.none()
 SOURCE = r"(?P<kind>[gr])(?P<ident>[0-9]+)"
 NAV = {"first": "⏮", "prev": "◀", "next": "▶", "last": "⏭"}
+
+
+def viewer(interaction: discord.Interaction) -> records.Viewer:
+    return records.Viewer(interaction.user.id, interaction.guild_id)
 
 
 def replay_message(page: ReplayPage) -> dict[str, Any]:
@@ -44,10 +48,11 @@ def replay_message(page: ReplayPage) -> dict[str, Any]:
 
 async def show_step(interaction: discord.Interaction, kind: str, ident: int, step: int | None) -> None:
     """Replace the replay message with another step."""
-    page = await records.page(bot_of(interaction).host, kind, ident, step)
+    await interaction.response.defer()  # a long record takes a moment to replay: never miss the 3 s
+    page = await records.page(bot_of(interaction).host, kind, ident, step, viewer=viewer(interaction))
     message = replay_message(page)
     file = message.pop("file")
-    await interaction.response.edit_message(attachments=[file], **message)
+    await interaction.edit_original_response(attachments=[file], **message)
 
 
 class ReplayNav(discord.ui.DynamicItem[discord.ui.Button[Any]],
@@ -110,7 +115,7 @@ class ReplayOpen(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"zro:
 
     @guarded
     async def callback(self, interaction: discord.Interaction) -> None:
-        page = await records.page(bot_of(interaction).host, "g", self.ident, None)
+        page = await records.page(bot_of(interaction).host, "g", self.ident, None, viewer=viewer(interaction))
         await interaction.response.send_message(ephemeral=True, **replay_message(page))
 
 
@@ -145,7 +150,7 @@ class PlayOn(discord.ui.DynamicItem[discord.ui.Button[Any]], template=rf"zrf:{SO
         view = discord.ui.View(timeout=None)
         view.add_item(PlayOnPick(self.kind, self.ident, self.step))
         view.add_item(PlayOnOpen(self.kind, self.ident, self.step))
-        # AI hook: once AI seats exist (host/records.play_from's ai_seats), add a "vs AI" button here.
+        # AI hook: once AI seats exist (host/record_exchange.play_from's ai_seats), add a "vs AI" button here.
         await interaction.response.send_message(
             f"Play on from move {self.step}: choose your opponent, or leave the seat open. "
             "The new game is never rated.", view=view, ephemeral=True)
@@ -162,7 +167,7 @@ async def post_challenge(interaction: discord.Interaction, kind: str, ident: int
     if not isinstance(channel, discord.TextChannel):
         raise HostError("Play on in a server text channel.")
     bot = bot_of(interaction)
-    lobby = await records.play_from(bot.host, kind, ident, step, creator=interaction.user.id,
+    lobby = await record_exchange.play_from(bot.host, kind, ident, step, creator=interaction.user.id,
                                     opponents=[u.id for u in opponents], guild_id=interaction.guild_id,
                                     channel_id=channel.id)
     title = records.title_of(lobby.row.game)
@@ -235,17 +240,17 @@ class RecordCommands:
     async def replay(self, interaction: discord.Interaction, game: int | None = None,
                      move: app_commands.Range[int, 0, 100000] | None = None, private: bool = False) -> None:
         ident = await self._record_game(interaction, game)
-        page = await records.page(self.bot.host, "g", ident, move, game=self.game)
+        page = await records.page(self.bot.host, "g", ident, move, game=self.game, viewer=viewer(interaction))
         await interaction.response.send_message(ephemeral=private, **replay_message(page))
 
     @app_commands.command(name="gif", description="An animated GIF of a whole game")
     @app_commands.describe(game="The game's number (default: this thread's game)")
     async def gif(self, interaction: discord.Interaction, game: int | None = None) -> None:
         ident = await self._record_game(interaction, game)
-        await records.source(self.bot.host, "g", ident, self.game)  # refuse at once, before deferring
+        await records.source(self.bot.host, "g", ident, self.game, viewer(interaction))  # refuse before deferring
         await interaction.response.defer(thinking=True)
         try:
-            caption, board = await records.gif(self.bot.host, ident, game=self.game)
+            caption, board = await records.gif(self.bot.host, ident, game=self.game, viewer=viewer(interaction))
         except HostError as error:
             await send_error(interaction, str(error))
             return
@@ -257,7 +262,8 @@ class RecordCommands:
     async def export(self, interaction: discord.Interaction, game: int | None = None) -> None:
         ident = await self._record_game(interaction, game)
         bot = self.bot
-        text, files = await records.export(bot.host, ident, lambda user: user_name(bot, user), game=self.game)
+        text, files = await record_exchange.export(bot.host, ident, lambda user: user_name(bot, user), game=self.game,
+                                           viewer=viewer(interaction))
         await interaction.response.send_message(
             text[:2000], files=[discord.File(io.BytesIO(data), filename=name) for name, data in files], ephemeral=True)
 
@@ -268,7 +274,7 @@ class RecordCommands:
         if record.size > MAX_RECORD_BYTES:
             raise HostError(f"That file is too large for a game record (at most {MAX_RECORD_BYTES // 1000} kB).")
         data = await record.read()
-        page = await records.import_record(self.bot.host, self.game, data, interaction.user.id,
+        page = await record_exchange.import_record(self.bot.host, self.game, data, interaction.user.id,
                                            interaction.guild_id, move)
         await interaction.response.send_message(**replay_message(page))
 

@@ -22,7 +22,8 @@ class RecordStore:
                 (game, json.dumps(data), imported_by, guild_id, now))
             return int(cursor.lastrowid or 0)
 
-    async def get(self, record_id: int) -> tuple[str, dict[str, Any]] | None:
-        """(game, record data), or None when there is no such record."""
-        row = await self.db.fetchone("SELECT game, data FROM records WHERE id = ?", (record_id,))
-        return (row["game"], json.loads(row["data"])) if row else None
+    async def get(self, record_id: int) -> tuple[str, dict[str, Any], int, int | None] | None:
+        """(game, record data, who imported it, server), or None when there is no such record."""
+        row = await self.db.fetchone("SELECT game, data, imported_by, guild_id FROM records WHERE id = ?",
+                                     (record_id,))
+        return (row["game"], json.loads(row["data"]), row["imported_by"], row["guild_id"]) if row else None

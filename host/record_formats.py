@@ -23,7 +23,8 @@ from host.results import HostError
 FORMAT = "z-games record"
 VERSION = 1
 MAX_RECORD_BYTES = 1_000_000
-MAX_PLIES = 5000
+MAX_PLIES = 3000
+"""Longer than any game here (a 4-player Ziggurat of 100 rounds); bounds the cost of a replay."""
 MAX_MOVE_CHARS = 200
 MAX_NAME_CHARS = 64
 TAG_RE = re.compile(r'^\[(\w+) "((?:[^"\\]|\\.)*)"\]$')

@@ -1,4 +1,7 @@
-"""Game records: replay any game step by step, animate it, export it, import it, play on from a position.
+"""Game records: replay any game step by step, and animate it (export, import, play on: record_exchange).
+
+Replaying a record is CPU work (up to 3000 plies through the rules), so it runs in worker threads,
+never on the event loop.
 
 A replay is addressed by a source (``g`` + game id, or ``r`` + imported record id) and a step, so a
 replay button needs no memory: every press replays the record again. A step is one move with the
@@ -17,13 +20,11 @@ from typing import TYPE_CHECKING, Any
 
 import engines
 from data.records import RecordStore
-from data.store import GameRow, Seat
+from data.store import GameRow
 from engines import CHANCE, Game
-from engines.base import META_MOVES
-from engines.zrtz import boardspace
 from host import dice
-from host.record_formats import MAX_RECORD_BYTES, GameRecord, Ply, read, to_json, to_text
-from host.results import Board, HostError, Lobby
+from host.record_formats import GameRecord, Ply, read
+from host.results import Board, HostError
 
 if TYPE_CHECKING:
     from host.service import Host
@@ -33,6 +34,14 @@ TURN_STEPS = {"ziggurat"}
 """Games replayed one whole turn per step (dice turns of several plies)."""
 MENU_SIZE = 25
 META_WORDS = {"resign": "resigned", "timeout": "ran out of time", "draw": "agreed to the draw"}
+
+
+@dataclass(frozen=True)
+class Viewer:
+    """Who asks, and in which server: a game is shown in its own server, or to its own players."""
+
+    user: int
+    guild_id: int | None
 
 
 @dataclass
@@ -45,6 +54,9 @@ class Loaded:
     reveal: bool
     label: str
     people: list[str]
+    guild_id: int | None = None
+    members: frozenset[int] = frozenset()
+    """Users who may see it anywhere: the players, or whoever imported it."""
     """Who sits in each seat, for captions: a mention for our games, a name for imports."""
 
     @property
@@ -61,6 +73,8 @@ class Walk:
     labels: list[str] = field(default_factory=list)
     lines: list[str] = field(default_factory=list)
     observation: dict[str, Any] | None = None
+    seat_names: list[str] = field(default_factory=list)
+    """How the game called each seat at the target step (Zodiac's sides are named only after the duel)."""
     frames: list[dict[str, Any]] = field(default_factory=list)
     game: Game | None = None
     next_seat: int | None = None
@@ -88,27 +102,34 @@ async def load(host: Host, kind: str, ident: int) -> Loaded:
         found = await RecordStore(host.db).get(ident)
         if found is None:
             raise HostError(f"There is no imported record R{ident}.")
-        record = read(json.dumps(found[1]).encode(), found[0])
-        return Loaded(kind, ident, record, True, f"imported record R{ident}", [_plain(n) for n in record.names])
+        record = await asyncio.to_thread(read, json.dumps(found[1]).encode(), found[0])
+        return Loaded(kind, ident, record, True, f"imported record R{ident}", [_plain(n) for n in record.names],
+                      found[3], frozenset({found[2]}))
     row = await host.get(ident)
     if row.status not in ("active", "finished"):
         why = "has not started" if row.status == "challenge" else f"was {row.status}"
         raise HostError(f"Game #{ident} has no moves to replay: it {why}.")
     moves = await host.store.moves(row.id)
     record = GameRecord(game=row.game, players=row.players, options=dict(row.options),
-                        names=[f"user {u}" if u else "open seat" for u in _users(row)],
+                        names=[f"user {u}" if u else "open seat" for u in users_of(row)],
                         history=[Ply(m.seat, m.text, m.at) for m in moves], seed=row.seed,
                         commitment=dice.commitment(row.seed), outcome=row.result, date=row.created_at,
                         source=f"game #{row.id}", origin=_origin(row))
-    game = _replay(record)
+    game = await asyncio.to_thread(replay_record, record)
     record.sides = [game.seat_name(s) for s in range(row.players)]
-    people = [f"<@{u}>" if u else "open seat" for u in _users(row)]
-    return Loaded("g", ident, record, row.status == "finished", f"#{row.id}", people)
+    people = [f"<@{u}>" if u else "open seat" for u in users_of(row)]
+    return Loaded("g", ident, record, row.status == "finished", f"#{row.id}", people, row.guild_id,
+                  frozenset(u for u in users_of(row) if u is not None))
 
 
-async def source(host: Host, kind: str, ident: int, game: str | None = None) -> Loaded:
-    """The record, refused when it is not of ``game`` (the command's game), with the right command."""
+async def source(host: Host, kind: str, ident: int, game: str | None = None, viewer: Viewer | None = None) -> Loaded:
+    """The record, refused when it is not of ``game`` (the command's game, with the right command) or
+    belongs to another server (unless ``viewer`` played it or imported it)."""
     loaded = await load(host, kind, ident)
+    if (viewer is not None and loaded.guild_id is not None and loaded.guild_id != viewer.guild_id
+            and viewer.user not in loaded.members):
+        what = "Game" if kind == "g" else "Record"
+        raise HostError(f"{what} {loaded.label} belongs to another server.")
     if game is not None and loaded.record.game != game:
         what = "Game" if kind == "g" else "Record"
         raise HostError(f"{what} {loaded.label} is a {loaded.record.title} game: use the /{loaded.record.game} "
@@ -120,7 +141,7 @@ def title_of(game: str) -> str:
     return engines.get(game).title
 
 
-def _users(row: GameRow) -> list[int | None]:
+def users_of(row: GameRow) -> list[int | None]:
     return [row.user_at(s) for s in range(row.players)]
 
 
@@ -134,7 +155,8 @@ def _plain(name: str) -> str:
     return "".join(c for c in name if c.isalnum() or c in " .-'")[:40] or "?"
 
 
-def _replay(record: GameRecord) -> Game:
+def replay_record(record: GameRecord) -> Game:
+    """The game after every ply of the record (the rules check each)."""
     game = engines.get(record.game).new(record.players, record.options)
     for seat, text in record.pairs():
         game.apply_record(seat, text)
@@ -160,6 +182,7 @@ def walk(loaded: Loaded, target: int | None = None, *, frames: bool = False) -> 
         label.clear()
         if step == target:
             out.observation = _view(game, loaded.reveal)
+            out.seat_names = [game.seat_name(s) for s in range(record.players)]
         if frames:
             out.frames.append(_view(game, loaded.reveal))
 
@@ -174,12 +197,14 @@ def walk(loaded: Loaded, target: int | None = None, *, frames: bool = False) -> 
         if boundary:
             close(ply)
             step += 1
+            if turn_steps:
+                label.append(f"{now['colour']}:")
         public = text if loaded.reveal else game.announce(seat, text) if seat != CHANCE else text
         if step == target:
             out.lines.append(_line(game, seat, text, public, loaded))
         if target is not None and step == target + 1 and out.next_seat is None and seat != CHANCE:
             out.next_seat = seat
-        label.append(_short(game, seat, public, turn_steps, bool(label)))
+        label.append(_short(game, seat, public, turn_steps, len(label) > 1))
         game.apply_record(seat, text)
     close(len(record.history))
     out.game = game
@@ -196,7 +221,7 @@ def _short(game: Game, seat: int, public: str, turn_steps: bool, more: bool) -> 
     if public in META_WORDS:
         return f"{game.seat_name(seat)} {META_WORDS[public]}"
     if turn_steps:
-        return f"· {public}" if more else f"{game.seat_name(seat)}: {public}"
+        return f"· {public}" if more else public
     return f"{game.seat_name(seat)}: {public}"
 
 
@@ -213,24 +238,29 @@ def _line(game: Game, seat: int, text: str, public: str, loaded: Loaded) -> str:
             described = game.describe(seat, text)
         except Exception:  # a label is a nicety; the replay must not fail for it
             described = text
-        detail = f" ({described})" if described and described != text else ""
+        if described.startswith(text):  # e.g. "Tree c2-c3 (takes Wolf)": say the move once
+            described = described[len(text):].strip(" -—:")
+            detail = f" {described}" if described.startswith("(") else f" ({described})" if described else ""
+        else:
+            detail = f" ({described})" if described and described != text else ""
     return f"{who}: `{public}`{detail}"[:300]
 
 
 # ----- the replay message -------------------------------------------------------------------
 
 
-async def page(host: Host, kind: str, ident: int, step: int | None, game: str | None = None) -> ReplayPage:
+async def page(host: Host, kind: str, ident: int, step: int | None, game: str | None = None,
+               viewer: Viewer | None = None) -> ReplayPage:
     """The replay at ``step`` (None: the last); a step beyond the game is refused.
 
     ``game``: the command's game; a record of another game is refused with the right command.
     """
-    loaded = await source(host, kind, ident, game)
-    walked = walk(loaded, step)
+    loaded = await source(host, kind, ident, game, viewer)
+    walked = await asyncio.to_thread(walk, loaded, step)
     last = len(walked.ends) - 1
     if step is None:
         step = last
-        walked = walk(loaded, step)
+        walked = await asyncio.to_thread(walk, loaded, step)
     if not 0 <= step <= last:
         raise HostError(f"There is no move {step} in {loaded.record.title} {loaded.label}: it has moves 0 to {last}.")
     assert walked.observation is not None and walked.game is not None
@@ -262,7 +292,7 @@ def _caption(loaded: Loaded, walked: Walk, step: int, last: int) -> str:
         movers = [s for s in obs.get("to_move", []) if s != CHANCE] or (
             [walked.next_seat] if walked.next_seat is not None else [])
         if movers:
-            lines.append("Next: " + ", ".join(loaded.who[s] for s in movers))
+            lines.append("Next: " + ", ".join(f"{walked.seat_names[s]} ({loaded.people[s]})" for s in movers))
         elif CHANCE in obs.get("to_move", []):
             lines.append("Next: the dice.")
     if record.origin and step == 0:
@@ -281,12 +311,13 @@ def _result_text(loaded: Loaded) -> str:
 # ----- animated GIF -------------------------------------------------------------------------
 
 
-async def gif(host: Host, game_id: int, kind: str = "g", game: str | None = None) -> tuple[str, Board]:
+async def gif(host: Host, game_id: int, kind: str = "g", game: str | None = None,
+              viewer: Viewer | None = None) -> tuple[str, Board]:
     """The whole game as an animated GIF, one frame per step; rendered in a worker thread."""
     from render.animate import animate
 
-    loaded = await source(host, kind, game_id, game)
-    walked = walk(loaded, frames=True)
+    loaded = await source(host, kind, game_id, game, viewer)
+    walked = await asyncio.to_thread(lambda: walk(loaded, frames=True))
     labels = [f"{k}. {text}".replace("🎲", "dice") if k else "Start" for k, text in enumerate(walked.labels)]
 
     def build() -> bytes:
@@ -297,116 +328,3 @@ async def gif(host: Host, game_id: int, kind: str = "g", game: str | None = None
     caption = f"**{loaded.record.title}** {loaded.label}: {len(walked.frames) - 1} {unit}" + (
         "" if loaded.reveal else " so far (public view)")
     return caption, Board(image=data, filename=f"{loaded.record.game}-{kind}{game_id}.gif")
-
-
-# ----- export and import --------------------------------------------------------------------
-
-
-async def export(host: Host, game_id: int, namer: Namer,
-                 game: str | None = None) -> tuple[str, list[tuple[str, bytes]]]:
-    """JSON, text and (ZÈRTZ) SGF of a game; a game in progress only as the public sees it."""
-    loaded = await source(host, "g", game_id, game)
-    row = await host.get(game_id)
-    record = loaded.record
-    record.names = [await namer(u) if u else "open seat" for u in _users(row)]
-    if not loaded.reveal:
-        record = _public(record)
-    base = f"{record.game}-{game_id}"
-    files = [(f"{base}.json", to_json(record).encode()), (f"{base}.txt", to_text(record).encode())]
-    note = ""
-    if record.game == "zrtz":
-        try:
-            sgf = boardspace.to_sgf(_replay(record), (record.names[0], record.names[1]))
-            files.append((f"{base}.sgf", sgf.encode()))
-        except ValueError as error:
-            note = f" No boardspace SGF: {error}."
-    if loaded.reveal:
-        text = (f"Record of {record.title} #{game_id}. Check every die against the revealed seed with "
-                f"`python -m host.dice verify {base}.json`.")
-    else:
-        text = (f"Public record of {record.title} #{game_id}, still in progress: no secret moves and no seed "
-                "(it is revealed when the game ends).")
-    return text + note, files
-
-
-def _public(record: GameRecord) -> GameRecord:
-    """The view of a game in progress anyone may have: secret moves announced only, no seed."""
-    game = engines.get(record.game).new(record.players, record.options)
-    plies = []
-    for ply in record.history:
-        shown = ply.move if ply.seat == CHANCE else game.announce(ply.seat, ply.move)
-        plies.append(Ply(ply.seat, shown, ply.at, hidden=shown != ply.move))
-        game.apply_record(ply.seat, ply.move)
-    return GameRecord(game=record.game, players=record.players, options=record.options, names=record.names,
-                      history=plies, sides=record.sides, seed=None, commitment=record.commitment, outcome=None,
-                      date=record.date, source=record.source, origin=record.origin)
-
-
-async def import_record(host: Host, game: str, data: bytes, user: int, guild_id: int | None,
-                        step: int | None = None) -> ReplayPage:
-    """Check a record (ours, or boardspace SGF for ZÈRTZ), keep it, and open it in the replay view."""
-    if len(data) > MAX_RECORD_BYTES:
-        raise HostError(f"That file is too large for a game record (at most {MAX_RECORD_BYTES // 1000} kB).")
-    head = data.lstrip()[:1]
-    if game == "zrtz" and head not in (b"{", b"["):
-        record = _from_sgf(data)
-    else:
-        record = read(data, game)
-    ident = await RecordStore(host.db).add(game=game, data=json.loads(to_json(record)), imported_by=user,
-                                           guild_id=guild_id, now=host.now())
-    return await page(host, "r", ident, step)
-
-
-def _from_sgf(data: bytes) -> GameRecord:
-    text = boardspace.decode(data)
-    try:
-        parsed = boardspace.parse(text)
-        game = boardspace.replay(text)
-    except ValueError as error:
-        raise HostError(f"That record cannot be replayed: {error}") from None
-    if not parsed.turns:
-        raise HostError("That record cannot be replayed: it has no ZÈRTZ moves (is it a boardspace .sgf?).")
-    outcome = game.outcome()
-    return GameRecord(game="zrtz", players=2, options=dict(game.options),
-                      names=[n or f"player {i + 1}" for i, n in enumerate(parsed.names)],
-                      history=[Ply(s, t) for s, t in game.history], sides=[game.seat_name(s) for s in (0, 1)],
-                      outcome=outcome.to_dict() if outcome else None, source="boardspace.net record")
-
-
-# ----- play on from a position --------------------------------------------------------------
-
-
-async def play_from(host: Host, kind: str, ident: int, step: int, *, creator: int, opponents: list[int],
-                    guild_id: int | None, channel_id: int | None, ai_seats: int = 0) -> Lobby:
-    """A new, never rated game that starts with the plies up to ``step``: a challenge like ``/<game> new``.
-
-    AI hook: ``ai_seats`` will seat AI players once the host can (the AI seats work); until then it refuses.
-    """
-    if ai_seats:
-        raise HostError("Playing on against the AI is not available yet; challenge a person instead.")
-    loaded = await load(host, kind, ident)
-    record = loaded.record
-    if not loaded.reveal and engines.get(record.game).hidden_information:
-        raise HostError("This game is still in progress and has secrets: play on from it once it is over.")
-    walked = walk(loaded)
-    if not 0 <= step < len(walked.ends):
-        raise HostError(f"There is no move {step} in {record.title} {loaded.label}.")
-    plies = walked.ends[step]
-    prefix = record.pairs()[:plies]
-    if any(text in META_MOVES for _, text in prefix):
-        raise HostError("A player had left the game by this position; choose an earlier move.")
-    game = engines.get(record.game).new(record.players, record.options)
-    for seat, text in prefix:
-        game.apply_record(seat, text)
-    if game.outcome() is not None:
-        raise HostError("The game is over at this position; choose an earlier move.")
-    if len(set(opponents)) != len(opponents) or creator in opponents or len(opponents) >= record.players:
-        raise HostError(f"Choose up to {record.players - 1} different opponent(s), not yourself.")
-    origin = {"source": f"{record.title} {loaded.label}", "move": step, "plies": plies, "kind": kind, "id": ident}
-    settings = {"rated": False, "clock": "none", "match": 1, "origin": origin, "start_history": prefix}
-    seats = [Seat(0, creator, True)] + [Seat(i + 1, u, False) for i, u in enumerate(opponents)]
-    seats += [Seat(len(seats) + i, None, False) for i in range(record.players - len(seats))]
-    game_id = await host.store.create(guild_id=guild_id, channel_id=channel_id, game=record.game,
-                                      players=record.players, options=dict(game.options), settings=settings,
-                                      seed=dice.new_seed(), creator_id=creator, seats=seats, now=host.now())
-    return Lobby(await host.get(game_id), started=False)

@@ -109,7 +109,7 @@ def observation(game: Zodiac, seat: int | None, reveal: bool = False) -> dict[st
     if st.chain is not None and (found := st.find(st.chain["pid"])) is not None:
         chain = {"piece": found[1].kind, "square": sq_name(found[0]), "fungi": st.chain["fungi"]}
     kings_by_seat = None
-    if over and game.light_seat is not None:
+    if over and game.light_seat is not None and None not in st.kings:
         kings_by_seat = [st.kings[game.side_of(s)] for s in (0, 1)]
     return {
         "phase": game.phase,

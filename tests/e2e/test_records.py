@@ -50,8 +50,11 @@ async def test_replay_buttons_step_jump_survive_a_restart_and_refuse_beyond_the_
         assert not rec.ephemeral and "after move 0 of 7" in message.content
         assert message.attachments[0].data.startswith(PNG)
         assert f"zr:g{game_id}:0:next" in message.custom_ids() and f"zrj:g{game_id}:0" in message.custom_ids()
+        start_png = message.attachments[0].data
         await fake.click("erin", message, f"zr:g{game_id}:0:next")
-        assert "after move 1 of 7" in latest(fake, message).content
+        stepped = latest(fake, message)
+        assert "after move 1 of 7" in stepped.content and [a.filename for a in stepped.attachments] == [
+            f"zaic-g{game_id}-move1.png"] and stepped.attachments[0].data != start_png
         await fake.click("erin", message, f"zr:g{game_id}:1:next")
         await fake.click("dave", message, f"zr:g{game_id}:2:prev")
         assert "after move 1 of 7" in latest(fake, message).content
@@ -64,7 +67,8 @@ async def test_replay_buttons_step_jump_survive_a_restart_and_refuse_beyond_the_
         assert after.component(f"zr:g{game_id}:7:next")["disabled"]
         after.components[0]["components"][2]["disabled"] = False  # as if a stale client still showed ▶
         beyond = await fake.click("erin", after, f"zr:g{game_id}:7:next")
-        assert beyond.ephemeral and "no move 8" in beyond.content
+        refusal = (await beyond.wait_followups(1))[0]
+        assert refusal.ephemeral and "no move 8" in refusal.content
         assert "after move 7 of 7" in latest(fake, message).content
 
 
@@ -76,6 +80,8 @@ async def test_history_buttons_export_import_and_gif(harness: BotHarness) -> Non
         assert history.ephemeral and f"zro:{game_id}" in history.original.custom_ids()
         opened = await fake.click("alice", history.original, f"zro:{game_id}")
         assert opened.ephemeral and "after move 7 of 7" in opened.content and opened.files
+        await fake.click("alice", opened.original, f"zr:g{game_id}:7:first")  # a private replay steps too
+        assert "starting position" in latest(fake, opened.original).content
         exported = await fake.slash("carol", "zaic export", {"game": game_id})
         names = sorted(f.filename for f in exported.files)
         assert exported.ephemeral and names == [f"zaic-{game_id}.json", f"zaic-{game_id}.txt"]

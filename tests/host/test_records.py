@@ -15,7 +15,7 @@ import engines
 from data.db import Database
 from engines import CHANCE
 from engines.zrtz import boardspace
-from host import dice, records
+from host import dice, record_exchange, records
 from host.record_formats import from_json, from_text, read, to_json, to_text
 from host.results import HostError
 from host.service import Host
@@ -76,7 +76,7 @@ async def test_json_and_text_exports_reimport_to_the_same_history(host: Host, na
     for index, (players, options) in enumerate(variants(cls)):
         rng = random.Random(f"{name}:{index}")
         game_id = await play_game(host, name, players, options, rng, limit=25)
-        text, files = await records.export(host, game_id, namer)
+        text, files = await record_exchange.export(host, game_id, namer)
         assert "verify" in text
         by_ext = {filename.rsplit(".", 1)[1]: data for filename, data in files}
         moves = [(m.seat, m.text) for m in await host.store.moves(game_id)]
@@ -94,7 +94,7 @@ async def test_json_and_text_exports_reimport_to_the_same_history(host: Host, na
 
 async def test_dice_verify_command_checks_every_die(host: Host, tmp_path: Path, capsys) -> None:
     game_id = await play_game(host, "ziggurat", 2, {}, random.Random(3), limit=30)
-    _, files = await records.export(host, game_id, namer)
+    _, files = await record_exchange.export(host, game_id, namer)
     path = tmp_path / "record.json"
     path.write_bytes(files[0][1])
     assert dice.main(["verify", str(path)]) == 0
@@ -112,7 +112,7 @@ async def test_dice_verify_command_checks_every_die(host: Host, tmp_path: Path, 
 
 async def test_junk_and_tampered_records_are_refused_with_a_reason(host: Host) -> None:
     game_id = await play_game(host, "zaic", 2, {}, random.Random(5), limit=10)
-    _, files = await records.export(host, game_id, namer)
+    _, files = await record_exchange.export(host, game_id, namer)
     good = json.loads(files[0][1])
     cases = {
         b"hello": "expected our JSON",
@@ -126,8 +126,8 @@ async def test_junk_and_tampered_records_are_refused_with_a_reason(host: Host) -
     }
     for data, reason in cases.items():
         with pytest.raises(HostError, match=reason):
-            await records.import_record(host, "zaic", data, ALICE, None)
-    page = await records.import_record(host, "zaic", files[0][1], ALICE, None)
+            await record_exchange.import_record(host, "zaic", data, ALICE, None)
+    page = await record_exchange.import_record(host, "zaic", files[0][1], ALICE, None)
     assert page.kind == "r" and page.step == page.last
 
 
@@ -192,16 +192,19 @@ async def test_an_active_zodiac_game_never_leaks_a_king_or_an_ink_square(db: Dat
     assert len(seen) == last + 2 and "secret king choice" in "\n".join(captions)
     assert all(o["kings"] is None and o["my_king"] is None for o in seen)
     assert all(not p.get("king") and "shadow" not in p for o in seen for sq in o["board"] for p in sq["stack"])
+    frames = records.walk(await records.load(host, "g", game_id), frames=True)  # what the GIF would show
+    assert len(frames.frames) == last + 1 and all(f["kings"] is None for f in frames.frames)
+    assert not any("king " in label and "secret" not in label for label in frames.labels)
     real_ink = [m.text for m in await host.store.moves(game_id) if " ink " in m.text]
-    _, files = await records.export(host, game_id, namer)
-    for body in captions + [data.decode() for _, data in files]:
+    _, files = await record_exchange.export(host, game_id, namer)
+    for body in captions + frames.labels + [data.decode() for _, data in files]:
         assert "king Octopus" not in body and "king Goat" not in body
         assert not any(move in body for move in real_ink) and row.seed not in body
     assert all("secret king choice" in data.decode() for _, data in files)
     with pytest.raises(HostError, match="public view of a game in progress"):
-        await records.import_record(host, "zodiac", files[0][1], ALICE, None)
+        await record_exchange.import_record(host, "zodiac", files[0][1], ALICE, None)
     with pytest.raises(HostError, match="in progress and has secrets"):
-        await records.play_from(host, "g", game_id, 2, creator=CAROL, opponents=[DAVE], guild_id=None,
+        await record_exchange.play_from(host, "g", game_id, 2, creator=CAROL, opponents=[DAVE], guild_id=None,
                                 channel_id=None)
 
 
@@ -215,7 +218,7 @@ async def test_a_finished_zodiac_replay_shows_what_the_end_revealed(host: Host) 
 
 async def test_play_from_here_starts_an_unrated_game_with_that_history(host: Host) -> None:
     source = await play_game(host, "zrtz", 2, {"rings": 48}, random.Random(9), limit=12)
-    lobby = await records.play_from(host, "g", source, 5, creator=CAROL, opponents=[DAVE], guild_id=1,
+    lobby = await record_exchange.play_from(host, "g", source, 5, creator=CAROL, opponents=[DAVE], guild_id=1,
                                     channel_id=2)
     assert not lobby.started and lobby.waiting_for == [DAVE]
     lobby = await host.accept(lobby.row.id, DAVE)
@@ -223,15 +226,15 @@ async def test_play_from_here_starts_an_unrated_game_with_that_history(host: Hos
     copied = [(m.seat, m.text) for m in await host.store.moves(source)][:5]
     assert [(m.seat, m.text) for m in await host.store.moves(lobby.row.id)] == copied
     assert lobby.row.settings["rated"] is False and lobby.row.options["rings"] == 48
-    _, files = await records.export(host, lobby.row.id, namer)
+    _, files = await record_exchange.export(host, lobby.row.id, namer)
     assert json.loads(files[0][1])["origin"]["plies"] == 5
     await host.abort(lobby.row.id, CAROL)  # nobody has moved in the new game yet
     with pytest.raises(HostError, match=r"over at this position|left the game"):
         last = (await records.page(host, "g", source, None)).last
-        await records.play_from(host, "g", source, last, creator=CAROL, opponents=[DAVE], guild_id=None,
+        await record_exchange.play_from(host, "g", source, last, creator=CAROL, opponents=[DAVE], guild_id=None,
                                 channel_id=None)
     with pytest.raises(HostError, match="AI"):
-        await records.play_from(host, "g", source, 1, creator=CAROL, opponents=[], guild_id=None,
+        await record_exchange.play_from(host, "g", source, 1, creator=CAROL, opponents=[], guild_id=None,
                                 channel_id=None, ai_seats=1)
 
 
@@ -269,3 +272,14 @@ async def test_a_gif_has_one_frame_per_move_and_stays_small(db: Database, clock:
     image.seek(image.n_frames - 1)
     assert image.info["duration"] == 3000
     assert len(board.image) < 8_000_000 / 200 * (steps + 1)  # well on the way to 8 MB for 200 moves
+
+
+async def test_a_game_is_replayed_in_its_own_server_or_by_its_players(host: Host) -> None:
+    lobby = await host.challenge(game="zaic", creator=ALICE, opponents=[BOB], guild_id=1, channel_id=2)
+    game_id = (await host.accept(lobby.row.id, BOB)).row.id
+    assert (await records.page(host, "g", game_id, 0, viewer=records.Viewer(CAROL, 1))).step == 0
+    assert (await records.page(host, "g", game_id, 0, viewer=records.Viewer(BOB, 99))).step == 0
+    with pytest.raises(HostError, match="another server"):
+        await records.page(host, "g", game_id, 0, viewer=records.Viewer(CAROL, 99))
+    with pytest.raises(HostError, match="another server"):
+        await record_exchange.export(host, game_id, namer, viewer=records.Viewer(CAROL, None))

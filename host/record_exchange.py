@@ -1,0 +1,139 @@
+"""Game records leave and enter the bot: export, import, and a new game played on from a position.
+
+Exports of a game in progress are the public view only (no secret move, no seed); imports are
+checked strictly (host/record_formats.py) and kept in the ``records`` table, then open in the
+replay view of host/records.py.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from typing import TYPE_CHECKING
+
+import engines
+from data.records import RecordStore
+from data.store import Seat
+from engines import CHANCE
+from engines.base import META_MOVES
+from engines.zrtz import boardspace
+from host import dice
+from host.record_formats import MAX_RECORD_BYTES, GameRecord, Ply, read, to_json, to_text
+from host.records import Namer, ReplayPage, Viewer, page, replay_record, source, users_of, walk
+from host.results import HostError, Lobby
+
+if TYPE_CHECKING:
+    from host.service import Host
+
+
+# ----- export and import --------------------------------------------------------------------
+
+
+async def export(host: Host, game_id: int, namer: Namer, game: str | None = None,
+                 viewer: Viewer | None = None) -> tuple[str, list[tuple[str, bytes]]]:
+    """JSON, text and (ZÈRTZ) SGF of a game; a game in progress only as the public sees it."""
+    loaded = await source(host, "g", game_id, game, viewer)
+    row = await host.get(game_id)
+    record = loaded.record
+    record.names = [await namer(u) if u else "open seat" for u in users_of(row)]
+    if not loaded.reveal:
+        record = _public(record)
+    base = f"{record.game}-{game_id}"
+    files = [(f"{base}.json", to_json(record).encode()), (f"{base}.txt", to_text(record).encode())]
+    note = ""
+    if record.game == "zrtz":
+        try:
+            sgf = boardspace.to_sgf(replay_record(record), (record.names[0], record.names[1]))
+            files.append((f"{base}.sgf", sgf.encode()))
+        except ValueError as error:
+            note = f" No boardspace SGF: {error}."
+    if loaded.reveal:
+        text = (f"Record of {record.title} #{game_id}. Check every die against the revealed seed with "
+                f"`python -m host.dice verify {base}.json`.")
+    else:
+        text = (f"Public record of {record.title} #{game_id}, still in progress: no secret moves and no seed "
+                "(it is revealed when the game ends).")
+    return text + note, files
+
+
+def _public(record: GameRecord) -> GameRecord:
+    """The view of a game in progress anyone may have: secret moves announced only, no seed."""
+    game = engines.get(record.game).new(record.players, record.options)
+    plies = []
+    for ply in record.history:
+        shown = ply.move if ply.seat == CHANCE else game.announce(ply.seat, ply.move)
+        plies.append(Ply(ply.seat, shown, ply.at, hidden=shown != ply.move))
+        game.apply_record(ply.seat, ply.move)
+    return GameRecord(game=record.game, players=record.players, options=record.options, names=record.names,
+                      history=plies, sides=record.sides, seed=None, commitment=record.commitment, outcome=None,
+                      date=record.date, source=record.source, origin=record.origin)
+
+
+async def import_record(host: Host, game: str, data: bytes, user: int, guild_id: int | None,
+                        step: int | None = None) -> ReplayPage:
+    """Check a record (ours, or boardspace SGF for ZÈRTZ), keep it, and open it in the replay view."""
+    if len(data) > MAX_RECORD_BYTES:
+        raise HostError(f"That file is too large for a game record (at most {MAX_RECORD_BYTES // 1000} kB).")
+    head = data.lstrip()[:1]
+    if game == "zrtz" and head not in (b"{", b"["):
+        record = await asyncio.to_thread(_from_sgf, data)
+    else:
+        record = await asyncio.to_thread(read, data, game)
+    ident = await RecordStore(host.db).add(game=game, data=json.loads(to_json(record)), imported_by=user,
+                                           guild_id=guild_id, now=host.now())
+    return await page(host, "r", ident, step)
+
+
+def _from_sgf(data: bytes) -> GameRecord:
+    text = boardspace.decode(data)
+    try:
+        parsed = boardspace.parse(text)
+        game = boardspace.replay(text)
+    except ValueError as error:
+        raise HostError(f"That record cannot be replayed: {error}") from None
+    if not parsed.turns:
+        raise HostError("That record cannot be replayed: it has no ZÈRTZ moves (is it a boardspace .sgf?).")
+    outcome = game.outcome()
+    return GameRecord(game="zrtz", players=2, options=dict(game.options),
+                      names=[n or f"player {i + 1}" for i, n in enumerate(parsed.names)],
+                      history=[Ply(s, t) for s, t in game.history], sides=[game.seat_name(s) for s in (0, 1)],
+                      outcome=outcome.to_dict() if outcome else None, source="boardspace.net record")
+
+
+# ----- play on from a position --------------------------------------------------------------
+
+
+async def play_from(host: Host, kind: str, ident: int, step: int, *, creator: int, opponents: list[int],
+                    guild_id: int | None, channel_id: int | None, ai_seats: int = 0) -> Lobby:
+    """A new, never rated game that starts with the plies up to ``step``: a challenge like ``/<game> new``.
+
+    AI hook: ``ai_seats`` will seat AI players once the host can (the AI seats work); until then it refuses.
+    """
+    if ai_seats:
+        raise HostError("Playing on against the AI is not available yet; challenge a person instead.")
+    loaded = await source(host, kind, ident, viewer=Viewer(creator, guild_id))
+    record = loaded.record
+    if not loaded.reveal and engines.get(record.game).hidden_information:
+        raise HostError("This game is still in progress and has secrets: play on from it once it is over.")
+    walked = await asyncio.to_thread(walk, loaded)
+    if not 0 <= step < len(walked.ends):
+        raise HostError(f"There is no move {step} in {record.title} {loaded.label}.")
+    plies = walked.ends[step]
+    prefix = record.pairs()[:plies]
+    if any(text in META_MOVES for _, text in prefix):
+        raise HostError("A player had left the game by this position; choose an earlier move.")
+    game = engines.get(record.game).new(record.players, record.options)
+    for seat, text in prefix:
+        game.apply_record(seat, text)
+    if game.outcome() is not None:
+        raise HostError("The game is over at this position; choose an earlier move.")
+    if len(set(opponents)) != len(opponents) or creator in opponents or len(opponents) >= record.players:
+        raise HostError(f"Choose up to {record.players - 1} different opponent(s), not yourself.")
+    origin = {"source": f"{record.title} {loaded.label}", "move": step, "plies": plies, "kind": kind, "id": ident}
+    settings = {"rated": False, "clock": "none", "match": 1, "origin": origin, "start_history": prefix}
+    seats = [Seat(0, creator, True)] + [Seat(i + 1, u, False) for i, u in enumerate(opponents)]
+    seats += [Seat(len(seats) + i, None, False) for i in range(record.players - len(seats))]
+    game_id = await host.store.create(guild_id=guild_id, channel_id=channel_id, game=record.game,
+                                      players=record.players, options=dict(game.options), settings=settings,
+                                      seed=dice.new_seed(), creator_id=creator, seats=seats, now=host.now())
+    return Lobby(await host.get(game_id), started=False)
