@@ -10,8 +10,8 @@ from __future__ import annotations
 import random
 import time
 
-from ai import book, mcts, solve
-from ai.levels import ROLLOUT_DEPTH, work_for
+from ai import book, levels, mcts, solve
+from ai.levels import work_for
 from engines import CHANCE, Game
 
 LEVELS = ("easy", "medium", "hard")
@@ -40,14 +40,14 @@ def choose(game: Game, seat: int, level: str, *, seed: int, budget_s: float | No
     rng = _rng(game, level, seed)
     if book.simultaneous_pick(game, seat):
         return rng.choice(moves)  # a rock-paper-scissors duel: the uniform pick cannot be exploited
-    work = work_for(level, game.name)
+    work = work_for(level, game.name, game.num_players)
     moves = book.filter_opening(game, seat, moves)
     if len(moves) == 1:
         return moves[0]
     found = solve.winning_move(game, seat, moves, work.solve, work.solve_nodes)
     if found is not None:
         return found
-    root = mcts.search(game, seat, moves, work.iterations, ROLLOUT_DEPTH.get(game.name, 10), work.explore,
+    root = mcts.search(game, seat, moves, work.iterations, levels.ROLLOUT_DEPTH.get(game.name, 10), work.explore,
                        rng, deadline)
     return mcts.best_move(root, moves)
 
@@ -61,12 +61,13 @@ def accepts_draw(game: Game, seat: int, level: str, *, seed: int) -> bool:
     movers = game.to_move()
     deciding = sorted(movers - {CHANCE})
     mover = seat if seat in movers else (deciding[0] if deciding else None)
-    work = work_for(level, game.name)
+    work = work_for(level, game.name, game.num_players)
     moves = game.legal_moves(mover) if mover is not None else []
     if mover is not None and solve.winning_move(game, mover, moves, work.solve, work.solve_nodes) is not None:
         return game.teams()[mover] != game.teams()[seat]  # the other side wins at once: a draw is a gift
     rng = _rng(game, level, seed, "draw")
-    root = mcts.search(game, seat, moves, work.iterations, ROLLOUT_DEPTH.get(game.name, 10), work.explore, rng, None)
+    depth = levels.ROLLOUT_DEPTH.get(game.name, 10)
+    root = mcts.search(game, seat, moves, work.iterations, depth, work.explore, rng, None)
     return mcts.root_value(root) <= DRAW_VALUE
 
 
