@@ -23,7 +23,7 @@ class Work:
 WORK: dict[str, Work] = {
     "easy": Work(iterations=24, solve=0, solve_nodes=0, explore=1.4),
     "medium": Work(iterations=160, solve=1, solve_nodes=600),
-    "hard": Work(iterations=480, solve=3, solve_nodes=4000),
+    "hard": Work(iterations=480, solve=3, solve_nodes=2500),
 }
 
 ROLLOUT_DEPTH: dict[str, int] = {"zarathustra": 4, "zaic": 6, "zrtz": 4, "zodiac": 8, "ziggurat": 30}
