@@ -1,24 +1,75 @@
-"""Game-playing search over the engine contract (provisional entry point; the search replaces it)."""
+"""Game-playing AI over the engine contract: one entry point for the host, the tests and the benchmarks.
+
+``choose`` searches a fixed amount of work per level (``ai.levels.WORK``), so the same state, level
+and seed give the same move; ``budget_s`` switches to the clock. The search only ever sees
+determinized copies of the game (``Game.determinize``), never the other seats' secrets. See docs/ai.md.
+"""
 
 from __future__ import annotations
 
 import random
+import time
 
-from engines import Game
+from ai import book, levels, mcts, solve
+from ai.levels import work_for
+from engines import CHANCE, Game
 
 LEVELS = ("easy", "medium", "hard")
 
 
-def choose(game: Game, seat: int, level: str, *, seed: int, budget_s: float | None = None) -> str:
-    """One of ``game.legal_moves(seat)``, deterministic for the same state, level and seed."""
+def _rng(game: Game, level: str, seed: int, salt: str = "") -> random.Random:
+    """Seeded from public facts only (the move number, never the history texts, which hold secrets)."""
+    return random.Random(f"{seed}:{level}:{game.name}:{len(game.history)}:{salt}")
+
+
+def _check(game: Game, seat: int, level: str) -> list[str]:
     if level not in LEVELS:
-        raise ValueError(f"unknown AI level {level!r}")
+        raise ValueError(f"unknown AI level {level!r}; levels: {', '.join(LEVELS)}")
     moves = game.legal_moves(seat)
     if not moves:
         raise ValueError("the seat has no legal move")
-    return random.Random(f"{seed}:{len(game.history)}").choice(moves)
+    return moves
+
+
+def choose(game: Game, seat: int, level: str, *, seed: int, budget_s: float | None = None) -> str:
+    """One of ``game.legal_moves(seat)``: deterministic for the same state, level and seed when ``budget_s`` is None."""
+    moves = _check(game, seat, level)
+    if len(moves) == 1:
+        return moves[0]
+    deadline = None if budget_s is None else time.perf_counter() + budget_s
+    rng = _rng(game, level, seed)
+    if book.simultaneous_pick(game, seat):
+        return rng.choice(moves)  # a rock-paper-scissors duel: the uniform pick cannot be exploited
+    work = work_for(level, game.name, game.num_players)
+    moves = book.filter_opening(game, seat, moves)
+    if len(moves) == 1:
+        return moves[0]
+    found = solve.winning_move(game, seat, moves, work.solve, work.solve_nodes)
+    if found is not None:
+        return found
+    root = mcts.search(game, seat, moves, work.iterations, levels.ROLLOUT_DEPTH.get(game.name, 10), work.explore,
+                       rng, deadline)
+    return mcts.best_move(root, moves)
 
 
 def accepts_draw(game: Game, seat: int, level: str, *, seed: int) -> bool:
-    """Whether the AI accepts a draw offer: only when its own evaluation says it is not better."""
-    return False
+    """Accept a draw offer only when the AI's own evaluation says it is not better off playing on."""
+    if level not in LEVELS:
+        raise ValueError(f"unknown AI level {level!r}; levels: {', '.join(LEVELS)}")
+    if game.outcome() is not None or seat not in game.active_seats():
+        return False
+    movers = game.to_move()
+    deciding = sorted(movers - {CHANCE})
+    mover = seat if seat in movers else (deciding[0] if deciding else None)
+    work = work_for(level, game.name, game.num_players)
+    moves = game.legal_moves(mover) if mover is not None else []
+    if mover is not None and solve.winning_move(game, mover, moves, work.solve, work.solve_nodes) is not None:
+        return game.teams()[mover] != game.teams()[seat]  # the other side wins at once: a draw is a gift
+    rng = _rng(game, level, seed, "draw")
+    depth = levels.ROLLOUT_DEPTH.get(game.name, 10)
+    root = mcts.search(game, seat, moves, work.iterations, depth, work.explore, rng, None)
+    return mcts.root_value(root) <= DRAW_VALUE
+
+
+DRAW_VALUE = 0.5
+"""A draw on the search's reward scale: level with every opponent."""

@@ -13,15 +13,25 @@ from __future__ import annotations
 
 import copy
 from abc import ABC, abstractmethod
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, ClassVar, Self
+from typing import Any, ClassVar, Protocol, Self, TypeVar
+
+T = TypeVar("T")
 
 CHANCE = -1
 """The pseudo-seat that plays dice outcomes."""
 
 META_MOVES = ("resign", "timeout", "draw")
 """History texts handled by the base class; no game may use them as move notation."""
+
+
+class RandomSource(Protocol):
+    """What ``Game.determinize`` needs of a generator (``random.Random`` fits): engines never import ``random``."""
+
+    def random(self) -> float: ...
+
+    def choice(self, seq: Sequence[T]) -> T: ...
 
 
 class IllegalMove(ValueError):
@@ -161,6 +171,16 @@ class Game(ABC):
 
     def clone(self) -> Self:
         return copy.deepcopy(self)
+
+    def determinize(self, seat: int, rng: RandomSource) -> Self:
+        """A copy in which everything ``seat`` cannot know is re-drawn by ``rng``, consistently with all it has seen.
+
+        The AI searches such copies (information-set search), so it can never act on a secret. The
+        copy must depend only on what ``seat`` may know and on ``rng``: the same draws from the same
+        generator give the same copy whatever the real secrets are. Perfect-information games (the
+        default) return a plain clone; games with ``hidden_information`` override this.
+        """
+        return self.clone()
 
     # ----- turn structure ---------------------------------------------------------------
 

@@ -10,9 +10,9 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from engines.base import CHANCE, Game, IllegalMove, Option, Outcome
+from engines.base import CHANCE, Game, IllegalMove, Option, Outcome, RandomSource
 from engines.text import clip, quote
-from engines.zodiac import view
+from engines.zodiac import hidden, view
 from engines.zodiac.core import (
     DARK,
     KINDS,
@@ -106,6 +106,17 @@ class Zodiac(Game):
         new.placed = [list(p) for p in self.placed]
         new.reps = dict(self.reps)
         return new
+
+    def determinize(self, seat: int, rng: RandomSource) -> Zodiac:
+        """A clone with the other seat's duel pick, king and real ink square re-drawn (engines/zodiac/hidden.py)."""
+        twin = self.clone()
+        if self.outcome() is None and seat in (0, 1):
+            hidden.apply_draws(twin, seat, rng)
+            # Square order, not the order pieces arrived in (which tells where the real ink went).
+            twin.st.cells = dict(sorted(twin.st.cells.items()))
+            twin._cache = None
+            twin._checked = -1
+        return twin
 
     # ----- seats and sides -------------------------------------------------------------------
 

@@ -1,0 +1,124 @@
+"""Rewards for the search: exact from a finished game, estimated from a position by per-game knowledge.
+
+A reward is one number in [0, 1] per seat (1: beats every opposing team, 0.5: level). Positions are
+judged from public attributes of the engines only; the search only ever evaluates a determinized copy,
+so what the evaluation reads there (a Zodiac king, say) is a guess, not a secret.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+
+from engines import Game, Outcome
+
+Scorer = Callable[[Game], list[float] | None]
+
+
+def opponents(game: Game, seat: int) -> list[int]:
+    teams = game.teams()
+    return [o for o in range(game.num_players) if teams[o] != teams[seat]]
+
+
+def from_outcome(game: Game, outcome: Outcome) -> list[float]:
+    """Share of opposing seats each seat finished above (a tie counts half)."""
+    ranks = outcome.ranks
+    out = []
+    for s in range(game.num_players):
+        opp = opponents(game, s)
+        if not opp:
+            out.append(0.5)
+            continue
+        won = sum(1.0 if ranks[o] > ranks[s] else 0.5 if ranks[o] == ranks[s] else 0.0 for o in opp)
+        out.append(won / len(opp))
+    return out
+
+
+def from_scores(game: Game, scores: list[float], scale: float) -> list[float]:
+    """Pairwise logistic comparison of heuristic scores against every opposing seat."""
+    out = []
+    for s in range(game.num_players):
+        opp = opponents(game, s)
+        if not opp:
+            out.append(0.5)
+            continue
+        total = 0.0
+        for o in opp:
+            x = max(-30.0, min(30.0, (scores[s] - scores[o]) / scale))
+            total += 1.0 / (1.0 + math.exp(-x))
+        out.append(total / len(opp))
+    return out
+
+
+def zarathustra_scores(game: Game) -> list[float] | None:
+    return [float(x) for x in game.scores()]  # type: ignore[attr-defined]
+
+
+def zaic_scores(game: Game) -> list[float] | None:
+    out = []
+    for sizes in game.group_sizes():  # type: ignore[attr-defined]
+        out.append((sizes[0] if sizes else 0) + 0.3 * (sizes[1] if len(sizes) > 1 else 0))
+    return out
+
+
+def zrtz_scores(game: Game) -> list[float] | None:
+    """Progress to the nearest winning set, in marbles: the best colour counts most, 'each' and the rest a little."""
+    goal, each = game.goal, game.each  # type: ignore[attr-defined]
+    out = []
+    for caught in game.captured:  # type: ignore[attr-defined]
+        fractions = [c / g for c, g in zip(caught, goal, strict=True)]
+        out.append(4 * max(max(fractions), min(caught) / each) + sum(fractions))
+    return out
+
+
+ZODIAC_VALUE = {"Virus": 2.0, "Bear": 2.5, "Rhino": 2.5, "Wolf": 2.5, "Monkey": 2.0, "Octopus": 2.0,
+                "Snake": 2.0, "Crane": 2.0, "Tree": 1.5, "Goat": 1.5, "Penguin": 1.5, "Frog": 1.0, "Fungi": 1.0}
+
+
+def zodiac_scores(game: Game) -> list[float] | None:
+    """Material, and the king's march to the far rank (it wins there), from the determinized copy."""
+    if getattr(game, "phase", "") != "play":
+        return None
+    st = game.st  # type: ignore[attr-defined]
+    side_score = [0.0, 0.0]
+    for sq, p in st.all_pieces():
+        if p.shadow:
+            continue
+        side_score[p.owner] += ZODIAC_VALUE.get(p.kind, 1.5)
+        if st.kings[p.owner] == p.kind:
+            steps = sq // 5 if p.owner == 0 else 7 - sq // 5
+            side_score[p.owner] += 0.25 * steps
+    return [side_score[game.side_of(seat)] for seat in range(2)]  # type: ignore[attr-defined]
+
+
+def ziggurat_scores(game: Game) -> list[float] | None:
+    """Squares travelled by each seat's colours (the round-limit tiebreak); partners add their partner's."""
+    owner = game.owner  # type: ignore[attr-defined]
+    progress = {c: float(game.progress(c)) for c in game.colours}  # type: ignore[attr-defined]
+    out = [0.0] * game.num_players
+    partners = game.options.get("mode") == "partners"
+    for c, seat in owner.items():
+        value = progress[c] + (progress.get((c + 2) % 4, 0.0) if partners else 0.0)
+        out[seat] = max(out[seat], value)
+    return out
+
+
+SCORERS: dict[str, tuple[Scorer, float]] = {
+    "zarathustra": (zarathustra_scores, 2.0),
+    "zaic": (zaic_scores, 2.0),
+    "zrtz": (zrtz_scores, 0.6),
+    "zodiac": (zodiac_scores, 1.5),
+    "ziggurat": (ziggurat_scores, 12.0),
+}
+
+
+def evaluate(game: Game) -> list[float]:
+    """Rewards of a position: exact when the game is over, else the game's heuristic (level without one)."""
+    outcome = game.outcome()
+    if outcome is not None:
+        return from_outcome(game, outcome)
+    entry = SCORERS.get(game.name)
+    scores = entry[0](game) if entry else None
+    if scores is None or entry is None:
+        return [0.5] * game.num_players
+    return from_scores(game, scores, entry[1])

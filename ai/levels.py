@@ -1,0 +1,45 @@
+"""How much each level searches: fixed work, so a search is deterministic for a seed.
+
+Tests and benchmarks scale the work down by patching ``WORK`` (the functions read it at each call).
+``iterations``: MCTS iterations; ``depth``: plies a rollout plays before the evaluation takes over
+(per game below); ``solve``: plies of the exact win search at the root (0 none, 1 a win in one move,
+3 a forced win in two moves for the two-player perfect-information games); ``solve_nodes``: the
+positions that search may visit before it gives up.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+
+@dataclass(frozen=True)
+class Work:
+    iterations: int
+    solve: int
+    solve_nodes: int
+    explore: float = 0.7
+
+
+WORK: dict[str, Work] = {
+    "easy": Work(iterations=24, solve=0, solve_nodes=0, explore=1.4),
+    "medium": Work(iterations=160, solve=1, solve_nodes=600),
+    "hard": Work(iterations=480, solve=3, solve_nodes=2500),
+}
+
+ROLLOUT_DEPTH: dict[str, int] = {"zarathustra": 4, "zaic": 6, "zrtz": 4, "zodiac": 8, "ziggurat": 30}
+"""Rollout plies before the evaluation, per game (dice plies count too)."""
+
+GAME_SCALE: dict[tuple[str, int], float] = {
+    ("zarathustra", 2): 0.5, ("zarathustra", 3): 0.4, ("zarathustra", 4): 0.25,
+    ("zaic", 2): 0.6, ("zrtz", 2): 0.45, ("zodiac", 2): 0.6,
+    ("ziggurat", 2): 0.8, ("ziggurat", 3): 0.7, ("ziggurat", 4): 0.8,
+}
+"""Multiplier of the iterations per (game, players), measured so each level meets its time target
+(bench/bench_ai.py; the numbers are in docs/ai.md): a ply of a 4-player Zarathustra on 7x7 costs
+several times one of ZÈRTZ."""
+
+
+def work_for(level: str, game: str, players: int = 2) -> Work:
+    base = WORK[level]
+    scale = GAME_SCALE.get((game, players), 1.0)
+    return replace(base, iterations=max(1, round(base.iterations * scale)))

@@ -1,0 +1,149 @@
+"""Information-set Monte Carlo tree search over the engine contract, for any game and player count.
+
+Each iteration searches one determinized copy of the game (``Game.determinize``: the secrets the
+seat cannot know re-drawn), so decisions only ever rest on what the seat may know. The tree is keyed
+by move texts and shared by all copies (single-observer ISMCTS): a child's ``avail`` counts how often
+it was legal when its parent was visited, and UCB uses that instead of the parent's visits. Dice are
+open loop: outcomes are drawn from ``chance_outcomes`` and not stored in the tree. Rewards are one
+number per seat (``ai.evaluate``), so 3-4 players and teams need nothing special. Rollouts play
+random moves for a few plies and then ask the per-game evaluation: long games stay cheap.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+
+from ai.evaluate import evaluate
+from engines import CHANCE, Game
+
+WIDEN = 2.0
+"""Children a node may have per square root of its visits (see ``search``)."""
+
+
+class Node:
+    __slots__ = ("avail", "children", "seat", "value", "visits")
+
+    def __init__(self, seat: int) -> None:
+        self.seat = seat
+        """Who made the move into this node: its ``value`` is that seat's reward."""
+        self.children: dict[str, Node] = {}
+        self.visits = 0
+        self.avail = 1
+        self.value = 0.0
+
+
+def actor(game: Game, seat: int) -> int:
+    """Who decides now: ``seat`` itself when it is among several to move (simultaneous choices), else the lowest."""
+    movers = game.to_move()
+    if seat in movers:
+        return seat
+    return min(movers)
+
+
+def roll(game: Game, rng: random.Random) -> None:
+    outcomes = game.chance_outcomes()
+    x = rng.random()
+    for text, p in outcomes:
+        x -= p
+        if x <= 0:
+            game.play(CHANCE, text)
+            return
+    game.play(CHANCE, outcomes[-1][0])
+
+
+def rollout(game: Game, seat: int, depth: int, rng: random.Random) -> list[float]:
+    """Random play for ``depth`` plies (dice included), then the exact result or the evaluation."""
+    for _ in range(depth):
+        movers = game.to_move()
+        if not movers:
+            break
+        if CHANCE in movers:
+            roll(game, rng)
+            continue
+        who = seat if seat in movers else min(movers)
+        game.play(who, rng.choice(game.legal_moves(who)))
+    return evaluate(game)
+
+
+def search(game: Game, seat: int, root_moves: list[str], iterations: int, depth: int, explore: float,
+           rng: random.Random, deadline: float | None) -> Node:
+    """Run the search and return the root; with ``deadline`` the clock stops it instead of ``iterations``.
+
+    ``seat`` is the searching seat (whose secrets are kept); ``root_moves`` are the legal moves of
+    whoever is to move at the root (``seat`` itself when choosing a move).
+    """
+    root = Node(seat)
+    totals = [0.0] * game.num_players
+    legal_root = set(root_moves)
+    done = 0
+    while True:
+        if deadline is None:
+            if done >= iterations:
+                break
+        elif done > 0 and time.perf_counter() >= deadline:
+            break
+        done += 1
+        world = game.determinize(seat, rng)
+        node = root
+        path = [root]
+        expanded = False
+        while not expanded:
+            movers = world.to_move()
+            if not movers:
+                break
+            if CHANCE in movers:
+                roll(world, rng)
+                continue
+            who = seat if seat in movers else min(movers)
+            moves = world.legal_moves(who)
+            if node is root and legal_root:
+                moves = [m for m in moves if m in legal_root] or moves
+            children = node.children
+            present = [m for m in moves if m in children]
+            for m in present:
+                children[m].avail += 1
+            # Progressive widening: a node with many moves grows its children with its visits,
+            # so wide games (ZÈRTZ opens with 1944 moves) still look at some moves more than once.
+            room = not present or len(children) < WIDEN * math.sqrt(node.visits + 1)
+            untried = [m for m in moves if m not in children] if room else []
+            if untried:
+                move = rng.choice(untried)
+                child = Node(who)
+                children[move] = child
+                expanded = True
+            else:
+                best = -1.0
+                move = present[0]
+                for m in present:
+                    c = children[m]
+                    score = c.value / c.visits + explore * math.sqrt(math.log(c.avail) / c.visits)
+                    if score > best:
+                        best, move = score, m
+                child = children[move]
+            world.play(who, move)
+            node = child
+            path.append(child)
+        rewards = rollout(world, seat, depth, rng) if expanded else evaluate(world)
+        for n in path:
+            n.visits += 1
+            n.value += rewards[n.seat]
+        for s, r in enumerate(rewards):
+            totals[s] += r
+    root.value = totals[seat]
+    return root
+
+
+def best_move(root: Node, moves: list[str]) -> str:
+    """Most visited root move (then the best average, then the notation order, so ties are deterministic)."""
+    def key(m: str) -> tuple[int, float]:
+        c = root.children.get(m)
+        return (0, 0.0) if c is None else (c.visits, c.value / c.visits)
+
+    return max(moves, key=key)
+
+
+def root_value(root: Node) -> float:
+    """The searching seat's average reward over the whole search (it need not be the seat to move)."""
+    return root.value / root.visits if root.visits else 0.5

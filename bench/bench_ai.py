@@ -1,0 +1,166 @@
+"""AI strength and speed: match results with 95% confidence intervals, and time per move per game and level.
+
+Run from the repository root: ``.venv/bin/python -m bench.bench_ai`` (slow at full size). Options:
+``--games N`` games per match-up (default 20), ``--scale X`` multiplies every level's search work
+(e.g. 0.25 for a quick look; the report says so), ``--only zrtz,zaic`` some games, ``--timing N`` positions
+per game and level for the timing table (at full work), ``--no-matches`` / ``--no-timing``.
+
+Match-ups, for every game and player count (default options): hard vs uniform random, medium vs
+easy, hard vs medium, easy vs a greedy one-move-lookahead player. The first agent sits in one seat
+(rotating through the seats game by game) and the second fills the others; a game scores the share
+of opposing seats the first agent finished above (a tie counts half). Targets (issue 12): hard vs
+random at least 0.95 (Ziggurat 0.90), each level vs the one below at least 0.70, and easy must still
+lose a fair share to greedy.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import random
+import time
+from collections.abc import Callable
+from dataclasses import replace
+
+import ai
+import engines
+from ai import levels
+from ai.evaluate import evaluate, from_outcome
+from bench.common import percentile, report
+from engines import CHANCE, Game
+
+Agent = Callable[[Game, int, random.Random], str]
+
+
+def level_agent(level: str, times: dict[str, list[float]]) -> Agent:
+    def play(game: Game, seat: int, rng: random.Random) -> str:
+        start = time.perf_counter()
+        move = ai.choose(game, seat, level, seed=rng.randrange(1 << 30))
+        times.setdefault(level, []).append((time.perf_counter() - start) * 1000)
+        return move
+    return play
+
+
+def random_agent(game: Game, seat: int, rng: random.Random) -> str:
+    return rng.choice(game.legal_moves(seat))
+
+
+def greedy_agent(game: Game, seat: int, rng: random.Random) -> str:
+    """One-move lookahead: the move whose position the evaluation likes best (a win first), ties at random."""
+    best, picks = -1.0, []
+    for move in game.legal_moves(seat):
+        twin = game.clone()
+        twin.play(seat, move)
+        value = evaluate(twin)[seat]
+        if value > best + 1e-9:
+            best, picks = value, [move]
+        elif abs(value - best) <= 1e-9:
+            picks.append(move)
+    return rng.choice(picks)
+
+
+def play_match_game(cls: type[Game], players: int, first: Agent, second: Agent, seat_a: int,
+                    rng: random.Random) -> float:
+    game = cls.new(players)
+    for _ in range(5000):
+        movers = game.to_move()
+        if not movers:
+            break
+        if CHANCE in movers:
+            texts, weights = zip(*game.chance_outcomes(), strict=True)
+            game.play(CHANCE, rng.choices(texts, weights)[0])
+            continue
+        seat = min(movers)
+        agent = first if seat == seat_a else second
+        game.play(seat, agent(game, seat, rng))
+    outcome = game.outcome()
+    return 0.5 if outcome is None else from_outcome(game, outcome)[seat_a]
+
+
+def interval(scores: list[float]) -> tuple[float, float, float]:
+    """Mean and a 95% interval (Wilson's for a proportion, with ties as half wins)."""
+    n = len(scores)
+    p = sum(scores) / n
+    z = 1.96
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return p, max(0.0, centre - half), min(1.0, centre + half)
+
+
+def matches(names: list[str], games: int, times: dict[str, list[float]]) -> None:
+    pairs = [("hard", "random"), ("medium", "easy"), ("hard", "medium"), ("easy", "greedy")]
+    agents: dict[str, Agent] = {lv: level_agent(lv, times) for lv in ai.LEVELS}
+    agents["random"], agents["greedy"] = random_agent, greedy_agent
+    for name in names:
+        cls = engines.get(name)
+        for players in cls.players:
+            for a, b in pairs:
+                rng = random.Random(f"{name}{players}{a}{b}")
+                scores = [play_match_game(cls, players, agents[a], agents[b], g % players, rng) for g in range(games)]
+                p, lo, hi = interval(scores)
+                print(f"{name:<12} {players}p  {a:>6} vs {b:<6}  score {p:5.2f}  95% CI [{lo:4.2f}, {hi:4.2f}]"
+                      f"  n={games}", flush=True)
+
+
+def positions(name: str, players: int, count: int, seed: int = 3) -> list[Game]:
+    """Positions from random games, spread over the whole game, seat to move not the dice."""
+    rng = random.Random(seed)
+    found: list[Game] = []
+    while len(found) < count:
+        game = engines.get(name).new(players)
+        seen: list[Game] = []
+        while game.outcome() is None and len(seen) < 400:
+            movers = game.to_move()
+            if CHANCE in movers:
+                texts, weights = zip(*game.chance_outcomes(), strict=True)
+                game.play(CHANCE, rng.choices(texts, weights)[0])
+                continue
+            seen.append(game.clone())
+            seat = min(movers)
+            game.play(seat, rng.choice(game.legal_moves(seat)))
+        step = max(1, len(seen) // 4)
+        found.extend(seen[rng.randrange(step)::step][:count - len(found)])
+    return found
+
+
+def timing(names: list[str], count: int) -> None:
+    for name in names:
+        cls = engines.get(name)
+        for players in cls.players:
+            sample = positions(name, players, count)
+            for level in ai.LEVELS:
+                samples = []
+                for i, game in enumerate(sample):
+                    seat = min(game.to_move())
+                    start = time.perf_counter()
+                    ai.choose(game, seat, level, seed=i)
+                    samples.append((time.perf_counter() - start) * 1000)
+                report(f"time per move {name} {players}p {level}", samples)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=20)
+    parser.add_argument("--scale", type=float, default=1.0)
+    parser.add_argument("--only", default="")
+    parser.add_argument("--timing", type=int, default=8)
+    parser.add_argument("--no-matches", action="store_true")
+    parser.add_argument("--no-timing", action="store_true")
+    args = parser.parse_args()
+    names = args.only.split(",") if args.only else list(engines.GAMES)
+    if not args.no_timing:
+        timing(names, args.timing)
+    if args.no_matches:
+        return
+    if args.scale != 1.0:
+        print(f"matches at {args.scale} x the levels' work")
+        for lv, work in list(levels.WORK.items()):
+            levels.WORK[lv] = replace(work, iterations=max(1, round(work.iterations * args.scale)))
+    times: dict[str, list[float]] = {}
+    matches(names, args.games, times)
+    for level, samples in times.items():
+        print(f"match moves {level}: p50 {percentile(samples, 50):.0f} ms, p95 {percentile(samples, 95):.0f} ms")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,181 @@
+"""The AI through the engine contract: whole games in every game, level, player count and variant.
+
+Work is scaled down through ``ai.levels.WORK`` (the real amounts are measured in bench/bench_ai.py);
+dice are sampled by a seeded generator here, as the host does.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+import ai
+import engines
+from ai import levels
+from ai.evaluate import zrtz_scores
+from engines import CHANCE, Game
+from engines.zrtz import Zrtz
+from engines.zrtz.boardspace import move_text, parse, read_text
+
+RECORDS = Path(__file__).resolve().parent.parent / "data" / "zrtz-records"
+
+SMALL = {
+    "easy": levels.Work(iterations=1, solve=0, solve_nodes=0, explore=1.4),
+    "medium": levels.Work(iterations=2, solve=0, solve_nodes=0),
+    "hard": levels.Work(iterations=2, solve=1, solve_nodes=60),
+}
+
+
+@pytest.fixture(autouse=True)
+def small_work(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(levels, "WORK", dict(SMALL))
+    monkeypatch.setattr(levels, "ROLLOUT_DEPTH", {name: 2 for name in engines.GAMES})
+
+
+def variants() -> Iterator[tuple[str, int, dict]]:
+    """Every player count with default options, and every other option value (others default) once.
+
+    An option value is played at the smallest player count that allows it (the search is the same
+    code for every count, which the default games cover).
+    """
+    for name, cls in engines.GAMES.items():
+        done: set[tuple[str, object]] = set()
+        for players in cls.players:
+            yield name, players, {}
+        for opt in cls.options_spec:
+            for players in cls.players:
+                for value in opt.choices:
+                    if value == opt.default or opt.name == "round_limit" or (opt.name, value) in done:
+                        continue  # a longer round limit only makes the game longer: 30 is played below
+                    try:
+                        cls.check_options(players, {opt.name: value})
+                    except ValueError:
+                        continue
+                    done.add((opt.name, value))
+                    yield name, players, {opt.name: value}
+
+
+CASES = [(name, players, options, level)
+         for i, (name, players, options) in enumerate(variants())
+         for level in (ai.LEVELS if not options else (ai.LEVELS[i % 3],))]
+
+
+def roll(game: Game, rng: random.Random) -> None:
+    texts, weights = zip(*game.chance_outcomes(), strict=True)
+    game.play(CHANCE, rng.choices(texts, weights)[0])
+
+
+def play_out(name: str, players: int, options: dict, level: str, seed: int, max_plies: int = 4000) -> Game:
+    """All seats are the AI at ``level``; every AI move must be legal; the game must end."""
+    game = engines.get(name).new(players, {**options, **({"round_limit": 30} if name == "ziggurat"
+                                                         and "round_limit" not in options else {})})
+    rng = random.Random(seed)
+    for _ in range(max_plies):
+        movers = game.to_move()
+        if not movers:
+            return game
+        if CHANCE in movers:
+            roll(game, rng)
+            continue
+        seat = min(movers)
+        legal = game.legal_moves(seat)
+        move = ai.choose(game, seat, level, seed=seed)
+        assert move in legal
+        game.play(seat, move)
+    raise AssertionError(f"{name} did not end within {max_plies} plies")
+
+
+@pytest.mark.parametrize(("name", "players", "options", "level"), CASES,
+                         ids=[f"{n}-{p}p-{o or 'default'}-{lv}" for n, p, o, lv in CASES])
+def test_ai_plays_every_game_to_the_end(name: str, players: int, options: dict, level: str) -> None:
+    game = play_out(name, players, options, level, seed=11)
+    assert game.outcome() is not None
+
+
+@pytest.mark.parametrize("name", sorted(engines.GAMES))
+def test_same_seed_same_game(name: str) -> None:
+    cls = engines.get(name)
+    first = play_out(name, cls.players.start, {}, "medium", seed=5)
+    again = play_out(name, cls.players.start, {}, "medium", seed=5)
+    assert first.history == again.history
+
+
+def test_unknown_level_and_no_move_are_refused() -> None:
+    game = engines.get("zaic").new(2)
+    with pytest.raises(ValueError, match="level"):
+        ai.choose(game, 0, "impossible", seed=1)
+    with pytest.raises(ValueError, match="no legal move"):
+        ai.choose(game, 1, "easy", seed=1)
+
+
+def test_choose_never_changes_the_game() -> None:
+    game = engines.get("zodiac").new(2, {"sides": "seat1"})
+    rng = random.Random(2)
+    for _ in range(40):
+        movers = game.to_move()
+        if CHANCE in movers:
+            roll(game, rng)
+            continue
+        seat = min(movers)
+        before = (game.to_dict(), [game.observation(s) for s in (0, 1)])
+        move = ai.choose(game, seat, "hard", seed=3)
+        assert (game.to_dict(), [game.observation(s) for s in (0, 1)]) == before
+        game.play(seat, move)
+
+
+def test_budget_stops_by_the_clock() -> None:
+    levels.WORK["hard"] = levels.Work(iterations=10**9, solve=0, solve_nodes=0)
+    game = engines.get("zarathustra").new(2)
+    start = time.perf_counter()
+    move = ai.choose(game, 0, "hard", seed=1, budget_s=0.3)
+    assert move in game.legal_moves(0)
+    assert time.perf_counter() - start < 1.5
+
+
+def test_perfect_information_determinize_is_a_clone() -> None:
+    for cls in engines.GAMES.values():
+        if cls.hidden_information:
+            continue
+        game = cls.new(cls.players.start)
+        twin = game.determinize(0, random.Random(1))
+        assert twin is not game and twin.to_dict() == game.to_dict()
+
+
+def last_positions() -> Iterator[Zrtz]:
+    """The position before the final move of every recorded ZÈRTZ game that was won on the board."""
+    for path in sorted(RECORDS.glob("*.sgf")):
+        record = parse(read_text(path))
+        game = Zrtz.new(2, {"rings": record.rings})
+        before = game
+        for turn in record.turns:
+            if turn.resign or game.outcome() is not None:
+                break
+            before = game.clone()
+            game.play(turn.player, move_text(game, turn))
+        outcome = game.outcome()
+        if outcome is not None and not outcome.is_draw:
+            yield before
+
+
+def test_draw_offers_are_accepted_only_when_not_better() -> None:
+    """One move from winning with more marbles: decline; the side about to lose: accept."""
+    levels.WORK["hard"] = levels.Work(iterations=40, solve=1, solve_nodes=3000)
+    checked = 0
+    for position in last_positions():
+        winner = position.turn
+        scores = zrtz_scores(position)
+        if scores is None or scores[winner] < scores[1 - winner] + 1:
+            continue
+        assert not ai.accepts_draw(position, winner, "hard", seed=1)
+        assert ai.accepts_draw(position, 1 - winner, "hard", seed=1)
+        checked += 1
+    assert checked >= 5
+    dice = engines.get("ziggurat").new(2)
+    assert dice.to_move() == {CHANCE}
+    assert isinstance(ai.accepts_draw(dice, 0, "easy", seed=1), bool)
+    with pytest.raises(ValueError, match="level"):
+        ai.accepts_draw(engines.get("zaic").new(2), 0, "expert", seed=1)
