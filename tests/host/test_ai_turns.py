@@ -144,6 +144,7 @@ async def test_the_ai_answers_draw_offers_and_accepts_only_when_its_evaluation_s
     host = players.host
     game_id = (await host.challenge(game="zaic", creator=A, opponents=[EASY], settings={"rated": False})).row.id
     await run_due(players, clock)  # the AI's first move, if it has the first turn
+    monkeypatch.setattr(ai, "accepts_draw", lambda game, seat, level, *, seed: False)  # the AI thinks it is better
     text = await host.offer_draw(game_id, A)
     assert "🤖 AI (easy)" in str(text)
     done = await run_due(players, clock)
