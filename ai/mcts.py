@@ -100,6 +100,8 @@ def search(game: Game, seat: int, root_moves: list[str], iterations: int, depth:
             moves = world.legal_moves(who)
             if node is root and legal_root:
                 moves = [m for m in moves if m in legal_root] or moves
+            if not moves:
+                break
             children = node.children
             present = [m for m in moves if m in children]
             for m in present:
