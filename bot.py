@@ -20,6 +20,7 @@ from discord.ext import commands
 from dotenv import load_dotenv
 
 import cogs
+from data import preflight
 from data.db import DEFAULT_PATH, Database
 from host import ratings
 from host.results import Report
@@ -128,8 +129,18 @@ def main(argv: list[str] | None = None) -> int:
     if not config.token:
         print(NO_TOKEN, file=sys.stderr)
         return 2
+    try:
+        preflight.check(config.database_path)
+    except preflight.StartupError as error:
+        print(f"zgames: cannot start: {error}", file=sys.stderr)
+        return 3
     discord.utils.setup_logging(level=logging.INFO)
-    create_bot(config).run(config.token, log_handler=None)
+    try:
+        create_bot(config).run(config.token, log_handler=None)
+    except Exception as error:  # one line, and exit now: a worker thread left behind must not keep us alive
+        log.debug("start-up failed", exc_info=True)
+        print(f"zgames: stopped: {type(error).__name__}: {error}", file=sys.stderr, flush=True)
+        os._exit(1)
     return 0
 
 
