@@ -16,6 +16,7 @@ import discord
 from discord import app_commands
 
 import engines
+from data.db import Busy
 from host.results import Board, HostError, Lobby, Report
 
 if TYPE_CHECKING:
@@ -46,7 +47,7 @@ async def send_error(interaction: discord.Interaction, text: str) -> None:
 async def on_app_command_error(interaction: discord.Interaction, error: app_commands.AppCommandError) -> None:
     """Every slash command's errors: host refusals go back privately; anything else is logged and apologised for."""
     original = getattr(error, "original", error)
-    if isinstance(original, HostError):
+    if isinstance(original, (HostError, Busy)):
         await send_error(interaction, str(original))
         return
     if isinstance(error, app_commands.NoPrivateMessage):
@@ -67,7 +68,7 @@ def guarded(callback: Callback) -> Callback:
     async def wrapper(self: Any, interaction: discord.Interaction) -> None:
         try:
             await callback(self, interaction)
-        except HostError as error:
+        except (HostError, Busy) as error:
             await send_error(interaction, str(error))
         except Exception:
             log.exception("%s failed", type(self).__name__)
