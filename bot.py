@@ -24,7 +24,7 @@ from data import preflight
 from data.db import DEFAULT_PATH, Database
 from host import ratings
 from host.results import Report
-from host.service import Host
+from host.service import CHALLENGE_TTL, MAX_OPEN_CHALLENGES, Host
 
 log = logging.getLogger("zgames")
 NO_TOKEN = """DISCORD_TOKEN is not set.
@@ -42,6 +42,8 @@ class Config:
     dev_guild_id: int | None = None
     sync: bool = False
     guild_ready_timeout: float = 2.0
+    max_open_challenges: int = MAX_OPEN_CHALLENGES
+    challenge_days: float = CHALLENGE_TTL / 86400
 
     @classmethod
     def from_env(cls, *, sync: bool = False) -> Config:
@@ -55,6 +57,8 @@ class Config:
             gateway_url=os.environ.get("DISCORD_GATEWAY_URL") or None,
             dev_guild_id=int(guild) if guild else None,
             sync=sync,
+            max_open_challenges=int(os.environ.get("MAX_OPEN_CHALLENGES") or MAX_OPEN_CHALLENGES),
+            challenge_days=float(os.environ.get("CHALLENGE_DAYS") or CHALLENGE_TTL / 86400),
         )
 
 
@@ -87,10 +91,15 @@ class ZBot(commands.Bot):
 
     async def setup_hook(self) -> None:
         self.db = await Database.open(self.config.database_path)
-        self._host = Host(self.db, on_finish=[ratings.record_result])
+        self._host = Host(self.db, on_finish=[ratings.record_result],
+                          max_open_challenges=self.config.max_open_challenges,
+                          challenge_ttl=self.config.challenge_days * 86400)
         self.recovered = await self._host.recover()
         if self.recovered:
             log.info("started %d game(s) that a crash had left waiting", len(self.recovered))
+        owed = await self._host.outbox.catch_up(self._host.now())  # sent by cogs/dispatch.py once connected
+        if owed:
+            log.info("%d owed post(s) or message(s) left by the last run will be sent", owed)
         for module in pkgutil.iter_modules(cogs.__path__):
             if not module.name.startswith("_"):
                 await self.load_extension(f"cogs.{module.name}")

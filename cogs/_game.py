@@ -52,7 +52,7 @@ class GameCog(commands.GroupCog):
         if report.secret:  # a public reply would show the command, and so the choice, to everyone
             await interaction.response.send_message("Done: your choice stays secret.", ephemeral=True)
             await post_report(self.bot, report)
-        elif interaction.channel_id == report.row.thread_id:
+        elif interaction.channel_id == report.row.thread_id:  # the reply is the post: report_shown marks it done
             await interaction.response.send_message(**await report_message(self.bot, report))
             await report_shown(self.bot, report)
         else:  # answer within Discord's 3 seconds first, then post the board in the game's thread

@@ -17,6 +17,7 @@ from discord import app_commands
 
 import engines
 from data.db import Busy
+from host import outbox
 from host.results import Board, HostError, Lobby, Report
 
 if TYPE_CHECKING:
@@ -88,7 +89,12 @@ async def report_message(bot: ZBot, report: Report) -> dict[str, Any]:
 
 
 async def report_shown(bot: ZBot, report: Report) -> None:
-    """After a report is on screen: listeners (Zodiac's DMs) hear of it, and a match's next game follows."""
+    """After a report is on screen: its outbox job is done, what follows it (Zodiac's DMs) goes out,
+    listeners hear of it, and a match's next game follows."""
+    await bot.host.outbox.done(report.owed, bot.host.now())
+    dispatcher = bot.get_cog("Dispatch")
+    if report.follow and dispatcher is not None:
+        await dispatcher.run_keys(report.follow)  # type: ignore[attr-defined]
     bot.dispatch("game_report", report)
     if report.next_game is not None:
         await post_report(bot, report.next_game)
@@ -98,10 +104,12 @@ async def post_report(bot: ZBot, report: Report) -> None:
     """Post a caption and the new board in the game's thread."""
     channel = await thread_of(bot, report.row.thread_id or report.row.channel_id)
     try:
-        if channel is not None:
-            await channel.send(**await report_message(bot, report))
-    except discord.HTTPException as error:  # the move is saved; /board shows it once the thread is back
+        if channel is None:
+            return  # still owed: the dispatcher posts it once the thread is back
+        await channel.send(**await report_message(bot, report), nonce=outbox.nonce(report.owed or ""))
+    except discord.HTTPException as error:  # the move is saved and the post owed: the dispatcher retries it
         log.warning("could not post game %s in its thread: %s", report.row.id, error)
+        return
     await report_shown(bot, report)
 
 
@@ -254,25 +262,19 @@ async def show_lobby(interaction: discord.Interaction, lobby: Lobby) -> None:
     await open_thread(bot_of(interaction), message, lobby)
 
 
-async def post_recovered(bot: ZBot, report: Report) -> None:
-    """A game that recovery started at start-up: into its thread, or open one from its challenge message."""
-    if report.row.thread_id is not None:
-        await post_report(bot, report)
-        return
-    channel = await thread_of(bot, report.row.channel_id)
-    if not isinstance(channel, discord.TextChannel) or report.row.message_id is None:
-        log.warning("recovered game %s has no channel to be posted in", report.row.id)
-        return
-    message = await channel.fetch_message(report.row.message_id)
-    await message.edit(view=None)
-    await open_thread(bot, message, Lobby(report.row, started=True, report=report))
-
-
 async def open_thread(bot: ZBot, message: discord.Message, lobby: Lobby) -> None:
+    """The new game's thread and first board. Both are owed (outbox) since the start was saved: a crash
+    here leaves the job, and the dispatcher finishes it (finding the thread if it was already made)."""
     title = engines.get(lobby.row.game).title
-    thread = await message.create_thread(name=f"{title} #{lobby.row.id}", auto_archive_duration=10080)
+    outbox.crash_point("thread")
+    try:
+        thread = await message.create_thread(name=f"{title} #{lobby.row.id}", auto_archive_duration=10080)
+    except discord.HTTPException as error:
+        if error.code != 160004:  # anything but "this message already has a thread": the dispatcher retries
+            raise
+        thread = await bot.fetch_channel(message.id)  # type: ignore[assignment]
     await bot.host.set_thread(lobby.row.id, thread.id, message.id)
     assert lobby.report is not None
     lobby.report.row.thread_id = thread.id
-    await thread.send(**await report_message(bot, lobby.report))
+    await thread.send(**await report_message(bot, lobby.report), nonce=outbox.nonce(lobby.report.owed or ""))
     await report_shown(bot, lobby.report)

@@ -15,7 +15,7 @@ from discord import app_commands
 from discord.ext import commands, tasks
 
 from cogs._shared import MENTION_USERS, post_report, thread_of
-from host import clocks
+from host import clocks, outbox
 from host.correspondence import NOTIFY_MODES, Reminder
 from host.scheduler import Scheduler, Tick
 
@@ -86,11 +86,12 @@ class Correspondence(commands.Cog):
                 await post_report(self.bot, report)
             except discord.HTTPException:
                 log.warning("could not post the timeout of game %s", report.row.id)
-        for notice in tick.aborted:
+        for notice in tick.aborted:  # each is owed (outbox): marked done once posted, else the dispatcher posts it
             thread = await thread_of(self.bot, notice.thread_id)
             if thread is not None:
                 try:
-                    await thread.send(notice.text)
+                    await thread.send(notice.text, nonce=outbox.nonce(notice.key or ""))
+                    await self.bot.host.outbox.done(notice.key, self.bot.host.now())
                 except discord.HTTPException:
                     log.warning("could not post the abort of game %s", notice.game_id)
         for reminder in tick.reminders:
@@ -100,21 +101,25 @@ class Correspondence(commands.Cog):
                 log.info("digest for %s not sent: DMs closed", digest.user_id)
 
     async def send_reminder(self, reminder: Reminder) -> None:
-        if reminder.dm and await self.send_dm(reminder.user_id, reminder.text):
+        """Owed (outbox) since it was recorded: marked done once sent, else the dispatcher sends it."""
+        key = reminder.key or ""
+        if reminder.dm and await self.send_dm(reminder.user_id, reminder.text, nonce=outbox.nonce(key)):
+            await self.bot.host.outbox.done(reminder.key, self.bot.host.now())
             return
         thread = await thread_of(self.bot, reminder.thread_id)
         if thread is None:
             return
         try:
-            await thread.send(reminder.text, allowed_mentions=MENTION_USERS)
+            await thread.send(reminder.text, allowed_mentions=MENTION_USERS, nonce=outbox.nonce(key + ":thread"))
+            await self.bot.host.outbox.done(reminder.key, self.bot.host.now())
         except discord.HTTPException:
             log.warning("could not remind %s in game %s", reminder.user_id, reminder.game_id)
 
-    async def send_dm(self, user_id: int, text: str) -> bool:
+    async def send_dm(self, user_id: int, text: str, nonce: str | None = None) -> bool:
         """False when the user cannot be DMed (Forbidden, code 50007) or is unknown."""
         try:
             user = self.bot.get_user(user_id) or await self.bot.fetch_user(user_id)
-            await user.send(text[:2000])
+            await user.send(text[:2000], nonce=nonce)
         except discord.HTTPException as error:
             if not isinstance(error, discord.Forbidden):
                 log.warning("DM to %s failed: %s", user_id, error)

@@ -10,7 +10,7 @@ from discord import app_commands
 from discord.ext import commands
 
 import engines
-from cogs._shared import LobbyButton, MoveButton, MyViewButton, on_app_command_error, post_recovered
+from cogs._shared import LobbyButton, MoveButton, MyViewButton, on_app_command_error
 
 log = logging.getLogger(__name__)
 
@@ -21,16 +21,6 @@ if TYPE_CHECKING:
 class General(commands.Cog):
     def __init__(self, bot: ZBot) -> None:
         self.bot = bot
-
-    @commands.Cog.listener()
-    async def on_ready(self) -> None:
-        """Post the games that recovery started (``on_ready`` repeats after reconnects: post once)."""
-        recovered, self.bot.recovered = self.bot.recovered, []
-        for report in recovered:
-            try:
-                await post_recovered(self.bot, report)
-            except discord.HTTPException as error:
-                log.warning("could not post recovered game %s: %s", report.row.id, error)
 
     @app_commands.command(name="help", description="The games this bot hosts and how to start one")
     async def help(self, interaction: discord.Interaction) -> None:

@@ -12,13 +12,14 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 from discord import app_commands
-from discord.ext import commands
 
 from cogs._game import GameCog
 from cogs._shared import MENTION_USERS, bot_of, guarded, post_report, thread_of
 from cogs.correspondence import CLOCK_CHOICES
 from engines import CHANCE
-from host.results import HostError, Report
+from host import outbox
+from host.outbox import Job
+from host.results import HostError
 
 if TYPE_CHECKING:
     from bot import ZBot
@@ -101,38 +102,37 @@ class ZodiacCog(GameCog, group_name="zodiac", group_description="Zodiac Chess: t
         await self.start_challenge(interaction, opponents=[opponent], open_seats=0 if opponent else 1,
                                    options={}, rated=rated, clock=clock, match=games)
 
-    @commands.Cog.listener()
-    async def on_game_report(self, report: Report) -> None:
-        """When a secret choice begins for both players, DM each of them the menu."""
-        if report.row.game != self.game or report.outcome is not None:
-            return
-        observation = await self.bot.host.observation(report.row.id, None)
+    async def outbox_choice_dm(self, job: Job) -> None:
+        """An owed DM (host/outbox.py): when a secret choice began for both players, each gets the menu.
+        Sent by the dispatcher right after the board, or after a restart; skipped once the choice is made."""
+        assert job.game_id is not None and job.dedupe is not None
+        game_id, user_id = job.game_id, int(job.payload["user"])
+        ply, _ = await self.bot.host.turn_moves(game_id)
+        observation = await self.bot.host.observation(game_id, None)
         movers = [s for s in observation["to_move"] if s != CHANCE]
         phase = observation.get("phase")
-        if phase not in SECRET_PHASES or len(movers) != 2:
+        if ply != int(job.payload["upto"]) or phase not in SECRET_PHASES or len(movers) != 2:
             return
-        for seat in movers:
-            user_id = report.row.user_at(seat)
-            if user_id is not None:
-                await self.offer_choice(report, user_id, SECRET_PHASES[phase])
+        await self.offer_choice(game_id, user_id, SECRET_PHASES[phase], outbox.nonce(job.dedupe))
 
-    async def offer_choice(self, report: Report, user_id: int, what: str) -> None:
-        view = await choice_view(self.bot, report.row.id, user_id)
+    async def offer_choice(self, game_id: int, user_id: int, what: str, nonce: str) -> None:
+        view = await choice_view(self.bot, game_id, user_id)
         if view is None:
             return
-        text = f"**Zodiac Chess** #{report.row.id}: choose {what}. Nobody else sees it until the game reveals it."
+        text = f"**Zodiac Chess** #{game_id}: choose {what}. Nobody else sees it until the game reveals it."
         try:
             user = self.bot.get_user(user_id) or await self.bot.fetch_user(user_id)
-            await user.send(text, view=view)
+            await user.send(text, view=view, nonce=nonce)
             return
         except discord.Forbidden:
             log.info("DMs closed for %s; offering the choice in the thread", user_id)
-        thread = await thread_of(self.bot, report.row.thread_id)
+        row = await self.bot.host.get(game_id)
+        thread = await thread_of(self.bot, row.thread_id)
         if thread is not None:
             fallback = discord.ui.View(timeout=None)
-            fallback.add_item(ChoosePrivately(report.row.id))
+            fallback.add_item(ChoosePrivately(game_id))
             await thread.send(f"<@{user_id}>, your DMs are closed: press the button to choose {what} privately.",
-                              view=fallback, allowed_mentions=MENTION_USERS)
+                              view=fallback, allowed_mentions=MENTION_USERS, nonce=nonce)
 
 
 async def setup(bot: ZBot) -> None:

@@ -75,6 +75,10 @@ def _row_to_game(row: aiosqlite.Row, seats: list[Seat]) -> GameRow:
     )
 
 
+class TooManyChallenges(Exception):
+    """The creator already has the allowed number of open challenges."""
+
+
 class GameStore:
     """The queries the host needs; no game rules here."""
 
@@ -83,8 +87,18 @@ class GameStore:
 
     async def create(self, *, guild_id: int | None, channel_id: int | None, game: str, players: int,
                      options: dict[str, Any], settings: dict[str, Any], seed: str, creator_id: int,
-                     seats: Sequence[Seat], now: float) -> int:
+                     seats: Sequence[Seat], now: float, max_open: int | None = None,
+                     also: Callable[[aiosqlite.Connection, int], Awaitable[None]] | None = None) -> int:
+        """A new challenge. ``max_open``: refuse (``TooManyChallenges``) when the creator already has that many
+        open challenges, counted in the same transaction so a burst cannot slip past. ``also(conn, id)``
+        writes more in that transaction (the job that expires the challenge)."""
         async with self.db.transaction() as conn:
+            if max_open is not None:
+                async with conn.execute("SELECT COUNT(*) FROM games WHERE creator_id = ? AND status = 'challenge'",
+                                        (creator_id,)) as counted:
+                    found = await counted.fetchone()
+                if found is not None and found[0] >= max_open:
+                    raise TooManyChallenges(found[0])
             cursor = await conn.execute(
                 "INSERT INTO games (guild_id, channel_id, game, players, options, settings, status, seed,"
                 " creator_id, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, 'challenge', ?, ?, ?, ?)",
@@ -96,6 +110,8 @@ class GameStore:
                 "INSERT INTO seats (game_id, seat, user_id, team, accepted) VALUES (?, ?, ?, ?, ?)",
                 [(game_id, s.seat, s.user_id, s.team, int(s.accepted)) for s in seats],
             )
+            if also is not None:
+                await also(conn, game_id)
         return game_id
 
     async def get(self, game_id: int) -> GameRow | None:

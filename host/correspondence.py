@@ -13,8 +13,9 @@ from typing import TYPE_CHECKING, Any
 
 from data.store import GameRow, Seat
 from engines import CHANCE, Game
-from host import clocks, dice
+from host import clocks, dice, outbox
 from host.clocks import DAY, ClockState, TimeControl, Vacation
+from host.outbox import Owed
 from host.results import HostError, Report
 
 if TYPE_CHECKING:
@@ -87,6 +88,8 @@ class Reminder:
     thread_id: int | None
     text: str
     dm: bool
+    key: str | None = None
+    """Its outbox key (host/outbox.py): mark it done once sent, or the dispatcher sends it."""
 
 
 @dataclass(frozen=True)
@@ -96,6 +99,8 @@ class Notice:
     game_id: int
     thread_id: int | None
     text: str
+    key: str | None = None
+    """Its outbox key: mark it done once posted."""
 
 
 @dataclass(frozen=True)
@@ -222,10 +227,11 @@ async def timeout(host: Host, game_id: int, seat: int) -> Report:
         applied = [(seat, "timeout")]
         then = "" if game.outcome() is not None else " They are skipped from now on and rank last."
     applied += [(CHANCE, r) for r in dice.roll_pending(game, row.seed)]
-    await host._commit(row, game, applied, draw_offers=[], late_ok=True)
-    report = await host._report(row, game, applied)
     who = f"{game.seat_name(seat)} (<@{user}>)" if user is not None else game.seat_name(seat)
-    report.caption = f"⏰ {who} ran out of time ({tc.describe()}).{then}\n{report.caption}"
+    prefix = f"⏰ {who} ran out of time ({tc.describe()}).{then}"
+    await host._commit(row, game, applied, draw_offers=[], late_ok=True, prefix=prefix)
+    report = await host._report(row, game, applied)
+    report.caption = f"{prefix}\n{report.caption}"
     return report
 
 
@@ -237,10 +243,12 @@ async def abandon(host: Host, game_id: int) -> Notice | None:
     game = await host._engine(row)
     if any(seat != CHANCE for seat, _ in game.history):
         return None
-    await host._write(row, status="aborted", deadline=None, remind_at=None)
     ran_out = control_of(row).describe()
-    return Notice(row.id, row.thread_id or row.channel_id,
-                  f"⏰ {game.title} #{row.id} is aborted: nobody moved before the clock ran out ({ran_out}).")
+    text = f"⏰ {game.title} #{row.id} is aborted: nobody moved before the clock ran out ({ran_out})."
+    key = f"notice:{row.id}:abandoned"
+    await host._write(row, status="aborted", deadline=None, remind_at=None,
+                      owed=[Owed("notice", key, row.id, {"text": text})])
+    return Notice(row.id, row.thread_id or row.channel_id, text, key)
 
 
 async def due(host: Host, now: float) -> Due:
@@ -293,7 +301,8 @@ async def remind(host: Host, game_id: int, now: float) -> list[Reminder]:
                 f"{clocks.format_duration(deadline - now)} left ({tc.describe()}).")
         if row.guild_id and row.thread_id:
             text += f" https://discord.com/channels/{row.guild_id}/{row.thread_id}"
-        out.append(Reminder(user, row.id, seat, row.thread_id, text, await notify_mode(host, user) == "dm"))
+        key = f"remind:{row.id}:{seat}:{state.started[seat]}"
+        out.append(Reminder(user, row.id, seat, row.thread_id, text, await notify_mode(host, user) == "dm", key))
         already.add(seat)
     changes = _schedule(tc, state, users, vacations, skip=already)
     recorded: list[Reminder] = []
@@ -301,8 +310,10 @@ async def remind(host: Host, game_id: int, now: float) -> list[Reminder]:
         for item in out:  # a concurrent tick may have recorded the same reminder: only the first sends it
             cursor = await conn.execute("INSERT OR IGNORE INTO reminders (game_id, seat, turn_start, sent_at)"
                                         " VALUES (?, ?, ?, ?)", (game_id, item.seat, state.started[item.seat], now))
-            if cursor.rowcount == 1:
+            if cursor.rowcount == 1:  # recorded and owed in one transaction: sent once, even across a crash
                 recorded.append(item)
+                await outbox.write(conn, [Owed("remind", item.key or "", game_id, {
+                    "user": item.user_id, "thread_id": item.thread_id, "text": item.text, "dm": item.dm})], now)
         cursor = await conn.execute("UPDATE games SET remind_at = ? WHERE id = ? AND version = ?",
                                     (changes["remind_at"], game_id, row.version))
         if cursor.rowcount != 1:

@@ -31,6 +31,10 @@ class Report:
     """The next game of a match, started when this one ended: post it after this report."""
     secret: bool = False
     """The move is a hidden choice (a Zodiac king): the mover's own reply must stay private."""
+    owed: str | None = None
+    """The outbox key of this post (host/outbox.py): mark it done once shown, or the dispatcher posts it."""
+    follow: list[str] = field(default_factory=list)
+    """Outbox keys of what follows the post (secret-choice DMs), for the dispatcher to run at once."""
 
 
 @dataclass
