@@ -92,8 +92,7 @@ async def report_shown(bot: ZBot, report: Report) -> None:
     """After a report is on screen: its outbox job is done, what follows it (Zodiac's DMs) goes out,
     listeners hear of it, and a match's next game follows."""
     await bot.host.outbox.done(report.owed, bot.host.now())
-    dispatcher = bot.get_cog("Dispatch")
-    if report.follow and dispatcher is not None:
+    if report.follow and (dispatcher := bot.get_cog("Dispatch")) is not None:
         await dispatcher.run_keys(report.follow)  # type: ignore[attr-defined]
     bot.dispatch("game_report", report)
     if report.next_game is not None:
