@@ -108,6 +108,7 @@ async def post_report(bot: ZBot, report: Report) -> None:
         await channel.send(**await report_message(bot, report), nonce=outbox.nonce(report.owed or ""))
     except discord.HTTPException as error:  # the move is saved and the post owed: the dispatcher retries it
         log.warning("could not post game %s in its thread: %s", report.row.id, error)
+        await bot.host.outbox.hand_over(report.owed, bot.host.now())
         return
     await report_shown(bot, report)
 
@@ -265,15 +266,22 @@ async def open_thread(bot: ZBot, message: discord.Message, lobby: Lobby) -> None
     """The new game's thread and first board. Both are owed (outbox) since the start was saved: a crash
     here leaves the job, and the dispatcher finishes it (finding the thread if it was already made)."""
     title = engines.get(lobby.row.game).title
+    assert lobby.report is not None
     outbox.crash_point("thread")
     try:
-        thread = await message.create_thread(name=f"{title} #{lobby.row.id}", auto_archive_duration=10080)
-    except discord.HTTPException as error:
-        if error.code != 160004:  # anything but "this message already has a thread": the dispatcher retries
-            raise
-        thread = await bot.fetch_channel(message.id)  # type: ignore[assignment]
-    await bot.host.set_thread(lobby.row.id, thread.id, message.id)
-    assert lobby.report is not None
-    lobby.report.row.thread_id = thread.id
-    await thread.send(**await report_message(bot, lobby.report), nonce=outbox.nonce(lobby.report.owed or ""))
+        try:
+            thread = await message.create_thread(name=f"{title} #{lobby.row.id}", auto_archive_duration=10080)
+        except discord.HTTPException as error:
+            if error.code != 160004:  # anything but "this message already has a thread"
+                raise
+            thread = await bot.fetch_channel(message.id)  # type: ignore[assignment]
+        outbox.crash_point("thread_made")
+        await bot.host.set_thread(lobby.row.id, thread.id, message.id)
+        lobby.report.row.thread_id = thread.id
+        await thread.send(**await report_message(bot, lobby.report), nonce=outbox.nonce(lobby.report.owed or ""))
+    except discord.HTTPException as error:  # the start is saved and the thread owed: the dispatcher retries
+        log.warning("could not open the thread of game %s: %s", lobby.row.id, error)
+        await bot.host.outbox.hand_over(lobby.report.owed, bot.host.now())
+        return
+    outbox.crash_point("posted")
     await report_shown(bot, lobby.report)

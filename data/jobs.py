@@ -137,3 +137,8 @@ class JobQueue:
                 f"UPDATE jobs SET due_at = MIN(due_at, ?), lease_owner = NULL, lease_until = NULL"
                 f" WHERE done_at IS NULL AND due_at <= ? AND kind IN ({marks})", (now, now + within, *kinds))
         return int(cursor.rowcount)
+
+    async def reschedule_key(self, dedupe: str, at: float) -> None:
+        """Make the pending job with this key due at ``at`` (sooner or later than planned)."""
+        async with self.db.transaction() as conn:
+            await conn.execute("UPDATE jobs SET due_at = ? WHERE dedupe = ? AND done_at IS NULL", (at, dedupe))

@@ -30,6 +30,8 @@ KINDS = ("thread", "post", "notice", "remind", "choice_dm", "challenge_expire")
 """Job kinds this outbox owns (AI turns and other scheduled work use the same table with their own kinds)."""
 GRACE = 60.0
 """Seconds the process that made a change has to deliver it itself before the dispatcher steps in."""
+HAND_OVER = 2.0
+"""Seconds before the dispatcher retries what the process could not deliver itself (Discord refused it)."""
 CRASH_ENV = "ZGAMES_CRASH_AT"
 """Test-only: the named point (``start``, ``move``, ``end``) at which the process SIGKILLs itself."""
 
@@ -42,7 +44,8 @@ class Owed:
     key: str
     game_id: int | None = None
     payload: dict[str, Any] = field(default_factory=dict)
-    due_in: float = GRACE
+    due_in: float | None = None
+    """Seconds until the dispatcher may take it: ``GRACE`` unless scheduled (a challenge's expiry)."""
 
 
 def thread_key(game_id: int) -> str:
@@ -65,7 +68,8 @@ def nonce(key: str) -> str:
 async def write(conn: aiosqlite.Connection, owed: Sequence[Owed], now: float) -> None:
     """Enqueue inside the caller's transaction; an existing job with the same key is kept."""
     for item in owed:
-        await enqueue(conn, kind=item.kind, due_at=now + item.due_in, now=now, game_id=item.game_id,
+        due = GRACE if item.due_in is None else item.due_in
+        await enqueue(conn, kind=item.kind, due_at=now + due, now=now, game_id=item.game_id,
                       payload=item.payload, dedupe=item.key)
 
 
@@ -87,6 +91,11 @@ class Outbox:
         """The owed thing was delivered by the process that made it."""
         if key is not None:
             await self.jobs.done_key(key, now)
+
+    async def hand_over(self, key: str | None, now: float) -> None:
+        """Delivering it here failed: the dispatcher takes over soon, with its retries and back-off."""
+        if key is not None:
+            await self.jobs.reschedule_key(key, now + HAND_OVER)
 
     async def claim(self, now: float, owner: str, *, keys: Sequence[str] | None = None, lease: float = 120.0,
                     limit: int = 8) -> list[Job]:

@@ -1,0 +1,74 @@
+"""What the bot owes after a commit survives Discord's faults: rate limits, server errors, refusals.
+
+The fake Discord serves planned faults (tests/fakediscord/faults.py). discord.py itself retries 429s
+(after ``retry_after``) and 500s; anything it gives up on stays owed in the outbox, and the dispatcher
+(cogs/dispatch.py) delivers it later, exactly once.
+"""
+
+from __future__ import annotations
+
+import asyncio
+
+from tests.e2e.conftest import BotHarness
+from tests.fakediscord import FakeDiscord, Message
+from tests.fakediscord.faults import MISSING_PERMISSIONS
+from tests.fakediscord.logs import ErrorLogCollector
+
+MESSAGES = "/channels/{channel_id}/messages"
+
+
+async def challenge(fake: FakeDiscord) -> tuple[int, Message]:
+    rec = await fake.slash("alice", "zaic new", {"opponent": "bob"})
+    assert rec.original is not None
+    accept = next(c for c in rec.original.custom_ids() if c.startswith("zg:accept:"))
+    return int(accept.rsplit(":", 1)[1]), rec.original
+
+
+async def owed(harness: BotHarness, bot: object) -> list[str]:
+    """Outbox jobs still pending, scheduled expiries aside."""
+    jobs = await bot.host.outbox.pending()  # type: ignore[attr-defined]
+    return [j.dedupe for j in jobs if j.kind != "challenge_expire"]
+
+
+async def test_a_rate_limit_and_a_server_error_are_retried_and_the_board_arrives_once(
+        harness: BotHarness, discord_error_logs: ErrorLogCollector) -> None:
+    fake = harness.fake
+    async with harness.running() as bot:
+        game_id, message = await challenge(fake)
+        fake.faults.add("POST", MESSAGES, 429, retry_after=0.3)
+        fake.faults.add("POST", MESSAGES, 500)
+        await fake.click("bob", message, f"zg:accept:{game_id}")
+        assert [status for *_, status in fake.faults.served] == [429, 500]
+        boards = fake.messages(fake.thread(f"Zaic #{game_id}"))
+        assert len(boards) == 1 and "begins" in boards[0].content and boards[0].attachments
+        assert await owed(harness, bot) == []
+
+
+async def test_a_refused_post_stays_owed_and_the_dispatcher_delivers_it_once(
+        harness: BotHarness, discord_error_logs: ErrorLogCollector) -> None:
+    fake = harness.fake
+    async with harness.running() as bot:
+        game_id, message = await challenge(fake)
+        fake.faults.add("POST", MESSAGES, 403, code=MISSING_PERMISSIONS)  # discord.py does not retry a 403
+        await fake.click("bob", message, f"zg:accept:{game_id}")
+        thread = fake.thread(f"Zaic #{game_id}")
+        assert fake.messages(thread) == [] and await owed(harness, bot) == [f"thread:{game_id}"]
+        await fake.wait_until(lambda: fake.messages(thread), timeout=10, what="the dispatcher's retry")
+        for _ in range(100):  # the dispatcher marks the job done right after Discord answered
+            if not await owed(harness, bot):
+                break
+            await asyncio.sleep(0.02)
+        assert await owed(harness, bot) == []
+        assert len(fake.messages(thread)) == 1 and "begins" in fake.messages(thread)[0].content
+
+
+async def test_a_repeated_nonce_returns_the_first_message_as_discord_does(
+        harness: BotHarness, discord_error_logs: ErrorLogCollector) -> None:
+    fake = harness.fake
+    async with harness.running() as bot:
+        channel = bot.get_channel(fake.world.channel("general").id)
+        first = await channel.send("owed once", nonce="n-1")  # type: ignore[union-attr]
+        again = await channel.send("owed once", nonce="n-1")  # type: ignore[union-attr]
+        other = await channel.send("owed once", nonce="n-2")  # type: ignore[union-attr]
+        assert first.id == again.id != other.id
+        assert [m.content for m in fake.messages("general")].count("owed once") == 2
