@@ -318,6 +318,8 @@ async def remind(host: Host, game_id: int, now: float) -> list[Reminder]:
                                     (changes["remind_at"], game_id, row.version))
         if cursor.rowcount != 1:
             raise HostError(f"Game #{game_id} changed meanwhile.")
+    if recorded:
+        outbox.crash_point("remind")
     return recorded
 
 
