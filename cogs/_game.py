@@ -29,14 +29,21 @@ if TYPE_CHECKING:
     from bot import ZBot
 
 
+@app_commands.guild_only()  # on the group: Discord ignores guild_only on subcommands, so it must be here
 class GameCog(commands.GroupCog):
-    """Shared subcommands; ``game`` names the engine (``zrtz``, ``zodiac`` ...)."""
+    """Shared subcommands; ``game`` names the engine (``zrtz``, ``zodiac`` ...). Games live in a server's
+    threads: the whole group is synced as guild-only, and a call from a DM (an old client) is refused."""
 
     game: ClassVar[str]
 
     def __init__(self, bot: ZBot) -> None:
         self.bot = bot
         super().__init__()
+
+    async def interaction_check(self, interaction: discord.Interaction) -> bool:  # type: ignore[override]
+        if interaction.guild_id is None:
+            raise app_commands.NoPrivateMessage("Games are played in a server channel, not in DMs.")
+        return True
 
     @property
     def title(self) -> str:

@@ -171,6 +171,8 @@ def lobby_text(lobby: Lobby, title: str) -> str:
         text += f" {lobby.open_seats} open seat(s): press Join."
     if lobby.waiting_for:
         text += " " + " ".join(f"<@{u}>" for u in lobby.waiting_for) + ": press Accept or Decline."
+    if (expires := row.settings.get("expires_at")) is not None and not lobby.started and not lobby.declined_by:
+        text += f" Expires <t:{int(expires)}:R> if unanswered."
     return text
 
 

@@ -17,6 +17,7 @@ from discord.ext import commands, tasks
 from cogs._shared import MENTION_USERS, post_report, thread_of
 from host import clocks, outbox
 from host.correspondence import NOTIFY_MODES, Reminder
+from host.results import HostError
 from host.scheduler import Scheduler, Tick
 
 if TYPE_CHECKING:
@@ -131,7 +132,8 @@ class Correspondence(commands.Cog):
     @app_commands.command(name="games", description="Active games, most urgent first")
     @app_commands.describe(user="Whose games to show (default: yours)")
     async def games(self, interaction: discord.Interaction, user: discord.User | None = None) -> None:
-        target = user or interaction.user
+        target = self._whose(interaction, user)
+        await interaction.response.defer(ephemeral=True, thinking=True)  # a long list can take a second or more
         lines = await self.bot.host.games_overview(target.id, interaction.guild_id)
         await self._listing(interaction, target, "active games", [g.text() for g in lines], "none")
 
@@ -140,13 +142,21 @@ class Correspondence(commands.Cog):
         """A private list about ``target``: the caller's own, or someone else's without pinging them."""
         whose = "Your" if target.id == interaction.user.id else f"<@{target.id}>'s"
         text = _clip([f"{whose} {title}:", *lines], f"{whose} {title}: {empty}.")
-        await interaction.response.send_message(text, ephemeral=True,
-                                                allowed_mentions=discord.AllowedMentions.none())
+        await interaction.followup.send(text, ephemeral=True, allowed_mentions=discord.AllowedMentions.none())
+
+    @staticmethod
+    def _whose(interaction: discord.Interaction,
+               user: discord.User | discord.Member | None) -> discord.User | discord.Member:
+        """Your own games anywhere; someone else's only in a server, and only that server's games."""
+        if user is not None and user.id != interaction.user.id and interaction.guild_id is None:
+            raise HostError("Another player's games can be listed only in a server you share, not in DMs.")
+        return user or interaction.user
 
     @app_commands.command(name="history", description="Finished games with their results")
     @app_commands.describe(user="Whose games to show (default: yours)")
     async def history(self, interaction: discord.Interaction, user: discord.User | None = None) -> None:
-        target = user or interaction.user
+        target = self._whose(interaction, user)
+        await interaction.response.defer(ephemeral=True, thinking=True)
         lines = await self.bot.host.history(target.id, interaction.guild_id)
         await self._listing(interaction, target, "finished games", [h.text() for h in lines], "none yet")
 
