@@ -16,6 +16,7 @@ import discord
 from discord import app_commands
 
 import engines
+from cogs._limits import cooldown_text
 from data.db import Busy
 from host import outbox
 from host.results import Board, HostError, Lobby, Report
@@ -50,6 +51,9 @@ async def on_app_command_error(interaction: discord.Interaction, error: app_comm
     original = getattr(error, "original", error)
     if isinstance(original, (HostError, Busy)):
         await send_error(interaction, str(original))
+        return
+    if isinstance(error, app_commands.CommandOnCooldown):
+        await send_error(interaction, cooldown_text(error))
         return
     if isinstance(error, app_commands.NoPrivateMessage):
         await send_error(interaction, "Games are played in a server channel, not in DMs.")

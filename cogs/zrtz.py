@@ -2,15 +2,17 @@
 
 from __future__ import annotations
 
+import asyncio
 from typing import TYPE_CHECKING
 
 import discord
 from discord import app_commands
 
 from cogs._game import GameCog
+from cogs._limits import expensive, refuse_after_defer
 from cogs._shared import board_file
 from cogs.correspondence import CLOCK_CHOICES
-from host import imports
+from host import imports, offload
 from host.results import HostError
 
 if TYPE_CHECKING:
@@ -19,6 +21,10 @@ if TYPE_CHECKING:
 
 class ZrtzCog(GameCog, group_name="zrtz", group_description="ZÈRTZ: marbles on a shrinking board of rings"):
     game = "zrtz"
+
+    async def cog_load(self) -> None:
+        """Start the import worker's fork server in the background, so the first import is not slower."""
+        self.warming = asyncio.create_task(offload.warm(), name="zgames-warm-import")
 
     @app_commands.command(name="new", description="Challenge a player, or leave the seat open")
     @app_commands.describe(opponent="Who you challenge (empty: anyone may join)",
@@ -36,13 +42,20 @@ class ZrtzCog(GameCog, group_name="zrtz", group_description="ZÈRTZ: marbles on 
 
     @app_commands.command(name="import", description="Show a boardspace.net ZÈRTZ record (SGF) as a board")
     @app_commands.describe(record="The .sgf file", move="Show the position after this move (default: the end)")
+    @expensive()
     async def import_record(self, interaction: discord.Interaction, record: discord.Attachment,
                             move: app_commands.Range[int, 0, 1000] | None = None) -> None:
         if record.size > imports.MAX_RECORD_BYTES:
-            raise HostError("That file is too large for a ZÈRTZ record.")
+            raise HostError(f"That file is too large for a ZÈRTZ record (the limit is "
+                            f"{imports.MAX_RECORD_BYTES // 1000} KB).")
+        await interaction.response.defer(thinking=True)  # parsing runs in a child process, up to a second
         data = await record.read()
-        caption, board = await imports.zrtz_record(data, move, self.bot.host.renderer)
-        await interaction.response.send_message(caption, file=board_file(board))
+        try:
+            caption, board = await imports.zrtz_record(data, move, self.bot.host.renderer)
+        except HostError as error:
+            await refuse_after_defer(interaction, str(error))
+            return
+        await interaction.followup.send(caption, file=board_file(board))
 
 
 async def setup(bot: ZBot) -> None:

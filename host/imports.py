@@ -1,32 +1,34 @@
-"""Game records from elsewhere, shown as boards: boardspace.net ZÈRTZ SGF files."""
+"""Game records from elsewhere, shown as boards: boardspace.net ZÈRTZ SGF files.
+
+An upload is untrusted: it is capped in size, and parsed and replayed in a child process with a time
+cap (host/offload.py), so a hostile file can neither stall the event loop nor run for minutes.
+"""
 
 from __future__ import annotations
 
 import asyncio
 
-from engines.zrtz import boardspace
+from host import offload, record_worker
 from host.results import Board, HostError
 from host.service import Renderer
 
-MAX_RECORD_BYTES = 1_000_000
+MAX_RECORD_BYTES = 128_000
+"""Real boardspace records are a few kilobytes; the longest game fits many times over."""
+TIME_CAP = 0.5
+"""Seconds the parse and replay may take before the upload is refused (real records take milliseconds)."""
 
 
 async def zrtz_record(data: bytes, upto: int | None, renderer: Renderer) -> tuple[str, Board]:
     """Replay an SGF (to move ``upto``) and render the position; a bad record is a clear refusal."""
     if len(data) > MAX_RECORD_BYTES:
-        raise HostError("That file is too large for a ZÈRTZ record.")
-    text = boardspace.decode(data)
+        raise HostError(f"That file is too large for a ZÈRTZ record (the limit is {MAX_RECORD_BYTES // 1000} KB).")
     try:
-        record = boardspace.parse(text)
-        game = boardspace.replay(text, upto)
-    except ValueError as error:
-        raise HostError(f"That record cannot be replayed: {error}") from None
-    if not record.turns:
-        raise HostError("That record cannot be replayed: it has no ZÈRTZ moves (is it a boardspace .sgf?).")
-    shown = len(record.turns) if upto is None else min(upto, len(record.turns))
-    caption = (f"**ZÈRTZ** record: {record.names[0]} vs {record.names[1]}, {record.rings} rings, "
-               f"after move {shown} of {len(record.turns)}.")
-    if record.result:
-        caption += f" Result: {record.result}."
-    image = await asyncio.to_thread(renderer, game.observation(None))
-    return caption, Board(image=image, filename=f"zrtz-record-{shown}.png")
+        caption, found = await offload.run(record_worker.replay, data, upto, timeout=TIME_CAP)
+    except offload.TooSlow:
+        raise HostError("That record took too long to read; is it really a boardspace .sgf?") from None
+    except offload.Failed as error:
+        if error.kind in ("ValueError", "IllegalMove", "UnicodeDecodeError"):
+            raise HostError(f"That record cannot be replayed: {error}") from None
+        raise HostError(f"That record cannot be replayed ({error.kind}).") from None
+    image = await asyncio.to_thread(renderer, found["observation"])
+    return caption, Board(image=image, filename=f"zrtz-record-{found['shown']}.png")
