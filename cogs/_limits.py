@@ -2,8 +2,8 @@
 
 ``@expensive()`` on an app command (import, GIF, hint ...) lets each user run it once per
 ``COOLDOWN`` seconds; the error handler in cogs/_shared.py answers a user on cooldown privately.
-``deferred`` answers Discord at once ("thinking…") for work that may take over a second, and
-``refuse_after_defer`` turns the public placeholder into a private refusal when the work is refused.
+A command whose work may take over a second defers first (``interaction.response.defer``);
+``refuse_after_defer`` then turns the public "thinking…" placeholder into a private refusal.
 """
 
 from __future__ import annotations

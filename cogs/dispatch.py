@@ -31,6 +31,8 @@ log = logging.getLogger(__name__)
 Handler = Callable[[Job], Awaitable[None]]
 POLL = 2.0
 """Seconds between looks at the jobs table when nothing woke the dispatcher (an idle look is one indexed query)."""
+PURGE_EVERY = 3600.0
+"""Seconds between clearing out finished jobs older than a week."""
 MAX_ATTEMPTS = 12
 """After this many failures (about a day of back-off) a job is given up, with a warning in the log."""
 
@@ -62,10 +64,14 @@ class Dispatch(commands.Cog):
             self.task.cancel()
 
     async def _loop(self) -> None:
+        purged = 0.0
         while True:
             try:
                 while await self.run_due():
                     pass
+                if self.bot.host.now() - purged > PURGE_EVERY:
+                    purged = self.bot.host.now()
+                    await self.bot.host.outbox.purge(purged)
             except Exception:  # the next pass retries from the database
                 log.exception("outbox pass failed")
             self.wake.clear()

@@ -142,3 +142,10 @@ class JobQueue:
         """Make the pending job with this key due at ``at`` (sooner or later than planned)."""
         async with self.db.transaction() as conn:
             await conn.execute("UPDATE jobs SET due_at = ? WHERE dedupe = ? AND done_at IS NULL", (at, dedupe))
+
+    async def purge_done(self, kinds: Sequence[str], before: float) -> int:
+        """Forget jobs of these kinds finished before ``before``: the table holds what is owed, not a history."""
+        marks = ", ".join("?" for _ in kinds)
+        async with self.db.transaction() as conn:
+            cursor = await conn.execute(f"DELETE FROM jobs WHERE done_at < ? AND kind IN ({marks})", (before, *kinds))
+        return int(cursor.rowcount)

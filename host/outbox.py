@@ -30,6 +30,8 @@ KINDS = ("thread", "post", "notice", "remind", "choice_dm", "challenge_expire")
 """Job kinds this outbox owns (AI turns and other scheduled work use the same table with their own kinds)."""
 GRACE = 60.0
 """Seconds the process that made a change has to deliver it itself before the dispatcher steps in."""
+KEEP_DONE = 7 * 86400.0
+"""Seconds a finished job is kept: its key still stops a repeated enqueue (a replayed tick) for a week."""
 HAND_OVER = 2.0
 """Seconds before the dispatcher retries what the process could not deliver itself (Discord refused it)."""
 CRASH_ENV = "ZGAMES_CRASH_AT"
@@ -107,6 +109,10 @@ class Outbox:
     async def catch_up(self, now: float) -> int:
         """At start-up: what an earlier process owed (and its leases) is due now. One bot process per database."""
         return await self.jobs.hasten(KINDS, now, GRACE)
+
+    async def purge(self, now: float, keep: float = KEEP_DONE) -> int:
+        """Drop finished jobs older than ``keep`` seconds (their keys only guard against late repeats)."""
+        return await self.jobs.purge_done(KINDS, now - keep)
 
     async def pending(self) -> list[Job]:
         return [j for j in await self.jobs.pending() if j.kind in KINDS]
