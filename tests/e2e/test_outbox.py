@@ -8,10 +8,12 @@ The fake Discord serves planned faults (tests/fakediscord/faults.py). discord.py
 from __future__ import annotations
 
 import asyncio
+import sqlite3
 
 from tests.e2e.conftest import BotHarness
+from tests.e2e.test_platform import challenge_and_accept
 from tests.fakediscord import FakeDiscord, Message
-from tests.fakediscord.faults import MISSING_PERMISSIONS
+from tests.fakediscord.faults import CANNOT_DM, MISSING_PERMISSIONS
 from tests.fakediscord.logs import ErrorLogCollector
 
 MESSAGES = "/channels/{channel_id}/messages"
@@ -72,3 +74,41 @@ async def test_a_repeated_nonce_returns_the_first_message_as_discord_does(
         other = await channel.send("owed once", nonce="n-2")  # type: ignore[union-attr]
         assert first.id == again.id != other.id
         assert [m.content for m in fake.messages("general")].count("owed once") == 2
+
+
+async def test_a_dm_refused_with_403_falls_back_to_the_thread_and_nothing_stays_owed(
+        harness: BotHarness, discord_error_logs: ErrorLogCollector) -> None:
+    fake = harness.fake
+    async with harness.running() as bot:
+        bob_dm = fake.world.dm_channel(fake.user("bob"))
+        assert bob_dm is not None
+        fake.faults.add("POST", MESSAGES, 403, code=CANNOT_DM, path=f"/channels/{bob_dm.id}/messages", times=5)
+        game_id, _ = await challenge_and_accept(harness, "zodiac")
+        thread = fake.thread(f"Zodiac Chess #{game_id}")
+        assert any(f"zs:{game_id}" in m.custom_ids() for m in fake.messages(fake.user("alice")))
+        assert fake.messages(bob_dm) == [] and [s for *_, s in fake.faults.served] == [403]
+        assert any(f"zp:{game_id}" in m.custom_ids() and "DMs are closed" in m.content for m in fake.messages(thread))
+        assert await owed(harness, bot) == []
+
+
+async def test_a_move_blocked_by_another_writer_is_refused_as_busy_within_2_seconds(
+        harness: BotHarness, discord_error_logs: ErrorLogCollector) -> None:
+    fake = harness.fake
+    async with harness.running() as bot:
+        game_id, _ = await challenge_and_accept(harness, "zaic")
+        mover = harness.name_of((await bot.host.get(game_id)).user_at(0) or 0)
+        other = sqlite3.connect(harness.database_path, isolation_level=None)
+        other.execute("BEGIN IMMEDIATE")  # another process (a backup, a second bot) holds the write lock
+        try:
+            loop = asyncio.get_running_loop()
+            started = loop.time()
+            refused = await fake.slash(mover, "zaic move", {"move": "2x2 h8"}, channel=fake.thread(f"Zaic #{game_id}"))
+            took = loop.time() - started
+        finally:
+            other.execute("ROLLBACK")
+            other.close()
+        print(f"\nbusy refusal after {took:.2f} s")
+        assert refused.ephemeral and "busy" in refused.content and "try again" in refused.content and took < 2.5
+        discord_error_logs.clear()  # the refusal is logged as a warning by data/db.py, not an error
+        played = await fake.slash(mover, "zaic move", {"move": "2x2 h8"}, channel=fake.thread(f"Zaic #{game_id}"))
+        assert not played.ephemeral and played.files
