@@ -26,6 +26,11 @@ class ZrtzCog(GameCog, group_name="zrtz", group_description="ZÈRTZ: marbles on 
         """Start the import worker's fork server in the background, so the first import is not slower."""
         self.warming = asyncio.create_task(offload.warm(), name="zgames-warm-import")
 
+    async def cog_unload(self) -> None:
+        """The import worker goes with the bot (it would also exit on its own once its stdin closes)."""
+        self.warming.cancel()
+        await offload.stop()
+
     @app_commands.command(name="new", description="Challenge a player, or leave the seat open")
     @app_commands.describe(opponent="Who you challenge (empty: anyone may join)",
                            rings="Board: 37 rings, 48 (ZÈRTZ+11, tournament) or 61 (ZÈRTZ+24)",
