@@ -112,3 +112,25 @@ async def test_a_move_blocked_by_another_writer_is_refused_as_busy_within_2_seco
         discord_error_logs.clear()  # the refusal is logged as a warning by data/db.py, not an error
         played = await fake.slash(mover, "zaic move", {"move": "2x2 h8"}, channel=fake.thread(f"Zaic #{game_id}"))
         assert not played.ephemeral and played.files
+
+
+async def test_an_owed_thread_without_a_challenge_message_is_opened_in_the_channel(
+        harness: BotHarness, discord_error_logs: ErrorLogCollector) -> None:
+    """A game that started at once (all seats taken) and whose process died before its message was known."""
+    fake = harness.fake
+    async with harness.running() as bot:
+        alice = harness.user_id("alice")
+        lobby = await bot.host.challenge(game="zaic", creator=alice, opponents=[alice], guild_id=fake.guild_id,
+                                         channel_id=fake.world.general.id)
+        assert lobby.started and lobby.row.message_id is None
+        await bot.host.outbox.jobs.reschedule_key(f"thread:{lobby.row.id}", bot.host.now())  # as after a restart
+        await fake.wait_until(lambda: [t for t in fake.world.threads() if t.name == f"Zaic #{lobby.row.id}"
+                                       and fake.messages(t)], timeout=10, what="the thread")
+        for _ in range(100):
+            if not await owed(harness, bot):
+                break
+            await asyncio.sleep(0.02)
+        assert await owed(harness, bot) == []
+        row = await bot.host.get(lobby.row.id)
+        thread = fake.thread(f"Zaic #{lobby.row.id}")
+        assert row.thread_id == int(thread.id) and "begins" in fake.messages(thread)[0].content
