@@ -128,6 +128,17 @@ class GameStore:
             "SELECT ply, seat, text, at FROM moves WHERE game_id = ? ORDER BY ply", (game_id,))
         return [Move(r["ply"], r["seat"], r["text"], r["at"]) for r in rows]
 
+    async def moves_of(self, game_ids: Sequence[int]) -> dict[int, list[Move]]:
+        """The move logs of many games, one query per 500 games."""
+        found: dict[int, list[Move]] = {i: [] for i in game_ids}
+        for start in range(0, len(game_ids), 500):
+            chunk = list(game_ids[start:start + 500])
+            marks = ", ".join("?" for _ in chunk)
+            for r in await self.db.fetchall(f"SELECT game_id, ply, seat, text, at FROM moves WHERE game_id IN ({marks})"
+                                            " ORDER BY game_id, ply", tuple(chunk)):
+                found[r["game_id"]].append(Move(r["ply"], r["seat"], r["text"], r["at"]))
+        return found
+
     async def update(self, row: GameRow, *, now: float, new_moves: Sequence[tuple[int, str]] = (),
                      first_ply: int = 0, seats: Sequence[Seat] | None = None,
                      also: Callable[[aiosqlite.Connection], Awaitable[None]] | None = None, **changes: Any) -> int:
@@ -186,7 +197,8 @@ class GameStore:
         return await self.get(row["id"]) if row else None
 
     async def games_of(self, user_id: int, statuses: Sequence[str], guild_id: int | None = None,
-                       game: str | None = None) -> list[GameRow]:
+                       game: str | None = None, limit: int | None = None) -> list[GameRow]:
+        """The user's games, most recently changed first; ``limit`` keeps a long history cheap."""
         marks = ", ".join("?" for _ in statuses)
         sql = (f"SELECT DISTINCT g.id FROM games g JOIN seats s ON s.game_id = g.id WHERE s.user_id = ?"
                f" AND g.status IN ({marks})")
@@ -197,6 +209,23 @@ class GameStore:
         if game is not None:
             sql += " AND g.game = ?"
             params.append(game)
-        rows = await self.db.fetchall(sql + " ORDER BY g.updated_at DESC", tuple(params))
-        found = [await self.get(r["id"]) for r in rows]
-        return [g for g in found if g is not None]
+        sql += " ORDER BY g.updated_at DESC"
+        if limit is not None:
+            sql += " LIMIT ?"
+            params.append(limit)
+        ids = [r["id"] for r in await self.db.fetchall(sql, tuple(params))]
+        return await self.get_many(ids)
+
+    async def get_many(self, ids: Sequence[int]) -> list[GameRow]:
+        """Several games with their seats in two queries (not two per game), in the order of ``ids``."""
+        found: dict[int, GameRow] = {}
+        for start in range(0, len(ids), 500):  # SQLite caps the number of parameters
+            chunk = list(ids[start:start + 500])
+            marks = ", ".join("?" for _ in chunk)
+            seats: dict[int, list[Seat]] = {i: [] for i in chunk}
+            for r in await self.db.fetchall(f"SELECT game_id, seat, user_id, accepted, team FROM seats"
+                                            f" WHERE game_id IN ({marks}) ORDER BY game_id, seat", tuple(chunk)):
+                seats[r["game_id"]].append(Seat(r["seat"], r["user_id"], bool(r["accepted"]), r["team"]))
+            for r in await self.db.fetchall(f"SELECT * FROM games WHERE id IN ({marks})", tuple(chunk)):
+                found[r["id"]] = _row_to_game(r, seats[r["id"]])
+        return [found[i] for i in ids if i in found]

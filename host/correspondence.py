@@ -122,6 +122,17 @@ async def load_state(host: Host, game_id: int) -> ClockState:
     return ClockState.from_json(found["clock"] if found else None)
 
 
+async def load_states(host: Host, game_ids: Sequence[int]) -> dict[int, ClockState]:
+    """Clock states of many games in one query per 500."""
+    found: dict[int, ClockState] = {}
+    for start in range(0, len(game_ids), 500):
+        chunk = list(game_ids[start:start + 500])
+        marks = ", ".join("?" for _ in chunk)
+        for r in await host.db.fetchall(f"SELECT id, clock FROM games WHERE id IN ({marks})", tuple(chunk)):
+            found[r["id"]] = ClockState.from_json(r["clock"])
+    return found
+
+
 async def vacations_of(host: Host, users: Iterable[int | None], since: float) -> dict[int, list[Vacation]]:
     """Vacations still running at ``since`` or later, per user."""
     wanted = sorted({u for u in users if u is not None})
@@ -330,14 +341,19 @@ async def games_overview(host: Host, user: int, guild_id: int | None) -> list[Ga
     """Active games of ``user``, most urgent first: your turn before theirs, least time left first."""
     lines: list[GameLine] = []
     now = host.now()
-    for row in await host.store.games_of(user, ("active",), guild_id=guild_id):
-        game = await host._engine(row)
-        tc, state = control_of(row), await load_state(host, row.id)
+    rows = await host.store.games_of(user, ("active",), guild_id=guild_id)
+    games = await host.engines_of(rows)  # a few queries for all games, not several per game
+    states = await load_states(host, [row.id for row in rows])
+    since_all = min([now, *(t for state in states.values() for t in state.started.values())])
+    every_vacation = await vacations_of(host, (s.user_id for row in rows for s in row.seats), since_all)
+    for row, game in zip(rows, games, strict=True):
+        tc, state = control_of(row), states[row.id]
         movers = sorted(s for s in game.to_move() if s != CHANCE)
         mine = [s for s in movers if row.user_at(s) == user]
         seats = mine or movers
         users = {s.seat: s.user_id for s in row.seats}
-        vacations = await vacations_of(host, users.values(), min([now, *state.started.values()]))
+        since = min([now, *state.started.values()])  # as vacations_of(users, since) would answer
+        vacations = {u: [v for v in every_vacation.get(u, []) if v[1] > since] for u in users.values() if u is not None}
         lefts = [left for s in seats if (left := clocks.time_left(
             tc, state, s, now, vacations.get(users.get(s) or 0, []))) is not None and s in state.started]
         lines.append(GameLine(
@@ -363,7 +379,7 @@ def _place(rank: int, ranks: Sequence[int]) -> str:
 async def history(host: Host, user: int, guild_id: int | None) -> list[HistoryLine]:
     """Finished games of ``user``, newest first, with their result from the user's seat."""
     lines: list[HistoryLine] = []
-    for row in (await host.store.games_of(user, ("finished",), guild_id=guild_id))[:HISTORY_LIMIT]:
+    for row in await host.store.games_of(user, ("finished",), guild_id=guild_id, limit=HISTORY_LIMIT):
         result = row.result or {}
         ranks = result.get("ranks") or []
         seat = row.seat_of(user)

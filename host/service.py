@@ -400,6 +400,17 @@ class Host:
         self._engines[row.id] = (row.version, game)
         return game
 
+    async def engines_of(self, rows: Sequence[GameRow]) -> list[Game]:
+        """The engines of many games (listings): cached ones as they are, the rest from one move-log query."""
+        missing = [row for row in rows if (cached := self._engines.get(row.id)) is None or cached[0] != row.version]
+        logs = await self.store.moves_of([row.id for row in missing])
+        for row in missing:
+            game = self._game_class(row.game).new(row.players, row.options)
+            for move in logs.get(row.id, []):
+                game.apply_record(move.seat, move.text)
+            self._engines[row.id] = (row.version, game)
+        return [self._engines[row.id][1] for row in rows]
+
     @staticmethod
     def _seats_in_play(row: GameRow, game: Game, user: int) -> list[int]:
         """The user's seats that have not left the game; refuses anyone else."""
