@@ -109,7 +109,7 @@ async def post_report(bot: ZBot, report: Report) -> None:
     try:
         if channel is None:
             return  # still owed: the dispatcher posts it once the thread is back
-        await channel.send(**await report_message(bot, report), nonce=outbox.nonce(report.owed or ""))
+        await channel.send(**await report_message(bot, report), nonce=outbox.nonce(report.owed))
     except discord.HTTPException as error:  # the move is saved and the post owed: the dispatcher retries it
         log.warning("could not post game %s in its thread: %s", report.row.id, error)
         await bot.host.outbox.hand_over(report.owed, bot.host.now())
@@ -284,7 +284,7 @@ async def open_thread(bot: ZBot, message: discord.Message, lobby: Lobby) -> None
         outbox.crash_point("thread_made")
         await bot.host.set_thread(lobby.row.id, thread.id, message.id)
         lobby.report.row.thread_id = thread.id
-        await thread.send(**await report_message(bot, lobby.report), nonce=outbox.nonce(lobby.report.owed or ""))
+        await thread.send(**await report_message(bot, lobby.report), nonce=outbox.nonce(lobby.report.owed))
     except discord.HTTPException as error:  # the start is saved and the thread owed: the dispatcher retries
         log.warning("could not open the thread of game %s: %s", lobby.row.id, error)
         await bot.host.outbox.hand_over(lobby.report.owed, bot.host.now())

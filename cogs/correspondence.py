@@ -91,7 +91,7 @@ class Correspondence(commands.Cog):
             thread = await thread_of(self.bot, notice.thread_id)
             if thread is not None:
                 try:
-                    await thread.send(notice.text, nonce=outbox.nonce(notice.key or ""))
+                    await thread.send(notice.text, nonce=outbox.nonce(notice.key))
                     await self.bot.host.outbox.done(notice.key, self.bot.host.now())
                 except discord.HTTPException:
                     log.warning("could not post the abort of game %s", notice.game_id)
@@ -103,7 +103,7 @@ class Correspondence(commands.Cog):
 
     async def send_reminder(self, reminder: Reminder) -> None:
         """Owed (outbox) since it was recorded: marked done once sent, else the dispatcher sends it."""
-        key = reminder.key or ""
+        key = reminder.key
         if reminder.dm and await self.send_dm(reminder.user_id, reminder.text, nonce=outbox.nonce(key)):
             await self.bot.host.outbox.done(reminder.key, self.bot.host.now())
             return
@@ -111,7 +111,8 @@ class Correspondence(commands.Cog):
         if thread is None:
             return
         try:
-            await thread.send(reminder.text, allowed_mentions=MENTION_USERS, nonce=outbox.nonce(key + ":thread"))
+            await thread.send(reminder.text, allowed_mentions=MENTION_USERS,
+                              nonce=outbox.nonce(key and key + ":thread"))
             await self.bot.host.outbox.done(reminder.key, self.bot.host.now())
         except discord.HTTPException:
             log.warning("could not remind %s in game %s", reminder.user_id, reminder.game_id)

@@ -115,7 +115,7 @@ class ZodiacCog(GameCog, group_name="zodiac", group_description="Zodiac Chess: t
             return
         await self.offer_choice(game_id, user_id, SECRET_PHASES[phase], outbox.nonce(job.dedupe))
 
-    async def offer_choice(self, game_id: int, user_id: int, what: str, nonce: str) -> None:
+    async def offer_choice(self, game_id: int, user_id: int, what: str, nonce: str | None) -> None:
         view = await choice_view(self.bot, game_id, user_id)
         if view is None:
             return

@@ -62,9 +62,10 @@ def choice_key(game_id: int, ply: int, user_id: int) -> str:
     return f"dm:{game_id}:{ply}:{user_id}"
 
 
-def nonce(key: str) -> str:
-    """A Discord message nonce (at most 25 characters) for a job key: the same key, the same nonce."""
-    return hashlib.sha256(key.encode()).hexdigest()[:25]
+def nonce(key: str | None) -> str | None:
+    """A Discord message nonce (at most 25 characters) for a job key: the same key, the same nonce.
+    None without a key: a shared nonce would make Discord swallow every later, different message."""
+    return hashlib.sha256(key.encode()).hexdigest()[:25] if key else None
 
 
 async def write(conn: aiosqlite.Connection, owed: Sequence[Owed], now: float) -> None:

@@ -69,3 +69,10 @@ async def test_open_challenges_are_capped_per_user(host: Host) -> None:
     expired = await host.expire(other.row.id)
     assert expired is not None and (await host.get(other.row.id)).status == "aborted"
     assert await host.expire(other.row.id) is None
+
+
+def test_nonces_are_short_stable_per_key_and_absent_without_a_key() -> None:
+    key = outbox.post_key(12345678, 999)
+    assert outbox.nonce(key) == outbox.nonce(key) != outbox.nonce(outbox.post_key(12345678, 1000))
+    assert len(outbox.nonce(key) or "") == 25
+    assert outbox.nonce(None) is None and outbox.nonce("") is None
