@@ -173,7 +173,19 @@ class Host:
                     reports.append(lobby.report)
             except Exception:  # one unrecoverable row must not keep the bot from starting
                 log.exception("could not start game %s on recovery", found["id"])
+        await self._owe_missing_threads()
         return reports + await matches.resume_all(self)
+
+    async def _owe_missing_threads(self) -> None:
+        """Games left without a thread by a crash before the outbox existed: owe each its thread now."""
+        rows = await self.db.fetchall("SELECT g.id, (SELECT COUNT(*) FROM moves m WHERE m.game_id = g.id) AS plies"
+                                      " FROM games g WHERE g.status = 'active' AND g.thread_id IS NULL"
+                                      " AND g.channel_id IS NOT NULL")
+        if rows:
+            log.info("%d active game(s) have no thread: owing them one", len(rows))
+            async with self.db.transaction() as conn:
+                await outbox.write(conn, [Owed("thread", outbox.thread_key(r["id"]), r["id"], {"upto": r["plies"]},
+                                               due_in=0.0) for r in rows], self.now())
 
     async def _resume_start(self, row: GameRow) -> Lobby:
         """A start that was interrupted: a match game keeps its seat order (the sides swap depends on it)."""

@@ -76,3 +76,17 @@ def test_nonces_are_short_stable_per_key_and_absent_without_a_key() -> None:
     assert outbox.nonce(key) == outbox.nonce(key) != outbox.nonce(outbox.post_key(12345678, 1000))
     assert len(outbox.nonce(key) or "") == 25
     assert outbox.nonce(None) is None and outbox.nonce("") is None
+
+
+async def test_recovery_owes_a_thread_to_an_active_game_left_without_one(host: Host) -> None:
+    lobby = await host.challenge(game="zaic", creator=1, opponents=[2], guild_id=5, channel_id=6)
+    await host.accept(lobby.row.id, 2)
+    async with host.db.transaction() as conn:  # as a crash before the outbox existed left it: no job at all
+        await conn.execute("DELETE FROM jobs")
+    await host.recover()
+    owed = [j for j in await host.outbox.pending() if j.kind == "thread"]
+    assert [(j.game_id, j.due_at) for j in owed] == [(lobby.row.id, 1000.0)]
+    await host.set_thread(lobby.row.id, 77)
+    await host.outbox.done(owed[0].dedupe, 1000.0)
+    await host.recover()  # a game with its thread owes nothing
+    assert [j for j in await host.outbox.pending() if j.kind == "thread"] == []
