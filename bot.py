@@ -21,11 +21,12 @@ from discord.ext import commands
 from dotenv import load_dotenv
 
 import cogs
+from data import preflight
 from data.db import DEFAULT_PATH, Database
 from host import ratings
 from host.ai_turns import AiPlayers
 from host.results import Report
-from host.service import Host
+from host.service import CHALLENGE_TTL, MAX_OPEN_CHALLENGES, Host
 
 log = logging.getLogger("zgames")
 NO_TOKEN = """DISCORD_TOKEN is not set.
@@ -47,6 +48,8 @@ class Config:
     """Processes that run AI searches (``AI_WORKERS``); each takes one core while it thinks."""
     ai_think_delay: float = 0.0
     """Test knob (``AI_THINK_DELAY``, seconds): the AI thinks this much longer, to crash the bot mid-search."""
+    max_open_challenges: int = MAX_OPEN_CHALLENGES
+    challenge_days: float = CHALLENGE_TTL / 86400
 
     @classmethod
     def from_env(cls, *, sync: bool = False) -> Config:
@@ -64,6 +67,8 @@ class Config:
             sync=sync,
             ai_workers=_number(workers, "AI_WORKERS", int, 1),
             ai_think_delay=_number(delay, "AI_THINK_DELAY", float, 0.0),
+            max_open_challenges=int(os.environ.get("MAX_OPEN_CHALLENGES") or MAX_OPEN_CHALLENGES),
+            challenge_days=float(os.environ.get("CHALLENGE_DAYS") or CHALLENGE_TTL / 86400),
         )
 
 
@@ -117,13 +122,18 @@ class ZBot(commands.Bot):
 
     async def setup_hook(self) -> None:
         self.db = await Database.open(self.config.database_path)
-        self._host = Host(self.db, on_finish=[ratings.record_result])
+        self._host = Host(self.db, on_finish=[ratings.record_result],
+                          max_open_challenges=self.config.max_open_challenges,
+                          challenge_ttl=self.config.challenge_days * 86400)
         self._host.display_name = self.display_name
         self._ai = AiPlayers(self._host, workers=self.config.ai_workers, think_delay=self.config.ai_think_delay)
         self._host.on_change.append(self._ai.enqueue)
         self.recovered = await self._host.recover()
         if self.recovered:
             log.info("started %d game(s) that a crash had left waiting", len(self.recovered))
+        owed = await self._host.outbox.catch_up(self._host.now())  # sent by cogs/dispatch.py once connected
+        if owed:
+            log.info("%d owed post(s) or message(s) left by the last run will be sent", owed)
         for module in pkgutil.iter_modules(cogs.__path__):
             if not module.name.startswith("_"):
                 await self.load_extension(f"cogs.{module.name}")
@@ -173,8 +183,18 @@ def main(argv: list[str] | None = None) -> int:
     if not config.token:
         print(NO_TOKEN, file=sys.stderr)
         return 2
+    try:
+        preflight.check(config.database_path)
+    except preflight.StartupError as error:
+        print(f"zgames: cannot start: {error}", file=sys.stderr)
+        return 3
     discord.utils.setup_logging(level=logging.INFO)
-    create_bot(config).run(config.token, log_handler=None)
+    try:
+        create_bot(config).run(config.token, log_handler=None)
+    except Exception as error:  # one line, and exit now: a worker thread left behind must not keep us alive
+        log.debug("start-up failed", exc_info=True)
+        print(f"zgames: stopped: {type(error).__name__}: {error}", file=sys.stderr, flush=True)
+        os._exit(1)
     return 0
 
 

@@ -80,14 +80,21 @@ async def plain_names(interaction: discord.Interaction, text: str) -> str:
     return re.sub(r"<#[0-9]+>", "the game's thread", text)
 
 
+@app_commands.guild_only()  # on the group: Discord ignores guild_only on subcommands, so it must be here
 class GameCog(HintCommand, RecordCommands, commands.GroupCog):
-    """Shared subcommands (records: ``cogs/records.py``, hints: ``cogs/_ai.py``); ``game`` names the engine."""
+    """Shared subcommands (records: ``cogs/records.py``, hints: ``cogs/_ai.py``); ``game`` names the engine.
+    Games live in a server's threads: the whole group is synced as guild-only, and a DM call is refused."""
 
     game: ClassVar[str]
 
     def __init__(self, bot: ZBot) -> None:
         self.bot = bot
         super().__init__()
+
+    async def interaction_check(self, interaction: discord.Interaction) -> bool:  # type: ignore[override]
+        if interaction.guild_id is None:
+            raise app_commands.NoPrivateMessage("Games are played in a server channel, not in DMs.")
+        return True
 
     @property
     def title(self) -> str:

@@ -17,6 +17,9 @@ import discord
 from discord import app_commands
 
 import engines
+from cogs._limits import cooldown_text
+from data.db import Busy
+from host import outbox
 from host.results import Board, HostError, Lobby, Report
 from host.service import mention
 
@@ -49,8 +52,11 @@ async def send_error(interaction: discord.Interaction, text: str) -> None:
 async def on_app_command_error(interaction: discord.Interaction, error: app_commands.AppCommandError) -> None:
     """Every slash command's errors: host refusals go back privately; anything else is logged and apologised for."""
     original = getattr(error, "original", error)
-    if isinstance(original, HostError):
+    if isinstance(original, (HostError, Busy)):
         await send_error(interaction, str(original))
+        return
+    if isinstance(error, app_commands.CommandOnCooldown):
+        await send_error(interaction, cooldown_text(error))
         return
     if isinstance(error, app_commands.NoPrivateMessage):
         await send_error(interaction, "Games are played in a server channel, not in DMs.")
@@ -70,7 +76,7 @@ def guarded(callback: Callback) -> Callback:
     async def wrapper(self: Any, interaction: discord.Interaction) -> None:
         try:
             await callback(self, interaction)
-        except HostError as error:
+        except (HostError, Busy) as error:
             await send_error(interaction, str(error))
         except Exception:
             log.exception("%s failed", type(self).__name__)
@@ -90,7 +96,11 @@ async def report_message(bot: ZBot, report: Report) -> dict[str, Any]:
 
 
 async def report_shown(bot: ZBot, report: Report) -> None:
-    """After a report is on screen: listeners (Zodiac's DMs) hear of it, and a match's next game follows."""
+    """After a report is on screen: its outbox job is done, what follows it (Zodiac's DMs) goes out,
+    listeners hear of it, and a match's next game follows."""
+    await bot.host.outbox.done(report.owed, bot.host.now())
+    if report.follow and (dispatcher := bot.get_cog("Dispatch")) is not None:
+        await dispatcher.run_keys(report.follow)  # type: ignore[attr-defined]
     bot.dispatch("game_report", report)
     if report.next_game is not None:
         await post_report(bot, report.next_game)
@@ -100,11 +110,15 @@ async def post_report(bot: ZBot, report: Report) -> None:
     """Post a caption and the new board in the game's thread (a step inside a turn edits the turn's board)."""
     channel = await thread_of(bot, report.row.thread_id or report.row.channel_id)
     try:
-        if channel is not None and not await edit_turn_board(bot, report):
-            sent = await channel.send(**await report_message(bot, report))
+        if channel is None:
+            return  # still owed: the dispatcher posts it once the thread is back
+        if not await edit_turn_board(bot, report):
+            sent = await channel.send(**await report_message(bot, report), nonce=outbox.nonce(report.owed))
             await board_shown(bot, report, sent)
-    except discord.HTTPException as error:  # the move is saved; /board shows it once the thread is back
+    except discord.HTTPException as error:  # the move is saved and the post owed: the dispatcher retries it
         log.warning("could not post game %s in its thread: %s", report.row.id, error)
+        await bot.host.outbox.hand_over(report.owed, bot.host.now())
+        return
     await report_shown(bot, report)
 
 
@@ -311,6 +325,8 @@ def lobby_text(lobby: Lobby, title: str) -> str:
         text += f" {lobby.open_seats} open seat(s): press Join."
     if lobby.waiting_for:
         text += " " + " ".join(f"<@{u}>" for u in lobby.waiting_for) + ": press Accept or Decline."
+    if (expires := row.settings.get("expires_at")) is not None and not lobby.started and not lobby.declined_by:
+        text += f" Expires <t:{int(expires)}:R> if unanswered."
     return text
 
 
@@ -402,26 +418,27 @@ async def show_lobby(interaction: discord.Interaction, lobby: Lobby) -> None:
     await open_thread(bot_of(interaction), message, lobby)
 
 
-async def post_recovered(bot: ZBot, report: Report) -> None:
-    """A game that recovery started at start-up: into its thread, or open one from its challenge message."""
-    if report.row.thread_id is not None:
-        await post_report(bot, report)
-        return
-    channel = await thread_of(bot, report.row.channel_id)
-    if not isinstance(channel, discord.TextChannel) or report.row.message_id is None:
-        log.warning("recovered game %s has no channel to be posted in", report.row.id)
-        return
-    message = await channel.fetch_message(report.row.message_id)
-    await message.edit(view=None)
-    await open_thread(bot, message, Lobby(report.row, started=True, report=report))
-
-
 async def open_thread(bot: ZBot, message: discord.Message, lobby: Lobby) -> None:
+    """The new game's thread and first board. Both are owed (outbox) since the start was saved: a crash
+    here leaves the job, and the dispatcher finishes it (finding the thread if it was already made)."""
     title = engines.get(lobby.row.game).title
-    thread = await message.create_thread(name=f"{title} #{lobby.row.id}", auto_archive_duration=10080)
-    await bot.host.set_thread(lobby.row.id, thread.id, message.id)
     assert lobby.report is not None
-    lobby.report.row.thread_id = thread.id
-    sent = await thread.send(**await report_message(bot, lobby.report))
-    await board_shown(bot, lobby.report, sent)
+    outbox.crash_point("thread")
+    try:
+        try:
+            thread = await message.create_thread(name=f"{title} #{lobby.row.id}", auto_archive_duration=10080)
+        except discord.HTTPException as error:
+            if error.code != 160004:  # anything but "this message already has a thread"
+                raise
+            thread = await bot.fetch_channel(message.id)  # type: ignore[assignment]
+        outbox.crash_point("thread_made")
+        await bot.host.set_thread(lobby.row.id, thread.id, message.id)
+        lobby.report.row.thread_id = thread.id
+        sent = await thread.send(**await report_message(bot, lobby.report), nonce=outbox.nonce(lobby.report.owed))
+        await board_shown(bot, lobby.report, sent)
+    except discord.HTTPException as error:  # the start is saved and the thread owed: the dispatcher retries
+        log.warning("could not open the thread of game %s: %s", lobby.row.id, error)
+        await bot.host.outbox.hand_over(lobby.report.owed, bot.host.now())
+        return
+    outbox.crash_point("posted")
     await report_shown(bot, lobby.report)

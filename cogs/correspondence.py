@@ -16,8 +16,9 @@ from discord.ext import commands, tasks
 
 from cogs._shared import MENTION_USERS, post_report, retire_board, thread_of
 from cogs.records import history_view
-from host import clocks
+from host import clocks, outbox
 from host.correspondence import NOTIFY_MODES, Reminder
+from host.results import HostError
 from host.scheduler import Scheduler, Tick
 
 if TYPE_CHECKING:
@@ -87,11 +88,12 @@ class Correspondence(commands.Cog):
                 await post_report(self.bot, report)
             except discord.HTTPException:
                 log.warning("could not post the timeout of game %s", report.row.id)
-        for notice in tick.aborted:
+        for notice in tick.aborted:  # each is owed (outbox): marked done once posted, else the dispatcher posts it
             thread = await thread_of(self.bot, notice.thread_id)
             if thread is not None:
                 try:
-                    await thread.send(notice.text)
+                    await thread.send(notice.text, nonce=outbox.nonce(notice.key))
+                    await self.bot.host.outbox.done(notice.key, self.bot.host.now())
                 except discord.HTTPException:
                     log.warning("could not post the abort of game %s", notice.game_id)
             await retire_board(self.bot, notice.game_id)
@@ -102,21 +104,26 @@ class Correspondence(commands.Cog):
                 log.info("digest for %s not sent: DMs closed", digest.user_id)
 
     async def send_reminder(self, reminder: Reminder) -> None:
-        if reminder.dm and await self.send_dm(reminder.user_id, reminder.text):
+        """Owed (outbox) since it was recorded: marked done once sent, else the dispatcher sends it."""
+        key = reminder.key
+        if reminder.dm and await self.send_dm(reminder.user_id, reminder.text, nonce=outbox.nonce(key)):
+            await self.bot.host.outbox.done(reminder.key, self.bot.host.now())
             return
         thread = await thread_of(self.bot, reminder.thread_id)
         if thread is None:
             return
         try:
-            await thread.send(reminder.text, allowed_mentions=MENTION_USERS)
+            await thread.send(reminder.text, allowed_mentions=MENTION_USERS,
+                              nonce=outbox.nonce(key and key + ":thread"))
+            await self.bot.host.outbox.done(reminder.key, self.bot.host.now())
         except discord.HTTPException:
             log.warning("could not remind %s in game %s", reminder.user_id, reminder.game_id)
 
-    async def send_dm(self, user_id: int, text: str) -> bool:
+    async def send_dm(self, user_id: int, text: str, nonce: str | None = None) -> bool:
         """False when the user cannot be DMed (Forbidden, code 50007) or is unknown."""
         try:
             user = self.bot.get_user(user_id) or await self.bot.fetch_user(user_id)
-            await user.send(text[:2000])
+            await user.send(text[:2000], nonce=nonce)
         except discord.HTTPException as error:
             if not isinstance(error, discord.Forbidden):
                 log.warning("DM to %s failed: %s", user_id, error)
@@ -128,7 +135,8 @@ class Correspondence(commands.Cog):
     @app_commands.command(name="games", description="Active games, most urgent first")
     @app_commands.describe(user="Whose games to show (default: yours)")
     async def games(self, interaction: discord.Interaction, user: discord.User | None = None) -> None:
-        target = user or interaction.user
+        target = self._whose(interaction, user)
+        await interaction.response.defer(ephemeral=True, thinking=True)  # a long list can take a second or more
         lines = await self.bot.host.games_overview(target.id, interaction.guild_id)
         start = ". Start one with `/<game> new` (for example `/zrtz new`), or see `/help`"
         await self._listing(interaction, target, "active games", [g.text() for g in lines],
@@ -139,14 +147,23 @@ class Correspondence(commands.Cog):
         """A private list about ``target``: the caller's own, or someone else's without pinging them."""
         whose = "Your" if target.id == interaction.user.id else f"<@{target.id}>'s"
         text = _clip([f"{whose} {title}:", *lines] if lines else [], f"{whose} {title}: {empty}.")
-        await interaction.response.send_message(text, ephemeral=True, view=view or discord.utils.MISSING,
-                                                allowed_mentions=discord.AllowedMentions.none())
+        await interaction.followup.send(text, ephemeral=True, view=view or discord.utils.MISSING,
+                                        allowed_mentions=discord.AllowedMentions.none())
+
+    @staticmethod
+    def _whose(interaction: discord.Interaction,
+               user: discord.User | discord.Member | None) -> discord.User | discord.Member:
+        """Your own games anywhere; someone else's only in a server, and only that server's games."""
+        if user is not None and user.id != interaction.user.id and interaction.guild_id is None:
+            raise HostError("Another player's games can be listed only in a server you share, not in DMs.")
+        return user or interaction.user
 
     @app_commands.command(name="history", description="Finished games with their results")
     @app_commands.describe(user="Whose games to show (default: yours)", page="Older games: page 2, 3 …")
     async def history(self, interaction: discord.Interaction, user: discord.User | None = None,
                       page: app_commands.Range[int, 1, 1000] = 1) -> None:
-        target = user or interaction.user
+        target = self._whose(interaction, user)
+        await interaction.response.defer(ephemeral=True, thinking=True)
         found = await self.bot.host.history(target.id, interaction.guild_id, page)
         title = "finished games"
         if found.pages > 1:  # in the heading, so the way to older games is never clipped away

@@ -17,7 +17,6 @@ from cogs._shared import (
     MyViewButton,
     RematchButton,
     on_app_command_error,
-    post_recovered,
 )
 
 log = logging.getLogger(__name__)
@@ -35,16 +34,6 @@ def player_count(players: range) -> str:
 class General(commands.Cog):
     def __init__(self, bot: ZBot) -> None:
         self.bot = bot
-
-    @commands.Cog.listener()
-    async def on_ready(self) -> None:
-        """Post the games that recovery started (``on_ready`` repeats after reconnects: post once)."""
-        recovered, self.bot.recovered = self.bot.recovered, []
-        for report in recovered:
-            try:
-                await post_recovered(self.bot, report)
-            except discord.HTTPException as error:
-                log.warning("could not post recovered game %s: %s", report.row.id, error)
 
     @app_commands.command(name="help", description="The games this bot hosts and how to start one")
     async def help(self, interaction: discord.Interaction) -> None:

@@ -19,7 +19,8 @@ from cogs._game import GameCog
 from cogs._shared import MENTION_USERS, bot_of, guarded, post_report, thread_of
 from cogs.correspondence import CLOCK_CHOICES
 from engines import CHANCE
-from host import bots
+from host import bots, outbox
+from host.outbox import Job
 from host.results import HostError, Report
 
 if TYPE_CHECKING:
@@ -122,45 +123,51 @@ class ZodiacCog(GameCog, group_name="zodiac", group_description="Zodiac Chess: t
 
     @commands.Cog.listener()
     async def on_game_report(self, report: Report) -> None:
-        """When a secret choice begins for both players, DM each of them the menu."""
+        """A choice made elsewhere (a typed move, a timeout) closes the menus still open for it."""
         if report.row.game != self.game:
             return
         observation = await self.bot.host.observation(report.row.id, None)
         movers = [s for s in observation["to_move"] if s != CHANCE]
-        phase = observation.get("phase")
-        choosing = {report.row.user_at(s) for s in movers} if phase in SECRET_PHASES else set()
+        choosing = {report.row.user_at(s) for s in movers} if observation.get("phase") in SECRET_PHASES else set()
         for game_id, user_id in [key for key in self.menus if key[0] == report.row.id and key[1] not in choosing]:
             await self.close_menu(game_id, user_id, "already chosen")
-        if report.outcome is not None:
-            return
-        if phase not in SECRET_PHASES or len(movers) != 2:
-            return
-        for seat in movers:
-            user_id = report.row.user_at(seat)
-            if user_id is not None and not bots.is_ai(user_id):  # an AI's choice is a job (host/ai_turns.py)
-                await self.offer_choice(report, user_id, SECRET_PHASES[phase])
 
-    async def offer_choice(self, report: Report, user_id: int, what: str) -> None:
-        view = await choice_view(self.bot, report.row.id, user_id)
+    async def outbox_choice_dm(self, job: Job) -> None:
+        """An owed DM (host/outbox.py): when a secret choice began for both players, each gets the menu.
+        Sent by the dispatcher right after the board, or after a restart; skipped once the choice is made."""
+        assert job.game_id is not None and job.dedupe is not None
+        game_id, user_id = job.game_id, int(job.payload["user"])
+        ply, _ = await self.bot.host.turn_moves(game_id)
+        observation = await self.bot.host.observation(game_id, None)
+        movers = [s for s in observation["to_move"] if s != CHANCE]
+        phase = observation.get("phase")
+        if ply != int(job.payload["upto"]) or phase not in SECRET_PHASES or len(movers) != 2:
+            return
+        if bots.is_ai(user_id):  # an AI's choice is a job of its own (host/ai_turns.py)
+            return
+        await self.offer_choice(game_id, user_id, SECRET_PHASES[phase], outbox.nonce(job.dedupe))
+
+    async def offer_choice(self, game_id: int, user_id: int, what: str, nonce: str | None) -> None:
+        view = await choice_view(self.bot, game_id, user_id)
         if view is None:
             return
-        text = f"**Zodiac Chess** #{report.row.id}: choose {what}. Nobody else sees it until the game reveals it."
+        text = f"**Zodiac Chess** #{game_id}: choose {what}. Nobody else sees it until the game reveals it."
         try:
             user = self.bot.get_user(user_id) or await self.bot.fetch_user(user_id)
-            await self.close_menu(report.row.id, user_id, "a new round began: use the newest menu")
-            self.menus[(report.row.id, user_id)] = await user.send(text, view=view)
+            await self.close_menu(game_id, user_id, "a new round began: use the newest menu")
+            self.menus[(game_id, user_id)] = await user.send(text, view=view, nonce=nonce)
             return
         except discord.Forbidden:
             log.info("DMs closed for %s; offering the choice in the thread", user_id)
-        thread = await thread_of(self.bot, report.row.thread_id)
+        row = await self.bot.host.get(game_id)
+        thread = await thread_of(self.bot, row.thread_id)
         if thread is not None:
             fallback = discord.ui.View(timeout=None)
-            fallback.add_item(ChoosePrivately(report.row.id))
-            await self.close_menu(report.row.id, user_id, "a new round began: use the newest button")
-            self.menus[(report.row.id, user_id)] = await thread.send(
+            fallback.add_item(ChoosePrivately(game_id))
+            await self.close_menu(game_id, user_id, "a new round began: use the newest button")
+            self.menus[(game_id, user_id)] = await thread.send(
                 f"<@{user_id}>, your DMs are closed: press the button to choose {what} privately.",
-                view=fallback, allowed_mentions=MENTION_USERS)
-
+                view=fallback, allowed_mentions=MENTION_USERS, nonce=nonce)
 
     async def close_menu(self, game_id: int, user_id: int, why: str) -> None:
         """Take the select off a DM menu whose choice was made elsewhere (a typed move, a timeout)."""

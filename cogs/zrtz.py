@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from typing import TYPE_CHECKING
 
 import discord
@@ -9,8 +10,10 @@ from discord import app_commands
 
 from cogs._ai import AI_CHOICES, AI_HELP
 from cogs._game import GameCog
+from cogs._limits import expensive
 from cogs.correspondence import CLOCK_CHOICES
 from cogs.records import RecordCommands
+from host import offload
 
 if TYPE_CHECKING:
     from bot import ZBot
@@ -18,6 +21,15 @@ if TYPE_CHECKING:
 
 class ZrtzCog(GameCog, group_name="zrtz", group_description="ZÈRTZ: marbles on a shrinking board of rings"):
     game = "zrtz"
+
+    async def cog_load(self) -> None:
+        """Start the import worker's fork server in the background, so the first import is not slower."""
+        self.warming = asyncio.create_task(offload.warm(), name="zgames-warm-import")
+
+    async def cog_unload(self) -> None:
+        """The import worker goes with the bot (it would also exit on its own once its stdin closes)."""
+        self.warming.cancel()
+        await offload.stop()
 
     @app_commands.command(name="new", description="Challenge a player, or leave the seat open")
     @app_commands.describe(opponent="Who you challenge (empty: anyone may join)",
@@ -37,6 +49,7 @@ class ZrtzCog(GameCog, group_name="zrtz", group_description="ZÈRTZ: marbles on 
 
     @app_commands.command(name="import", description="Replay a record: boardspace.net SGF, or our JSON or text export")
     @app_commands.describe(record="The .sgf, .json or .txt file", move="Show this move first (default: the last)")
+    @expensive()
     async def import_record(self, interaction: discord.Interaction, record: discord.Attachment,
                             move: app_commands.Range[int, 0, 100000] | None = None) -> None:
         await RecordCommands.import_record.callback(self, interaction, record, move)  # type: ignore[arg-type]

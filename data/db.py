@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import sqlite3
+import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -13,6 +15,16 @@ import aiosqlite
 MIGRATIONS = Path(__file__).with_name("migrations")
 DEFAULT_PATH = Path(__file__).with_name("zgames.sqlite3")
 log = logging.getLogger(__name__)
+WRITE_WAIT = 1.0
+"""Seconds a write waits for our own lock, and again for SQLite's (another process): a move refused as
+busy within 2 s beats one that fails after Discord's 3 s deadline."""
+
+
+class Busy(Exception):
+    """The database stayed locked by another writer; the user should simply try again."""
+
+    def __str__(self) -> str:
+        return "The bot is busy right now; please try again in a moment."
 
 
 class StaleVersion(Exception):
@@ -37,7 +49,7 @@ class Database:
         conn.row_factory = aiosqlite.Row
         await conn.execute("PRAGMA journal_mode = WAL")
         await conn.execute("PRAGMA foreign_keys = ON")
-        await conn.execute("PRAGMA busy_timeout = 5000")
+        await conn.execute(f"PRAGMA busy_timeout = {int(WRITE_WAIT * 1000)}")
         await conn.execute("PRAGMA synchronous = NORMAL")
         db = cls(conn)
         await db.migrate()
@@ -73,15 +85,30 @@ class Database:
 
     @asynccontextmanager
     async def transaction(self) -> AsyncIterator[aiosqlite.Connection]:
-        """``BEGIN IMMEDIATE`` ... ``COMMIT``; any exception rolls everything back."""
-        async with self._write_lock:
-            await self.conn.execute("BEGIN IMMEDIATE")
+        """``BEGIN IMMEDIATE`` ... ``COMMIT``; any exception rolls everything back. Raises ``Busy`` when
+        another writer (a coroutine, or another process) holds the lock for longer than ``WRITE_WAIT``."""
+        started = time.monotonic()
+        try:
+            await asyncio.wait_for(self._write_lock.acquire(), WRITE_WAIT)
+        except TimeoutError:
+            log.warning("write refused: our write lock was held for %.1f s", time.monotonic() - started)
+            raise Busy() from None
+        try:
+            try:
+                await self.conn.execute("BEGIN IMMEDIATE")
+            except sqlite3.OperationalError as error:
+                if "locked" in str(error) or "busy" in str(error):
+                    log.warning("write refused: the database is locked by another writer")
+                    raise Busy() from None
+                raise
             try:
                 yield self.conn
             except BaseException:
                 await self.conn.execute("ROLLBACK")
                 raise
             await self.conn.execute("COMMIT")
+        finally:
+            self._write_lock.release()
 
     async def fetchone(self, sql: str, params: tuple[object, ...] = ()) -> aiosqlite.Row | None:
         rows = await self.fetchall(sql, params)

@@ -29,12 +29,13 @@ class Job:
     payload: dict[str, Any]
     due_at: float
     attempts: int
+    dedupe: str | None = None
 
 
 def _job(row: aiosqlite.Row, *, claimed: bool = False) -> Job:
     """``claimed``: the row was read just before this claim counted one more attempt."""
     return Job(row["id"], row["kind"], row["game_id"], json.loads(row["payload"]), row["due_at"],
-               row["attempts"] + int(claimed))
+               row["attempts"] + int(claimed), row["dedupe"])
 
 
 async def enqueue(conn: aiosqlite.Connection, *, kind: str, due_at: float, now: float, game_id: int | None = None,
@@ -119,3 +120,47 @@ class JobQueue:
         """When the earliest pending job falls due, so a worker can sleep until then."""
         row = await self.db.fetchone("SELECT MIN(due_at) AS due FROM jobs WHERE done_at IS NULL")
         return row["due"] if row and row["due"] is not None else None
+
+    async def done_key(self, dedupe: str, now: float) -> None:
+        """Mark the job with this dedupe key done (its work was done without claiming it)."""
+        async with self.db.transaction() as conn:
+            await conn.execute("UPDATE jobs SET done_at = ?, lease_owner = NULL, lease_until = NULL"
+                               " WHERE dedupe = ? AND done_at IS NULL", (now, dedupe))
+
+    async def claim_keys(self, keys: Sequence[str], now: float, owner: str, *,
+                         lease: float = DEFAULT_LEASE) -> list[Job]:
+        """Claim the named jobs at once, due or not, unless done or leased by someone else."""
+        if not keys:
+            return []
+        marks = ", ".join("?" for _ in keys)
+        async with self.db.transaction() as conn:
+            async with conn.execute(
+                    f"SELECT * FROM jobs WHERE dedupe IN ({marks}) AND done_at IS NULL"
+                    " AND (lease_until IS NULL OR lease_until <= ?) ORDER BY id", (*keys, now)) as cursor:
+                rows = list(await cursor.fetchall())
+            await conn.executemany(
+                "UPDATE jobs SET lease_owner = ?, lease_until = ?, attempts = attempts + 1 WHERE id = ?",
+                [(owner, now + lease, r["id"]) for r in rows])
+        return [_job(r, claimed=True) for r in rows]
+
+    async def hasten(self, kinds: Sequence[str], now: float, within: float) -> int:
+        """Pending jobs of these kinds due within ``within`` seconds fall due now, and their leases are freed
+        (a restarted process takes over); jobs scheduled further ahead keep their time."""
+        marks = ", ".join("?" for _ in kinds)
+        async with self.db.transaction() as conn:
+            cursor = await conn.execute(
+                f"UPDATE jobs SET due_at = MIN(due_at, ?), lease_owner = NULL, lease_until = NULL"
+                f" WHERE done_at IS NULL AND due_at <= ? AND kind IN ({marks})", (now, now + within, *kinds))
+        return int(cursor.rowcount)
+
+    async def reschedule_key(self, dedupe: str, at: float) -> None:
+        """Make the pending job with this key due at ``at`` (sooner or later than planned)."""
+        async with self.db.transaction() as conn:
+            await conn.execute("UPDATE jobs SET due_at = ? WHERE dedupe = ? AND done_at IS NULL", (at, dedupe))
+
+    async def purge_done(self, kinds: Sequence[str], before: float) -> int:
+        """Forget jobs of these kinds finished before ``before``: the table holds what is owed, not a history."""
+        marks = ", ".join("?" for _ in kinds)
+        async with self.db.transaction() as conn:
+            cursor = await conn.execute(f"DELETE FROM jobs WHERE done_at < ? AND kind IN ({marks})", (before, *kinds))
+        return int(cursor.rowcount)

@@ -75,6 +75,10 @@ def _row_to_game(row: aiosqlite.Row, seats: list[Seat]) -> GameRow:
     )
 
 
+class TooManyChallenges(Exception):
+    """The creator already has the allowed number of open challenges."""
+
+
 class GameStore:
     """The queries the host needs; no game rules here."""
 
@@ -83,8 +87,18 @@ class GameStore:
 
     async def create(self, *, guild_id: int | None, channel_id: int | None, game: str, players: int,
                      options: dict[str, Any], settings: dict[str, Any], seed: str, creator_id: int,
-                     seats: Sequence[Seat], now: float) -> int:
+                     seats: Sequence[Seat], now: float, max_open: int | None = None,
+                     also: Callable[[aiosqlite.Connection, int], Awaitable[None]] | None = None) -> int:
+        """A new challenge. ``max_open``: refuse (``TooManyChallenges``) when the creator already has that many
+        open challenges, counted in the same transaction so a burst cannot slip past. ``also(conn, id)``
+        writes more in that transaction (the job that expires the challenge)."""
         async with self.db.transaction() as conn:
+            if max_open is not None:
+                async with conn.execute("SELECT COUNT(*) FROM games WHERE creator_id = ? AND status = 'challenge'",
+                                        (creator_id,)) as counted:
+                    found = await counted.fetchone()
+                if found is not None and found[0] >= max_open:
+                    raise TooManyChallenges(found[0])
             cursor = await conn.execute(
                 "INSERT INTO games (guild_id, channel_id, game, players, options, settings, status, seed,"
                 " creator_id, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, 'challenge', ?, ?, ?, ?)",
@@ -96,6 +110,8 @@ class GameStore:
                 "INSERT INTO seats (game_id, seat, user_id, team, accepted) VALUES (?, ?, ?, ?, ?)",
                 [(game_id, s.seat, s.user_id, s.team, int(s.accepted)) for s in seats],
             )
+            if also is not None:
+                await also(conn, game_id)
         return game_id
 
     async def get(self, game_id: int) -> GameRow | None:
@@ -111,6 +127,17 @@ class GameStore:
         rows = await self.db.fetchall(
             "SELECT ply, seat, text, at FROM moves WHERE game_id = ? ORDER BY ply", (game_id,))
         return [Move(r["ply"], r["seat"], r["text"], r["at"]) for r in rows]
+
+    async def moves_of(self, game_ids: Sequence[int]) -> dict[int, list[Move]]:
+        """The move logs of many games, one query per 500 games."""
+        found: dict[int, list[Move]] = {i: [] for i in game_ids}
+        for start in range(0, len(game_ids), 500):
+            chunk = list(game_ids[start:start + 500])
+            marks = ", ".join("?" for _ in chunk)
+            for r in await self.db.fetchall(f"SELECT game_id, ply, seat, text, at FROM moves WHERE game_id IN ({marks})"
+                                            " ORDER BY game_id, ply", tuple(chunk)):
+                found[r["game_id"]].append(Move(r["ply"], r["seat"], r["text"], r["at"]))
+        return found
 
     async def update(self, row: GameRow, *, now: float, new_moves: Sequence[tuple[int, str]] = (),
                      first_ply: int = 0, seats: Sequence[Seat] | None = None,
@@ -170,9 +197,26 @@ class GameStore:
         return await self.get(row["id"]) if row else None
 
     async def games_of(self, user_id: int, statuses: Sequence[str], guild_id: int | None = None,
-                       game: str | None = None) -> list[GameRow]:
+                       game: str | None = None, limit: int | None = None, offset: int = 0) -> list[GameRow]:
+        """The user's games, most recently changed first; ``limit`` and ``offset`` keep a long history cheap."""
+        sql, params = self._games_of_query("DISTINCT g.id", user_id, statuses, guild_id, game)
+        sql += " ORDER BY g.updated_at DESC, g.id DESC"
+        if limit is not None:
+            sql += " LIMIT ? OFFSET ?"
+            params += [limit, offset]
+        ids = [r["id"] for r in await self.db.fetchall(sql, tuple(params))]
+        return await self.get_many(ids)
+
+    async def count_games_of(self, user_id: int, statuses: Sequence[str], guild_id: int | None = None) -> int:
+        sql, params = self._games_of_query("COUNT(DISTINCT g.id) AS n", user_id, statuses, guild_id, None)
+        row = await self.db.fetchone(sql, tuple(params))
+        return int(row["n"]) if row else 0
+
+    @staticmethod
+    def _games_of_query(select: str, user_id: int, statuses: Sequence[str], guild_id: int | None,
+                        game: str | None) -> tuple[str, list[Any]]:
         marks = ", ".join("?" for _ in statuses)
-        sql = (f"SELECT DISTINCT g.id FROM games g JOIN seats s ON s.game_id = g.id WHERE s.user_id = ?"
+        sql = (f"SELECT {select} FROM games g JOIN seats s ON s.game_id = g.id WHERE s.user_id = ?"
                f" AND g.status IN ({marks})")
         params: list[Any] = [user_id, *statuses]
         if guild_id is not None:
@@ -181,6 +225,18 @@ class GameStore:
         if game is not None:
             sql += " AND g.game = ?"
             params.append(game)
-        rows = await self.db.fetchall(sql + " ORDER BY g.updated_at DESC", tuple(params))
-        found = [await self.get(r["id"]) for r in rows]
-        return [g for g in found if g is not None]
+        return sql, params
+
+    async def get_many(self, ids: Sequence[int]) -> list[GameRow]:
+        """Several games with their seats in two queries (not two per game), in the order of ``ids``."""
+        found: dict[int, GameRow] = {}
+        for start in range(0, len(ids), 500):  # SQLite caps the number of parameters
+            chunk = list(ids[start:start + 500])
+            marks = ", ".join("?" for _ in chunk)
+            seats: dict[int, list[Seat]] = {i: [] for i in chunk}
+            for r in await self.db.fetchall(f"SELECT game_id, seat, user_id, accepted, team FROM seats"
+                                            f" WHERE game_id IN ({marks}) ORDER BY game_id, seat", tuple(chunk)):
+                seats[r["game_id"]].append(Seat(r["seat"], r["user_id"], bool(r["accepted"]), r["team"]))
+            for r in await self.db.fetchall(f"SELECT * FROM games WHERE id IN ({marks})", tuple(chunk)):
+                found[r["id"]] = _row_to_game(r, seats[r["id"]])
+        return [found[i] for i in ids if i in found]

@@ -13,8 +13,9 @@ from typing import TYPE_CHECKING, Any
 
 from data.store import GameRow, Seat
 from engines import CHANCE, Game
-from host import bots, clocks, dice
+from host import bots, clocks, dice, outbox
 from host.clocks import DAY, ClockState, TimeControl, Vacation
+from host.outbox import Owed
 from host.ratings import unrated_reason
 from host.results import HostError, Report
 
@@ -104,6 +105,8 @@ class Reminder:
     thread_id: int | None
     text: str
     dm: bool
+    key: str | None = None
+    """Its outbox key (host/outbox.py): mark it done once sent, or the dispatcher sends it."""
 
 
 @dataclass(frozen=True)
@@ -113,6 +116,8 @@ class Notice:
     game_id: int
     thread_id: int | None
     text: str
+    key: str | None = None
+    """Its outbox key: mark it done once posted."""
 
 
 @dataclass(frozen=True)
@@ -132,6 +137,17 @@ def control_of(row: GameRow) -> TimeControl:
 async def load_state(host: Host, game_id: int) -> ClockState:
     found = await host.db.fetchone("SELECT clock FROM games WHERE id = ?", (game_id,))
     return ClockState.from_json(found["clock"] if found else None)
+
+
+async def load_states(host: Host, game_ids: Sequence[int]) -> dict[int, ClockState]:
+    """Clock states of many games in one query per 500."""
+    found: dict[int, ClockState] = {}
+    for start in range(0, len(game_ids), 500):
+        chunk = list(game_ids[start:start + 500])
+        marks = ", ".join("?" for _ in chunk)
+        for r in await host.db.fetchall(f"SELECT id, clock FROM games WHERE id IN ({marks})", tuple(chunk)):
+            found[r["id"]] = ClockState.from_json(r["clock"])
+    return found
 
 
 async def vacations_of(host: Host, users: Iterable[int | None], since: float) -> dict[int, list[Vacation]]:
@@ -241,10 +257,11 @@ async def timeout(host: Host, game_id: int, seat: int) -> Report:
         applied = [(seat, "timeout")]
         then = "" if game.outcome() is not None else " They are skipped from now on and rank last."
     applied += [(CHANCE, r) for r in dice.roll_pending(game, row.seed)]
-    await host._commit(row, game, applied, draw_offers=[], late_ok=True)
-    report = await host._report(row, game, applied)
     who = f"{game.seat_name(seat)} (<@{user}>)" if user is not None else game.seat_name(seat)
-    report.caption = f"⏰ {who} ran out of time ({tc.describe()}).{then}\n{report.caption}"
+    prefix = f"⏰ {who} ran out of time ({tc.describe()}).{then}"
+    await host._commit(row, game, applied, draw_offers=[], late_ok=True, prefix=prefix)
+    report = await host._report(row, game, applied)
+    report.caption = f"{prefix}\n{report.caption}"
     return report
 
 
@@ -256,10 +273,12 @@ async def abandon(host: Host, game_id: int) -> Notice | None:
     game = await host._engine(row)
     if any(seat != CHANCE for seat, _ in game.history):
         return None
-    await host._write(row, status="aborted", deadline=None, remind_at=None)
     ran_out = control_of(row).describe()
-    return Notice(row.id, row.thread_id or row.channel_id,
-                  f"⏰ {game.title} #{row.id} is aborted: nobody moved before the clock ran out ({ran_out}).")
+    text = f"⏰ {game.title} #{row.id} is aborted: nobody moved before the clock ran out ({ran_out})."
+    key = f"notice:{row.id}:abandoned"
+    await host._write(row, status="aborted", deadline=None, remind_at=None,
+                      owed=[Owed("notice", key, row.id, {"text": text})])
+    return Notice(row.id, row.thread_id or row.channel_id, text, key)
 
 
 async def due(host: Host, now: float) -> Due:
@@ -313,7 +332,8 @@ async def remind(host: Host, game_id: int, now: float) -> list[Reminder]:
                 f"{clocks.format_duration(deadline - now)} left ({tc.describe()}).")
         if row.guild_id and row.thread_id:
             text += f" https://discord.com/channels/{row.guild_id}/{row.thread_id}"
-        out.append(Reminder(user, row.id, seat, row.thread_id, text, await notify_mode(host, user) == "dm"))
+        key = f"remind:{row.id}:{seat}:{state.started[seat]}"
+        out.append(Reminder(user, row.id, seat, row.thread_id, text, await notify_mode(host, user) == "dm", key))
         already.add(seat)
     changes = _schedule(tc, state, users, vacations, skip=already)
     recorded: list[Reminder] = []
@@ -321,12 +341,16 @@ async def remind(host: Host, game_id: int, now: float) -> list[Reminder]:
         for item in out:  # a concurrent tick may have recorded the same reminder: only the first sends it
             cursor = await conn.execute("INSERT OR IGNORE INTO reminders (game_id, seat, turn_start, sent_at)"
                                         " VALUES (?, ?, ?, ?)", (game_id, item.seat, state.started[item.seat], now))
-            if cursor.rowcount == 1:
+            if cursor.rowcount == 1:  # recorded and owed in one transaction: sent once, even across a crash
                 recorded.append(item)
+                await outbox.write(conn, [Owed("remind", item.key or "", game_id, {
+                    "user": item.user_id, "thread_id": item.thread_id, "text": item.text, "dm": item.dm})], now)
         cursor = await conn.execute("UPDATE games SET remind_at = ? WHERE id = ? AND version = ?",
                                     (changes["remind_at"], game_id, row.version))
         if cursor.rowcount != 1:
             raise HostError(f"Game #{game_id} changed meanwhile.")
+    if recorded:
+        outbox.crash_point("remind")
     return recorded
 
 
@@ -337,14 +361,19 @@ async def games_overview(host: Host, user: int, guild_id: int | None) -> list[Ga
     """Active games of ``user``, most urgent first: your turn before theirs, least time left first."""
     lines: list[GameLine] = []
     now = host.now()
-    for row in await host.store.games_of(user, ("active",), guild_id=guild_id):
-        game = await host._engine(row)
-        tc, state = control_of(row), await load_state(host, row.id)
+    rows = await host.store.games_of(user, ("active",), guild_id=guild_id)
+    games = await host.engines_of(rows)  # a few queries for all games, not several per game
+    states = await load_states(host, [row.id for row in rows])
+    since_all = min([now, *(t for state in states.values() for t in state.started.values())])
+    every_vacation = await vacations_of(host, (s.user_id for row in rows for s in row.seats), since_all)
+    for row, game in zip(rows, games, strict=True):
+        tc, state = control_of(row), states[row.id]
         movers = sorted(s for s in game.to_move() if s != CHANCE)
         mine = [s for s in movers if row.user_at(s) == user]
         seats = mine or movers
         users = {s.seat: s.user_id for s in row.seats}
-        vacations = await vacations_of(host, users.values(), min([now, *state.started.values()]))
+        since = min([now, *state.started.values()])  # as vacations_of(users, since) would answer
+        vacations = {u: [v for v in every_vacation.get(u, []) if v[1] > since] for u in users.values() if u is not None}
         lefts = [left for s in seats if (left := clocks.time_left(
             tc, state, s, now, vacations.get(users.get(s) or 0, []))) is not None and s in state.started]
         lines.append(GameLine(
@@ -376,12 +405,13 @@ def place(rank: int, ranks: Sequence[int]) -> str:
 
 async def history(host: Host, user: int, guild_id: int | None, page: int = 1) -> HistoryPage:
     """Finished games of ``user``, newest first, a page at a time, with their placing and whether they were rated."""
-    rows = sorted(await host.store.games_of(user, ("finished",), guild_id=guild_id),
-                  key=lambda r: (r.updated_at, r.id), reverse=True)
-    pages = max(1, math.ceil(len(rows) / HISTORY_PAGE))
-    page = min(max(1, page), pages)
+    total = await host.store.count_games_of(user, ("finished",), guild_id=guild_id)
+    pages = max(1, math.ceil(total / HISTORY_PAGE))
+    page = min(max(1, page), pages)  # only one page of rows is read: a long history stays cheap
+    rows = await host.store.games_of(user, ("finished",), guild_id=guild_id, limit=HISTORY_PAGE,
+                                     offset=(page - 1) * HISTORY_PAGE)
     lines: list[HistoryLine] = []
-    for row in rows[(page - 1) * HISTORY_PAGE: page * HISTORY_PAGE]:
+    for row in rows:
         result = row.result or {}
         ranks = result.get("ranks") or []
         seats = row.seats_of(user)
@@ -392,7 +422,7 @@ async def history(host: Host, user: int, guild_id: int | None, page: int = 1) ->
             opponents=sorted({u for s in row.seats if (u := s.user_id) is not None and u != user}),
             result=outcome, reason=str(result.get("reason", "")), finished_at=row.updated_at,
             unrated=unrated_reason(row, await host._engine(row))))
-    return HistoryPage(lines, page, pages, len(rows))
+    return HistoryPage(lines, page, pages, total)
 
 
 async def set_notify(host: Host, user: int, mode: str) -> str:

@@ -17,7 +17,7 @@ from data.store import Seat
 from engines import CHANCE
 from engines.base import META_MOVES
 from engines.zrtz import boardspace
-from host import dice
+from host import dice, imports
 from host.record_formats import MAX_RECORD_BYTES, GameRecord, Ply, read, to_json, to_text
 from host.records import Namer, ReplayPage, Viewer, page, replay_record, source, users_of, walk
 from host.results import HostError, Lobby
@@ -76,7 +76,7 @@ async def import_record(host: Host, game: str, data: bytes, user: int, guild_id:
         raise HostError(f"That file is too large for a game record (at most {MAX_RECORD_BYTES // 1000} kB).")
     head = data.lstrip()[:1]
     if game == "zrtz" and head not in (b"{", b"["):
-        record = await asyncio.to_thread(_from_sgf, data)
+        record = await _from_sgf(data)
     else:
         record = await asyncio.to_thread(read, data, game)
     ident = await RecordStore(host.db).add(game=game, data=json.loads(to_json(record)), imported_by=user,
@@ -84,20 +84,12 @@ async def import_record(host: Host, game: str, data: bytes, user: int, guild_id:
     return await page(host, "r", ident, step)
 
 
-def _from_sgf(data: bytes) -> GameRecord:
-    text = boardspace.decode(data)
-    try:
-        parsed = boardspace.parse(text)
-        game = boardspace.replay(text)
-    except ValueError as error:
-        raise HostError(f"That record cannot be replayed: {error}") from None
-    if not parsed.turns:
-        raise HostError("That record cannot be replayed: it has no ZÈRTZ moves (is it a boardspace .sgf?).")
-    outcome = game.outcome()
-    return GameRecord(game="zrtz", players=2, options=dict(game.options),
-                      names=[n or f"player {i + 1}" for i, n in enumerate(parsed.names)],
-                      history=[Ply(s, t) for s, t in game.history], sides=[game.seat_name(s) for s in (0, 1)],
-                      outcome=outcome.to_dict() if outcome else None, source="boardspace.net record")
+async def _from_sgf(data: bytes) -> GameRecord:
+    """A boardspace record, parsed and replayed in the child process with a time cap (host/imports.py)."""
+    found = await imports.zrtz_game(data)
+    return GameRecord(game="zrtz", players=2, options=found["options"], names=found["names"],
+                      history=[Ply(int(s), str(t)) for s, t in found["history"]], sides=found["sides"],
+                      outcome=found["outcome"], source="boardspace.net record")
 
 
 # ----- play on from a position --------------------------------------------------------------

@@ -35,6 +35,10 @@ class Report:
     """A step inside a turn of several (Ziggurat): edit the turn's board message instead of posting anew."""
     ply: int = 0
     """The position shown: a board's buttons are only good for this ply."""
+    owed: str | None = None
+    """The outbox key of this post (host/outbox.py): mark it done once shown, or the dispatcher posts it."""
+    follow: list[str] = field(default_factory=list)
+    """Outbox keys of what follows the post (secret-choice DMs), for the dispatcher to run at once."""
 
 
 @dataclass

@@ -20,11 +20,12 @@ import engines
 import render
 from data.boards import BoardPost, BoardPosts
 from data.db import Database, StaleVersion
-from data.store import GameRow, GameStore, Seat
+from data.store import GameRow, GameStore, Seat, TooManyChallenges
 from engines import CHANCE, Game, IllegalMove
-from host import bots, captions, clocks, correspondence, dice, matches
+from host import bots, captions, clocks, correspondence, dice, matches, outbox
 from host.captions import mention
 from host.choices import narrow
+from host.outbox import Outbox, Owed
 from host.results import Board, HostError, Lobby, Report
 
 Renderer = Callable[[dict[str, Any]], bytes]
@@ -50,6 +51,10 @@ log = logging.getLogger(__name__)
 SETTINGS_DEFAULTS: dict[str, Any] = {"rated": True, "clock": "none", "match": 1}
 MAX_MOVE_TEXT = 100
 """Longer input is no move of any game; refusing it early keeps every reply short (and never echoes a wall)."""
+MAX_OPEN_CHALLENGES = 10
+"""Open challenges one user may have at once: one user must not flood a server with pings."""
+CHALLENGE_TTL = 7 * 86400.0
+"""Seconds until an unanswered challenge expires (a scheduled job withdraws it)."""
 
 
 
@@ -59,7 +64,8 @@ class Host:
 
     def __init__(self, db: Database, *, games: Mapping[str, type[Game]] | None = None,
                  renderer: Renderer = render.render, now: Callable[[], float] = time.time,
-                 on_finish: Sequence[FinishHook] = (), on_change: Sequence[ChangeHook] = ()) -> None:
+                 on_finish: Sequence[FinishHook] = (), on_change: Sequence[ChangeHook] = (),
+                 max_open_challenges: int = MAX_OPEN_CHALLENGES, challenge_ttl: float = CHALLENGE_TTL) -> None:
         self.db = db
         self.store = GameStore(db)
         self.board_posts = BoardPosts(db)
@@ -68,6 +74,9 @@ class Host:
         self.now = now
         self.on_finish = list(on_finish)
         self.on_change = list(on_change)
+        self.outbox = Outbox(db)
+        self.max_open_challenges = max_open_challenges
+        self.challenge_ttl = challenge_ttl
         self._engines: dict[int, tuple[int, Game]] = {}
         self.display_name: Callable[[int], str | None] | None = None
         """Set by the Discord side: a user's display name, put on the board images beside the colours."""
@@ -101,9 +110,21 @@ class Host:
         seats = [Seat(0, creator, True)]
         seats += [Seat(i + 1, user, user == creator or bots.is_ai(user)) for i, user in enumerate(opponents)]
         seats += [Seat(len(seats) + i, None, False) for i in range(open_seats)]
-        game_id = await self.store.create(
-            guild_id=guild_id, channel_id=channel_id, game=game, players=players, options=checked,
-            settings=merged, seed=dice.new_seed(), creator_id=creator, seats=seats, now=self.now())
+        now = self.now()
+        merged["expires_at"] = now + self.challenge_ttl
+
+        async def expiry(conn: aiosqlite.Connection, game_id: int) -> None:
+            await outbox.write(conn, [Owed("challenge_expire", f"expire:{game_id}", game_id,
+                                           due_in=self.challenge_ttl)], now)
+
+        try:
+            game_id = await self.store.create(
+                guild_id=guild_id, channel_id=channel_id, game=game, players=players, options=checked,
+                settings=merged, seed=dice.new_seed(), creator_id=creator, seats=seats, now=now,
+                max_open=self.max_open_challenges, also=expiry)
+        except TooManyChallenges:
+            raise HostError(f"You already have {self.max_open_challenges} open challenges; wait for answers or"
+                            f" withdraw one (Decline on its message, or /{game} abort).") from None
         row = await self._row(game_id)
         return await self._maybe_start(row)
 
@@ -130,6 +151,17 @@ class Host:
             raise HostError("This game has no open seat left.")
         seats = [Seat(s.seat, user, True, s.team) if s is free else s for s in row.seats]
         return await self._take_seats(row, seats)
+
+    async def expire(self, game_id: int) -> GameRow | None:
+        """The scheduled end of an unanswered challenge: withdrawn (never rated). None when it was answered."""
+        row = await self._row(game_id)
+        if row.status != "challenge":
+            return None
+        try:
+            await self._write(row, status="aborted")
+        except HostError:  # an Accept at this very moment won
+            return None
+        return row
 
     async def decline(self, game_id: int, user: int) -> Lobby:
         """A named opponent declines, or the creator withdraws the challenge."""
@@ -165,7 +197,19 @@ class Host:
                     reports.append(lobby.report)
             except Exception:  # one unrecoverable row must not keep the bot from starting
                 log.exception("could not start game %s on recovery", found["id"])
+        await self._owe_missing_threads()
         return reports + await matches.resume_all(self)
+
+    async def _owe_missing_threads(self) -> None:
+        """Games left without a thread by a crash before the outbox existed: owe each its thread now."""
+        rows = await self.db.fetchall("SELECT g.id, (SELECT COUNT(*) FROM moves m WHERE m.game_id = g.id) AS plies"
+                                      " FROM games g WHERE g.status = 'active' AND g.thread_id IS NULL"
+                                      " AND g.channel_id IS NOT NULL")
+        if rows:
+            log.info("%d active game(s) have no thread: owing them one", len(rows))
+            async with self.db.transaction() as conn:
+                await outbox.write(conn, [Owed("thread", outbox.thread_key(r["id"]), r["id"], {"upto": r["plies"]},
+                                               due_in=0.0) for r in rows], self.now())
 
     async def _resume_start(self, row: GameRow) -> Lobby:
         """A start that was interrupted: a match game keeps its seat order (the sides swap depends on it)."""
@@ -193,7 +237,10 @@ class Host:
             game.apply_record(seat, text)
         rolls = dice.roll_pending(game, row.seed)
         timing = await correspondence.clock_changes(self, row, game, [], seats=seats, fresh=True)
+        owed = [Owed("thread", outbox.thread_key(row.id), row.id, {"upto": len(game.history)}),
+                *self._choices_owed(row.id, game, seats)]
         await self._write(row, seats=seats, status="active", moves=prefix + [(CHANCE, r) for r in rolls], state=game,
+                          owed=owed,
                           **timing)
         self._engines[row.id] = (row.version, game)
         return Lobby(row, started=True, report=await self._report(row, game, []))
@@ -377,7 +424,10 @@ class Host:
     async def set_last_board(self, game_id: int, channel_id: int, message_id: int, ply: int) -> BoardPost | None:
         """Record the newest board message; returns the one it replaces (for the bot to take its buttons off)."""
         previous = await self.board_posts.get(game_id)
-        await self.board_posts.set(BoardPost(game_id, channel_id, message_id, ply), self.now())
+        posted = BoardPost(game_id, channel_id, message_id, ply)
+        if previous is not None and previous.ply > ply:  # a late post (the outbox after a crash): not the live one
+            return posted
+        await self.board_posts.set(posted, self.now())
         return previous if previous is not None and previous.message_id != message_id else None
 
     async def rematch(self, game_id: int, user: int) -> Lobby:
@@ -480,6 +530,17 @@ class Host:
         self._engines[row.id] = (row.version, game)
         return game
 
+    async def engines_of(self, rows: Sequence[GameRow]) -> list[Game]:
+        """The engines of many games (listings): cached ones as they are, the rest from one move-log query."""
+        missing = [row for row in rows if (cached := self._engines.get(row.id)) is None or cached[0] != row.version]
+        logs = await self.store.moves_of([row.id for row in missing])
+        for row in missing:
+            game = self._game_class(row.game).new(row.players, row.options)
+            for move in logs.get(row.id, []):
+                game.apply_record(move.seat, move.text)
+            self._engines[row.id] = (row.version, game)
+        return [self._engines[row.id][1] for row in rows]
+
     @staticmethod
     def _seats_in_play(row: GameRow, game: Game, user: int) -> list[int]:
         """The user's seats that have not left the game; refuses anyone else."""
@@ -501,38 +562,48 @@ class Host:
 
     async def _write(self, row: GameRow, *, moves: list[tuple[int, str]] | None = None, first_ply: int = 0,
                      seats: list[Seat] | None = None, finished: Game | None = None, state: Game | None = None,
-                     **changes: Any) -> None:
-        """``state``: the game after this write, for the change hooks (which run in the same transaction)."""
+                     owed: Sequence[Owed] = (), **changes: Any) -> None:
+        """One version-checked transaction: the change, the finish hooks (ratings), the change hooks (an AI's
+        turn, for ``state``: the game after this write) and what it owes (outbox), all or nothing."""
         now = self.now()
 
-        async def run_hooks(conn: aiosqlite.Connection) -> None:
+        async def also(conn: aiosqlite.Connection) -> None:
             for hook in self.on_finish if finished is not None else ():
                 await hook(conn, row, finished, now)  # type: ignore[arg-type]
             if state is not None:
                 change = Change(row, state, list(seats if seats is not None else row.seats), changes, now)
                 for on_change in self.on_change:
                     await on_change(conn, change)
+            await outbox.write(conn, owed, now)
 
         try:
             await self.store.update(row, now=now, new_moves=moves or (), first_ply=first_ply, seats=seats,
-                                    also=run_hooks if finished is not None or state is not None else None,
+                                    also=also if finished is not None or state is not None or owed else None,
                                     **changes)
         except StaleVersion:
             self._engines.pop(row.id, None)
             raise HostError("Someone acted on this game at the same moment; look at the board and try again.") \
                 from None
+        kinds = {item.kind for item in owed}
+        outbox.crash_point("start" if "thread" in kinds else "end" if finished is not None else
+                           "move" if "post" in kinds else "write")
 
     async def _commit(self, row: GameRow, game: Game, applied: list[tuple[int, str]], *, late_ok: bool = False,
-                      **changes: Any) -> None:
+                      prefix: str = "", **changes: Any) -> None:
         """Persist moves already applied to ``game`` (a clone) and, only then, make it the cached state.
 
         ``late_ok``: the moves settle a timeout (the rules' stand-in move), so the deadline does not refuse them.
+        The board post it owes (``prefix`` heads its caption) is enqueued in the same transaction.
         """
         changes.update(await correspondence.clock_changes(self, row, game, applied, late_ok=late_ok))
         outcome = game.outcome()
         if outcome is not None:
             changes.update(status="finished", result=outcome.to_dict(), deadline=None, finished=game)
-        await self._write(row, moves=applied, first_ply=len(game.history) - len(applied), state=game, **changes)
+        ply = len(game.history)
+        post = {"upto": ply, "count": len(applied), "prefix": prefix}
+        owed = [Owed("post", outbox.post_key(row.id, ply), row.id, post),
+                *self._choices_owed(row.id, game, row.seats)]
+        await self._write(row, moves=applied, first_ply=ply - len(applied), state=game, owed=owed, **changes)
         if outcome is None:
             self._engines[row.id] = (row.version, game)
         else:  # finished games are rarely read again: keep the cache to the games in play
@@ -556,8 +627,33 @@ class Host:
         image = await asyncio.to_thread(self.renderer, observation)
         return Board(image=image, filename=f"{row.game}-{row.id}-{len(game.history)}.png")
 
+    @staticmethod
+    def _choices_owed(game_id: int, game: Game, seats: Sequence[Seat]) -> list[Owed]:
+        """Secret choices that begin for several players at once (Zodiac's duel and king): a DM each."""
+        movers = [s for s in game.to_move() if s != CHANCE]
+        if not game.hidden_information or len(movers) < 2 or game.outcome() is not None:
+            return []
+        users = {s.seat: s.user_id for s in seats}
+        ply = len(game.history)
+        return [Owed("choice_dm", outbox.choice_key(game_id, ply, user), game_id, {"user": user, "upto": ply})
+                for seat in movers if (user := users.get(seat)) is not None and not bots.is_ai(user)]
+
+    async def replay_report(self, game_id: int, upto: int, count: int, prefix: str = "") -> Report:
+        """The report of the ``count`` moves before ply ``upto``, rebuilt from the move log (the outbox's
+        delayed posts): the same caption the live report had, with the board as it was then."""
+        row = await self._row(game_id)
+        game = self._game_class(row.game).new(row.players, row.options)
+        moves = await self.store.moves(row.id)
+        for move in moves[:upto]:
+            game.apply_record(move.seat, move.text)
+        applied = [(m.seat, m.text) for m in moves[max(0, upto - count):upto]] if count else []
+        report = await self._report(row, game, applied, continue_match=False)
+        if prefix:
+            report.caption = f"{prefix}\n{report.caption}"
+        return report
+
     async def _report(self, row: GameRow, game: Game, applied: list[tuple[int, str]], *,
-                      before: Game | None = None) -> Report:
+                      before: Game | None = None, continue_match: bool = True) -> Report:
         lines: list[str] = []
         continues = captions.continues_turn(game, applied)
         if continues:  # the turn's message is edited in place: it tells the whole turn so far
@@ -578,7 +674,9 @@ class Host:
         if outcome is not None:
             lines.append(self._result_line(row, game))
             lines.append(f"Seed: `{row.seed}` (its SHA-256 was shown at the start).")
-            if row.settings.get("match", 1) > 1:
+            if row.settings.get("match", 1) > 1 and not continue_match:
+                lines.append((await matches.score(self, row)).line())
+            elif row.settings.get("match", 1) > 1:
                 try:
                     score_line, next_game = await matches.continue_match(self, row, game)
                     lines.append(score_line)
@@ -601,9 +699,11 @@ class Host:
                             if s != CHANCE and (u := row.user_at(s)) is not None and not bots.is_ai(u)})
         board = await self._board(row, game, None)
         secret = any(game.announce(seat, text) != text for seat, text in applied if seat != CHANCE)
+        key = outbox.post_key(row.id, len(game.history)) if applied else outbox.thread_key(row.id)
+        follow = [item.key for item in self._choices_owed(row.id, game, row.seats)]
         return Report(row=row, caption=captions.fit("\n".join(lines)), board=board, outcome=outcome,
                       to_notify=to_notify, next_game=next_game, secret=secret, continues_turn=continues,
-                      ply=len(game.history))
+                      ply=len(game.history), owed=key, follow=follow)
 
     def _result_line(self, row: GameRow, game: Game) -> str:
         outcome = game.outcome()

@@ -35,7 +35,7 @@ class FakeUser:
         self.closed = closed
         self.dms: list[str] = []
 
-    async def send(self, text: str) -> None:
+    async def send(self, text: str, **kwargs: Any) -> None:  # kwargs: the nonce
         if self.closed:
             response = SimpleNamespace(status=403, reason="Forbidden")
             raise discord.Forbidden(response, {"code": 50007, "message": "Cannot send messages to this user"})

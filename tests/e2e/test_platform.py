@@ -142,8 +142,10 @@ async def test_zrtz_import_posts_the_record_position(harness: BotHarness) -> Non
         rec = await harness.fake.slash("alice", "zrtz import", {"record": Upload(record.name, record.read_bytes()),
                                                                   "move": 5})
         assert "after move 5" in rec.content and rec.files[0].data.startswith(PNG)
-        junk = await harness.fake.slash("alice", "zrtz import", {"record": Upload("x.sgf", b"hello")})
-        assert junk.ephemeral and "cannot be replayed" in junk.content
+        junk = await harness.fake.slash("bob", "zrtz import", {"record": Upload("x.sgf", b"hello")})
+        refusal = junk.followups[-1]  # the public "thinking…" placeholder is deleted; only bob sees why
+        assert junk.original is not None and junk.original.deleted
+        assert refusal.ephemeral and "cannot be replayed" in refusal.content
 
 
 async def test_a_start_interrupted_by_a_crash_is_finished_and_posted_on_restart(harness: BotHarness) -> None:

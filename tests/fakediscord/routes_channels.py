@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from typing import TYPE_CHECKING, Any
 
 from aiohttp import web
@@ -17,6 +18,8 @@ if TYPE_CHECKING:
 
 UNKNOWN_CHANNEL, UNKNOWN_MESSAGE, UNKNOWN_USER, UNKNOWN_MEMBER = 10003, 10008, 10013, 10007
 CANNOT_DM, THREAD_LOCKED = 50007, 50083
+NONCE_WINDOW = 300.0
+"""Seconds within which Discord answers a repeated ``enforce_nonce`` send with the first message."""
 
 
 class NotFoundError(Exception):
@@ -186,7 +189,15 @@ class ChannelRoutes:
         if problems := self.fake.messages_ops.problems(payload, body.files):
             self.fake.record_error(f"rejected message to #{ch.name or ch.id}: {problems}")
             return invalid_form(problems)
+        nonce = str(payload["nonce"]) if payload.get("nonce") is not None else None
+        if nonce is not None and payload.get("enforce_nonce"):  # Discord: the same nonce within minutes
+            seen = self.fake.nonces.get((ch.id, nonce))  # returns the message it already created
+            earlier = next((m for m in ch.messages if seen and m.id == seen[1] and not m.deleted), None)
+            if seen and earlier is not None and time.monotonic() - seen[0] < NONCE_WINDOW:
+                return json_response(self._msg(earlier))
         msg = await self.fake.messages_ops.create(ch, self.world.bot, payload, body.files)
+        if nonce is not None and payload.get("enforce_nonce"):
+            self.fake.nonces[(ch.id, nonce)] = (time.monotonic(), msg.id)
         return json_response(self._msg(msg))
 
     async def get_message(self, request: web.Request) -> web.Response:

@@ -140,7 +140,8 @@ class InteractionRoutes:
         if problems := self.fake.messages_ops.problems(payload, body.files):
             return self._reject(rec, problems)
         original = rec.original
-        if original is not None and original.flags & LOADING and rec.response_type == DEFERRED:
+        if original is not None and not original.deleted and original.flags & LOADING \
+                and rec.response_type == DEFERRED:  # once the placeholder is deleted, followups are new messages
             msg = await self.fake.messages_ops.edit(original, payload, body.files)  # first followup fills "thinking"
         else:
             msg = await self.fake.messages_ops.create(

@@ -12,6 +12,7 @@ import yarl
 from aiohttp import web
 
 from .actions import UserActions
+from .faults import FaultPlan
 from .gateway import Gateway
 from .http_util import error_response, read_body
 from .logs import ErrorLogCollector
@@ -70,6 +71,8 @@ class FakeDiscord(UserActions, WorldQueries):
         self.interactions: dict[str, InteractionRecord] = {}
         self.requests: list[RecordedRequest] = []
         self.errors: list[str] = []
+        self.faults = FaultPlan()  # rate limits, 500s and 403s a test plans (faults.py)
+        self.nonces: dict[tuple[int, str], tuple[float, int]] = {}  # (channel, nonce) -> (when, message id)
         self.extra_idle_prefixes: tuple[str, ...] = ()
         self.log_collector: ErrorLogCollector | None = None  # set by the fixture; quoted in failures
         self.bot_tasks: list[asyncio.Task[None]] = []  # set by running_bot; a dead client is reported
@@ -159,7 +162,7 @@ class FakeDiscord(UserActions, WorldQueries):
         try:
             body = await read_body(request)
             rec.json, rec.files = body.json, body.files
-            response = await handler(request)
+            response = self.faults.take(request.method, route, path) or await handler(request)
         except Exception:
             self.record_error(f"fake Discord crashed on {request.method} {path}:\n{traceback.format_exc()}")
             response = error_response(400, 0, "fake Discord internal error (see FakeDiscord.errors)")

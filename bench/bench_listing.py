@@ -1,0 +1,52 @@
+"""``/history`` and ``/games`` for a player with 3,000 games (issue 16: 3.0 s cold, no defer).
+
+Run: ``.venv/bin/python -m bench.bench_listing``. Both commands defer first; ``/history`` reads only the
+25 newest finished games. ``/games`` replays every active game's engine, so it grows with their number.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import tempfile
+from pathlib import Path
+
+from bench.common import report, timing
+from data.db import Database
+from host.service import Host
+
+GAMES = 3000
+
+
+async def fill(db: Database, status: str) -> None:
+    result = json.dumps({"ranks": [1, 2], "reason": "resign"}) if status == "finished" else None
+    async with db.transaction() as conn:
+        for i in range(GAMES):
+            cursor = await conn.execute(
+                "INSERT INTO games (guild_id, channel_id, game, players, options, settings, status, seed, creator_id,"
+                " created_at, updated_at, result) VALUES (1, 2, 'zaic', 2, '{}', '{}', ?, 's', 1, ?, ?, ?)",
+                (status, i, i, result))
+            await conn.executemany("INSERT INTO seats (game_id, seat, user_id, team, accepted) VALUES (?, ?, ?, 0, 1)",
+                                   [(cursor.lastrowid, 0, 1), (cursor.lastrowid, 1, 2)])
+
+
+async def main() -> None:
+    for status, label in (("finished", "/history"), ("active", "/games")):
+        with tempfile.TemporaryDirectory() as folder:
+            db = await Database.open(Path(folder) / "bench.sqlite3")
+            await fill(db, status)
+            host = Host(db, renderer=lambda obs: b"")
+            samples: list[float] = []
+            for _ in range(3):
+                host = Host(db, renderer=lambda obs: b"")  # cold: no cached engines
+                with timing(samples):
+                    if status == "finished":
+                        await host.history(1, 1)
+                    else:
+                        await host.games_overview(1, 1)
+            report(f"{label} of a player with {GAMES} {status} games (cold)", samples)
+            await db.close()
+
+
+if __name__ == "__main__":
+    asyncio.run(main())

@@ -1,0 +1,42 @@
+"""Limits for expensive commands: a per-user cooldown, and deferring with private refusals.
+
+``@expensive()`` on an app command (import, GIF, hint ...) lets each user run it once per
+``COOLDOWN`` seconds; the error handler in cogs/_shared.py answers a user on cooldown privately.
+A command whose work may take over a second defers first (``interaction.response.defer``);
+``refuse_after_defer`` then turns the public "thinking…" placeholder into a private refusal.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TypeVar
+
+import discord
+from discord import app_commands
+
+T = TypeVar("T")
+COOLDOWN = 10.0
+"""Seconds between two expensive commands of one user."""
+
+
+def expensive(seconds: float = COOLDOWN) -> Callable[[T], T]:
+    """A per-user cooldown (one use per ``seconds``), shared by every server."""
+    def key(interaction: discord.Interaction) -> int:
+        return interaction.user.id
+
+    return app_commands.checks.cooldown(1, seconds, key=key)  # type: ignore[return-value]
+
+
+def cooldown_text(error: app_commands.CommandOnCooldown) -> str:
+    return f"This command is busy work for the bot: try again in {error.retry_after:.0f} s."
+
+
+async def refuse_after_defer(interaction: discord.Interaction, text: str) -> None:
+    """The deferred placeholder is public: remove it and tell only the user why."""
+    try:
+        await interaction.delete_original_response()
+    except discord.HTTPException:
+        pass
+    await interaction.followup.send(text, ephemeral=True)
+
+

@@ -1,0 +1,231 @@
+"""The outbox dispatcher: sends what the bot owes players (host/outbox.py) and marks it done.
+
+Whatever a command or the scheduler could not deliver itself within ``outbox.GRACE`` (a crash, Discord
+down), and everything an earlier process left pending, is claimed here with a lease, rebuilt from the
+database and sent. Messages carry a nonce derived from the job's key (Discord returns the first message
+for a repeated nonce), and a game's thread is looked up before one is created, so a retry after a
+crash between sending and marking done does not post twice.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+from collections.abc import Awaitable, Callable, Sequence
+from typing import TYPE_CHECKING
+
+import discord
+from discord.ext import commands
+
+import engines
+from cogs._shared import MENTION_USERS, board_shown, report_message, thread_of
+from host import outbox
+from host.outbox import Job
+from host.results import GameRow
+
+if TYPE_CHECKING:
+    from bot import ZBot
+
+log = logging.getLogger(__name__)
+Handler = Callable[[Job], Awaitable[None]]
+POLL = 2.0
+"""Seconds between looks at the jobs table when nothing woke the dispatcher (an idle look is one indexed query)."""
+PURGE_EVERY = 3600.0
+"""Seconds between clearing out finished jobs older than a week."""
+MAX_ATTEMPTS = 12
+"""After this many failures (about a day of back-off) a job is given up, with a warning in the log."""
+
+
+class NotYet(Exception):
+    """The job cannot be done yet (the game's thread is still owed): try again shortly."""
+
+
+def backoff(attempts: int) -> float:
+    return min(5.0 * 2 ** max(attempts - 1, 0), 3 * 3600.0)
+
+
+class Dispatch(commands.Cog):
+    """Claims due outbox jobs and runs the handler of their kind; other cogs add handlers (``outbox_<kind>``)."""
+
+    def __init__(self, bot: ZBot) -> None:
+        self.bot = bot
+        self.owner = f"bot-{os.getpid()}"
+        self.wake = asyncio.Event()
+        self.task: asyncio.Task[None] | None = None
+
+    @commands.Cog.listener()
+    async def on_ready(self) -> None:
+        if self.task is None:
+            self.task = asyncio.create_task(self._loop(), name="zgames-outbox")
+
+    async def cog_unload(self) -> None:
+        if self.task is not None:
+            self.task.cancel()
+
+    async def _loop(self) -> None:
+        purged = 0.0
+        while True:
+            try:
+                while await self.run_due():
+                    pass
+                if self.bot.host.now() - purged > PURGE_EVERY:
+                    purged = self.bot.host.now()
+                    await self.bot.host.outbox.purge(purged)
+            except Exception:  # the next pass retries from the database
+                log.exception("outbox pass failed")
+            self.wake.clear()
+            try:
+                await asyncio.wait_for(self.wake.wait(), POLL)
+            except TimeoutError:
+                pass
+
+    async def run_due(self) -> int:
+        """One batch of due jobs; returns how many were claimed."""
+        jobs = await self.bot.host.outbox.claim(self.bot.host.now(), self.owner)
+        for job in jobs:
+            await self.run(job)
+        return len(jobs)
+
+    async def run_keys(self, keys: Sequence[str]) -> None:
+        """Deliver these jobs now (what a command owes right after its reply)."""
+        for job in await self.bot.host.outbox.claim(self.bot.host.now(), self.owner, keys=keys):
+            await self.run(job)
+
+    def handler(self, kind: str) -> Handler | None:
+        own = getattr(self, f"outbox_{kind}", None)
+        if own is not None:
+            return own  # type: ignore[no-any-return]
+        for cog in self.bot.cogs.values():
+            found = getattr(cog, f"outbox_{kind}", None)
+            if found is not None:
+                return found  # type: ignore[no-any-return]
+        return None
+
+    async def run(self, job: Job) -> None:
+        jobs = self.bot.host.outbox.jobs
+        now = self.bot.host.now
+        handler = self.handler(job.kind)
+        if handler is None:
+            await jobs.retry(job.id, now() + 60.0, f"no handler for {job.kind}")
+            return
+        try:
+            await handler(job)
+        except NotYet as error:
+            await jobs.retry(job.id, now() + 2.0, str(error) or "not yet")
+            return
+        except Exception as error:
+            if job.attempts >= MAX_ATTEMPTS:
+                log.warning("giving up %s job %s after %d attempts: %s", job.kind, job.dedupe, job.attempts, error)
+                await jobs.done(job.id, now())
+                return
+            level = logging.INFO if isinstance(error, discord.HTTPException) else logging.WARNING
+            log.log(level, "%s job %s failed (attempt %d), retrying: %r", job.kind, job.dedupe, job.attempts, error)
+            await jobs.retry(job.id, now() + backoff(job.attempts), repr(error))
+            return
+        await jobs.done(job.id, now())
+
+    # ----- handlers ----------------------------------------------------------------------------
+
+    async def outbox_thread(self, job: Job) -> None:
+        """A started game's thread (found, or created from its challenge message) and its first board."""
+        assert job.game_id is not None and job.dedupe is not None
+        row = await self.bot.host.get(job.game_id)
+        thread = await self.ensure_thread(row)
+        report = await self.bot.host.replay_report(row.id, int(job.payload.get("upto", 0)), 0)
+        report.row.thread_id = thread.id
+        sent = await thread.send(**await report_message(self.bot, report), nonce=outbox.nonce(job.dedupe))
+        await board_shown(self.bot, report, sent)
+
+    async def ensure_thread(self, row: GameRow) -> discord.abc.Messageable:
+        if row.thread_id is not None and (known := await thread_of(self.bot, row.thread_id)) is not None:
+            return known
+        name = f"{engines.get(row.game).title} #{row.id}"
+        channel = await thread_of(self.bot, row.channel_id)
+        if not isinstance(channel, discord.TextChannel):
+            raise NotYet(f"game {row.id} has no channel to open its thread in")
+        thread: discord.Thread | None = None
+        if row.message_id is not None:  # a thread made from a message has the message's id
+            try:
+                found = await self.bot.fetch_channel(row.message_id)
+                thread = found if isinstance(found, discord.Thread) else None
+            except discord.NotFound:
+                thread = None
+            if thread is None:
+                message = channel.get_partial_message(row.message_id)
+                try:
+                    await message.edit(view=None)
+                    thread = await message.create_thread(name=name, auto_archive_duration=10080)
+                except discord.NotFound:  # the challenge message was deleted: a thread of its own
+                    thread = None
+        if thread is None:
+            thread = next((t for t in channel.threads if t.name == name), None)
+        if thread is None:
+            thread = await channel.create_thread(name=name, type=discord.ChannelType.public_thread,
+                                                 auto_archive_duration=10080)
+        await self.bot.host.set_thread(row.id, thread.id, row.message_id)
+        return thread
+
+    async def outbox_post(self, job: Job) -> None:
+        """A board post a crash (or Discord) kept from its thread, as it was when the moves were made."""
+        assert job.game_id is not None and job.dedupe is not None
+        row = await self.bot.host.get(job.game_id)
+        if row.thread_id is None:
+            raise NotYet(f"game {row.id} has no thread yet")
+        channel = await thread_of(self.bot, row.thread_id)
+        if channel is None:
+            raise NotYet(f"the thread of game {row.id} is unreachable")
+        p = job.payload
+        report = await self.bot.host.replay_report(row.id, int(p["upto"]), int(p.get("count", 1)),
+                                                   str(p.get("prefix", "")))
+        sent = await channel.send(**await report_message(self.bot, report), nonce=outbox.nonce(job.dedupe))
+        await board_shown(self.bot, report, sent)
+
+    async def outbox_notice(self, job: Job) -> None:
+        assert job.game_id is not None and job.dedupe is not None
+        row = await self.bot.host.get(job.game_id)
+        channel = await thread_of(self.bot, row.thread_id or row.channel_id)
+        if channel is None:
+            raise NotYet(f"no channel for game {row.id}")
+        await channel.send(str(job.payload["text"])[:2000], nonce=outbox.nonce(job.dedupe))
+
+    async def outbox_remind(self, job: Job) -> None:
+        """By DM when the player asked for DMs; in the thread (with a mention) otherwise or when DMs are closed."""
+        assert job.dedupe is not None
+        p = job.payload
+        text = str(p["text"])[:2000]
+        if p.get("dm"):
+            try:
+                user = self.bot.get_user(int(p["user"])) or await self.bot.fetch_user(int(p["user"]))
+                await user.send(text, nonce=outbox.nonce(job.dedupe))
+                return
+            except discord.Forbidden:
+                log.info("DMs closed for %s: reminding in the thread", p["user"])
+        thread = await thread_of(self.bot, p.get("thread_id"))
+        if thread is not None:
+            await thread.send(text, allowed_mentions=MENTION_USERS, nonce=outbox.nonce(job.dedupe + ":thread"))
+
+    async def outbox_challenge_expire(self, job: Job) -> None:
+        """Withdraw a challenge nobody answered in time, and say so on its message."""
+        assert job.game_id is not None
+        row = await self.bot.host.expire(job.game_id)
+        if row is None or row.message_id is None:
+            return
+        channel = await thread_of(self.bot, row.channel_id)
+        if not isinstance(channel, discord.TextChannel):
+            return
+        title = engines.get(row.game).title
+        try:
+            await channel.get_partial_message(row.message_id).edit(
+                content=f"**{title}** #{row.id}: this challenge expired unanswered.", view=None)
+        except discord.NotFound:
+            pass
+
+
+def dispatcher_of(bot: ZBot) -> Dispatch | None:
+    cog = bot.get_cog("Dispatch")
+    return cog if isinstance(cog, Dispatch) else None
+
+
+async def setup(bot: ZBot) -> None:
+    await bot.add_cog(Dispatch(bot))

@@ -1,0 +1,119 @@
+"""The outbox: everything the bot owes players after a commit, written as jobs in that same transaction.
+
+Board posts, a new game's thread, notices, reminders, secret-choice DMs and challenge expiries are
+rows of the durable ``jobs`` table (data/jobs.py), enqueued by ``Host._write`` together with the
+change that causes them. The cog that made the change delivers at once and marks the job done; the
+dispatcher (cogs/dispatch.py) delivers whatever is still pending after ``GRACE`` seconds, and at
+start-up everything a dead process left behind. Keys are deterministic (``post:<game>:<ply>``), so
+the in-process result and the dispatcher name the same job, and a Discord ``nonce`` derived from the
+key makes a repeated send return the first message instead of posting twice.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+import os
+import signal
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import aiosqlite
+
+from data.db import Database
+from data.jobs import Job, JobQueue, enqueue
+
+log = logging.getLogger(__name__)
+__all__ = ["Job", "Outbox", "Owed"]
+KINDS = ("thread", "post", "notice", "remind", "choice_dm", "challenge_expire")
+"""Job kinds this outbox owns (AI turns and other scheduled work use the same table with their own kinds)."""
+GRACE = 60.0
+"""Seconds the process that made a change has to deliver it itself before the dispatcher steps in."""
+KEEP_DONE = 7 * 86400.0
+"""Seconds a finished job is kept: its key still stops a repeated enqueue (a replayed tick) for a week."""
+HAND_OVER = 2.0
+"""Seconds before the dispatcher retries what the process could not deliver itself (Discord refused it)."""
+CRASH_ENV = "ZGAMES_CRASH_AT"
+"""Test-only: the named point (``start``, ``move``, ``end``) at which the process SIGKILLs itself."""
+
+
+@dataclass(frozen=True)
+class Owed:
+    """One thing owed: ``kind`` picks the dispatcher's handler, ``key`` makes it unique (the dedupe key)."""
+
+    kind: str
+    key: str
+    game_id: int | None = None
+    payload: dict[str, Any] = field(default_factory=dict)
+    due_in: float | None = None
+    """Seconds until the dispatcher may take it: ``GRACE`` unless scheduled (a challenge's expiry)."""
+
+
+def thread_key(game_id: int) -> str:
+    return f"thread:{game_id}"
+
+
+def post_key(game_id: int, ply: int) -> str:
+    return f"post:{game_id}:{ply}"
+
+
+def choice_key(game_id: int, ply: int, user_id: int) -> str:
+    return f"dm:{game_id}:{ply}:{user_id}"
+
+
+def nonce(key: str | None) -> str | None:
+    """A Discord message nonce (at most 25 characters) for a job key: the same key, the same nonce.
+    None without a key: a shared nonce would make Discord swallow every later, different message."""
+    return hashlib.sha256(key.encode()).hexdigest()[:25] if key else None
+
+
+async def write(conn: aiosqlite.Connection, owed: Sequence[Owed], now: float) -> None:
+    """Enqueue inside the caller's transaction; an existing job with the same key is kept."""
+    for item in owed:
+        due = GRACE if item.due_in is None else item.due_in
+        await enqueue(conn, kind=item.kind, due_at=now + due, now=now, game_id=item.game_id,
+                      payload=item.payload, dedupe=item.key)
+
+
+def crash_point(name: str) -> None:
+    """Test hook: die like a SIGKILL at ``name`` when ``ZGAMES_CRASH_AT`` says so (never set in production)."""
+    if os.environ.get(CRASH_ENV) == name:
+        log.warning("crash point %s reached: killing the process (test hook)", name)
+        os.kill(os.getpid(), signal.SIGKILL)
+
+
+class Outbox:
+    """Claim, finish and retry the outbox's jobs."""
+
+    def __init__(self, db: Database) -> None:
+        self.db = db
+        self.jobs = JobQueue(db)
+
+    async def done(self, key: str | None, now: float) -> None:
+        """The owed thing was delivered by the process that made it."""
+        if key is not None:
+            await self.jobs.done_key(key, now)
+
+    async def hand_over(self, key: str | None, now: float) -> None:
+        """Delivering it here failed: the dispatcher takes over soon, with its retries and back-off."""
+        if key is not None:
+            await self.jobs.reschedule_key(key, now + HAND_OVER)
+
+    async def claim(self, now: float, owner: str, *, keys: Sequence[str] | None = None, lease: float = 120.0,
+                    limit: int = 8) -> list[Job]:
+        """Due jobs (or, with ``keys``, exactly those, due or not) leased to ``owner``."""
+        if keys is not None:
+            return await self.jobs.claim_keys(keys, now, owner, lease=lease)
+        return await self.jobs.claim(now, owner, kinds=KINDS, limit=limit, lease=lease)
+
+    async def catch_up(self, now: float) -> int:
+        """At start-up: what an earlier process owed (and its leases) is due now. One bot process per database."""
+        return await self.jobs.hasten(KINDS, now, GRACE)
+
+    async def purge(self, now: float, keep: float = KEEP_DONE) -> int:
+        """Drop finished jobs older than ``keep`` seconds (their keys only guard against late repeats)."""
+        return await self.jobs.purge_done(KINDS, now - keep)
+
+    async def pending(self) -> list[Job]:
+        return [j for j in await self.jobs.pending() if j.kind in KINDS]

@@ -1,0 +1,51 @@
+"""A write blocked by a lock is refused as busy within 2 s, instead of failing after 5 s with a generic error."""
+
+from __future__ import annotations
+
+import asyncio
+import sqlite3
+import time
+from pathlib import Path
+
+import pytest
+
+from data.db import Busy, Database
+
+
+async def test_another_process_holding_the_lock_makes_a_write_busy_within_2_seconds(tmp_path: Path) -> None:
+    db = await Database.open(tmp_path / "z.sqlite3")
+    other = sqlite3.connect(tmp_path / "z.sqlite3", isolation_level=None)
+    other.execute("BEGIN IMMEDIATE")
+    try:
+        started = time.monotonic()
+        with pytest.raises(Busy) as refused:
+            async with db.transaction() as conn:
+                await conn.execute("PRAGMA user_version")
+        assert time.monotonic() - started < 2.0
+        assert "try again" in str(refused.value)
+        other.execute("ROLLBACK")
+        async with db.transaction() as conn:  # free again: writes work, and our lock was released
+            await conn.execute("CREATE TABLE t (x)")
+    finally:
+        other.close()
+        await db.close()
+
+
+async def test_a_long_transaction_in_this_process_makes_others_busy_within_2_seconds(tmp_path: Path) -> None:
+    db = await Database.open(tmp_path / "z.sqlite3")
+    holding = asyncio.Event()
+
+    async def hog() -> None:
+        async with db.transaction():
+            holding.set()
+            await asyncio.sleep(3)
+
+    task = asyncio.create_task(hog())
+    await holding.wait()
+    started = time.monotonic()
+    with pytest.raises(Busy):
+        async with db.transaction():
+            pass
+    assert time.monotonic() - started < 2.0
+    await task
+    await db.close()
