@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 from discord import app_commands
 
+from cogs._limits import expensive, refuse_after_defer
 from cogs._shared import bot_of, guarded, lobby_text, lobby_view, send_error
 from host import record_exchange, records
 from host.record_formats import MAX_RECORD_BYTES
@@ -245,6 +246,7 @@ class RecordCommands:
 
     @app_commands.command(name="gif", description="An animated GIF of a whole game")
     @app_commands.describe(game="The game's number (default: this thread's game)")
+    @expensive()
     async def gif(self, interaction: discord.Interaction, game: int | None = None) -> None:
         ident = await self._record_game(interaction, game)
         await records.source(self.bot.host, "g", ident, self.game, viewer(interaction))  # refuse before deferring
@@ -269,14 +271,20 @@ class RecordCommands:
 
     @app_commands.command(name="import", description="Replay a record exported by /<game> export (JSON or text)")
     @app_commands.describe(record="The record file", move="Show this move first (default: the last)")
+    @expensive()
     async def import_record(self, interaction: discord.Interaction, record: discord.Attachment,
                             move: app_commands.Range[int, 0, 100000] | None = None) -> None:
         if record.size > MAX_RECORD_BYTES:
             raise HostError(f"That file is too large for a game record (at most {MAX_RECORD_BYTES // 1000} kB).")
+        await interaction.response.defer(thinking=True)  # reading and replaying an upload can take a second
         data = await record.read()
-        page = await record_exchange.import_record(self.bot.host, self.game, data, interaction.user.id,
-                                           interaction.guild_id, move)
-        await interaction.response.send_message(**replay_message(page))
+        try:
+            page = await record_exchange.import_record(self.bot.host, self.game, data, interaction.user.id,
+                                                       interaction.guild_id, move)
+        except HostError as error:
+            await refuse_after_defer(interaction, str(error))
+            return
+        await interaction.followup.send(**replay_message(page))
 
 
 async def setup(bot: ZBot) -> None:

@@ -94,9 +94,13 @@ async def test_history_buttons_export_import_and_gif(harness: BotHarness) -> Non
         await fake.click("carol", imported.original, "zr:r1:7:first")
         assert "starting position" in latest(fake, imported.original).content
         wrong = await fake.slash("carol", "zrtz import", {"record": Upload("r.json", exported.files[0].data)})
-        assert wrong.ephemeral and "use /zaic import" in wrong.content
-        junk = await fake.slash("carol", "zaic import", {"record": Upload("r.json", b'{"format": 1}')})
-        assert junk.ephemeral and "cannot be replayed" in junk.content
+        await wrong.wait_followups(1, timeout=10)  # imports defer first, then refuse privately
+        assert wrong.followups[-1].ephemeral and "use /zaic import" in wrong.followups[-1].content
+        again = await fake.slash("carol", "zaic import", {"record": Upload("r.json", b'{"format": 1}')})
+        assert again.ephemeral and "try again in" in again.content  # imports are rationed per user
+        junk = await fake.slash("bob", "zaic import", {"record": Upload("r.json", b'{"format": 1}')})
+        await junk.wait_followups(1, timeout=10)
+        assert junk.followups[-1].ephemeral and "cannot be replayed" in junk.followups[-1].content
         gif = await fake.slash("carol", "zaic gif", {"game": game_id})
         image = Image.open(io.BytesIO(gif.files[0].data))
         assert image.format == "GIF" and image.n_frames == 8
