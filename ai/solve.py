@@ -85,20 +85,3 @@ def winning_move(game: Game, seat: int, moves: list[str], plies: int, nodes: int
         return None
     return None
 
-
-def losing_moves(game: Game, seat: int, moves: list[str], nodes: int) -> set[str]:
-    """Moves after which the opponent wins at once (checked only while the budget lasts)."""
-    if not applies(game):
-        return set()
-    budget = Budget(nodes)
-    bad: set[str] = set()
-    try:
-        for move in moves:
-            twin = after(game, seat, move, budget)
-            movers = twin.to_move()
-            if twin.outcome() is None and movers and seat not in movers:
-                if win_in_one(twin, min(movers), budget) is not None:
-                    bad.add(move)
-    except OutOfNodes:
-        return bad
-    return bad
