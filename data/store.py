@@ -75,6 +75,22 @@ def _row_to_game(row: aiosqlite.Row, seats: list[Seat]) -> GameRow:
     )
 
 
+async def _insert(conn: aiosqlite.Connection, guild_id: int | None, channel_id: int | None, game: str,
+                  players: int, options: dict[str, Any], settings: dict[str, Any], seed: str, creator_id: int,
+                  seats: Sequence[Seat], now: float) -> int:
+    cursor = await conn.execute(
+        "INSERT INTO games (guild_id, channel_id, game, players, options, settings, status, seed,"
+        " creator_id, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, 'challenge', ?, ?, ?, ?)",
+        (guild_id, channel_id, game, players, json.dumps(options), json.dumps(settings), seed, creator_id, now, now),
+    )
+    game_id = int(cursor.lastrowid or 0)
+    await conn.executemany(
+        "INSERT INTO seats (game_id, seat, user_id, team, accepted) VALUES (?, ?, ?, ?, ?)",
+        [(game_id, s.seat, s.user_id, s.team, int(s.accepted)) for s in seats],
+    )
+    return game_id
+
+
 class GameStore:
     """The queries the host needs; no game rules here."""
 
@@ -85,18 +101,26 @@ class GameStore:
                      options: dict[str, Any], settings: dict[str, Any], seed: str, creator_id: int,
                      seats: Sequence[Seat], now: float) -> int:
         async with self.db.transaction() as conn:
-            cursor = await conn.execute(
-                "INSERT INTO games (guild_id, channel_id, game, players, options, settings, status, seed,"
-                " creator_id, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, 'challenge', ?, ?, ?, ?)",
-                (guild_id, channel_id, game, players, json.dumps(options), json.dumps(settings), seed,
-                 creator_id, now, now),
-            )
-            game_id = int(cursor.lastrowid or 0)
-            await conn.executemany(
-                "INSERT INTO seats (game_id, seat, user_id, team, accepted) VALUES (?, ?, ?, ?, ?)",
-                [(game_id, s.seat, s.user_id, s.team, int(s.accepted)) for s in seats],
-            )
-        return game_id
+            return await _insert(conn, guild_id, channel_id, game, players, options, settings, seed, creator_id,
+                                 seats, now)
+
+    async def create_rematch(self, *, rematch_of: int, guild_id: int | None, channel_id: int | None, game: str,
+                             players: int, options: dict[str, Any], settings: dict[str, Any], seed: str,
+                             creator_id: int, seats: Sequence[Seat], now: float) -> tuple[int, bool]:
+        """``(new id, True)``; or ``(its id, False)`` when a rematch of that game is waiting or being played.
+
+        Looked up and created in one transaction, so two presses of Rematch at once make one game.
+        """
+        async with self.db.transaction() as conn:
+            async with conn.execute(
+                    "SELECT id FROM games WHERE status IN ('challenge', 'active')"
+                    " AND json_extract(settings, '$.rematch_of') = ? ORDER BY id LIMIT 1", (rematch_of,)) as cursor:
+                live = await cursor.fetchone()
+            if live is not None:
+                return int(live[0]), False
+            settings = {**settings, "rematch_of": rematch_of}
+            return await _insert(conn, guild_id, channel_id, game, players, options, settings, seed, creator_id,
+                                 seats, now), True
 
     async def get(self, game_id: int) -> GameRow | None:
         row = await self.db.fetchone("SELECT * FROM games WHERE id = ?", (game_id,))

@@ -389,16 +389,18 @@ class Host:
         if user not in users:
             raise HostError("Only the players of this game can ask for a rematch.")
         rotated = users[1:] + users[:1]
-        seats = [Seat(i, u, u == user) for i, u in enumerate(rotated)]
+        seats = [Seat(i, u, u == user or bots.is_ai(u)) for i, u in enumerate(rotated)]  # the AI always accepts
         settings = {k: row.settings.get(k, v) for k, v in SETTINGS_DEFAULTS.items()}
         options = dict(row.options)
         if row.settings.get("match_of") is not None:  # a match's later games swapped sides: start as the first did
             first = await self._row(int(row.settings["match_of"]))
             options = dict(first.options)
-        settings["rematch_of"] = row.id
-        new_id = await self.store.create(
-            guild_id=row.guild_id, channel_id=row.channel_id, game=row.game, players=row.players, options=options,
-            settings=settings, seed=dice.new_seed(), creator_id=user, seats=seats, now=self.now())
+        new_id, new = await self.store.create_rematch(
+            rematch_of=row.id, guild_id=row.guild_id, channel_id=row.channel_id, game=row.game, players=row.players,
+            options=options, settings=settings, seed=dice.new_seed(), creator_id=user, seats=seats, now=self.now())
+        if not new:
+            said = "waiting for players" if (await self._row(new_id)).status == "challenge" else "being played"
+            raise HostError(f"Rematch #{new_id} of game #{row.id} is already {said}; there is one rematch at a time.")
         return await self._maybe_start(await self._row(new_id))
 
     async def get(self, game_id: int) -> GameRow:
