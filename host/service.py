@@ -26,6 +26,7 @@ from host import bots, captions, clocks, correspondence, dice, matches
 from host.captions import mention
 from host.choices import narrow
 from host.results import Board, HostError, Lobby, Report
+from host.standings import Standings
 
 Renderer = Callable[[dict[str, Any]], bytes]
 FinishHook = Callable[[aiosqlite.Connection, GameRow, Game, float], Awaitable[None]]
@@ -68,6 +69,8 @@ class Host:
         self.now = now
         self.on_finish = list(on_finish)
         self.on_change = list(on_change)
+        self.standings = Standings(db, self.games, lambda: self.now())
+        """Leaderboards, profiles and seasons, for ``/leaderboard``, ``/profile`` and ``/season``."""
         self._engines: dict[int, tuple[int, Game]] = {}
         self.display_name: Callable[[int], str | None] | None = None
         """Set by the Discord side: a user's display name, put on the board images beside the colours."""
