@@ -32,10 +32,9 @@ from cogs._shared import (
     retire_draw_offer,
 )
 from cogs.records import RecordCommands
-from data.store import GameRow
 from engines import Game, Option
 from host import teaching
-from host.results import HostError, Report
+from host.results import GameRow, HostError, Report
 
 if TYPE_CHECKING:
     from bot import ZBot

@@ -79,6 +79,22 @@ class TooManyChallenges(Exception):
     """The creator already has the allowed number of open challenges."""
 
 
+async def _insert(conn: aiosqlite.Connection, guild_id: int | None, channel_id: int | None, game: str,
+                  players: int, options: dict[str, Any], settings: dict[str, Any], seed: str, creator_id: int,
+                  seats: Sequence[Seat], now: float) -> int:
+    cursor = await conn.execute(
+        "INSERT INTO games (guild_id, channel_id, game, players, options, settings, status, seed,"
+        " creator_id, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, 'challenge', ?, ?, ?, ?)",
+        (guild_id, channel_id, game, players, json.dumps(options), json.dumps(settings), seed, creator_id, now, now),
+    )
+    game_id = int(cursor.lastrowid or 0)
+    await conn.executemany(
+        "INSERT INTO seats (game_id, seat, user_id, team, accepted) VALUES (?, ?, ?, ?, ?)",
+        [(game_id, s.seat, s.user_id, s.team, int(s.accepted)) for s in seats],
+    )
+    return game_id
+
+
 class GameStore:
     """The queries the host needs; no game rules here."""
 
@@ -99,20 +115,29 @@ class GameStore:
                     found = await counted.fetchone()
                 if found is not None and found[0] >= max_open:
                     raise TooManyChallenges(found[0])
-            cursor = await conn.execute(
-                "INSERT INTO games (guild_id, channel_id, game, players, options, settings, status, seed,"
-                " creator_id, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, 'challenge', ?, ?, ?, ?)",
-                (guild_id, channel_id, game, players, json.dumps(options), json.dumps(settings), seed,
-                 creator_id, now, now),
-            )
-            game_id = int(cursor.lastrowid or 0)
-            await conn.executemany(
-                "INSERT INTO seats (game_id, seat, user_id, team, accepted) VALUES (?, ?, ?, ?, ?)",
-                [(game_id, s.seat, s.user_id, s.team, int(s.accepted)) for s in seats],
-            )
+            game_id = await _insert(conn, guild_id, channel_id, game, players, options, settings, seed, creator_id,
+                                    seats, now)
             if also is not None:
                 await also(conn, game_id)
         return game_id
+
+    async def create_rematch(self, *, rematch_of: int, guild_id: int | None, channel_id: int | None, game: str,
+                             players: int, options: dict[str, Any], settings: dict[str, Any], seed: str,
+                             creator_id: int, seats: Sequence[Seat], now: float) -> tuple[int, bool]:
+        """``(new id, True)``; or ``(its id, False)`` when a rematch of that game is waiting or being played.
+
+        Looked up and created in one transaction, so two presses of Rematch at once make one game.
+        """
+        async with self.db.transaction() as conn:
+            async with conn.execute(
+                    "SELECT id FROM games WHERE status IN ('challenge', 'active')"
+                    " AND json_extract(settings, '$.rematch_of') = ? ORDER BY id LIMIT 1", (rematch_of,)) as cursor:
+                live = await cursor.fetchone()
+            if live is not None:
+                return int(live[0]), False
+            settings = {**settings, "rematch_of": rematch_of}
+            return await _insert(conn, guild_id, channel_id, game, players, options, settings, seed, creator_id,
+                                 seats, now), True
 
     async def get(self, game_id: int) -> GameRow | None:
         row = await self.db.fetchone("SELECT * FROM games WHERE id = ?", (game_id,))

@@ -27,6 +27,7 @@ from host.captions import mention
 from host.choices import narrow
 from host.outbox import Outbox, Owed
 from host.results import Board, HostError, Lobby, Report
+from host.standings import Standings
 
 Renderer = Callable[[dict[str, Any]], bytes]
 FinishHook = Callable[[aiosqlite.Connection, GameRow, Game, float], Awaitable[None]]
@@ -77,6 +78,8 @@ class Host:
         self.outbox = Outbox(db)
         self.max_open_challenges = max_open_challenges
         self.challenge_ttl = challenge_ttl
+        self.standings = Standings(db, self.games, lambda: self.now())
+        """Leaderboards, profiles and seasons, for ``/leaderboard``, ``/profile`` and ``/season``."""
         self._engines: dict[int, tuple[int, Game]] = {}
         self.display_name: Callable[[int], str | None] | None = None
         """Set by the Discord side: a user's display name, put on the board images beside the colours."""
@@ -439,16 +442,18 @@ class Host:
         if user not in users:
             raise HostError("Only the players of this game can ask for a rematch.")
         rotated = users[1:] + users[:1]
-        seats = [Seat(i, u, u == user) for i, u in enumerate(rotated)]
+        seats = [Seat(i, u, u == user or bots.is_ai(u)) for i, u in enumerate(rotated)]  # the AI always accepts
         settings = {k: row.settings.get(k, v) for k, v in SETTINGS_DEFAULTS.items()}
         options = dict(row.options)
         if row.settings.get("match_of") is not None:  # a match's later games swapped sides: start as the first did
             first = await self._row(int(row.settings["match_of"]))
             options = dict(first.options)
-        settings["rematch_of"] = row.id
-        new_id = await self.store.create(
-            guild_id=row.guild_id, channel_id=row.channel_id, game=row.game, players=row.players, options=options,
-            settings=settings, seed=dice.new_seed(), creator_id=user, seats=seats, now=self.now())
+        new_id, new = await self.store.create_rematch(
+            rematch_of=row.id, guild_id=row.guild_id, channel_id=row.channel_id, game=row.game, players=row.players,
+            options=options, settings=settings, seed=dice.new_seed(), creator_id=user, seats=seats, now=self.now())
+        if not new:
+            said = "waiting for players" if (await self._row(new_id)).status == "challenge" else "being played"
+            raise HostError(f"Rematch #{new_id} of game #{row.id} is already {said}; there is one rematch at a time.")
         return await self._maybe_start(await self._row(new_id))
 
     async def get(self, game_id: int) -> GameRow:

@@ -1,0 +1,28 @@
+"""The Rematch button end to end: against the AI the rematch starts at once, and a second press is refused."""
+
+from __future__ import annotations
+
+from tests.e2e.conftest import BotHarness
+from tests.e2e.test_ai import start_ai_game
+
+
+async def test_a_rematch_against_the_ai_starts_and_pressing_again_is_refused_privately(harness: BotHarness) -> None:
+    fake = harness.fake
+    async with harness.running() as bot:
+        game_id, thread = await start_ai_game(fake, "alice", "zaic", {"ai": "easy"})
+        resigned = await fake.slash("alice", "zaic resign", channel=thread)
+        assert not resigned.ephemeral and (await bot.host.get(game_id)).status == "finished"
+        final = next(m for m in reversed(fake.messages(thread)) if f"zr:{game_id}" in m.custom_ids())
+        asked = await fake.click("alice", final, f"zr:{game_id}")
+        assert asked.ephemeral and asked.content.startswith("Rematch #"), asked.content
+        new_id = int(asked.content.split("#", 1)[1].split(" ", 1)[0])
+        started = fake.messages("general")[-1]
+        assert f"#{new_id}" in started.content and "The game is on!" in started.content
+        assert not started.custom_ids(), "nobody is left to accept"
+        await fake.wait_until(lambda: any(t.name == f"Zaic #{new_id}" and t.messages for t in fake.threads()),
+                              what="the rematch's thread")
+        assert (await bot.host.get(new_id)).status == "active"
+        before = len(fake.messages("general"))
+        again = await fake.click("alice", final, f"zr:{game_id}")
+        assert again.ephemeral and f"Rematch #{new_id} of game #{game_id} is already being played" in again.content
+        assert len(fake.messages("general")) == before, "no second challenge"

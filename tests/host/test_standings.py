@@ -1,0 +1,84 @@
+"""``host.standings``: what /leaderboard, /profile and /season send, asked of the host as a cog asks."""
+
+from __future__ import annotations
+
+import discord
+import pytest
+
+from data.db import Database
+from host import bots
+from host.results import HostError
+from host.service import Host
+from tests.host.test_ratings import GUILD, SCOPE, A, B, C, D, finish
+
+PNG = b"\x89PNG\r\n\x1a\n"
+EASY = bots.user_of("easy")
+
+
+class Names:
+    """The cog's name callback: records whom it was asked about."""
+
+    def __init__(self) -> None:
+        self.asked: list[int] = []
+
+    async def __call__(self, user_id: int) -> str:
+        self.asked.append(user_id)
+        return f"Player {user_id}"
+
+
+async def test_board_requests_are_checked_before_the_slow_part(host: Host) -> None:
+    standings = host.standings
+    with pytest.raises(HostError, match="no game called 'chess'"):
+        await standings.board_request("chess", GUILD, None, None)
+    with pytest.raises(HostError, match="Seasons belong to a server"):
+        await standings.board_request("zrtz", GUILD, "global", 1)
+    with pytest.raises(HostError, match="Server boards live in a server"):
+        await standings.board_request("zrtz", None, "server", None)
+    with pytest.raises(HostError, match="Season 2 has not started; this server is in season 1"):
+        await standings.board_request("zrtz", GUILD, None, 2)
+    request = await standings.board_request("zrtz", GUILD, None, 1)
+    assert (request.scope, request.season) == (SCOPE, 1)
+    assert (await standings.board_request("zrtz", None, None, None)).scope == "global"
+
+
+async def test_only_admins_start_a_season_and_it_opens_its_board(host: Host) -> None:
+    with pytest.raises(HostError, match="Manage Server"):
+        await host.standings.start_season(GUILD, A, discord.Permissions(send_messages=True))
+    with pytest.raises(HostError, match="Seasons belong to a server"):
+        await host.standings.start_season(None, A, True)
+    text = await host.standings.start_season(GUILD, A, discord.Permissions(manage_guild=True))
+    assert "Season 2 begins" in text and "/leaderboard season:2" in text
+    assert (await host.standings.board_request("zrtz", GUILD, None, 2)).season == 2
+
+
+async def test_the_leaderboard_is_an_image_with_the_callers_place(host: Host, db: Database) -> None:
+    names = Names()
+    empty = await host.standings.board_request("zaic", GUILD, None, None)
+    picture = await host.standings.leaderboard(empty, A, include_bots=True, server_name="Club", name_of=names)
+    assert picture.text == "Nobody is ranked yet." and picture.image.startswith(PNG)
+    for i in range(5):
+        await finish(db, (A, EASY), (1, 2), now=100.0 + i)
+    await finish(db, (B, C), (1, 2), now=200.0)
+    request = await host.standings.board_request("zrtz", GUILD, None, None)
+    picture = await host.standings.leaderboard(request, A, include_bots=True, server_name="Club", name_of=names)
+    assert picture.text == "You are #1 of 2." and picture.filename == "leaderboard-zrtz.png"
+    assert picture.image.startswith(PNG)
+    assert names.asked == [A], "an AI level is named by the host, never looked up as a person"
+    newcomer = await host.standings.leaderboard(request, B, include_bots=False, server_name="Club", name_of=names)
+    assert newcomer.text == "You have 1 rated game(s) here; 5 put you on the board."
+
+
+async def test_a_profile_has_a_field_per_game_recent_results_and_a_chart(host: Host, db: Database) -> None:
+    empty = await host.standings.profile(D, GUILD, Names())
+    assert empty.title == f"Player {D} · ratings on this server"
+    assert empty.description == "No rated games yet." and empty.chart is None and empty.fields == []
+    await finish(db, (A, B), (1, 2), now=100.0)
+    await finish(db, (A, B), (1, 1), game="zaic", now=101.0)
+    page = await host.standings.profile(A, GUILD, Names())
+    assert [f.name for f in page.fields] == ["Zaic", "ZÈRTZ", "Recent results"]  # most played first, then by name
+    assert "Best win" not in page.fields[0].value and "0W 0L 1D" in page.fields[0].value
+    assert f"Best win: <@{B}>" in page.fields[1].value and "1W 0L 0D" in page.fields[1].value
+    assert page.fields[-1].value.startswith("🤝 Draw · Zaic") and not page.fields[-1].inline
+    assert page.chart is not None and page.chart.startswith(PNG) and page.footer
+    assert (await host.standings.profile(A, None, Names())).title.endswith("ratings on all servers")
+    assert (await host.standings.profile(EASY, GUILD, Names())).title.startswith("AI (easy) [bot]")
