@@ -649,10 +649,14 @@ class Host:
         row = await self._row(game_id)
         game = self._game_class(row.game).new(row.players, row.options)
         moves = await self.store.moves(row.id)
-        for move in moves[:upto]:
+        first = max(0, upto - count) if count else upto
+        for move in moves[:first]:
             game.apply_record(move.seat, move.text)
-        applied = [(m.seat, m.text) for m in moves[max(0, upto - count):upto]] if count else []
-        report = await self._report(row, game, applied, continue_match=False)
+        before = game.clone()  # the captions describe each move from the position it was played in
+        for move in moves[first:upto]:
+            game.apply_record(move.seat, move.text)
+        applied = [(m.seat, m.text) for m in moves[first:upto]]
+        report = await self._report(row, game, applied, before=before, continue_match=False)
         if prefix:
             report.caption = f"{prefix}\n{report.caption}"
         return report

@@ -390,7 +390,10 @@ class Ziggurat(Game):
 
 def normalize(text: str) -> list[str]:
     """Lower case, single spaces, and the usual variations (``d4-e4``, ``north``, ``queen``)."""
-    words = text.lower().replace("-", " ").replace(",", " ").split()
+    words: list[str] = []
+    for token in text.lower().replace(",", " ").split():
+        parts = token.split("-")  # d4-e4 is d4 e4; a dash with nothing on one side is no notation: refused
+        words += parts if len(parts) > 1 and all(parts) else [token]
     words = [DIRECTION_WORDS.get(w, w) for w in words]
     words = ["q" if w == "queen" and i > 1 else w for i, w in enumerate(words)]
     if not words:

@@ -86,7 +86,7 @@ def test_a_legal_move_followed_by_junk_is_refused(name: str, which: int, data: s
     ("zrtz", "wd4 a1 a2"), ("zrtz", "wd4 a1 junk"), ("zrtz", "wd³"),
     ("zodiac", "Wolf b1-c³"), ("zodiac", "a²"), ("zodiac", "❸"), ("zodiac", "Tree Tree"),
     ("ziggurat", "roll 3 tip roll 3 tip"), ("ziggurat", "roll ³ tip"), ("ziggurat", "swap a1 1 ²"),
-    ("ziggurat", "end junk"), ("ziggurat", "pass junk"), ("ziggurat", "queen ²"),
+    ("ziggurat", "end junk"), ("ziggurat", "end -"), ("ziggurat", "pass junk"), ("ziggurat", "queen ²"),
 ])
 def test_reported_inputs_are_refused_cleanly(name: str, text: str) -> None:
     for game in positions(name):

@@ -81,7 +81,7 @@ async def test_an_ai_seat_is_accepted_at_once_and_moves_by_a_job_named_in_the_ca
     assert f"{game.seat_name(ai_seat)} (🤖 AI (hard)) played" in done[0].report.caption
     row, game = await host.engine(game_id)
     assert game.history[-1][0] == ai_seat and A in done[0].report.to_notify
-    assert await players.queue.pending(game_id=game_id) == []
+    assert await players.queue.pending(kind=ai_turns.TURN, game_id=game_id) == []
 
 
 async def test_a_crash_mid_search_loses_nothing_and_the_ai_moves_exactly_once(
@@ -122,7 +122,7 @@ async def test_a_stale_job_does_nothing_when_the_human_resigned_first(players: A
     await host.resign(game_id, A)
     assert await run_due(players, clock) == []
     assert ai_moves(tmp_path / "test.sqlite3", game_id, row.seats_of(EASY)[0]) == 0
-    assert await players.queue.pending(game_id=game_id) == []
+    assert await players.queue.pending(kind=ai_turns.TURN, game_id=game_id) == []
 
 
 async def test_ai_seats_get_no_deadline_and_people_keep_theirs(players: AiPlayers, clock: FakeClock) -> None:
