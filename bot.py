@@ -21,6 +21,7 @@ from discord.ext import commands
 from dotenv import load_dotenv
 
 import cogs
+from cogs._limits import Ration
 from data import preflight
 from data.db import DEFAULT_PATH, Database
 from host import ratings
@@ -106,6 +107,8 @@ class ZBot(commands.Bot):
         self._host: Host | None = None
         self._ai: AiPlayers | None = None
         self.recovered: list[Report] = []
+        self.hints = Ration()
+        """Hints computed per user: one every few seconds (a refused hint costs nothing)."""
         """Games started by recovery at start-up, posted once the bot is connected."""
 
     @property

@@ -60,12 +60,15 @@ class HintCommand:
     @app_commands.guild_only()
     async def hint(self, interaction: discord.Interaction) -> None:
         row = await self._game_here(interaction)  # type: ignore[attr-defined]
+        if (wait := self.bot.hints.wait(interaction.user.id)) > 0:
+            raise HostError(f"A hint is a few seconds of the bot's hardest thinking: try again in {wait:.0f} s.")
         await interaction.response.defer(ephemeral=True, thinking=True)  # the search may take seconds
         try:
             hint = await self.bot.ai.hint(row.id, interaction.user.id)
         except HostError as error:
             await interaction.followup.send(str(error), ephemeral=True)
             return
+        self.bot.hints.spend(interaction.user.id)
         await interaction.followup.send(f"💡 Hint for #{row.id}: `{hint.move}` ({hint.label})"[:2000], ephemeral=True)
         if hint.notice is not None:
             thread = await thread_of(self.bot, hint.row.thread_id)

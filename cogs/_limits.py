@@ -8,6 +8,7 @@ A command whose work may take over a second defers first (``interaction.response
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 from typing import TypeVar
 
@@ -40,3 +41,20 @@ async def refuse_after_defer(interaction: discord.Interaction, text: str) -> Non
     await interaction.followup.send(text, ephemeral=True)
 
 
+
+
+class Ration:
+    """A per-user cooldown that only successful uses spend (a hint refused as 'not your turn' costs nothing)."""
+
+    def __init__(self, seconds: float = COOLDOWN, clock: Callable[[], float] = time.monotonic) -> None:
+        self.seconds = seconds
+        self.clock = clock
+        self.last: dict[int, float] = {}
+
+    def wait(self, user_id: int) -> float:
+        """Seconds the user must still wait; 0 when they may go ahead."""
+        since = self.clock() - self.last.get(user_id, float("-inf"))
+        return max(0.0, self.seconds - since)
+
+    def spend(self, user_id: int) -> None:
+        self.last[user_id] = self.clock()
