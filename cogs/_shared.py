@@ -18,9 +18,8 @@ from discord import app_commands
 
 import engines
 from cogs._limits import cooldown_text
-from data.db import Busy
 from host import outbox
-from host.results import Board, HostError, Lobby, Report
+from host.results import Board, Busy, HostError, Lobby, Report
 from host.service import mention
 
 if TYPE_CHECKING:

@@ -4,8 +4,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from data.db import Busy
 from data.store import GameRow
 from engines import Outcome
+
+__all__ = ["Board", "Busy", "GameRow", "HostError", "Lobby", "Report"]
+"""``Busy`` and ``GameRow`` come from data/ and are passed on here, so cogs never import data/."""
 
 
 class HostError(Exception):
