@@ -15,8 +15,8 @@ import discord
 from discord import app_commands
 
 from cogs._limits import expensive, refuse_after_defer
-from cogs._shared import bot_of, guarded, lobby_text, lobby_view, send_error
-from host import record_exchange, records
+from cogs._shared import bot_of, guarded, lobby_text, lobby_view, open_thread, send_error
+from host import bots, record_exchange, records
 from host.record_formats import MAX_RECORD_BYTES
 from host.records import ReplayPage
 from host.results import HostError
@@ -151,17 +151,18 @@ class PlayOn(discord.ui.DynamicItem[discord.ui.Button[Any]], template=rf"zrf:{SO
         view = discord.ui.View(timeout=None)
         view.add_item(PlayOnPick(self.kind, self.ident, self.step))
         view.add_item(PlayOnOpen(self.kind, self.ident, self.step))
-        # AI hook: once AI seats exist (host/record_exchange.play_from's ai_seats), add a "vs AI" button here.
+        view.add_item(PlayOnAi(self.kind, self.ident, self.step))
         await interaction.response.send_message(
-            f"Play on from move {self.step}: choose your opponent, or leave the seat open. "
+            f"Play on from move {self.step}: choose your opponent, leave the seat open, or play the AI. "
             "The new game is never rated.", view=view, ephemeral=True)
 
 
 async def post_challenge(interaction: discord.Interaction, kind: str, ident: int, step: int,
-                         opponents: list[discord.User | discord.Member]) -> None:
-    """The new game's challenge, in the channel (a thread's parent: each game opens its own thread)."""
+                         opponents: list[discord.User | discord.Member], ai: str | None = None) -> None:
+    """The new game's challenge, in the channel (a thread's parent: each game opens its own thread);
+    against the AI the game starts at once in its own thread."""
     if any(u.bot for u in opponents):
-        raise HostError("Bots cannot play yet; challenge a person or leave the seat open.")
+        raise HostError("Other bots cannot play; challenge a person, leave the seat open, or choose an AI level.")
     channel = interaction.channel
     if isinstance(channel, discord.Thread):
         channel = channel.parent
@@ -169,11 +170,16 @@ async def post_challenge(interaction: discord.Interaction, kind: str, ident: int
         raise HostError("Play on in a server text channel.")
     bot = bot_of(interaction)
     lobby = await record_exchange.play_from(bot.host, kind, ident, step, creator=interaction.user.id,
-                                    opponents=[u.id for u in opponents], guild_id=interaction.guild_id,
-                                    channel_id=channel.id)
+                                            opponents=[u.id for u in opponents], guild_id=interaction.guild_id,
+                                            channel_id=channel.id, ai=ai)
     title = records.title_of(lobby.row.game)
     origin = lobby.row.settings.get("origin", {})
     text = f"{lobby_text(lobby, title)}\nFrom {origin.get('source')} after move {step} (never rated)."
+    if lobby.started:
+        message = await channel.send(f"{text}\nThe game is on!", allowed_mentions=discord.AllowedMentions(users=True))
+        await interaction.response.edit_message(content=f"Game started: {message.jump_url}", view=None)
+        await open_thread(bot, message, lobby)
+        return
     message = await channel.send(text, view=lobby_view(lobby), allowed_mentions=discord.AllowedMentions(users=True))
     await bot.host.set_thread(lobby.row.id, None, message.id)
     await interaction.response.edit_message(content=f"Challenge posted: {message.jump_url}", view=None)
@@ -208,6 +214,28 @@ class PlayOnOpen(discord.ui.DynamicItem[discord.ui.Button[Any]], template=rf"zrf
     @guarded
     async def callback(self, interaction: discord.Interaction) -> None:
         await post_challenge(interaction, self.kind, self.ident, self.step, [])
+
+
+class PlayOnAi(discord.ui.DynamicItem[discord.ui.Select[Any]], template=rf"zrfa:{SOURCE}:(?P<step>[0-9]+)"):
+    """Play the AI from here: its level, then the game starts at once (the AI takes the other seats)."""
+
+    def __init__(self, kind: str, ident: int, step: int) -> None:
+        options = [discord.SelectOption(label=f"AI ({level})", value=level) for level in bots.LEVELS]
+        super().__init__(discord.ui.Select(custom_id=f"zrfa:{kind}{ident}:{step}", placeholder="Play the AI…",
+                                           options=options))
+        self.kind, self.ident, self.step = kind, ident, step
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Select[Any],
+                             match: re.Match[str]) -> PlayOnAi:
+        return cls(match["kind"], int(match["ident"]), int(match["step"]))
+
+    @guarded
+    async def callback(self, interaction: discord.Interaction) -> None:
+        values = (interaction.data or {}).get("values") or []
+        if not values or values[0] not in bots.LEVELS:
+            raise HostError(f"Choose an AI level: {', '.join(bots.LEVELS)}.")
+        await post_challenge(interaction, self.kind, self.ident, self.step, [], ai=str(values[0]))
 
 
 # ----- the commands every game cog gets -----------------------------------------------------
@@ -288,4 +316,4 @@ class RecordCommands:
 
 
 async def setup(bot: ZBot) -> None:
-    bot.add_dynamic_items(ReplayNav, ReplayJump, ReplayOpen, PlayOn, PlayOnPick, PlayOnOpen)
+    bot.add_dynamic_items(ReplayNav, ReplayJump, ReplayOpen, PlayOn, PlayOnPick, PlayOnOpen, PlayOnAi)

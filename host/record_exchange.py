@@ -17,7 +17,7 @@ from data.store import Seat
 from engines import CHANCE
 from engines.base import META_MOVES
 from engines.zrtz import boardspace
-from host import dice, imports
+from host import bots, dice, imports
 from host.record_formats import MAX_RECORD_BYTES, GameRecord, Ply, read, to_json, to_text
 from host.records import Namer, ReplayPage, Viewer, page, replay_record, source, users_of, walk
 from host.results import HostError, Lobby
@@ -96,13 +96,13 @@ async def _from_sgf(data: bytes) -> GameRecord:
 
 
 async def play_from(host: Host, kind: str, ident: int, step: int, *, creator: int, opponents: list[int],
-                    guild_id: int | None, channel_id: int | None, ai_seats: int = 0) -> Lobby:
+                    guild_id: int | None, channel_id: int | None, ai: str | None = None) -> Lobby:
     """A new, never rated game that starts with the plies up to ``step``: a challenge like ``/<game> new``.
 
-    AI hook: ``ai_seats`` will seat AI players once the host can (the AI seats work); until then it refuses.
+    ``ai``: a level; the AI takes every seat no person was named for, and the game starts at once (its
+    first turn job comes from the host's change hook when the history makes it the AI's turn).
+    A hidden-information game is played on only from before its first secret choice (docs/records.md).
     """
-    if ai_seats:
-        raise HostError("Playing on against the AI is not available yet; challenge a person instead.")
     loaded = await source(host, kind, ident, viewer=Viewer(creator, guild_id))
     record = loaded.record
     if not loaded.reveal and engines.get(record.game).hidden_information:
@@ -110,6 +110,10 @@ async def play_from(host: Host, kind: str, ident: int, step: int, *, creator: in
     walked = await asyncio.to_thread(walk, loaded)
     if not 0 <= step < len(walked.ends):
         raise HostError(f"There is no move {step} in {record.title} {loaded.label}.")
+    if walked.first_secret is not None and step >= walked.first_secret:
+        raise HostError(f"By move {step} of {record.title} {loaded.label} secret choices were made, and its replay "
+                        f"shows them to everyone: play on only from a move before {walked.first_secret} "
+                        "(e.g. the start, move 0).")
     plies = walked.ends[step]
     prefix = record.pairs()[:plies]
     if any(text in META_MOVES for _, text in prefix):
@@ -121,11 +125,24 @@ async def play_from(host: Host, kind: str, ident: int, step: int, *, creator: in
         raise HostError("The game is over at this position; choose an earlier move.")
     if len(set(opponents)) != len(opponents) or creator in opponents or len(opponents) >= record.players:
         raise HostError(f"Choose up to {record.players - 1} different opponent(s), not yourself.")
+    if any(bots.is_ai(u) for u in opponents):
+        raise HostError("Choose the AI by its level, not as a person.")
     origin = {"source": f"{record.title} {loaded.label}", "move": step, "plies": plies, "kind": kind, "id": ident}
     settings = {"rated": False, "clock": "none", "match": 1, "origin": origin, "start_history": prefix}
     seats = [Seat(0, creator, True)] + [Seat(i + 1, u, False) for i, u in enumerate(opponents)]
-    seats += [Seat(len(seats) + i, None, False) for i in range(record.players - len(seats))]
+    robot = None
+    if ai is not None:
+        try:
+            robot = bots.user_of(ai)
+        except ValueError as error:
+            raise HostError(f"{error}.") from None
+        if len(seats) == record.players:
+            raise HostError("Every seat has a person already: leave a seat for the AI.")
+    seats += [Seat(len(seats) + i, robot, robot is not None) for i in range(record.players - len(seats))]
     game_id = await host.store.create(guild_id=guild_id, channel_id=channel_id, game=record.game,
                                       players=record.players, options=dict(game.options), settings=settings,
                                       seed=dice.new_seed(), creator_id=creator, seats=seats, now=host.now())
-    return Lobby(await host.get(game_id), started=False)
+    row = await host.get(game_id)
+    if all(s.accepted and s.user_id is not None for s in seats):
+        return await host.start(row)  # only the AI was asked: it always accepts
+    return Lobby(row, started=False)

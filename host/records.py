@@ -22,7 +22,7 @@ import engines
 from data.records import RecordStore
 from data.store import GameRow
 from engines import CHANCE, Game
-from host import dice
+from host import bots, dice
 from host.record_formats import GameRecord, Ply, read
 from host.results import Board, HostError
 
@@ -57,7 +57,8 @@ class Loaded:
     guild_id: int | None = None
     members: frozenset[int] = frozenset()
     """Users who may see it anywhere: the players, or whoever imported it."""
-    """Who sits in each seat, for captions: a mention for our games, a name for imports."""
+    names: list[str | None] | None = None
+    """Each seat's name for the board images (as ``Host._board`` puts them), ``None`` where unknown."""
 
     @property
     def who(self) -> list[str]:
@@ -78,6 +79,8 @@ class Walk:
     frames: list[dict[str, Any]] = field(default_factory=list)
     game: Game | None = None
     next_seat: int | None = None
+    first_secret: int | None = None
+    """The first step holding a secret choice (Zodiac's duel pick, king, ink square): no play-on from there."""
 
 
 @dataclass(frozen=True)
@@ -103,8 +106,9 @@ async def load(host: Host, kind: str, ident: int) -> Loaded:
         if found is None:
             raise HostError(f"There is no imported record R{ident}.")
         record = await asyncio.to_thread(read, json.dumps(found[1]).encode(), found[0])
-        return Loaded(kind, ident, record, True, f"imported record R{ident}", [_plain(n) for n in record.names],
-                      found[3], frozenset({found[2]}))
+        people = [_plain(n) for n in record.names]
+        return Loaded(kind, ident, record, True, f"imported record R{ident}", people, found[3],
+                      frozenset({found[2]}), names=list(people))
     row = await host.get(ident)
     if row.status not in ("active", "finished"):
         why = "has not started" if row.status == "challenge" else f"was {row.status}"
@@ -119,7 +123,22 @@ async def load(host: Host, kind: str, ident: int) -> Loaded:
     record.sides = [game.seat_name(s) for s in range(row.players)]
     people = [f"<@{u}>" if u else "open seat" for u in users_of(row)]
     return Loaded("g", ident, record, row.status == "finished", f"#{row.id}", people, row.guild_id,
-                  frozenset(u for u in users_of(row) if u is not None))
+                  frozenset(u for u in users_of(row) if u is not None), names=_image_names(host, row))
+
+
+def _image_names(host: Host, row: GameRow) -> list[str | None] | None:
+    """The names the live boards show (the Discord side's display names), an AI seat marked as a bot."""
+    names = host.player_names(row, row.players)
+    if names is None:
+        return None
+    return [bots.plain_name(u) if bots.is_ai(u := row.user_at(s)) else names[s] for s in range(row.players)]
+
+
+def named(observation: dict[str, Any], loaded: Loaded) -> dict[str, Any]:
+    """The observation with the players' names, for the renderer (a copy: walks are replayed, not kept)."""
+    if loaded.names is None or len(loaded.names) != loaded.record.players:
+        return observation
+    return {**observation, "player_names": list(loaded.names)}
 
 
 async def source(host: Host, kind: str, ident: int, game: str | None = None, viewer: Viewer | None = None) -> Loaded:
@@ -199,7 +218,10 @@ def walk(loaded: Loaded, target: int | None = None, *, frames: bool = False) -> 
             step += 1
             if turn_steps:
                 label.append(f"{now['colour']}:")
-        public = text if loaded.reveal else game.announce(seat, text) if seat != CHANCE else text
+        announced = game.announce(seat, text) if seat != CHANCE else text
+        if announced != text and out.first_secret is None:
+            out.first_secret = step
+        public = text if loaded.reveal else announced
         if step == target:
             out.lines.append(_line(game, seat, text, public, loaded))
         if target is not None and step == target + 1 and out.next_seat is None and seat != CHANCE:
@@ -265,12 +287,16 @@ async def page(host: Host, kind: str, ident: int, step: int | None, game: str | 
         raise HostError(f"There is no move {step} in {loaded.record.title} {loaded.label}: it has moves 0 to {last}.")
     assert walked.observation is not None and walked.game is not None
     caption = _caption(loaded, walked, step, last)
-    image = await asyncio.to_thread(host.renderer, walked.observation)
+    image = await asyncio.to_thread(host.renderer, named(walked.observation, loaded))
     board = Board(image=image, filename=f"{loaded.record.game}-{kind}{ident}-move{step}.png")
     low = max(0, min(step - MENU_SIZE // 2, last + 1 - MENU_SIZE))
     menu = [(k, f"{k}. {walked.labels[k]}") for k in range(low, min(last, low + MENU_SIZE - 1) + 1)]
     over_here = walked.observation.get("outcome") is not None
-    can = not over_here and (loaded.reveal or not engines.get(loaded.record.game).hidden_information)
+    can = (not over_here and (loaded.reveal or not engines.get(loaded.record.game).hidden_information)
+           and (walked.first_secret is None or step < walked.first_secret))
+    if not over_here and walked.first_secret is not None and step >= walked.first_secret and loaded.reveal:
+        caption = (caption + f"\nPlay from here: only before move {walked.first_secret}, the first secret choice"
+                   " (this replay shows the secrets).")[:1900]
     return ReplayPage(kind, ident, caption, board, step, last, menu, can)
 
 
@@ -321,7 +347,7 @@ async def gif(host: Host, game_id: int, kind: str = "g", game: str | None = None
     labels = [f"{k}. {text}".replace("🎲", "dice") if k else "Start" for k, text in enumerate(walked.labels)]
 
     def build() -> bytes:
-        return animate([host.renderer(obs) for obs in walked.frames], labels)
+        return animate([host.renderer(named(obs, loaded)) for obs in walked.frames], labels)
 
     data = await asyncio.to_thread(build)
     unit = "turns" if loaded.record.game in TURN_STEPS else "moves"

@@ -12,6 +12,7 @@ from PIL import Image
 import engines
 from engines import CHANCE
 from tests.e2e.conftest import BotHarness
+from tests.e2e.test_ai import AI_WAIT, ai_move_count, legal_for, played_by
 from tests.e2e.test_platform import PNG, challenge_and_accept
 from tests.fakediscord import Upload
 
@@ -125,3 +126,34 @@ async def test_play_from_here_challenges_a_person_with_the_position(harness: Bot
         assert "Played on from" in first.content and "never rated" in first.content
         old = [(m.seat, m.text) for m in await bot.host.store.moves(game_id)][:4]
         assert [(m.seat, m.text) for m in await bot.host.store.moves(new_id)] == old
+
+
+async def test_play_from_here_against_the_ai_starts_at_once_and_the_ai_replies_in_the_new_thread(
+        harness: BotHarness) -> None:
+    fake = harness.fake
+    async with harness.running() as bot:
+        game_id = await finished_zaic(harness, bot)
+        rec = await fake.slash("carol", "zaic replay", {"game": game_id, "move": 3})
+        ask = await fake.click("carol", rec.original, f"zrf:g{game_id}:3")
+        assert ask.ephemeral and f"zrfa:g{game_id}:3" in ask.original.custom_ids()
+        await fake.select("carol", ask.original, f"zrfa:g{game_id}:3", ["easy"])
+        started = fake.messages("general")[-1]
+        assert "The game is on!" in started.content and "never rated" in started.content
+        assert "🤖 AI (easy)" in started.content and not started.custom_ids()
+        new_id = int(started.content.split("#", 1)[1].split()[0].rstrip("*:,"))
+        title = f"Zaic #{new_id}"
+        await fake.wait_until(lambda: any(t.name == title and t.messages for t in fake.threads()), what="the thread")
+        thread = fake.thread(title)
+        assert "Played on from" in fake.messages(thread)[0].content
+        old = [(m.seat, m.text) for m in await bot.host.store.moves(game_id)][:3]
+        assert [(m.seat, m.text) for m in await bot.host.store.moves(new_id)][:3] == old
+        row, game = await bot.host.engine(new_id)
+        assert row.settings["rated"] is False
+        carol = harness.user_id("carol")
+        copied = ai_move_count(harness.database_path, new_id, "easy")  # the AI's seat's plies of the old game
+        if carol in {row.user_at(s) for s in game.to_move()}:  # carol's turn first: her move, then the AI's
+            move = legal_for(harness.database_path, new_id, carol)[0]
+            played = await fake.slash("carol", "zaic move", {"move": move}, channel=thread)
+            assert not played.ephemeral, played.content
+        await fake.wait_until(lambda: played_by(fake.messages(thread), "easy"), timeout=AI_WAIT, what="the AI's move")
+        assert ai_move_count(harness.database_path, new_id, "easy") == copied + 1

@@ -6,6 +6,7 @@ from __future__ import annotations
 import io
 import json
 import random
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
@@ -15,7 +16,8 @@ import engines
 from data.db import Database
 from engines import CHANCE
 from engines.zrtz import boardspace
-from host import dice, record_exchange, records
+from host import ai_turns, bots, dice, record_exchange, records
+from host.ai_turns import AiPlayers
 from host.record_formats import from_json, from_text, read, to_json, to_text
 from host.results import HostError
 from host.service import Host
@@ -233,9 +235,84 @@ async def test_play_from_here_starts_an_unrated_game_with_that_history(host: Hos
         last = (await records.page(host, "g", source, None)).last
         await record_exchange.play_from(host, "g", source, last, creator=CAROL, opponents=[DAVE], guild_id=None,
                                 channel_id=None)
-    with pytest.raises(HostError, match="AI"):
+    with pytest.raises(HostError, match="unknown AI level"):
         await record_exchange.play_from(host, "g", source, 1, creator=CAROL, opponents=[], guild_id=None,
-                                channel_id=None, ai_seats=1)
+                                        channel_id=None, ai="grandmaster")
+    with pytest.raises(HostError, match="leave a seat for the AI"):
+        await record_exchange.play_from(host, "g", source, 1, creator=CAROL, opponents=[DAVE], guild_id=None,
+                                        channel_id=None, ai="easy")
+
+
+async def test_play_from_here_against_the_ai_starts_at_once_and_the_ai_moves_when_it_is_its_turn(
+        host: Host, clock: FakeClock) -> None:
+    source = await play_game(host, "zaic", 2, {}, random.Random(3), limit=10)
+    robot = bots.user_of("easy")
+    with ThreadPoolExecutor(1) as pool:
+        players = AiPlayers(host, pool=pool)
+        host.on_change.append(players.enqueue)
+        seen = set()
+        for step in range(1, 30):  # the seats are drawn from each new game's seed: meet both cases
+            lobby = await record_exchange.play_from(host, "g", source, 3 + step % 2, creator=CAROL, opponents=[],
+                                                    guild_id=1, channel_id=None, ai="easy")
+            assert lobby.started and lobby.report is not None and "🤖 AI (easy)" in lobby.report.caption
+            row, game = await host.engine(lobby.row.id)  # the seats as drawn at the start
+            assert row.settings["rated"] is False and {s.user_id for s in row.seats} == {CAROL, robot}
+            ai_turn = robot in {row.user_at(s) for s in game.to_move()}
+            before = len(game.history)
+            clock.advance(ai_turns.GRACE)
+            claimed = await players.queue.claim(clock(), players.owner, kinds=ai_turns.KINDS)
+            assert [job.game_id for job in claimed] == ([row.id] if ai_turn else [])
+            for job in claimed:
+                async def deliver(done: ai_turns.Done) -> None:
+                    assert done.report is not None
+                await players.run_job(job, deliver)
+                moves = await host.store.moves(row.id)
+                assert len(moves) > before and row.user_at(moves[before].seat) == robot
+            await host.abort(row.id, CAROL) if not ai_turn else await host.resign(row.id, CAROL)
+            seen.add(ai_turn)
+            if seen == {True, False}:
+                break
+        assert seen == {True, False}
+
+
+async def test_replay_and_gif_boards_carry_the_player_names(host: Host) -> None:
+    game_id = await play_game(host, "zaic", 2, {}, random.Random(5), limit=6)
+    row = await host.get(game_id)
+    host.display_name = {ALICE: "Alice A", BOB: "Bob B"}.get
+    expected = [{ALICE: "Alice A", BOB: "Bob B"}[row.user_at(s)] for s in range(2)]
+    page = await records.page(host, "g", game_id, 2)
+    assert json.loads(page.board.image)["player_names"] == expected
+    frames: list[dict] = []
+    renderer = host.renderer
+    host.renderer = lambda obs: (frames.append(obs), _png())[1]  # the GIF needs real images
+    await records.gif(host, game_id)
+    assert frames and all(f["player_names"] == expected for f in frames)
+    _, files = await record_exchange.export(host, game_id, lambda u: namer(u))
+    host.renderer = renderer
+    imported = await record_exchange.import_record(host, "zaic", files[0][1], CAROL, None)
+    assert json.loads(imported.board.image)["player_names"] == [f"player{row.user_at(s)}" for s in range(2)]
+
+
+def _png() -> bytes:
+    out = io.BytesIO()
+    Image.new("RGB", (40, 30), "white").save(out, format="PNG")
+    return out.getvalue()
+
+
+async def test_a_finished_zodiac_plays_on_only_from_before_its_first_secret_choice(host: Host) -> None:
+    game_id = await play_game(host, "zodiac", 2, {}, random.Random(4), limit=20)
+    moves = await host.store.moves(game_id)
+    first = records.walk(await records.load(host, "g", game_id)).first_secret
+    assert first is not None and first >= 1 and any(m.text.startswith(("pick ", "king ")) for m in moves)
+    before = await records.page(host, "g", game_id, first - 1)
+    after = await records.page(host, "g", game_id, first)
+    assert before.can_play_on and not after.can_play_on and "only before move" in after.caption
+    with pytest.raises(HostError, match="secret choices were made"):
+        await record_exchange.play_from(host, "g", game_id, first, creator=CAROL, opponents=[DAVE], guild_id=None,
+                                        channel_id=None)
+    lobby = await record_exchange.play_from(host, "g", game_id, 0, creator=CAROL, opponents=[DAVE], guild_id=None,
+                                            channel_id=None)
+    assert lobby.row.settings["start_history"] == []
 
 
 def test_every_boardspace_record_survives_import_sgf_export_and_import() -> None:
