@@ -1,7 +1,7 @@
 """Correspondence play on top of the host: clocks in every move's write, timeouts, reminders, overview.
 
 ``Host`` keeps one thin method per command and calls these; they reuse its version-checked
-``_write``/``_commit`` so a clock never changes apart from the move that changed it.
+``Host.write``/``Host.commit`` so a clock never changes apart from the move that changed it.
 """
 
 from __future__ import annotations
@@ -218,7 +218,7 @@ async def reschedule(host: Host, row: GameRow) -> None:
     vacations = await vacations_of(host, users.values(), min([host.now(), *state.started.values()]))
     changes = _schedule(tc, state, users, vacations, skip=await _reminded(host, row.id, state))
     try:
-        await host._write(row, **changes)
+        await host.write(row, **changes)
     except HostError:
         pass
 
@@ -234,12 +234,12 @@ async def _reminded(host: Host, game_id: int, state: ClockState) -> set[int]:
 
 async def timeout(host: Host, game_id: int, seat: int) -> Report:
     """``seat`` ran out of time: it loses a 2-player game; with more players it is skipped and ranked last."""
-    row = await host._row(game_id)
-    host._require_status(row, "active")
+    row = await host.get(game_id)
+    host.require_status(row, "active")
     tc = control_of(row)
     if tc.kind == "none":
         raise HostError(f"Game #{game_id} has no clock.")
-    game = (await host._engine(row)).clone()
+    game = (await host.engine_of(row)).clone()
     state = await load_state(host, game_id)
     user = row.user_at(seat)
     vacations = await vacations_of(host, [user], min([host.now(), *state.started.values()]))
@@ -259,24 +259,24 @@ async def timeout(host: Host, game_id: int, seat: int) -> Report:
     applied += [(CHANCE, r) for r in dice.roll_pending(game, row.seed)]
     who = f"{game.seat_name(seat)} (<@{user}>)" if user is not None else game.seat_name(seat)
     prefix = f"⏰ {who} ran out of time ({tc.describe()}).{then}"
-    await host._commit(row, game, applied, draw_offers=[], late_ok=True, prefix=prefix)
-    report = await host._report(row, game, applied)
+    await host.commit(row, game, applied, draw_offers=[], late_ok=True, prefix=prefix)
+    report = await host.report(row, game, applied)
     report.caption = f"{prefix}\n{report.caption}"
     return report
 
 
 async def abandon(host: Host, game_id: int) -> Notice | None:
     """Abort a game whose clock ran out before anyone moved: a loss then would only punish the seat order."""
-    row = await host._row(game_id)
+    row = await host.get(game_id)
     if row.status != "active":
         return None
-    game = await host._engine(row)
+    game = await host.engine_of(row)
     if any(seat != CHANCE for seat, _ in game.history):
         return None
     ran_out = control_of(row).describe()
     text = f"⏰ {game.title} #{row.id} is aborted: nobody moved before the clock ran out ({ran_out})."
     key = f"notice:{row.id}:abandoned"
-    await host._write(row, status="aborted", deadline=None, remind_at=None,
+    await host.write(row, status="aborted", deadline=None, remind_at=None,
                       owed=[Owed("notice", key, row.id, {"text": text})])
     return Notice(row.id, row.thread_id or row.channel_id, text, key)
 
@@ -292,7 +292,7 @@ async def due(host: Host, now: float) -> Due:
 
 async def late_seat(host: Host, game_id: int, now: float) -> int | None:
     """The seat whose deadline passed first, if any."""
-    row = await host._row(game_id)
+    row = await host.get(game_id)
     if row.status != "active":
         return None
     tc, state = control_of(row), await load_state(host, game_id)
@@ -311,14 +311,14 @@ async def notify_mode(host: Host, user: int) -> str:
 
 async def remind(host: Host, game_id: int, now: float) -> list[Reminder]:
     """Reminders due in one game, each recorded before it is returned: at most once per turn, restarts included."""
-    row = await host._row(game_id)
+    row = await host.get(game_id)
     if row.status != "active":
         return []
     tc, state = control_of(row), await load_state(host, game_id)
     users = {s.seat: s.user_id for s in row.seats}
     vacations = await vacations_of(host, users.values(), min([now, *state.started.values()]))
     already = await _reminded(host, game_id, state)
-    title = host._game_class(row.game).title
+    title = host.game_class(row.game).title
     out: list[Reminder] = []
     for seat in sorted(state.started):
         away = vacations.get(users.get(seat) or 0, [])
@@ -418,10 +418,10 @@ async def history(host: Host, user: int, guild_id: int | None, page: int = 1) ->
         best = min((ranks[s] for s in seats if s < len(ranks)), default=None)
         outcome = place(best, ranks) if best is not None else "?"
         lines.append(HistoryLine(
-            game_id=row.id, title=host._game_class(row.game).title, thread_id=row.thread_id,
+            game_id=row.id, title=host.game_class(row.game).title, thread_id=row.thread_id,
             opponents=sorted({u for s in row.seats if (u := s.user_id) is not None and u != user}),
             result=outcome, reason=str(result.get("reason", "")), finished_at=row.updated_at,
-            unrated=unrated_reason(row, await host._engine(row))))
+            unrated=unrated_reason(row, await host.engine_of(row))))
     return HistoryPage(lines, page, pages, total)
 
 

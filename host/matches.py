@@ -93,7 +93,7 @@ async def resume_all(host: Host) -> list[Report]:
                                            " AND id > ?", (first, row.id))
             current = await score(host, row)
             if later is None and not current.decided:
-                report = await _next_game(host, row, await host._engine(row), current)
+                report = await _next_game(host, row, await host.engine_of(row), current)
                 if report is not None:
                     started.append(report)
         except Exception:

@@ -90,7 +90,7 @@ class Host:
                         options: Mapping[str, Any] | None = None, settings: Mapping[str, Any] | None = None,
                         guild_id: int | None = None, channel_id: int | None = None) -> Lobby:
         """A new game waiting for named opponents to accept and open seats to be filled."""
-        cls = self._game_class(game)
+        cls = self.game_class(game)
         players = 1 + len(opponents) + open_seats
         try:
             checked = cls.new(players, options or {}).options
@@ -133,7 +133,7 @@ class Host:
 
     async def accept(self, game_id: int, user: int) -> Lobby:
         row = await self._row(game_id)
-        self._require_status(row, "challenge")
+        self.require_status(row, "challenge")
         pending = [s for s in row.seats if s.user_id == user and not s.accepted]
         if not pending:
             if row.seat_of(user) is not None and self._full(row.seats):
@@ -146,7 +146,7 @@ class Host:
 
     async def join(self, game_id: int, user: int) -> Lobby:
         row = await self._row(game_id)
-        self._require_status(row, "challenge")
+        self.require_status(row, "challenge")
         if row.seat_of(user) is not None:
             raise HostError("You are already in this game.")
         free = next((s for s in row.seats if s.user_id is None), None)
@@ -161,7 +161,7 @@ class Host:
         if row.status != "challenge":
             return None
         try:
-            await self._write(row, status="aborted")
+            await self.write(row, status="aborted")
         except HostError:  # an Accept at this very moment won
             return None
         return row
@@ -169,10 +169,10 @@ class Host:
     async def decline(self, game_id: int, user: int) -> Lobby:
         """A named opponent declines, or the creator withdraws the challenge."""
         row = await self._row(game_id)
-        self._require_status(row, "challenge")
+        self.require_status(row, "challenge")
         if row.seat_of(user) is None:
             raise HostError("Only the players named in this challenge can decline it.")
-        await self._write(row, status="declined")
+        await self.write(row, status="declined")
         return Lobby(row, started=False, declined_by=user)
 
     @staticmethod
@@ -183,7 +183,7 @@ class Host:
         """Save the seats; when the table is full, start the game in that same transaction."""
         if self._full(seats):
             return await self.start(row, seats=seats)
-        await self._write(row, seats=seats)
+        await self.write(row, seats=seats)
         return Lobby(row, started=False)
 
     async def _maybe_start(self, row: GameRow) -> Lobby:
@@ -226,7 +226,7 @@ class Host:
         Seats are drawn from the seed; in team games the order is only rotated, so the partners the
         challenger named (``opponent2``) stay partners."""
         users = [s.user_id for s in (seats or row.seats) if s.user_id is not None]
-        game = self._game_class(row.game).new(row.players, row.options)
+        game = self.game_class(row.game).new(row.players, row.options)
         teams = game.teams()
         shuffle = shuffle and "rematch_of" not in row.settings  # a rematch keeps its rotated seats
         if shuffle and len(set(teams)) == len(teams):
@@ -242,11 +242,11 @@ class Host:
         timing = await correspondence.clock_changes(self, row, game, [], seats=seats, fresh=True)
         owed = [Owed("thread", outbox.thread_key(row.id), row.id, {"upto": len(game.history)}),
                 *self._choices_owed(row.id, game, seats)]
-        await self._write(row, seats=seats, status="active", moves=prefix + [(CHANCE, r) for r in rolls], state=game,
+        await self.write(row, seats=seats, status="active", moves=prefix + [(CHANCE, r) for r in rolls], state=game,
                           owed=owed,
                           **timing)
         self._engines[row.id] = (row.version, game)
-        return Lobby(row, started=True, report=await self._report(row, game, []))
+        return Lobby(row, started=True, report=await self.report(row, game, []))
 
     # ----- play -------------------------------------------------------------------------
 
@@ -257,8 +257,8 @@ class Host:
         version check makes that refusal exact even against a click at the same instant.
         """
         row = await self._row(game_id)
-        self._require_status(row, "active")
-        before = await self._engine(row)  # never changed in place: captions describe the move from it
+        self.require_status(row, "active")
+        before = await self.engine_of(row)  # never changed in place: captions describe the move from it
         game = before.clone()
         if expected_ply is not None and len(game.history) != expected_ply:
             raise HostError("That button belongs to an earlier position; use the buttons under the newest board.")
@@ -271,18 +271,18 @@ class Host:
         except IllegalMove as error:
             raise HostError(captions.clip(str(error), 300)) from None
         applied = [(seat, canonical)] + [(CHANCE, r) for r in dice.roll_pending(game, row.seed)]
-        await self._commit(row, game, applied, draw_offers=[])
-        return await self._report(row, game, applied, before=before)
+        await self.commit(row, game, applied, draw_offers=[])
+        return await self.report(row, game, applied, before=before)
 
     async def resign(self, game_id: int, user: int) -> Report:
         row = await self._row(game_id)
-        self._require_status(row, "active")
-        game = (await self._engine(row)).clone()
+        self.require_status(row, "active")
+        game = (await self.engine_of(row)).clone()
         seats = self._seats_in_play(row, game, user)
         game.eliminate(seats[0], "resign")
         applied = [(seats[0], "resign")] + [(CHANCE, r) for r in dice.roll_pending(game, row.seed)]
-        await self._commit(row, game, applied, draw_offers=[])
-        return await self._report(row, game, applied)
+        await self.commit(row, game, applied, draw_offers=[])
+        return await self.report(row, game, applied)
 
     async def offer_draw(self, game_id: int, user: int, *, accept_only: bool = False) -> Report | str:
         """Offer a draw, or accept the offers on the table; a draw needs every remaining player.
@@ -290,10 +290,10 @@ class Host:
         ``accept_only``: only join an offer already made (the AI answers offers and never makes one).
         """
         row = await self._row(game_id)
-        self._require_status(row, "active")
+        self.require_status(row, "active")
         if accept_only and not row.draw_offers:
             raise HostError("There is no draw offer to accept.")
-        game = (await self._engine(row)).clone()
+        game = (await self.engine_of(row)).clone()
         seats = self._seats_in_play(row, game, user)
         offers = sorted(set(row.draw_offers) | set(seats))
         if set(row.draw_offers) >= set(seats):
@@ -301,21 +301,21 @@ class Host:
         if set(offers) >= set(game.active_seats()):
             game.agree_draw(seats[0])
             applied = [(seats[0], "draw")]
-            await self._commit(row, game, applied, draw_offers=[])
-            return await self._report(row, game, applied)
-        await self._write(row, draw_offers=offers, state=game)
+            await self.commit(row, game, applied, draw_offers=[])
+            return await self.report(row, game, applied)
+        await self.write(row, draw_offers=offers, state=game)
         waiting = [mention(row.user_at(s)) for s in game.active_seats() if s not in offers]
         return (f"{mention(user)} offers a draw. {', '.join(waiting)}: press Accept draw (or use the draw command) "
                 "to accept, or just move to decline.")
 
     async def decline_draw(self, game_id: int, user: int) -> str:
         row = await self._row(game_id)
-        self._require_status(row, "active")
+        self.require_status(row, "active")
         if not row.draw_offers:
             raise HostError("There is no draw offer to decline.")
         if row.seat_of(user) is None:
             raise HostError("You are not playing in this game.")
-        await self._write(row, draw_offers=[])
+        await self.write(row, draw_offers=[])
         return f"{mention(user)} declined the draw offer."
 
     async def abort(self, game_id: int, user: int) -> str:
@@ -324,14 +324,14 @@ class Host:
         if row.seat_of(user) is None:
             raise HostError("Only a player of this game can abort it.")
         if row.status == "challenge":
-            await self._write(row, status="aborted")
+            await self.write(row, status="aborted")
             return f"{mention(user)} withdrew the challenge."
-        self._require_status(row, "active")
-        game = await self._engine(row)
+        self.require_status(row, "active")
+        game = await self.engine_of(row)
         played_on = (row.settings.get("origin") or {}).get("plies", 0)  # moves copied from another game
         if any(seat != CHANCE for seat, _ in game.history[played_on:]):
             raise HostError("The game has started: resign instead, or offer a draw.")
-        await self._write(row, status="aborted")
+        await self.write(row, status="aborted")
         return f"{mention(user)} aborted the game before the first move."
 
     # ----- reading ----------------------------------------------------------------------
@@ -339,7 +339,7 @@ class Host:
     async def board(self, game_id: int, user: int | None = None) -> Board:
         """The public board, or a seated user's own view (with their hidden information)."""
         row = await self._row(game_id)
-        game = await self._engine(row)
+        game = await self.engine_of(row)
         seat = row.seat_of(user) if user is not None else None
         return await self._board(row, game, seat)
 
@@ -348,7 +348,7 @@ class Host:
         row = await self._row(game_id)
         if row.status != "active":
             return []
-        game = await self._engine(row)
+        game = await self.engine_of(row)
         seats = [s for s in row.seats_of(user) if s in game.to_move()]
         if not seats:
             return []
@@ -360,7 +360,7 @@ class Host:
         row = await self._row(game_id)
         if row.status != "active":
             return f"Game #{row.id} {captions.STATUS_SAID.get(row.status, row.status)}"
-        game = await self._engine(row)
+        game = await self.engine_of(row)
         seats = row.seats_of(user)
         if not seats:
             return "You are not playing this game"
@@ -373,7 +373,7 @@ class Host:
         row = await self._row(game_id)
         if row.status != "active":
             return 0, []
-        game = await self._engine(row)
+        game = await self.engine_of(row)
         movers = [s for s in game.to_move() if s != CHANCE]
         if len(movers) != 1 or game.hidden_information or bots.is_ai(row.user_at(movers[0])):
             return len(game.history), []
@@ -385,7 +385,7 @@ class Host:
         ply, moves = await self.turn_moves(game_id, limit)
         if not moves:
             return ply, []
-        game = await self._engine(await self._row(game_id))
+        game = await self.engine_of(await self._row(game_id))
         seat = next(s for s in game.to_move() if s != CHANCE)
         ordered = sorted(moves, key=lambda m: m == "end")
         return ply, [(captions.clip(game.describe(seat, m), 80), m) for m in ordered]
@@ -398,7 +398,7 @@ class Host:
             if row is not None and row.game == game:
                 return row
         mine = await self.store.games_of(user, statuses, guild_id=guild_id, game=game)
-        title = self._game_class(game).title
+        title = self.game_class(game).title
         newest = sorted(mine, key=lambda r: (r.updated_at, r.id), reverse=True)
         live = [row for row in newest if row.status != "finished"]
         if len(live) > 1:  # a game in play (or waiting) is never guessed among several
@@ -462,17 +462,17 @@ class Host:
     async def engine(self, game_id: int) -> tuple[GameRow, Game]:
         """The row and a copy of its game, for services that read the whole state (the AI, hints)."""
         row = await self._row(game_id)
-        return row, (await self._engine(row)).clone()
+        return row, (await self.engine_of(row)).clone()
 
     async def report_since(self, game_id: int, first_ply: int) -> Report:
         """The report of the moves from ``first_ply`` on, as it was posted when they were played (re-posting)."""
         row = await self._row(game_id)
-        game = await self._engine(row)
-        return await self._report(row, game, list(game.history[first_ply:]))
+        game = await self.engine_of(row)
+        return await self.report(row, game, list(game.history[first_ply:]))
 
     async def observation(self, game_id: int, user: int | None) -> dict[str, Any]:
         row = await self._row(game_id)
-        game = await self._engine(row)
+        game = await self.engine_of(row)
         return game.observation(row.seat_of(user) if user is not None else None)
 
     async def rolls(self, game_id: int) -> list[str]:
@@ -502,9 +502,10 @@ class Host:
     async def vacation(self, user: int, days: int) -> str:
         return await correspondence.vacation(self, user, days)
 
-    # ----- internals --------------------------------------------------------------------
+    # ----- building blocks (public for host/correspondence.py and host/matches.py) --------
 
-    def _game_class(self, name: str) -> type[Game]:
+    def game_class(self, name: str) -> type[Game]:
+        """The engine class registered under ``name``; an unknown name is a clear refusal."""
         try:
             return self.games[name]
         except KeyError:
@@ -517,19 +518,22 @@ class Host:
         return row
 
     @staticmethod
-    def _require_status(row: GameRow, status: str) -> None:
+    def require_status(row: GameRow, status: str) -> None:
+        """Refuse, in words a player understands, unless the game is in ``status``."""
         if row.status == status:
             return
         said = {"challenge": "is still waiting for players", "active": "is already under way",
                 "finished": "is over", "aborted": "was aborted", "declined": "was declined"}
         raise HostError(f"Game #{row.id} {said.get(row.status, row.status)}.")
 
-    async def _engine(self, row: GameRow) -> Game:
-        """The engine at the row's version: cached, else rebuilt by replaying the move log."""
+    async def engine_of(self, row: GameRow) -> Game:
+        """The engine at the row's version: cached, else rebuilt by replaying the move log.
+
+        The cached object itself: clone it before trying moves on it."""
         cached = self._engines.get(row.id)
         if cached and cached[0] == row.version:
             return cached[1]
-        game = self._game_class(row.game).new(row.players, row.options)
+        game = self.game_class(row.game).new(row.players, row.options)
         for move in await self.store.moves(row.id):
             game.apply_record(move.seat, move.text)
         self._engines[row.id] = (row.version, game)
@@ -540,7 +544,7 @@ class Host:
         missing = [row for row in rows if (cached := self._engines.get(row.id)) is None or cached[0] != row.version]
         logs = await self.store.moves_of([row.id for row in missing])
         for row in missing:
-            game = self._game_class(row.game).new(row.players, row.options)
+            game = self.game_class(row.game).new(row.players, row.options)
             for move in logs.get(row.id, []):
                 game.apply_record(move.seat, move.text)
             self._engines[row.id] = (row.version, game)
@@ -565,9 +569,9 @@ class Host:
             raise HostError(captions.not_your_turn(row, game, seats))
         return movers[0]
 
-    async def _write(self, row: GameRow, *, moves: list[tuple[int, str]] | None = None, first_ply: int = 0,
-                     seats: list[Seat] | None = None, finished: Game | None = None, state: Game | None = None,
-                     owed: Sequence[Owed] = (), **changes: Any) -> None:
+    async def write(self, row: GameRow, *, moves: list[tuple[int, str]] | None = None, first_ply: int = 0,
+                    seats: list[Seat] | None = None, finished: Game | None = None, state: Game | None = None,
+                    owed: Sequence[Owed] = (), **changes: Any) -> None:
         """One version-checked transaction: the change, the finish hooks (ratings), the change hooks (an AI's
         turn, for ``state``: the game after this write) and what it owes (outbox), all or nothing."""
         now = self.now()
@@ -593,8 +597,8 @@ class Host:
         outbox.crash_point("start" if "thread" in kinds else "end" if finished is not None else
                            "move" if "post" in kinds else "write")
 
-    async def _commit(self, row: GameRow, game: Game, applied: list[tuple[int, str]], *, late_ok: bool = False,
-                      prefix: str = "", **changes: Any) -> None:
+    async def commit(self, row: GameRow, game: Game, applied: list[tuple[int, str]], *, late_ok: bool = False,
+                     prefix: str = "", **changes: Any) -> None:
         """Persist moves already applied to ``game`` (a clone) and, only then, make it the cached state.
 
         ``late_ok``: the moves settle a timeout (the rules' stand-in move), so the deadline does not refuse them.
@@ -608,7 +612,7 @@ class Host:
         post = {"upto": ply, "count": len(applied), "prefix": prefix}
         owed = [Owed("post", outbox.post_key(row.id, ply), row.id, post),
                 *self._choices_owed(row.id, game, row.seats)]
-        await self._write(row, moves=applied, first_ply=ply - len(applied), state=game, owed=owed, **changes)
+        await self.write(row, moves=applied, first_ply=ply - len(applied), state=game, owed=owed, **changes)
         if outcome is None:
             self._engines[row.id] = (row.version, game)
         else:  # finished games are rarely read again: keep the cache to the games in play
@@ -647,7 +651,7 @@ class Host:
         """The report of the ``count`` moves before ply ``upto``, rebuilt from the move log (the outbox's
         delayed posts): the same caption the live report had, with the board as it was then."""
         row = await self._row(game_id)
-        game = self._game_class(row.game).new(row.players, row.options)
+        game = self.game_class(row.game).new(row.players, row.options)
         moves = await self.store.moves(row.id)
         first = max(0, upto - count) if count else upto
         for move in moves[:first]:
@@ -656,13 +660,15 @@ class Host:
         for move in moves[first:upto]:
             game.apply_record(move.seat, move.text)
         applied = [(m.seat, m.text) for m in moves[first:upto]]
-        report = await self._report(row, game, applied, before=before, continue_match=False)
+        report = await self.report(row, game, applied, before=before, continue_match=False)
         if prefix:
             report.caption = f"{prefix}\n{report.caption}"
         return report
 
-    async def _report(self, row: GameRow, game: Game, applied: list[tuple[int, str]], *,
-                      before: Game | None = None, continue_match: bool = True) -> Report:
+    async def report(self, row: GameRow, game: Game, applied: list[tuple[int, str]], *,
+                     before: Game | None = None, continue_match: bool = True) -> Report:
+        """The caption and board for moves just applied to ``game`` (``before``: the position they were
+        played in); a finished match game starts the next one unless ``continue_match`` is off."""
         lines: list[str] = []
         continues = captions.continues_turn(game, applied)
         if continues:  # the turn's message is edited in place: it tells the whole turn so far

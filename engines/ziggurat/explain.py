@@ -29,7 +29,7 @@ VERBS = ("move", "aim", "hop", "leap", "tip", "swap", "dig", "redo", "end", "que
 def now_you_can(game: Ziggurat) -> str:
     """One example of each kind of move legal right now: short, and only what this step allows."""
     examples: dict[str, str] = {}
-    for move in sorted(game._moves()):
+    for move in sorted(game.effects()):
         examples.setdefault(move.split()[0], move)
     shown = [examples[v] for v in VERBS if v in examples] + ["end"]
     return f"Now you can play, e.g.: {', '.join(shown)}."
@@ -53,7 +53,7 @@ def why_not(game: Ziggurat, words: list[str], text: str) -> str:
     if verb == "end":
         return "Write just `end` to finish your turn."
     me = LAYOUT[game.colour].name
-    actions = game._actions()
+    actions = game.action_choices()
     if verb == "queen":
         if not game.queens:
             return "This game is played without Queens (the queen option is off)."
@@ -103,8 +103,8 @@ def why_not(game: Ziggurat, words: list[str], text: str) -> str:
         return _why_not_swapping(game, words, loc)
     if verb == "redo" and words[1:] == ["move"]:
         return "Redo move comes after you have used the movement die."
-    same = sorted(m for m in game._moves() if m.split()[:2] == words[:2]) or sorted(
-        m for m in game._moves() if m.split()[0] == verb)
+    same = sorted(m for m in game.effects() if m.split()[:2] == words[:2]) or sorted(
+        m for m in game.effects() if m.split()[0] == verb)
     hint = ", ".join(same[:12]) + (" …" if len(same) > 12 else "")
     return f"{quote(text)} is not legal now." + (f" {verb.capitalize()} moves: {hint}." if same else "")
 
@@ -214,7 +214,7 @@ def describe(game: Ziggurat, move: str) -> str:
         return "End the turn" + (f" (unused: {', '.join(left)})" if left else "")
     if move.startswith("roll") or move.startswith("queen"):
         return move
-    effect = game._moves().get(move)
+    effect = game.effects().get(move)
     if effect is None:
         return move
     kind = effect[0]
@@ -246,13 +246,13 @@ def describe(game: Ziggurat, move: str) -> str:
 
 def status(game: Ziggurat) -> str:
     """Round, whose turn, the dice and what is left, pieces home per colour."""
-    home = " · ".join(f"{LAYOUT[c].name} {game._home(c)}/{game.per_colour}" for c in game.colours)
+    home = " · ".join(f"{LAYOUT[c].name} {game.home_count(c)}/{game.per_colour}" for c in game.colours)
     me = LAYOUT[game.colour].name
     if game.outcome() is not None:
         return f"Round {game.round} · home: {home}"
     if game.phase == "setup":
         return f"{me} places the Queen · home: {home}"
-    rolls = game._roll_texts()
+    rolls = game.roll_texts()
     if game.phase == "roll":
         dice = "rolling" + (f" again (so far {' '.join(rolls)})" if rolls else "")
     else:

@@ -146,7 +146,7 @@ class Ziggurat(Game):
         p = 1 / (len(moves) * len(acts))
         return [(f"roll {m} {a}", p) for m in moves for a in acts]
 
-    def _actions(self) -> frozenset[str]:
+    def action_choices(self) -> frozenset[str]:
         """What the unused action die allows: Wild stands for any other action on the die."""
         if self.action is None:
             return frozenset()
@@ -159,10 +159,11 @@ class Ziggurat(Game):
 
     # ----- moves --------------------------------------------------------------------------
 
-    def _moves(self) -> dict[str, rules.Effect]:
-        """The current player's moves this step (``end`` excluded), cached until the state changes."""
+    def effects(self) -> dict[str, rules.Effect]:
+        """The current player's moves this step (``end`` excluded) with what each does, cached until the
+        state changes (public for explain.py's captions and hints)."""
         if self._cache is None:
-            actions = self._actions()
+            actions = self.action_choices()
             moves = rules.generate(self.board, self.colour, self.movement, actions, self.bonus, self.queens)
             if "redo" in actions:
                 moves["redo action"] = ("redo", "action")
@@ -176,7 +177,7 @@ class Ziggurat(Game):
             return [text for text, _ in self._chance_outcomes()]
         if self.phase == "setup":
             return [f"queen {n}" for n in range(1, 5)]
-        return [*self._moves(), "end"]
+        return [*self.effects(), "end"]
 
     def _play(self, seat: int, text: str) -> str:
         words = normalize(text)
@@ -195,7 +196,7 @@ class Ziggurat(Game):
         if canonical == "end":
             self._end_turn()
             return canonical
-        effect = self._moves().get(canonical)
+        effect = self.effects().get(canonical)
         if effect is None:
             raise IllegalMove(self._why_not(words, text))
         self._apply(canonical, effect)
@@ -240,15 +241,16 @@ class Ziggurat(Game):
 
     def _auto_end(self) -> None:
         """The turn ends by itself when nothing is left to use."""
-        if self.winner is None and not self._moves():
+        if self.winner is None and not self.effects():
             self._end_turn()
 
     def _end_turn(self) -> None:
-        self.last_turn = {"colour": self.colour, "rolls": self._roll_texts(), "moves": list(self.turn_moves),
+        self.last_turn = {"colour": self.colour, "rolls": self.roll_texts(), "moves": list(self.turn_moves),
                           "marks": list(self.marks)}
         self._next_colour(setup=False)
 
-    def _roll_texts(self) -> list[str]:
+    def roll_texts(self) -> list[str]:
+        """This turn's dice as shown to players: movement numbers, then action faces."""
         out = [str(m) for m in self.rolled.get("movement", [])]
         return out + list(self.rolled.get("action", []))
 
@@ -280,7 +282,7 @@ class Ziggurat(Game):
                 return
             self.phase = "roll"
             self.roll_kind = "both"
-            if self._home(self.colour) == self.per_colour:
+            if self.home_count(self.colour) == self.per_colour:
                 # A finished partner rolls only the action die, and passes when nothing could be Tipped.
                 if not rules.generate(self.board, self.colour, None, frozenset({"tip"}), 0, self.queens):
                     continue
@@ -297,13 +299,14 @@ class Ziggurat(Game):
 
     # ----- results ------------------------------------------------------------------------
 
-    def _home(self, colour: int) -> int:
+    def home_count(self, colour: int) -> int:
+        """How many of ``colour``'s pieces stand in its Goal."""
         return sum(1 for p in self.board[GOALS[colour]] if p & 3 == colour)
 
     def _check_win(self) -> None:
-        if self._home(self.colour) != self.per_colour:  # only the mover's own path enters its Goal
+        if self.home_count(self.colour) != self.per_colour:  # only the mover's own path enters its Goal
             return
-        done = [c for c in self.colours if self._home(c) == self.per_colour]
+        done = [c for c in self.colours if self.home_count(c) == self.per_colour]
         if self.options["mode"] == "partners":
             for c in done:
                 if (c + 2) % 4 in done:
@@ -330,9 +333,9 @@ class Ziggurat(Game):
             scores = [0.0] * self.num_players
             for c in self.colours:
                 seat = self.owner[c]
-                value = 1000 * self._home(c) + self.progress(c)
+                value = 1000 * self.home_count(c) + self.progress(c)
                 if self.options["mode"] == "partners":
-                    scores[seat] = float(value + self.progress((c + 2) % 4) + 1000 * self._home((c + 2) % 4))
+                    scores[seat] = float(value + self.progress((c + 2) % 4) + 1000 * self.home_count((c + 2) % 4))
                 else:
                     scores[seat] = max(scores[seat], float(value))
             return Outcome.by_scores(tuple(scores), f"round limit {self.options['round_limit']}: closest to home")
@@ -363,17 +366,17 @@ class Ziggurat(Game):
                    "facing": facing(c), "walls": list(lay.walls), "goal": lay.goal,
                    "seat": self.owner.get(c), "in_play": c in self.colours}
                   for c, lay in enumerate(LAYOUT)]
-        turn_rolls = self._roll_texts()
+        turn_rolls = self.roll_texts()
         return {
             "layout": layout,
             "board": {name(s): stack(s) for s in range(100) if self.board[s] and on_board(*xy(s))},
             "stations": {LAYOUT[c].name: stack(STATIONS[c]) for c in self.colours},
-            "home": {LAYOUT[c].name: self._home(c) for c in self.colours},
+            "home": {LAYOUT[c].name: self.home_count(c) for c in self.colours},
             "pieces_per_colour": self.per_colour,
             "turn": {"colour": LAYOUT[self.colour].name, "seat": self.owner[self.colour], "phase": self.phase,
                      "round": self.round, "roll_kind": self.roll_kind if self.phase == "roll" else None},
             "dice": {"rolled": turn_rolls, "movement_left": self.movement, "action_left": self.action,
-                     "action_choices": sorted(self._actions()), "moved": self.moved},
+                     "action_choices": sorted(self.action_choices()), "moved": self.moved},
             "turn_moves": list(self.turn_moves),
             "marks": [self._mark_name(s) for s in self.marks],
             "last_turn": {"colour": LAYOUT[self.last_turn["colour"]].name, "rolls": self.last_turn["rolls"],

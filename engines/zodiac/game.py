@@ -151,7 +151,7 @@ class Zodiac(Game):
     def place_side(self) -> int:
         return LIGHT if len(self.placed[LIGHT]) == len(self.placed[DARK]) else DARK
 
-    def _moves(self, seat: int) -> dict[str, Any]:
+    def move_table(self, seat: int) -> dict[str, Any]:
         """Canonical text -> what to do, cached per position and seat."""
         if self._cache is not None and self._cache[:2] == (len(self.history), seat):
             return self._cache[2]
@@ -184,13 +184,13 @@ class Zodiac(Game):
         return {f"{k} {sq_name(sq)}": (k, sq) for k in kinds for sq in free}
 
     def _legal_moves(self, seat: int) -> list[str]:
-        return list(self._moves(seat))
+        return list(self.move_table(seat))
 
     def _chance_outcomes(self) -> list[tuple[str, float]]:
         return [(f"roll {n}", 1 / 6) for n in range(1, 7)]
 
     def _lookup(self, seat: int, text: str) -> tuple[str, Any]:
-        moves = self._moves(seat)
+        moves = self.move_table(seat)
         if text in moves:
             return text, moves[text]
         wanted = norm(text)
@@ -246,7 +246,7 @@ class Zodiac(Game):
             return "'stop' ends a monkey's or a virus's extra turns, and none is under way: make a move."
         if words and words[0] in PREFIXES - {"pick", "king"}:
             kind = words[0].capitalize()
-            own = sorted(m for m in self._moves(seat) if m.split()[0] == kind)
+            own = sorted(m for m in self.move_table(seat) if m.split()[0] == kind)
             if own:
                 more = f" and {len(own) - 6} more" if len(own) > 6 else ""
                 return f"{shown!r} is not a legal move. {kind} moves now: {', '.join(own[:6])}{more}."
@@ -362,7 +362,7 @@ class Zodiac(Game):
                 and st.chain is None and self._checked != len(self.history)):
             # Checked lazily, once per position: a player without a legal move draws (2.3b).
             self._checked = len(self.history)
-            if not self._moves(self.seat_of(st.turn)):
+            if not self.move_table(self.seat_of(st.turn)):
                 st.draw = f"{SIDE_NAMES[st.turn]} has no legal move"
         if self.st.winner is not None:
             return Outcome.win(self.seat_of(self.st.winner), 2, self.st.reason)

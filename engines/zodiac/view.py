@@ -17,7 +17,7 @@ if TYPE_CHECKING:
 
 def describe(game: Zodiac, seat: int, move: str) -> str:
     """Autocomplete label: the move text plus what it does (capture, trample, ability)."""
-    moves = game._moves(seat) if seat in game.to_move() else {}
+    moves = game.move_table(seat) if seat in game.to_move() else {}
     act = moves.get(move)
     if not isinstance(act, Action) or act.kind == "stop":
         return move[:100]

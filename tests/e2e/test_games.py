@@ -41,7 +41,7 @@ async def play_by_host(harness: BotHarness, bot: ZBot, game_id: int, *moves: str
 
 async def legal_moves(bot: ZBot, game_id: int, harness: BotHarness, user: str) -> list[str]:
     row = await bot.host.get(game_id)
-    game = await bot.host._engine(row)
+    game = await bot.host.engine_of(row)
     seat = row.seat_of(harness.user_id(user))
     assert seat is not None
     return game.legal_moves(seat)
@@ -223,7 +223,7 @@ async def test_ziggurat_partners_game_opens_with_four_players_and_names_the_move
         team = {harness.name_of(s.user_id): s.team for s in row.seats}
         assert sorted(team) == ["alice", "bob", "carol", "dave"]
         assert team["alice"] == team["carol"] != team["bob"] == team["dave"], team  # opponent2 is the partner
-        game = await bot.host._engine(row)
+        game = await bot.host.engine_of(row)
         assert list(game.teams()) == [s.team for s in sorted(row.seats, key=lambda s: s.seat)]
 
         first = fake.messages(thread)[0]

@@ -243,7 +243,7 @@ def _greedy_game(seed: int, players: int, options: dict) -> Ziggurat:
             game.play(seat, f"queen {rng.randint(1, 4)}")
             continue
         def gain(move: str, colour: int = game.colour) -> int:
-            effect = game._moves().get(move)
+            effect = game.effects().get(move)
             if effect is None or effect[0] not in ("move", "leap"):
                 return 0
             return POSITION[colour][effect[-2] if effect[0] == "move" else effect[2]] - POSITION[colour][effect[1]]
