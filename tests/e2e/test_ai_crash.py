@@ -8,44 +8,21 @@ the new process claims the same job again.
 from __future__ import annotations
 
 import asyncio
-import os
-import signal
 import sqlite3
-import sys
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
 
 from host import bots
 from tests.e2e.test_ai import ai_move_count, legal_for, played_by, start_ai_game
-from tests.e2e.test_crash import ROOT, BotProcess
+from tests.e2e.test_crash import BotProcess
 from tests.fakediscord import FakeDiscord
 
 
 class BotGroup(BotProcess):
     """The bot in a process group of its own, SIGKILLed whole: its AI worker processes die with it."""
 
-    async def start(self) -> None:
-        self.ready.clear()
-        self.proc = await asyncio.create_subprocess_exec(
-            sys.executable, str(ROOT / "bot.py"), "--sync", cwd=ROOT, env=self.env, start_new_session=True,
-            stdin=asyncio.subprocess.DEVNULL, stdout=asyncio.subprocess.DEVNULL, stderr=asyncio.subprocess.PIPE)
-        self.reader = asyncio.create_task(self.read_log())
-        await asyncio.wait_for(self.ready.wait(), 30)
-
-    async def read_log(self) -> None:
-        assert self.proc is not None and self.proc.stderr is not None
-        async for raw in self.proc.stderr:
-            line = raw.decode(errors="replace").rstrip()
-            self.lines.append(line)
-            if "ready as" in line:
-                self.ready.set()
-
-    async def kill(self) -> None:
-        assert self.proc is not None and self.reader is not None
-        os.killpg(self.proc.pid, signal.SIGKILL)
-        await self.proc.wait()
-        await asyncio.wait_for(self.reader, 30)
+    whole_group = True
 
 
 @asynccontextmanager

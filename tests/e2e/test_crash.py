@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import json
 import os
+import signal
 import sqlite3
 import sys
 from collections.abc import AsyncIterator
@@ -25,6 +26,9 @@ HOUR = 3600.0
 class BotProcess:
     """``bot.py`` in a subprocess; stderr is collected so the test can wait for "ready" and spot errors."""
 
+    whole_group = False
+    """Run the bot in a process group of its own and SIGKILL the whole group (its worker processes too)."""
+
     def __init__(self, fake: FakeDiscord, database: Path) -> None:
         self.env = {**os.environ, "DISCORD_TOKEN": "fake-token", "DATABASE_PATH": str(database),
                     "DISCORD_API_BASE": fake.api_base, "DISCORD_GATEWAY_URL": fake.gateway_url}
@@ -36,7 +40,7 @@ class BotProcess:
     async def start(self) -> None:
         self.ready.clear()
         self.proc = await asyncio.create_subprocess_exec(
-            sys.executable, str(ROOT / "bot.py"), "--sync", cwd=ROOT, env=self.env,
+            sys.executable, str(ROOT / "bot.py"), "--sync", cwd=ROOT, env=self.env, start_new_session=self.whole_group,
             stdin=asyncio.subprocess.DEVNULL, stdout=asyncio.subprocess.DEVNULL, stderr=asyncio.subprocess.PIPE)
         self.reader = asyncio.create_task(self._read())
         await asyncio.wait_for(self.ready.wait(), 30)
@@ -51,9 +55,12 @@ class BotProcess:
 
     async def kill(self) -> None:
         assert self.proc is not None and self.reader is not None
-        self.proc.kill()
+        if self.whole_group:
+            os.killpg(self.proc.pid, signal.SIGKILL)
+        else:
+            self.proc.kill()
         await self.proc.wait()
-        await self.reader
+        await asyncio.wait_for(self.reader, 30)
 
     def errors(self) -> list[str]:
         return [line for line in self.lines if " ERROR " in line or "Traceback" in line]
