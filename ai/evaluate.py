@@ -20,34 +20,28 @@ def opponents(game: Game, seat: int) -> list[int]:
     return [o for o in range(game.num_players) if teams[o] != teams[seat]]
 
 
-def from_outcome(game: Game, outcome: Outcome) -> list[float]:
-    """Share of opposing seats each seat finished above (a tie counts half)."""
-    ranks = outcome.ranks
+def pairwise(game: Game, beats: Callable[[int, int], float]) -> list[float]:
+    """Each seat's mean of ``beats(seat, opponent)`` over the opposing seats (0.5 with no opponent)."""
     out = []
     for s in range(game.num_players):
         opp = opponents(game, s)
-        if not opp:
-            out.append(0.5)
-            continue
-        won = sum(1.0 if ranks[o] > ranks[s] else 0.5 if ranks[o] == ranks[s] else 0.0 for o in opp)
-        out.append(won / len(opp))
+        out.append(sum(beats(s, o) for o in opp) / len(opp) if opp else 0.5)
     return out
+
+
+def from_outcome(game: Game, outcome: Outcome) -> list[float]:
+    """Share of opposing seats each seat finished above (a tie counts half)."""
+    ranks = outcome.ranks
+    return pairwise(game, lambda s, o: 1.0 if ranks[o] > ranks[s] else 0.5 if ranks[o] == ranks[s] else 0.0)
 
 
 def from_scores(game: Game, scores: list[float], scale: float) -> list[float]:
     """Pairwise logistic comparison of heuristic scores against every opposing seat."""
-    out = []
-    for s in range(game.num_players):
-        opp = opponents(game, s)
-        if not opp:
-            out.append(0.5)
-            continue
-        total = 0.0
-        for o in opp:
-            x = max(-30.0, min(30.0, (scores[s] - scores[o]) / scale))
-            total += 1.0 / (1.0 + math.exp(-x))
-        out.append(total / len(opp))
-    return out
+    def beats(s: int, o: int) -> float:
+        x = max(-30.0, min(30.0, (scores[s] - scores[o]) / scale))
+        return 1.0 / (1.0 + math.exp(-x))
+
+    return pairwise(game, beats)
 
 
 def zarathustra_scores(game: Game) -> list[float] | None:
