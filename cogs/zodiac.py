@@ -19,7 +19,7 @@ from cogs._game import GameCog
 from cogs._shared import MENTION_USERS, bot_of, guarded, post_report, thread_of
 from cogs.correspondence import CLOCK_CHOICES
 from engines import CHANCE
-from host import bots, outbox
+from host import outbox
 from host.outbox import Job
 from host.results import HostError, Report
 
@@ -142,8 +142,6 @@ class ZodiacCog(GameCog, group_name="zodiac", group_description="Zodiac Chess: t
         movers = [s for s in observation["to_move"] if s != CHANCE]
         phase = observation.get("phase")
         if ply != int(job.payload["upto"]) or phase not in SECRET_PHASES or len(movers) != 2:
-            return
-        if bots.is_ai(user_id):  # an AI's choice is a job of its own (host/ai_turns.py)
             return
         await self.offer_choice(game_id, user_id, SECRET_PHASES[phase], outbox.nonce(job.dedupe))
 

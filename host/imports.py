@@ -1,4 +1,4 @@
-"""Game records from elsewhere, shown as boards: boardspace.net ZÈRTZ SGF files.
+"""Game records from elsewhere: boardspace.net ZÈRTZ SGF files, read safely for the record view.
 
 An upload is untrusted: it is capped in size, and parsed and replayed in a child process with a time
 cap (host/offload.py), so a hostile file can neither stall the event loop nor run for minutes.
@@ -6,14 +6,12 @@ cap (host/offload.py), so a hostile file can neither stall the event loop nor ru
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import Callable
 from typing import Any, TypeVar
 
 from host import offload, record_worker
 from host.captions import clip
-from host.results import Board, HostError
-from host.service import Renderer
+from host.results import HostError
 
 T = TypeVar("T")
 MAX_RECORD_BYTES = 128_000
@@ -44,10 +42,3 @@ async def zrtz_game(data: bytes) -> dict[str, Any]:
     check_size(data)
     return await in_child(record_worker.sgf_game, data)
 
-
-async def zrtz_record(data: bytes, upto: int | None, renderer: Renderer) -> tuple[str, Board]:
-    """Replay an SGF (to move ``upto``) and render the position; a bad record is a clear refusal."""
-    check_size(data)
-    caption, found = await in_child(record_worker.replay, data, upto)
-    image = await asyncio.to_thread(renderer, found["observation"])
-    return caption, Board(image=image, filename=f"zrtz-record-{found['shown']}.png")

@@ -8,21 +8,6 @@ from typing import Any
 from engines.zrtz import boardspace
 
 
-def replay(data: bytes, upto: int | None) -> tuple[str, dict[str, Any]]:
-    """In the child process: the caption and the public observation of the position, or ``ValueError``."""
-    text = boardspace.decode(data)
-    record = boardspace.parse(text)
-    game = boardspace.replay(text, upto)
-    if not record.turns:
-        raise ValueError("it has no ZÈRTZ moves (is it a boardspace .sgf?)")
-    shown = len(record.turns) if upto is None else min(upto, len(record.turns))
-    caption = (f"**ZÈRTZ** record: {record.names[0]} vs {record.names[1]}, {record.rings} rings, "
-               f"after move {shown} of {len(record.turns)}.")
-    if record.result:
-        caption += f" Result: {record.result}."
-    return caption, {"observation": game.observation(None), "shown": shown}
-
-
 def sgf_game(data: bytes) -> dict[str, Any]:
     """In the child process: a boardspace record as the parts of our own game record, or ``ValueError``."""
     text = boardspace.decode(data)

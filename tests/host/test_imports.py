@@ -1,4 +1,4 @@
-"""``/zrtz import``: a boardspace record becomes a caption and a board image; junk is refused."""
+"""``/zrtz import``: a boardspace record is read in the time-capped child process; junk is refused."""
 
 from __future__ import annotations
 
@@ -10,26 +10,26 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from engines.zrtz import boardspace
 from host import imports, offload
 from host.results import HostError
-from render import render
 
 RECORDS = sorted((Path(__file__).resolve().parents[1] / "data" / "zrtz-records").glob("*.sgf"))
 
 
-async def test_a_record_renders_at_the_end_and_at_a_chosen_move() -> None:
+async def test_a_record_read_in_the_child_is_the_game_the_engine_replays() -> None:
     data = RECORDS[0].read_bytes()
-    caption, board = await imports.zrtz_record(data, None, render)
-    assert board.image.startswith(b"\x89PNG") and "rings" in caption
-    early_caption, early = await imports.zrtz_record(data, 3, render)
-    assert "after move 3 of" in early_caption and early.image != board.image
+    found = await imports.zrtz_game(data)
+    game = boardspace.replay(boardspace.decode(data))
+    assert found["history"] == [[seat, move] for seat, move in game.history] and len(found["history"]) > 3
+    assert found["options"] == game.options and len(found["names"]) == 2
 
 
 async def test_junk_is_refused_with_a_reason() -> None:
     with pytest.raises(HostError, match="cannot be replayed"):
-        await imports.zrtz_record(b"\xff\xfe not an sgf at all", None, render)
+        await imports.zrtz_game(b"\xff\xfe not an sgf at all")
     with pytest.raises(HostError, match="too large"):
-        await imports.zrtz_record(b" " * (imports.MAX_RECORD_BYTES + 1), None, render)
+        await imports.zrtz_game(b" " * (imports.MAX_RECORD_BYTES + 1))
 
 
 RUNNER: asyncio.Runner | None = None
@@ -48,7 +48,7 @@ def run_import(data: bytes) -> None:
     global RUNNER
     if RUNNER is None:
         RUNNER = asyncio.Runner()
-    RUNNER.run(imports.zrtz_record(data, None, lambda _obs: b"png"))
+    RUNNER.run(imports.zrtz_game(data))
 
 
 SGF_ISH = st.lists(st.sampled_from(["(;", "SU[Zertz]", "; P0[", "; P1[", "]", "RtoB 2 7 E 4", "Start P5", "done",
