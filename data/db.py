@@ -1,23 +1,36 @@
-"""The SQLite connection: WAL, foreign keys, numbered migrations, and serialized write transactions."""
+"""One database interface over two backends: SQLite (embedded, the default) and PostgreSQL (shared).
+
+Repositories in ``data/`` write SQL once, with ``?`` placeholders, against ``Database`` and ``Tx``;
+each backend adapts it (PostgreSQL numbers the placeholders). Where the dialects differ, a repository
+asks ``tx.dialect`` / ``db.dialect``. Nothing outside ``data/`` sees a driver type: rows are read by
+column name (``row["id"]``) or position, as both drivers' rows allow.
+"""
 
 from __future__ import annotations
 
+import abc
 import asyncio
 import logging
 import sqlite3
 import time
-from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
+from collections.abc import AsyncIterator, Iterable, Sequence
+from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from pathlib import Path
+from typing import Any
 
 import aiosqlite
 
 MIGRATIONS = Path(__file__).with_name("migrations")
+SQLITE_MIGRATIONS = MIGRATIONS / "sqlite"
 DEFAULT_PATH = Path(__file__).with_name("zgames.sqlite3")
 log = logging.getLogger(__name__)
 WRITE_WAIT = 1.0
 """Seconds a write waits for our own lock, and again for SQLite's (another process): a move refused as
 busy within 2 s beats one that fails after Discord's 3 s deadline."""
+
+Row = Any
+"""A result row: ``row["column"]`` and ``row[0]`` work on both backends (sqlite3.Row, asyncpg.Record)."""
+Params = Sequence[Any]
 
 
 class Busy(Exception):
@@ -31,10 +44,98 @@ class StaleVersion(Exception):
     """Someone else changed the game between our read and our write."""
 
 
-class Database:
+class Tx(abc.ABC):
+    """One open write transaction. Everything done through it commits together or not at all."""
+
+    dialect: str
+
+    @abc.abstractmethod
+    async def execute(self, sql: str, params: Params = ()) -> int:
+        """Run one statement; returns the number of rows it changed."""
+
+    @abc.abstractmethod
+    async def executemany(self, sql: str, rows: Iterable[Params]) -> None: ...
+
+    @abc.abstractmethod
+    async def fetchall(self, sql: str, params: Params = ()) -> list[Row]: ...
+
+    async def fetchone(self, sql: str, params: Params = ()) -> Row | None:
+        rows = await self.fetchall(sql, params)
+        return rows[0] if rows else None
+
+    async def insert(self, sql: str, params: Params = ()) -> int:
+        """An ``INSERT`` into a table with an ``id`` key; returns the new row's id."""
+        row = await self.fetchone(sql + " RETURNING id", params)
+        assert row is not None
+        return int(row[0])
+
+    @abc.abstractmethod
+    async def lock(self, key: str) -> None:
+        """Serialize this transaction with every other one that locks ``key``, until it ends (a count
+        then an insert, say). SQLite writers are serialized already; PostgreSQL takes an advisory lock."""
+
+
+class Database(abc.ABC):
+    """Reads see only committed data; writes go through ``transaction()``."""
+
+    dialect: str
+
+    @staticmethod
+    async def open(target: str | Path) -> Database:
+        """``postgresql://…`` opens PostgreSQL; anything else is a SQLite file path. Migrates on open."""
+        text = str(target)
+        if text.startswith(("postgres://", "postgresql://")):
+            from data.postgres import PostgresDatabase  # asyncpg is imported only when used
+
+            return await PostgresDatabase.connect(text)
+        return await SqliteDatabase.connect(Path(target))
+
+    @abc.abstractmethod
+    def transaction(self) -> AbstractAsyncContextManager[Tx]:
+        """A write transaction; any exception rolls everything back. May raise ``Busy``."""
+
+    @abc.abstractmethod
+    async def fetchall(self, sql: str, params: Params = ()) -> list[Row]: ...
+
+    async def fetchone(self, sql: str, params: Params = ()) -> Row | None:
+        rows = await self.fetchall(sql, params)
+        return rows[0] if rows else None
+
+    @abc.abstractmethod
+    async def close(self) -> None: ...
+
+
+def migration_files(folder: Path) -> list[tuple[int, Path]]:
+    """Numbered ``NNN_name.sql`` files, in order."""
+    return sorted((int(f.name[:3]), f) for f in folder.glob("[0-9][0-9][0-9]_*.sql"))
+
+
+class SqliteTx(Tx):
+    dialect = "sqlite"
+
+    def __init__(self, conn: aiosqlite.Connection) -> None:
+        self.conn = conn
+
+    async def execute(self, sql: str, params: Params = ()) -> int:
+        cursor = await self.conn.execute(sql, tuple(params))
+        return int(cursor.rowcount)
+
+    async def executemany(self, sql: str, rows: Iterable[Params]) -> None:
+        await self.conn.executemany(sql, [tuple(r) for r in rows])
+
+    async def fetchall(self, sql: str, params: Params = ()) -> list[Row]:
+        return list(await self.conn.execute_fetchall(sql, tuple(params)))
+
+    async def lock(self, key: str) -> None:
+        """``BEGIN IMMEDIATE`` already holds the only write lock."""
+
+
+class SqliteDatabase(Database):
     """A writing connection and a reading one. Writes take a lock so two coroutines never share a
     transaction; reads go through their own connection, so they see only committed data (WAL), never
     a transaction that may still roll back."""
+
+    dialect = "sqlite"
 
     def __init__(self, conn: aiosqlite.Connection, reader: aiosqlite.Connection | None = None) -> None:
         self.conn = conn
@@ -42,8 +143,7 @@ class Database:
         self._write_lock = asyncio.Lock()
 
     @classmethod
-    async def open(cls, path: str | Path) -> Database:
-        path = Path(path)
+    async def connect(cls, path: Path) -> SqliteDatabase:
         path.parent.mkdir(parents=True, exist_ok=True)
         conn = await aiosqlite.connect(path, isolation_level=None)
         conn.row_factory = aiosqlite.Row
@@ -67,26 +167,31 @@ class Database:
         await self.conn.close()
 
     async def migrate(self) -> None:
-        """Apply every numbered ``migrations/NNN_*.sql`` above ``PRAGMA user_version``, each atomically."""
-        async with self.conn.execute("PRAGMA user_version") as cursor:
-            row = await cursor.fetchone()
-        current = int(row[0]) if row else 0
-        for file in sorted(MIGRATIONS.glob("[0-9][0-9][0-9]_*.sql")):
-            number = int(file.name[:3])
-            if number <= current:
+        """Apply every numbered migration above ``PRAGMA user_version``, each atomically. When two processes
+        start at once, the second one's copy of a migration fails inside its transaction and rolls back;
+        it then finds the version already raised by the first, and goes on."""
+        for number, file in migration_files(SQLITE_MIGRATIONS):
+            if number <= await self._user_version():
                 continue
             log.info("applying migration %s", file.name)
-            statements = f"BEGIN IMMEDIATE;\n{file.read_text()}\nPRAGMA user_version = {number};\nCOMMIT;"
+            script = f"BEGIN IMMEDIATE;\n{file.read_text()}\nPRAGMA user_version = {number};\nCOMMIT;"
             try:
-                await self.conn.executescript(statements)
-            except Exception:
-                await self.conn.execute("ROLLBACK")
-                raise
+                await self.conn.executescript(script)
+            except sqlite3.Error:
+                if self.conn.in_transaction:
+                    await self.conn.execute("ROLLBACK")
+                if number > await self._user_version():
+                    raise
+
+    async def _user_version(self) -> int:
+        async with self.conn.execute("PRAGMA user_version") as cursor:
+            row = await cursor.fetchone()
+        return int(row[0]) if row else 0
 
     @asynccontextmanager
-    async def transaction(self) -> AsyncIterator[aiosqlite.Connection]:
-        """``BEGIN IMMEDIATE`` ... ``COMMIT``; any exception rolls everything back. Raises ``Busy`` when
-        another writer (a coroutine, or another process) holds the lock for longer than ``WRITE_WAIT``."""
+    async def transaction(self) -> AsyncIterator[Tx]:
+        """``BEGIN IMMEDIATE`` ... ``COMMIT``. Raises ``Busy`` when another writer (a coroutine, or another
+        process) holds the lock for longer than ``WRITE_WAIT``."""
         started = time.monotonic()
         try:
             await asyncio.wait_for(self._write_lock.acquire(), WRITE_WAIT)
@@ -102,7 +207,7 @@ class Database:
                     raise Busy() from None
                 raise
             try:
-                yield self.conn
+                yield SqliteTx(self.conn)
             except BaseException:
                 await self.conn.execute("ROLLBACK")
                 raise
@@ -110,12 +215,8 @@ class Database:
         finally:
             self._write_lock.release()
 
-    async def fetchone(self, sql: str, params: tuple[object, ...] = ()) -> aiosqlite.Row | None:
-        rows = await self.fetchall(sql, params)
-        return rows[0] if rows else None
-
-    async def fetchall(self, sql: str, params: tuple[object, ...] = ()) -> list[aiosqlite.Row]:
+    async def fetchall(self, sql: str, params: Params = ()) -> list[Row]:
         """Execute and fetch in one step on the reader's thread. Separate steps let another coroutine's
         read run while this statement is still open, inside its older snapshot: it would miss a write
         committed just before it (a game created a moment ago)."""
-        return list(await self.reader.execute_fetchall(sql, params))
+        return list(await self.reader.execute_fetchall(sql, tuple(params)))

@@ -13,9 +13,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-import aiosqlite
-
-from data.db import Database
+from data.db import Database, Row, Tx
 
 DEFAULT_LEASE = 60.0
 """Seconds a claimed job stays invisible to other workers; long enough for an AI search and a post."""
@@ -32,18 +30,25 @@ class Job:
     dedupe: str | None = None
 
 
-def _job(row: aiosqlite.Row, *, claimed: bool = False) -> Job:
+def _job(row: Row, *, claimed: bool = False) -> Job:
     """``claimed``: the row was read just before this claim counted one more attempt."""
     return Job(row["id"], row["kind"], row["game_id"], json.loads(row["payload"]), row["due_at"],
                row["attempts"] + int(claimed), row["dedupe"])
 
 
-async def enqueue(conn: aiosqlite.Connection, *, kind: str, due_at: float, now: float, game_id: int | None = None,
+async def enqueue(conn: Tx, *, kind: str, due_at: float, now: float, game_id: int | None = None,
                   payload: dict[str, Any] | None = None, dedupe: str | None = None) -> None:
     """Add a job inside the caller's transaction; a job with the same ``dedupe`` key already there wins."""
     await conn.execute(
-        "INSERT OR IGNORE INTO jobs (kind, game_id, dedupe, payload, due_at, created_at) VALUES (?, ?, ?, ?, ?, ?)",
+        "INSERT INTO jobs (kind, game_id, dedupe, payload, due_at, created_at) VALUES (?, ?, ?, ?, ?, ?)"
+        " ON CONFLICT DO NOTHING",
         (kind, game_id, dedupe, json.dumps(payload or {}), due_at, now))
+
+
+def skip_locked(conn: Tx) -> str:
+    """On PostgreSQL, concurrent claimers pass over rows another transaction is claiming instead of waiting
+    (SQLite's writers never overlap)."""
+    return " FOR UPDATE SKIP LOCKED" if conn.dialect == "postgres" else ""
 
 
 class JobQueue:
@@ -67,11 +72,11 @@ class JobQueue:
             kind_filter = f" AND kind IN ({', '.join('?' for _ in kinds)})"
             params += list(kinds)
         async with self.db.transaction() as conn:
-            async with conn.execute(
+            rows = await conn.fetchall(
                     "SELECT * FROM jobs WHERE done_at IS NULL AND due_at <= ?"
-                    " AND (lease_until IS NULL OR lease_until <= ?)" + kind_filter + " ORDER BY due_at, id LIMIT ?",
-                    (*params, limit)) as cursor:
-                rows = list(await cursor.fetchall())
+                    " AND (lease_until IS NULL OR lease_until <= ?)" + kind_filter + " ORDER BY due_at, id LIMIT ?"
+                    + skip_locked(conn),
+                    (*params, limit))
             if rows:
                 await conn.executemany(
                     "UPDATE jobs SET lease_owner = ?, lease_until = ?, attempts = attempts + 1 WHERE id = ?",
@@ -86,17 +91,17 @@ class JobQueue:
     async def extend(self, job_id: int, owner: str, until: float) -> bool:
         """Keep a long job (an AI search) leased while its worker is alive; False when the lease was lost."""
         async with self.db.transaction() as conn:
-            cursor = await conn.execute("UPDATE jobs SET lease_until = ? WHERE id = ? AND lease_owner = ?"
+            changed = await conn.execute("UPDATE jobs SET lease_until = ? WHERE id = ? AND lease_owner = ?"
                                         " AND done_at IS NULL", (until, job_id, owner))
-        return cursor.rowcount == 1
+        return changed == 1
 
     async def hurry(self, game_id: int, kinds: Sequence[str], now: float) -> int:
         """Make a game's pending jobs of ``kinds`` due now (what they waited for has happened); returns how many."""
         marks = ", ".join("?" for _ in kinds)
         async with self.db.transaction() as conn:
-            cursor = await conn.execute(f"UPDATE jobs SET due_at = ? WHERE game_id = ? AND done_at IS NULL"
+            changed = await conn.execute(f"UPDATE jobs SET due_at = ? WHERE game_id = ? AND done_at IS NULL"
                                         f" AND due_at > ? AND kind IN ({marks})", (now, game_id, now, *kinds))
-        return cursor.rowcount
+        return changed
 
     async def retry(self, job_id: int, at: float, error: str) -> None:
         """Give the job back, due again at ``at`` (a failed send: Discord down, a rate limit)."""
@@ -134,10 +139,9 @@ class JobQueue:
             return []
         marks = ", ".join("?" for _ in keys)
         async with self.db.transaction() as conn:
-            async with conn.execute(
+            rows = await conn.fetchall(
                     f"SELECT * FROM jobs WHERE dedupe IN ({marks}) AND done_at IS NULL"
-                    " AND (lease_until IS NULL OR lease_until <= ?) ORDER BY id", (*keys, now)) as cursor:
-                rows = list(await cursor.fetchall())
+                    " AND (lease_until IS NULL OR lease_until <= ?) ORDER BY id" + skip_locked(conn), (*keys, now))
             await conn.executemany(
                 "UPDATE jobs SET lease_owner = ?, lease_until = ?, attempts = attempts + 1 WHERE id = ?",
                 [(owner, now + lease, r["id"]) for r in rows])
@@ -148,10 +152,11 @@ class JobQueue:
         (a restarted process takes over); jobs scheduled further ahead keep their time."""
         marks = ", ".join("?" for _ in kinds)
         async with self.db.transaction() as conn:
-            cursor = await conn.execute(
-                f"UPDATE jobs SET due_at = MIN(due_at, ?), lease_owner = NULL, lease_until = NULL"
-                f" WHERE done_at IS NULL AND due_at <= ? AND kind IN ({marks})", (now, now + within, *kinds))
-        return int(cursor.rowcount)
+            changed = await conn.execute(
+                f"UPDATE jobs SET due_at = CASE WHEN due_at < ? THEN due_at ELSE ? END, lease_owner = NULL,"
+                f" lease_until = NULL WHERE done_at IS NULL AND due_at <= ? AND kind IN ({marks})",
+                (now, now, now + within, *kinds))
+        return changed
 
     async def reschedule_key(self, dedupe: str, at: float) -> None:
         """Make the pending job with this key due at ``at`` (sooner or later than planned)."""
@@ -162,5 +167,5 @@ class JobQueue:
         """Forget jobs of these kinds finished before ``before``: the table holds what is owed, not a history."""
         marks = ", ".join("?" for _ in kinds)
         async with self.db.transaction() as conn:
-            cursor = await conn.execute(f"DELETE FROM jobs WHERE done_at < ? AND kind IN ({marks})", (before, *kinds))
-        return int(cursor.rowcount)
+            changed = await conn.execute(f"DELETE FROM jobs WHERE done_at < ? AND kind IN ({marks})", (before, *kinds))
+        return changed

@@ -13,7 +13,7 @@ import sqlite3
 import stat
 from pathlib import Path
 
-from data.db import MIGRATIONS
+from data.db import SQLITE_MIGRATIONS as MIGRATIONS
 
 LOCK_WAIT = 2.0
 """Seconds to wait for another process's write lock before calling the file busy."""

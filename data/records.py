@@ -17,10 +17,9 @@ class RecordStore:
     async def add(self, *, game: str, data: dict[str, Any], imported_by: int, guild_id: int | None,
                   now: float) -> int:
         async with self.db.transaction() as conn:
-            cursor = await conn.execute(
+            return await conn.insert(
                 "INSERT INTO records (game, data, imported_by, guild_id, created_at) VALUES (?, ?, ?, ?, ?)",
                 (game, json.dumps(data), imported_by, guild_id, now))
-            return int(cursor.lastrowid or 0)
 
     async def get(self, record_id: int) -> tuple[str, dict[str, Any], int, int | None] | None:
         """(game, record data, who imported it, server), or None when there is no such record."""

@@ -7,9 +7,7 @@ from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-import aiosqlite
-
-from data.db import Database, StaleVersion
+from data.db import Database, Row, StaleVersion, Tx
 
 
 @dataclass
@@ -63,7 +61,7 @@ class Move:
     at: float
 
 
-def _row_to_game(row: aiosqlite.Row, seats: list[Seat]) -> GameRow:
+def _row_to_game(row: Row, seats: list[Seat]) -> GameRow:
     return GameRow(
         id=row["id"], guild_id=row["guild_id"], channel_id=row["channel_id"], thread_id=row["thread_id"],
         message_id=row["message_id"], game=row["game"], players=row["players"],
@@ -79,15 +77,14 @@ class TooManyChallenges(Exception):
     """The creator already has the allowed number of open challenges."""
 
 
-async def _insert(conn: aiosqlite.Connection, guild_id: int | None, channel_id: int | None, game: str,
+async def _insert(conn: Tx, guild_id: int | None, channel_id: int | None, game: str,
                   players: int, options: dict[str, Any], settings: dict[str, Any], seed: str, creator_id: int,
                   seats: Sequence[Seat], now: float) -> int:
-    cursor = await conn.execute(
+    game_id = await conn.insert(
         "INSERT INTO games (guild_id, channel_id, game, players, options, settings, status, seed,"
         " creator_id, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, 'challenge', ?, ?, ?, ?)",
         (guild_id, channel_id, game, players, json.dumps(options), json.dumps(settings), seed, creator_id, now, now),
     )
-    game_id = int(cursor.lastrowid or 0)
     await conn.executemany(
         "INSERT INTO seats (game_id, seat, user_id, team, accepted) VALUES (?, ?, ?, ?, ?)",
         [(game_id, s.seat, s.user_id, s.team, int(s.accepted)) for s in seats],
@@ -104,15 +101,15 @@ class GameStore:
     async def create(self, *, guild_id: int | None, channel_id: int | None, game: str, players: int,
                      options: dict[str, Any], settings: dict[str, Any], seed: str, creator_id: int,
                      seats: Sequence[Seat], now: float, max_open: int | None = None,
-                     also: Callable[[aiosqlite.Connection, int], Awaitable[None]] | None = None) -> int:
+                     also: Callable[[Tx, int], Awaitable[None]] | None = None) -> int:
         """A new challenge. ``max_open``: refuse (``TooManyChallenges``) when the creator already has that many
         open challenges, counted in the same transaction so a burst cannot slip past. ``also(conn, id)``
         writes more in that transaction (the job that expires the challenge)."""
         async with self.db.transaction() as conn:
             if max_open is not None:
-                async with conn.execute("SELECT COUNT(*) FROM games WHERE creator_id = ? AND status = 'challenge'",
-                                        (creator_id,)) as counted:
-                    found = await counted.fetchone()
+                await conn.lock(f"challenges-of-{creator_id}")
+                found = await conn.fetchone("SELECT COUNT(*) FROM games WHERE creator_id = ? AND status = 'challenge'",
+                                            (creator_id,))
                 if found is not None and found[0] >= max_open:
                     raise TooManyChallenges(found[0])
             game_id = await _insert(conn, guild_id, channel_id, game, players, options, settings, seed, creator_id,
@@ -129,10 +126,9 @@ class GameStore:
         Looked up and created in one transaction, so two presses of Rematch at once make one game.
         """
         async with self.db.transaction() as conn:
-            async with conn.execute(
-                    "SELECT id FROM games WHERE status IN ('challenge', 'active')"
-                    " AND json_extract(settings, '$.rematch_of') = ? ORDER BY id LIMIT 1", (rematch_of,)) as cursor:
-                live = await cursor.fetchone()
+            live = await conn.fetchone(
+                "SELECT id FROM games WHERE status IN ('challenge', 'active')"
+                " AND json_extract(settings, '$.rematch_of') = ? ORDER BY id LIMIT 1", (rematch_of,))
             if live is not None:
                 return int(live[0]), False
             settings = {**settings, "rematch_of": rematch_of}
@@ -166,7 +162,7 @@ class GameStore:
 
     async def update(self, row: GameRow, *, now: float, new_moves: Sequence[tuple[int, str]] = (),
                      first_ply: int = 0, seats: Sequence[Seat] | None = None,
-                     also: Callable[[aiosqlite.Connection], Awaitable[None]] | None = None, **changes: Any) -> int:
+                     also: Callable[[Tx], Awaitable[None]] | None = None, **changes: Any) -> int:
         """Append moves, replace seats and change columns iff the stored version is still ``row.version``.
 
         ``also`` runs more writes in the same transaction (ratings when a game ends), so they land
@@ -177,11 +173,11 @@ class GameStore:
                    else v for k, v in changes.items()}
         columns = "".join(f", {name} = ?" for name in encoded)
         async with self.db.transaction() as conn:
-            cursor = await conn.execute(
+            changed = await conn.execute(
                 f"UPDATE games SET version = version + 1, updated_at = ?{columns} WHERE id = ? AND version = ?",
                 (now, *encoded.values(), row.id, row.version),
             )
-            if cursor.rowcount != 1:
+            if changed != 1:
                 raise StaleVersion(row.id)
             await conn.executemany(
                 "INSERT INTO moves (game_id, ply, seat, text, at) VALUES (?, ?, ?, ?, ?)",

@@ -23,9 +23,8 @@ from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from typing import Any
 
-import aiosqlite
-
 from data import jobs
+from data.db import Tx
 from data.jobs import Job, JobQueue
 from data.store import GameRow
 from engines import CHANCE, Game
@@ -92,7 +91,7 @@ class AiPlayers:
 
     # ----- enqueueing (a host ChangeHook) -------------------------------------------------
 
-    async def enqueue(self, conn: aiosqlite.Connection, change: Change) -> None:
+    async def enqueue(self, conn: Tx, change: Change) -> None:
         """Inside the write that makes it an AI's turn, or that offers it a draw: the job lands with the write."""
         row, game, now = change.row, change.game, change.now
         if change.changes.get("status", row.status) != "active" or game.outcome() is not None:

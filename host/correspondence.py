@@ -339,15 +339,16 @@ async def remind(host: Host, game_id: int, now: float) -> list[Reminder]:
     recorded: list[Reminder] = []
     async with host.db.transaction() as conn:
         for item in out:  # a concurrent tick may have recorded the same reminder: only the first sends it
-            cursor = await conn.execute("INSERT OR IGNORE INTO reminders (game_id, seat, turn_start, sent_at)"
-                                        " VALUES (?, ?, ?, ?)", (game_id, item.seat, state.started[item.seat], now))
-            if cursor.rowcount == 1:  # recorded and owed in one transaction: sent once, even across a crash
+            added = await conn.execute("INSERT INTO reminders (game_id, seat, turn_start, sent_at)"
+                                       " VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING",
+                                       (game_id, item.seat, state.started[item.seat], now))
+            if added == 1:  # recorded and owed in one transaction: sent once, even across a crash
                 recorded.append(item)
                 await outbox.write(conn, [Owed("remind", item.key or "", game_id, {
                     "user": item.user_id, "thread_id": item.thread_id, "text": item.text, "dm": item.dm})], now)
-        cursor = await conn.execute("UPDATE games SET remind_at = ? WHERE id = ? AND version = ?",
-                                    (changes["remind_at"], game_id, row.version))
-        if cursor.rowcount != 1:
+        changed = await conn.execute("UPDATE games SET remind_at = ? WHERE id = ? AND version = ?",
+                                     (changes["remind_at"], game_id, row.version))
+        if changed != 1:
             raise HostError(f"Game #{game_id} changed meanwhile.")
     if recorded:
         outbox.crash_point("remind")
@@ -450,9 +451,9 @@ async def digest(host: Host, user: int, now: float) -> Digest | None:
     due_at = float(found["next_digest"])
     following = due_at + DAY * (math.floor((now - due_at) / DAY) + 1)
     async with host.db.transaction() as conn:
-        cursor = await conn.execute("UPDATE notify_prefs SET next_digest = ? WHERE user_id = ? AND next_digest = ?",
-                                    (following, user, due_at))
-    if cursor.rowcount != 1:  # a concurrent tick took this digest
+        changed = await conn.execute("UPDATE notify_prefs SET next_digest = ? WHERE user_id = ? AND next_digest = ?",
+                                     (following, user, due_at))
+    if changed != 1:  # a concurrent tick took this digest
         return None
     waiting = [g for g in await games_overview(host, user, None) if g.my_turn]
     if not waiting:

@@ -19,9 +19,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-import aiosqlite
-
-from data.db import Database
+from data.db import Database, Tx
 from data.jobs import Job, JobQueue, enqueue
 
 log = logging.getLogger(__name__)
@@ -68,7 +66,7 @@ def nonce(key: str | None) -> str | None:
     return hashlib.sha256(key.encode()).hexdigest()[:25] if key else None
 
 
-async def write(conn: aiosqlite.Connection, owed: Sequence[Owed], now: float) -> None:
+async def write(conn: Tx, owed: Sequence[Owed], now: float) -> None:
     """Enqueue inside the caller's transaction; an existing job with the same key is kept."""
     for item in owed:
         due = GRACE if item.due_in is None else item.due_in

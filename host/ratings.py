@@ -11,10 +11,9 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass
 
-import aiosqlite
 from openskill.models import PlackettLuce, PlackettLuceRating
 
-from data.db import Database
+from data.db import Database, Row, Tx
 from data.store import GameRow
 from engines.base import CHANCE, META_MOVES, Game, Outcome
 from host import bots
@@ -83,13 +82,12 @@ def unrated_reason(row: GameRow, game: Game) -> str | None:
     return None
 
 
-async def record_result(conn: aiosqlite.Connection, row: GameRow, game: Game, now: float) -> None:
+async def record_result(conn: Tx, row: GameRow, game: Game, now: float) -> None:
     """FinishHook: rate the game on every board it counts for. Uses only ``conn`` (we are inside a transaction)."""
     if unrated_reason(row, game) is not None:
         return
-    async with conn.execute("SELECT 1 FROM rating_history WHERE game_id = ? LIMIT 1", (row.id,)) as cursor:
-        if await cursor.fetchone() is not None:
-            return  # already rated: never count a game twice
+    if await conn.fetchone("SELECT 1 FROM rating_history WHERE game_id = ? LIMIT 1", (row.id,)) is not None:
+        return  # already rated: never count a game twice
     outcome = game.outcome()
     assert outcome is not None
     boards = [(GLOBAL, ALL_TIME)]
@@ -116,7 +114,7 @@ def _result(rank: int, ranks: list[int]) -> str:
     return "draw" if ranks.count(1) > 1 else "win"
 
 
-async def _rate_board(conn: aiosqlite.Connection, row: GameRow, outcome: Outcome, scope: str, season: int,
+async def _rate_board(conn: Tx, row: GameRow, outcome: Outcome, scope: str, season: int,
                       now: float) -> None:
     model = model_for(row.game)
     teams = _teams(row, outcome)
@@ -124,9 +122,8 @@ async def _rate_board(conn: aiosqlite.Connection, row: GameRow, outcome: Outcome
     for users, _ in teams:
         members = []
         for user in users:
-            async with conn.execute("SELECT mu, sigma FROM ratings WHERE user_id = ? AND game = ? AND scope = ?"
-                                    " AND season = ?", (user, row.game, scope, season)) as cursor:
-                found = await cursor.fetchone()
+            found = await conn.fetchone("SELECT mu, sigma FROM ratings WHERE user_id = ? AND game = ? AND scope = ?"
+                                        " AND season = ?", (user, row.game, scope, season))
             members.append(model.rating(mu=found[0], sigma=found[1]) if found else model.rating())
         before.append(members)
     ranks = [rank for _, rank in teams]
@@ -187,7 +184,7 @@ class Leaderboard:
     """How many players qualify for the board."""
 
 
-def _standing(rank: int | None, r: aiosqlite.Row) -> Standing:
+def _standing(rank: int | None, r: Row) -> Standing:
     return Standing(rank, r["user_id"], display_rating(r["mu"], r["sigma"]), r["games"], r["wins"], r["losses"],
                     r["draws"])
 

@@ -9,9 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Protocol
 
-import aiosqlite
-
-from data.db import Database
+from data.db import Database, Tx
 
 FIRST_SEASON = 1
 
@@ -37,10 +35,9 @@ class Season:
     """``None`` for season 1, which began with the guild's first game."""
 
 
-async def current_season(conn: aiosqlite.Connection, guild_id: int) -> int:
-    """Takes a bare connection so the finish hook can call it inside its transaction."""
-    async with conn.execute("SELECT MAX(season) FROM seasons WHERE guild_id = ?", (guild_id,)) as cursor:
-        row = await cursor.fetchone()
+async def current_season(conn: Tx | Database, guild_id: int) -> int:
+    """Takes a transaction too, so the finish hook can call it inside its own."""
+    row = await conn.fetchone("SELECT MAX(season) FROM seasons WHERE guild_id = ?", (guild_id,))
     return int(row[0]) if row and row[0] is not None else FIRST_SEASON
 
 

@@ -14,12 +14,10 @@ from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-import aiosqlite
-
 import engines
 import render
 from data.boards import BoardPost, BoardPosts
-from data.db import Database, StaleVersion
+from data.db import Database, StaleVersion, Tx
 from data.store import GameRow, GameStore, Seat, TooManyChallenges
 from engines import CHANCE, Game, IllegalMove
 from host import bots, captions, clocks, correspondence, dice, matches, outbox
@@ -30,7 +28,7 @@ from host.results import Board, HostError, Lobby, Report
 from host.standings import Standings
 
 Renderer = Callable[[dict[str, Any]], bytes]
-FinishHook = Callable[[aiosqlite.Connection, GameRow, Game, float], Awaitable[None]]
+FinishHook = Callable[[Tx, GameRow, Game, float], Awaitable[None]]
 """Runs inside the transaction that records a game's end (ratings), so both land or neither."""
 
 
@@ -46,7 +44,7 @@ class Change:
     now: float
 
 
-ChangeHook = Callable[[aiosqlite.Connection, Change], Awaitable[None]]
+ChangeHook = Callable[[Tx, Change], Awaitable[None]]
 """Runs inside the transaction of every such write, so work it enqueues (an AI's turn) lands with it."""
 log = logging.getLogger(__name__)
 SETTINGS_DEFAULTS: dict[str, Any] = {"rated": True, "clock": "none", "match": 1}
@@ -116,7 +114,7 @@ class Host:
         now = self.now()
         merged["expires_at"] = now + self.challenge_ttl
 
-        async def expiry(conn: aiosqlite.Connection, game_id: int) -> None:
+        async def expiry(conn: Tx, game_id: int) -> None:
             await outbox.write(conn, [Owed("challenge_expire", f"expire:{game_id}", game_id,
                                            due_in=self.challenge_ttl)], now)
 
@@ -576,7 +574,7 @@ class Host:
         turn, for ``state``: the game after this write) and what it owes (outbox), all or nothing."""
         now = self.now()
 
-        async def also(conn: aiosqlite.Connection) -> None:
+        async def also(conn: Tx) -> None:
             for hook in self.on_finish if finished is not None else ():
                 await hook(conn, row, finished, now)  # type: ignore[arg-type]
             if state is not None:

@@ -96,7 +96,7 @@ class Standings:
         if season is not None:
             if board_scope == GLOBAL or guild_id is None:
                 raise HostError("Seasons belong to a server; the global board is all-time.")
-            current = await seasons.current_season(self.db.reader, guild_id)
+            current = await seasons.current_season(self.db, guild_id)
             if season > current:
                 raise HostError(f"Season {season} has not started; this server is in season {current}.")
         return BoardRequest(game, title, board_scope, season or ALL_TIME)

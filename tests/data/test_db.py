@@ -6,7 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from data.db import MIGRATIONS, Database, StaleVersion
+from data.db import SQLITE_MIGRATIONS as MIGRATIONS
+from data.db import Database, StaleVersion
 from data.store import GameStore, Seat
 
 

@@ -214,10 +214,10 @@ async def test_the_host_rates_a_finished_game_in_its_end_transaction(db: Databas
 
 async def test_seasons_open_fresh_boards_and_all_time_stays(db: Database) -> None:
     await finish(db, (A, B), (1, 2))
-    assert await seasons.current_season(db.conn, GUILD) == 1
+    assert await seasons.current_season(db, GUILD) == 1
     assert await seasons.start_season(db, GUILD, A, 1500.0) == 2
-    assert await seasons.current_season(db.conn, GUILD) == 2
-    assert await seasons.current_season(db.conn, GUILD + 1) == 1
+    assert await seasons.current_season(db, GUILD) == 2
+    assert await seasons.current_season(db, GUILD + 1) == 1
     await finish(db, (B, C), (1, 2))
     assert (await rating(db, B, season=1))["losses"] == 1
     assert await rating(db, C, season=1) is None
