@@ -24,10 +24,12 @@ import cogs
 from cogs._limits import Ration
 from data import preflight
 from data.db import DEFAULT_PATH, Database
-from host import ratings
+from host import ratings, shards
 from host.ai_turns import AiPlayers
+from host.engine_cache import ENGINE_CACHE
 from host.results import Report
 from host.service import CHALLENGE_TTL, MAX_OPEN_CHALLENGES, Host
+from host.shards import Shards
 
 log = logging.getLogger("zgames")
 NO_TOKEN = """DISCORD_TOKEN is not set.
@@ -51,6 +53,10 @@ class Config:
     """Test knob (``AI_THINK_DELAY``, seconds): the AI thinks this much longer, to crash the bot mid-search."""
     max_open_challenges: int = MAX_OPEN_CHALLENGES
     challenge_days: float = CHALLENGE_TTL / 86400
+    shards: Shards | None = None
+    """``SHARD_COUNT``/``SHARD_IDS``: connect only these shards; ``None``: one unsharded connection, as before."""
+    engine_cache: int = ENGINE_CACHE
+    """``ENGINE_CACHE``: games whose engine stays in memory (least recently used ones are dropped)."""
 
     @classmethod
     def from_env(cls, *, sync: bool = False) -> Config:
@@ -70,6 +76,8 @@ class Config:
             ai_think_delay=_number(delay, "AI_THINK_DELAY", float, 0.0),
             max_open_challenges=int(os.environ.get("MAX_OPEN_CHALLENGES") or MAX_OPEN_CHALLENGES),
             challenge_days=float(os.environ.get("CHALLENGE_DAYS") or CHALLENGE_TTL / 86400),
+            shards=shards.parse(os.environ.get("SHARD_COUNT", ""), os.environ.get("SHARD_IDS", "")),
+            engine_cache=_number(os.environ.get("ENGINE_CACHE", "").strip(), "ENGINE_CACHE", int, ENGINE_CACHE),
         )
 
 
@@ -99,9 +107,14 @@ class ZBot(commands.Bot):
     """The bot: opens the database, builds the host, loads every cog in ``cogs/``."""
 
     def __init__(self, config: Config) -> None:
+        sharding: dict[str, Any] = {}
+        if config.shards is not None:  # read by AutoShardedBot (ShardedZBot); a plain Bot never gets them
+            sharding = {"shard_count": config.shards.count,
+                        "shard_ids": list(config.shards.ids) if config.shards.ids is not None else None}
         super().__init__(command_prefix=commands.when_mentioned, intents=discord.Intents.default(),
                          help_command=None, guild_ready_timeout=config.guild_ready_timeout,
-                         allowed_mentions=discord.AllowedMentions(users=True, roles=False, everyone=False))
+                         allowed_mentions=discord.AllowedMentions(users=True, roles=False, everyone=False),
+                         **sharding)
         self.config = config
         self.db: Database | None = None
         self._host: Host | None = None
@@ -127,7 +140,7 @@ class ZBot(commands.Bot):
         self.db = await Database.open(self.config.database_path)
         self._host = Host(self.db, on_finish=[ratings.record_result],
                           max_open_challenges=self.config.max_open_challenges,
-                          challenge_ttl=self.config.challenge_days * 86400)
+                          challenge_ttl=self.config.challenge_days * 86400, engine_cache=self.config.engine_cache)
         self._host.display_name = self.display_name
         self._ai = AiPlayers(self._host, workers=self.config.ai_workers, think_delay=self.config.ai_think_delay)
         self._host.on_change.append(self._ai.enqueue)
@@ -149,7 +162,8 @@ class ZBot(commands.Bot):
         return user.display_name if user is not None else None
 
     async def on_ready(self) -> None:
-        log.info("ready as %s in %d server(s)", self.user, len(self.guilds))
+        shards = f" ({self.config.shards.describe()})" if self.config.shards is not None else ""
+        log.info("ready as %s in %d server(s)%s", self.user, len(self.guilds), shards)
 
     async def sync_commands(self) -> None:
         if self.config.dev_guild_id:
@@ -169,9 +183,13 @@ class ZBot(commands.Bot):
             self.db = None
 
 
+class ShardedZBot(ZBot, commands.AutoShardedBot):
+    """The same bot connecting only the shards in ``config.shards`` (other processes run the rest)."""
+
+
 def create_bot(config: Config) -> ZBot:
     point_discord_at(config.api_base, config.gateway_url)
-    return ZBot(config)
+    return ZBot(config) if config.shards is None else ShardedZBot(config)
 
 
 def main(argv: list[str] | None = None) -> int:

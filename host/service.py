@@ -23,6 +23,7 @@ from engines import CHANCE, Game, IllegalMove
 from host import bots, captions, clocks, correspondence, dice, matches, outbox
 from host.captions import mention
 from host.choices import narrow
+from host.engine_cache import ENGINE_CACHE, EngineCache, extend
 from host.outbox import Outbox, Owed
 from host.results import Board, HostError, Lobby, Report
 from host.standings import Standings
@@ -64,7 +65,8 @@ class Host:
     def __init__(self, db: Database, *, games: Mapping[str, type[Game]] | None = None,
                  renderer: Renderer = render.render, now: Callable[[], float] = time.time,
                  on_finish: Sequence[FinishHook] = (), on_change: Sequence[ChangeHook] = (),
-                 max_open_challenges: int = MAX_OPEN_CHALLENGES, challenge_ttl: float = CHALLENGE_TTL) -> None:
+                 max_open_challenges: int = MAX_OPEN_CHALLENGES, challenge_ttl: float = CHALLENGE_TTL,
+                 engine_cache: int = ENGINE_CACHE) -> None:
         self.db = db
         self.store = GameStore(db)
         self.board_posts = BoardPosts(db)
@@ -78,7 +80,8 @@ class Host:
         self.challenge_ttl = challenge_ttl
         self.standings = Standings(db, self.games, lambda: self.now())
         """Leaderboards, profiles and seasons, for ``/leaderboard``, ``/profile`` and ``/season``."""
-        self._engines: dict[int, tuple[int, Game]] = {}
+        self._engines = EngineCache(engine_cache)
+        """Bounded LRU; an entry serves only a row of its exact version (another process may have moved)."""
         self.display_name: Callable[[int], str | None] | None = None
         """Set by the Discord side: a user's display name, put on the board images beside the colours."""
 
@@ -531,22 +534,28 @@ class Host:
         cached = self._engines.get(row.id)
         if cached and cached[0] == row.version:
             return cached[1]
-        game = self.game_class(row.game).new(row.players, row.options)
-        for move in await self.store.moves(row.id):
-            game.apply_record(move.seat, move.text)
+        log_ = [(move.seat, move.text) for move in await self.store.moves(row.id)]
+        game = extend(cached[1] if cached else None, log_)  # stale: add the moves another process made
+        if game is None:
+            game = self.game_class(row.game).new(row.players, row.options)
+            for seat, text in log_:
+                game.apply_record(seat, text)
         self._engines[row.id] = (row.version, game)
         return game
 
     async def engines_of(self, rows: Sequence[GameRow]) -> list[Game]:
         """The engines of many games (listings): cached ones as they are, the rest from one move-log query."""
-        missing = [row for row in rows if (cached := self._engines.get(row.id)) is None or cached[0] != row.version]
+        found = {row.id: cached[1] for row in rows
+                 if (cached := self._engines.get(row.id)) is not None and cached[0] == row.version}
+        missing = [row for row in rows if row.id not in found]
         logs = await self.store.moves_of([row.id for row in missing])
         for row in missing:
             game = self.game_class(row.game).new(row.players, row.options)
             for move in logs.get(row.id, []):
                 game.apply_record(move.seat, move.text)
             self._engines[row.id] = (row.version, game)
-        return [self._engines[row.id][1] for row in rows]
+            found[row.id] = game
+        return [found[row.id] for row in rows]
 
     @staticmethod
     def _seats_in_play(row: GameRow, game: Game, user: int) -> list[int]:
