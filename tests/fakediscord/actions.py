@@ -72,11 +72,11 @@ class UserActions:
         }
         if channel.guild_id is not None:
             payload.update(
-                guild_id=str(world.guild_id),
+                guild_id=str(channel.guild_id),
                 guild_locale="en-US",
-                guild={"id": str(world.guild_id), "locale": "en-US", "features": []},
+                guild={"id": str(channel.guild_id), "locale": "en-US", "features": []},
                 member=P.member_payload(world, user, permissions=True),
-                authorizing_integration_owners={"0": str(world.guild_id)},
+                authorizing_integration_owners={"0": str(channel.guild_id)},
                 context=0,
             )
         else:
@@ -223,9 +223,10 @@ class UserActions:
                   wait: Wait = "idle", timeout: float | None = None) -> Message:  # fmt: skip
         """A user posts a message (MESSAGE_CREATE to the bot, honouring its intents)."""
         before = handler_tasks(self.extra_idle_prefixes)
-        msg = self.world.add_message(self._c(channel), self._u(user), content=content)
+        where = self._c(channel)
+        msg = self.world.add_message(where, self._u(user), content=content)
         await self.gateway.dispatch_message("MESSAGE_CREATE", msg)
         self.notifier.notify()
-        if wait == "idle":
-            await self.wait_idle(timeout=timeout, ignore=before)
+        if wait == "idle":  # the connection of the message's shard (any connection when unsharded)
+            await self.wait_idle(self.gateway.newest(where.guild_id, any_guild=False), timeout=timeout, ignore=before)
         return msg

@@ -1,7 +1,9 @@
 """Websocket gateway: HELLO/IDENTIFY/READY/GUILD_CREATE, heartbeats, dispatch and a processing barrier.
 
 Frames are plain JSON text: discord.py only decompresses binary frames, so the ``compress`` query
-parameter it sends can be ignored.
+parameter it sends can be ignored. Shards as Discord does them: a connection that IDENTIFYs with
+``shard: [id, count]`` gets only the guilds with ``(guild_id >> 22) % count == id`` (GUILD_CREATE,
+their events and interactions), and DMs only on shard 0; a connection without ``shard`` gets everything.
 """
 
 from __future__ import annotations
@@ -43,12 +45,21 @@ class GatewaySession:
         self.token: str | None = None
         self.identified = False
         self.session_id = uuid.uuid4().hex
+        self.shard: tuple[int, int] | None = None
+        """``(id, count)`` from IDENTIFY; ``None``: an unsharded client, which receives every guild."""
         self.acked_seq = -1  # highest sequence the client echoed back in a heartbeat
         self.lock = asyncio.Lock()
 
     @property
     def alive(self) -> bool:
         return not self.ws.closed
+
+    def serves(self, guild_id: int | None) -> bool:
+        """Whether events of this guild (``None``: a DM) reach this connection."""
+        if self.shard is None:
+            return True
+        shard, count = self.shard
+        return (0 if guild_id is None else (guild_id >> 22) % count) == shard
 
     async def send(self, op: int, d: Any, t: str | None = None) -> int:
         async with self.lock:
@@ -72,11 +83,14 @@ class Gateway:
     def live_sessions(self) -> list[GatewaySession]:
         return [s for s in self.sessions if s.alive and s.identified]
 
-    def newest(self) -> GatewaySession:
-        live = self.live_sessions()
+    def newest(self, guild_id: int | None = None, *, any_guild: bool = True) -> GatewaySession:
+        """The newest connection (serving ``guild_id`` unless ``any_guild``; ``None`` is a DM)."""
+        live = [s for s in self.live_sessions() if any_guild or s.serves(guild_id)]
         if not live:
+            where = "" if any_guild else f" for the shard of {'DMs' if guild_id is None else f'guild {guild_id}'}"
             raise RuntimeError(
-                "no bot is connected to the fake gateway (is the bot started and ready?)" + self.fake.diagnostics()
+                f"no bot is connected to the fake gateway{where} (is the bot started and ready?)"
+                + self.fake.diagnostics()
             )
         return live[-1]
 
@@ -110,7 +124,8 @@ class Gateway:
             await session.send(INVALID_SESSION, False)  # no replay buffer: make the client identify afresh
         elif op == REQUEST_MEMBERS:
             members = [payloads.member_payload(self.world, self.world.users[u]) for u in self.world.member_ids]
-            chunk = {"guild_id": str(self.world.guild_id), "members": members, "chunk_index": 0, "chunk_count": 1}
+            guild = d.get("guild_id") or self.world.guild_id
+            chunk = {"guild_id": str(guild), "members": members, "chunk_index": 0, "chunk_count": 1}
             if d.get("nonce"):
                 chunk["nonce"] = d["nonce"]
             await session.send(DISPATCH, chunk, "GUILD_MEMBERS_CHUNK")
@@ -122,20 +137,35 @@ class Gateway:
     async def _identify(self, session: GatewaySession, d: dict[str, Any]) -> None:
         session.token = d.get("token")
         session.intents = int(d.get("intents", 0))
-        ready = payloads.ready_payload(self.world, session.session_id, self.fake.gateway_url)
+        shard = d.get("shard")
+        if shard is not None:
+            shard_id, count = int(shard[0]), int(shard[1])
+            if not 0 <= shard_id < count:
+                self.fake.record_error(f"gateway: IDENTIFY with an impossible shard {shard}")
+                await session.ws.close(code=4010, message=b"Invalid shard")
+                return
+            session.shard = (shard_id, count)
+        guilds = [g for g in self.world.guilds if session.serves(g)]
+        ready = payloads.ready_payload(self.world, session.session_id, self.fake.gateway_url, guilds,
+                                       session.shard or (0, 1))
         await session.send(DISPATCH, ready, "READY")
         session.identified = True
-        await session.send(DISPATCH, payloads.guild_create_payload(self.world), "GUILD_CREATE")
+        for guild_id in guilds:
+            await session.send(DISPATCH, payloads.guild_create_payload(self.world, guild_id), "GUILD_CREATE")
 
     async def dispatch(self, event: str, data: Any, intent: int = 0) -> None:
-        """Send an event to every identified session that asked for ``intent`` (0: always)."""
+        """Send an event to every identified session that asked for ``intent`` (0: always) and serves its guild."""
+        guild = data.get("guild_id") if isinstance(data, dict) else None
         for session in self.live_sessions():
-            if intent and not session.intents & intent:
+            if (intent and not session.intents & intent) or not session.serves(int(guild) if guild else None):
                 continue
             await self._safe_send(session, event, data)
 
-    async def dispatch_built(self, event: str, build: Callable[[GatewaySession], Any | None]) -> None:
+    async def dispatch_built(self, event: str, build: Callable[[GatewaySession], Any | None],
+                             guild_id: int | None = None) -> None:
         for session in self.live_sessions():
+            if not session.serves(guild_id):
+                continue
             data = build(session)
             if data is not None:
                 await self._safe_send(session, event, data)
@@ -161,11 +191,12 @@ class Gateway:
             hide = not privileged and world.bot.mention not in msg.content
             return payloads.message_payload(world, msg, hide_content=hide)
 
-        await self.dispatch_built(event, build)
+        await self.dispatch_built(event, build, channel.guild_id)
 
     async def send_interaction(self, data: dict[str, Any]) -> GatewaySession:
-        """Interactions go to the newest connected client only (as after a bot restart)."""
-        session = self.newest()
+        """Interactions go to the newest connected client serving their guild (as after a bot restart)."""
+        guild = data.get("guild_id")
+        session = self.newest(int(guild) if guild else None, any_guild=False)
         await session.send(DISPATCH, data, "INTERACTION_CREATE")
         return session
 

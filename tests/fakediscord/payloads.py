@@ -45,9 +45,9 @@ def member_payload(world: World, user: User, *, with_user: bool = True, permissi
     return data
 
 
-def everyone_role(world: World) -> dict[str, Any]:
+def everyone_role(world: World, guild_id: int | None = None) -> dict[str, Any]:
     return {
-        "id": str(world.guild_id),
+        "id": str(guild_id or world.guild_id),
         "name": "@everyone",
         "permissions": ALL_PERMISSIONS,
         "position": 0,
@@ -110,10 +110,11 @@ def interaction_channel_payload(world: World, ch: Channel) -> dict[str, Any]:
     return data
 
 
-def guild_payload(world: World) -> dict[str, Any]:
+def guild_payload(world: World, guild_id: int | None = None) -> dict[str, Any]:
+    guild_id = guild_id or world.guild_id
     return {
-        "id": str(world.guild_id),
-        "name": world.guild_name,
+        "id": str(guild_id),
+        "name": world.guild_name_of(guild_id),
         "icon": None,
         "splash": None,
         "discovery_splash": None,
@@ -123,7 +124,7 @@ def guild_payload(world: World) -> dict[str, Any]:
         "verification_level": 0,
         "default_message_notifications": 0,
         "explicit_content_filter": 0,
-        "roles": [everyone_role(world)],
+        "roles": [everyone_role(world, guild_id)],
         "emojis": [],
         "stickers": [],
         "features": [],
@@ -142,8 +143,9 @@ def guild_payload(world: World) -> dict[str, Any]:
     }
 
 
-def guild_create_payload(world: World) -> dict[str, Any]:
-    data = guild_payload(world)
+def guild_create_payload(world: World, guild_id: int | None = None) -> dict[str, Any]:
+    guild_id = guild_id or world.guild_id
+    data = guild_payload(world, guild_id)
     data.update(
         {
             "joined_at": now_iso(),
@@ -151,8 +153,8 @@ def guild_create_payload(world: World) -> dict[str, Any]:
             "unavailable": False,
             "member_count": len(world.member_ids),
             "members": [member_payload(world, world.users[uid]) for uid in world.member_ids],
-            "channels": [channel_payload(world, c) for c in world.text_channels()],
-            "threads": [channel_payload(world, t) for t in world.threads() if not t.archived],
+            "channels": [channel_payload(world, c) for c in world.text_channels(guild_id)],
+            "threads": [channel_payload(world, t) for t in world.threads(guild_id) if not t.archived],
             "voice_states": [],
             "presences": [],
             "stage_instances": [],
@@ -239,16 +241,18 @@ def application_payload(world: World) -> dict[str, Any]:
     }
 
 
-def ready_payload(world: World, session_id: str, resume_url: str) -> dict[str, Any]:
+def ready_payload(world: World, session_id: str, resume_url: str, guild_ids: list[int] | None = None,
+                  shard: tuple[int, int] = (0, 1)) -> dict[str, Any]:
+    """READY for one connection: the guilds on its shard (every guild when unsharded)."""
     return {
         "v": 10,
         "user": {**user_payload(world.bot), "verified": True, "mfa_enabled": False},
-        "guilds": [{"id": str(world.guild_id), "unavailable": True}],
+        "guilds": [{"id": str(g), "unavailable": True} for g in (world.guilds if guild_ids is None else guild_ids)],
         "session_id": session_id,
         "resume_gateway_url": resume_url,
         "application": {"id": str(world.application_id), "flags": 0},
         "private_channels": [],
         "relationships": [],
         "presences": [],
-        "shard": [0, 1],
+        "shard": list(shard),
     }

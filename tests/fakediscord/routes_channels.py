@@ -112,7 +112,8 @@ class ChannelRoutes:
 
     async def get_gateway(self, request: web.Request) -> web.Response:
         limit = {"total": 1000, "remaining": 1000, "reset_after": 0, "max_concurrency": 1}
-        return json_response({"url": self.fake.gateway_url, "shards": 1, "session_start_limit": limit})
+        return json_response({"url": self.fake.gateway_url, "shards": self.fake.shard_count,
+                              "session_start_limit": limit})
 
     async def no_content(self, request: web.Request) -> web.Response:
         self._channel(request)
@@ -128,16 +129,23 @@ class ChannelRoutes:
     async def get_user(self, request: web.Request) -> web.Response:
         return json_response(P.user_payload(self._user(request.match_info["user_id"])))
 
+    def _guild_id(self, request: web.Request) -> int:
+        guild_id = int(request.match_info["guild_id"])
+        if guild_id not in self.world.guilds:
+            raise NotFoundError(10004, "Guild")
+        return guild_id
+
     async def get_guild(self, request: web.Request) -> web.Response:
-        data = P.guild_payload(self.world)
+        data = P.guild_payload(self.world, self._guild_id(request))
         data.update(approximate_member_count=len(self.world.member_ids), approximate_presence_count=0)
         return json_response(data)
 
     async def get_guild_channels(self, request: web.Request) -> web.Response:
-        return json_response([P.channel_payload(self.world, c) for c in self.world.text_channels()])
+        return json_response([P.channel_payload(self.world, c)
+                              for c in self.world.text_channels(self._guild_id(request))])
 
     async def get_roles(self, request: web.Request) -> web.Response:
-        return json_response([P.everyone_role(self.world)])
+        return json_response([P.everyone_role(self.world, self._guild_id(request))])
 
     async def get_member(self, request: web.Request) -> web.Response:
         user = self._user(request.match_info["user_id"])

@@ -72,6 +72,8 @@ class FakeDiscord(UserActions, WorldQueries):
         self.requests: list[RecordedRequest] = []
         self.errors: list[str] = []
         self.faults = FaultPlan()  # rate limits, 500s and 403s a test plans (faults.py)
+        self.shard_count = 1
+        """What ``/gateway/bot`` recommends; a client IDENTIFYing with ``shard: [id, count]`` gets its guilds."""
         self.nonces: dict[tuple[int, str], tuple[float, int]] = {}  # (channel, nonce) -> (when, message id)
         self.extra_idle_prefixes: tuple[str, ...] = ()
         self.log_collector: ErrorLogCollector | None = None  # set by the fixture; quoted in failures

@@ -1,4 +1,4 @@
-"""In-memory model of the single guild, its users, channels and messages that the fake serves."""
+"""In-memory model of the guilds (one by default), their users, channels and messages that the fake serves."""
 
 from __future__ import annotations
 
@@ -38,6 +38,13 @@ class Snowflakes:
         candidate = (ms << 22) | (next(self._counter) & 0xFFF)
         self._last = max(self._last + 1, candidate)
         return self._last
+
+    def on_shard(self, shard: int, count: int) -> int:
+        """A new id that Discord routes to ``shard`` of ``count``: ``(id >> 22) % count == shard``."""
+        found = self.next()
+        found += ((shard - (found >> 22)) % count) << 22
+        self._last = max(self._last, found)
+        return found
 
 
 @dataclass(eq=False)
@@ -149,12 +156,15 @@ class Channel:
 
 
 class World:
-    """One guild with text channels, users/members, threads and DM channels."""
+    """Guilds (one unless a test adds more) with text channels, users/members, threads and DM channels.
+
+    Every user is a member of every guild. ``guild_id`` is the first guild, the one most tests use."""
 
     def __init__(self, bot_name: str = "FakeBot") -> None:
         self.ids = Snowflakes()
         self.guild_id = self.ids.next()
         self.guild_name = "Fake Guild"
+        self.guilds: dict[int, str] = {self.guild_id: self.guild_name}
         self.users: dict[int, User] = {}
         self.member_ids: list[int] = []
         self.channels: dict[int, Channel] = {}
@@ -177,18 +187,30 @@ class World:
             self.member_ids.append(user.id)
         return user
 
-    def add_text_channel(self, name: str) -> Channel:
-        position = sum(1 for c in self.channels.values() if c.type == GUILD_TEXT)
-        ch = Channel(id=self.ids.next(), type=GUILD_TEXT, name=name, guild_id=self.guild_id, position=position)
+    def add_text_channel(self, name: str, guild_id: int | None = None) -> Channel:
+        guild_id = guild_id or self.guild_id
+        position = sum(1 for c in self.channels.values() if c.type == GUILD_TEXT and c.guild_id == guild_id)
+        ch = Channel(id=self.ids.next(), type=GUILD_TEXT, name=name, guild_id=guild_id, position=position)
         self.channels[ch.id] = ch
         return ch
+
+    def add_guild(self, name: str, channel: str, *, shard: tuple[int, int] | None = None) -> Channel:
+        """Another guild with one text channel (named ``channel``; channel names stay unique across guilds),
+        on shard ``(id, count)`` when given. Returns the channel; its ``guild_id`` is the new guild."""
+        guild_id = self.ids.on_shard(*shard) if shard is not None else self.ids.next()
+        self.guilds[guild_id] = name
+        return self.add_text_channel(channel, guild_id)
+
+    def guild_name_of(self, guild_id: int | None) -> str:
+        return self.guilds.get(guild_id or self.guild_id, self.guild_name)
 
     def add_thread(
         self, parent: Channel, name: str, owner: User, *, private: bool = False, starter: Message | None = None
     ) -> Channel:
         thread_id = starter.id if starter is not None else self.ids.next()
         kind = PRIVATE_THREAD if private else PUBLIC_THREAD
-        th = Channel(id=thread_id, type=kind, name=name, guild_id=self.guild_id, parent_id=parent.id, owner_id=owner.id)
+        th = Channel(id=thread_id, type=kind, name=name, guild_id=parent.guild_id, parent_id=parent.id,
+                     owner_id=owner.id)
         th.member_ids.add(owner.id)
         self.channels[th.id] = th
         if starter is not None:
@@ -233,8 +255,9 @@ class World:
     def general(self) -> Channel:
         return self.channel("general")
 
-    def text_channels(self) -> list[Channel]:
-        return [c for c in self.channels.values() if c.type == GUILD_TEXT]
+    def text_channels(self, guild_id: int | None = None) -> list[Channel]:
+        """Text channels of one guild, or of every guild."""
+        return [c for c in self.channels.values() if c.type == GUILD_TEXT and guild_id in (None, c.guild_id)]
 
-    def threads(self) -> list[Channel]:
-        return [c for c in self.channels.values() if c.is_thread]
+    def threads(self, guild_id: int | None = None) -> list[Channel]:
+        return [c for c in self.channels.values() if c.is_thread and guild_id in (None, c.guild_id)]
