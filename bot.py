@@ -131,6 +131,12 @@ class ZBot(commands.Bot):
         return self._host
 
     @property
+    def process_name(self) -> str:
+        """Names this process's job leases; the same after a restart, so it takes over what its predecessor held."""
+        shards = self.config.shards
+        return "bot" if shards is None or shards.ids is None else "shards-" + "-".join(map(str, shards.ids))
+
+    @property
     def ai(self) -> AiPlayers:
         if self._ai is None:
             raise RuntimeError("the AI players are created in setup_hook")
@@ -147,7 +153,9 @@ class ZBot(commands.Bot):
         self.recovered = await self._host.recover()
         if self.recovered:
             log.info("started %d game(s) that a crash had left waiting", len(self.recovered))
-        owed = await self._host.outbox.catch_up(self._host.now())  # sent by cogs/dispatch.py once connected
+        shared = self.config.shards is not None and self.config.shards.ids is not None  # other processes run
+        owed = await self._host.outbox.catch_up(  # sent by cogs/dispatch.py once connected
+            self._host.now(), owner_prefix=f"{self.process_name}:" if shared else None)
         if owed:
             log.info("%d owed post(s) or message(s) left by the last run will be sent", owed)
         for module in pkgutil.iter_modules(cogs.__path__):

@@ -99,9 +99,10 @@ class Correspondence(commands.Cog):
             await retire_board(self.bot, notice.game_id)
         for reminder in tick.reminders:
             await self.send_reminder(reminder)
-        for digest in tick.digests:
-            if not await self.send_dm(digest.user_id, digest.text):
+        for digest in tick.digests:  # owed (outbox) since it was taken: marked done once sent or refused
+            if not await self.send_dm(digest.user_id, digest.text, nonce=outbox.nonce(digest.key)):
                 log.info("digest for %s not sent: DMs closed", digest.user_id)
+            await self.bot.host.outbox.done(digest.key, self.bot.host.now())
 
     async def send_reminder(self, reminder: Reminder) -> None:
         """Owed (outbox) since it was recorded: marked done once sent, else the dispatcher sends it."""

@@ -19,7 +19,7 @@ import discord
 from discord.ext import commands
 
 import engines
-from cogs._shared import MENTION_USERS, board_shown, report_message, thread_of
+from cogs._shared import MENTION_USERS, board_shown, post_report, report_message, thread_of
 from host import outbox
 from host.outbox import Job
 from host.results import GameRow
@@ -50,7 +50,7 @@ class Dispatch(commands.Cog):
 
     def __init__(self, bot: ZBot) -> None:
         self.bot = bot
-        self.owner = f"bot-{os.getpid()}"
+        self.owner = f"{bot.process_name}:{os.getpid()}"  # a restart of this shard set takes over its leases
         self.wake = asyncio.Event()
         self.task: asyncio.Task[None] | None = None
 
@@ -204,6 +204,22 @@ class Dispatch(commands.Cog):
         thread = await thread_of(self.bot, p.get("thread_id"))
         if thread is not None:
             await thread.send(text, allowed_mentions=MENTION_USERS, nonce=outbox.nonce(job.dedupe + ":thread"))
+
+    async def outbox_digest(self, job: Job) -> None:
+        """A daily digest its process took but did not send (it died): by DM, and not at all when DMs are closed."""
+        assert job.dedupe is not None
+        try:
+            user = self.bot.get_user(int(job.payload["user"])) or await self.bot.fetch_user(int(job.payload["user"]))
+            await user.send(str(job.payload["text"])[:2000], nonce=outbox.nonce(job.dedupe))
+        except discord.Forbidden:
+            log.info("digest for %s not sent: DMs closed", job.payload["user"])
+
+    async def outbox_match_next(self, job: Job) -> None:
+        """A match game ended and its process did not start the next one (it died): start and post it here."""
+        assert job.game_id is not None
+        report = await self.bot.host.continue_match(job.game_id)
+        if report is not None:
+            await post_report(self.bot, report)
 
     async def outbox_challenge_expire(self, job: Job) -> None:
         """Withdraw a challenge nobody answered in time, and say so on its message."""

@@ -45,6 +45,17 @@ async def enqueue(conn: Tx, *, kind: str, due_at: float, now: float, game_id: in
         (kind, game_id, dedupe, json.dumps(payload or {}), due_at, now))
 
 
+async def settle(conn: Tx, *, kind: str, key: str, now: float, game_id: int | None = None) -> bool:
+    """Mark the job ``key`` done inside the caller's transaction (recording it done if it was never enqueued);
+    False when it was done already. The work and this mark commit together, so of two processes doing the
+    same work (a match's next game) exactly one gets True and the other's transaction is rolled back."""
+    changed = await conn.execute(
+        "INSERT INTO jobs (kind, game_id, dedupe, payload, due_at, created_at, done_at) VALUES (?, ?, ?, '{}', ?, ?, ?)"
+        " ON CONFLICT (dedupe) DO UPDATE SET done_at = excluded.done_at, lease_owner = NULL, lease_until = NULL"
+        " WHERE jobs.done_at IS NULL", (kind, game_id, key, now, now, now))
+    return changed == 1
+
+
 def skip_locked(conn: Tx) -> str:
     """On PostgreSQL, concurrent claimers pass over rows another transaction is claiming instead of waiting
     (SQLite's writers never overlap)."""
@@ -147,15 +158,21 @@ class JobQueue:
                 [(owner, now + lease, r["id"]) for r in rows])
         return [_job(r, claimed=True) for r in rows]
 
-    async def hasten(self, kinds: Sequence[str], now: float, within: float) -> int:
+    async def hasten(self, kinds: Sequence[str], now: float, within: float, *, owner_prefix: str | None = None) -> int:
         """Pending jobs of these kinds due within ``within`` seconds fall due now, and their leases are freed
-        (a restarted process takes over); jobs scheduled further ahead keep their time."""
+        (a restarted process takes over); jobs scheduled further ahead keep their time.
+
+        ``owner_prefix``: only jobs leased by an owner of that name (this process's dead predecessor), for
+        when other live processes share the database: their jobs and leases are theirs."""
         marks = ", ".join("?" for _ in kinds)
+        mine, params = "", [now, now, now + within, *kinds]
+        if owner_prefix is not None:
+            mine = " AND lease_owner LIKE ?"
+            params.append(owner_prefix.replace("%", "").replace("_", "") + "%")
         async with self.db.transaction() as conn:
             changed = await conn.execute(
                 f"UPDATE jobs SET due_at = CASE WHEN due_at < ? THEN due_at ELSE ? END, lease_owner = NULL,"
-                f" lease_until = NULL WHERE done_at IS NULL AND due_at <= ? AND kind IN ({marks})",
-                (now, now, now + within, *kinds))
+                f" lease_until = NULL WHERE done_at IS NULL AND due_at <= ? AND kind IN ({marks}){mine}", params)
         return changed
 
     async def reschedule_key(self, dedupe: str, at: float) -> None:

@@ -124,6 +124,8 @@ class Notice:
 class Digest:
     user_id: int
     text: str
+    key: str | None = None
+    """Its outbox key: mark it done once sent, or a dispatcher (of any process) sends it."""
 
 
 # ----- clock state --------------------------------------------------------------------------
@@ -450,20 +452,20 @@ async def digest(host: Host, user: int, now: float) -> Digest | None:
         return None
     due_at = float(found["next_digest"])
     following = due_at + DAY * (math.floor((now - due_at) / DAY) + 1)
-    async with host.db.transaction() as conn:
-        changed = await conn.execute("UPDATE notify_prefs SET next_digest = ? WHERE user_id = ? AND next_digest = ?",
-                                     (following, user, due_at))
-    if changed != 1:  # a concurrent tick took this digest
-        return None
     waiting = [g for g in await games_overview(host, user, None) if g.my_turn]
-    if not waiting:
-        return None
     lines = [f"📬 It is your turn in {len(waiting)} game{'s' if len(waiting) != 1 else ''}:"]
     for g in waiting:
         link = f" https://discord.com/channels/{g.guild_id}/{g.thread_id}" if g.guild_id and g.thread_id else ""
         left = f", {clocks.format_duration(g.time_left)} left" if g.time_left is not None else ""
         lines.append(f"• **{g.title}** #{g.game_id}{left}{link}")
-    return Digest(user, "\n".join(lines))
+    found_digest = Digest(user, "\n".join(lines), f"digest:{user}:{int(due_at)}") if waiting else None
+    async with host.db.transaction() as conn:  # taken and owed together: sent once, even if this process dies
+        changed = await conn.execute("UPDATE notify_prefs SET next_digest = ? WHERE user_id = ? AND next_digest = ?",
+                                     (following, user, due_at))
+        if changed == 1 and found_digest is not None:
+            await outbox.write(conn, [Owed("digest", found_digest.key or "", None,
+                                           {"user": user, "text": found_digest.text})], now)
+    return found_digest if changed == 1 else None  # otherwise a concurrent tick (another process) took it
 
 
 async def vacation(host: Host, user: int, days: int) -> str:

@@ -41,6 +41,9 @@ class EngineCache:
     def pop(self, game_id: int, default: tuple[int, Game] | None = None) -> tuple[int, Game] | None:
         return self._items.pop(game_id, default)
 
+    def clear(self) -> None:
+        self._items.clear()
+
     def __len__(self) -> int:
         return len(self._items)
 

@@ -12,15 +12,22 @@ import logging
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from data import jobs
+from data.db import Tx
 from data.store import GameRow, Seat
 from engines import Game
 from host import bots
+from host.outbox import Owed
 from host.results import HostError, Report
 
 if TYPE_CHECKING:
     from host.service import Host
 
 LENGTHS = (1, 3, 5)
+NEXT = "match_next"
+"""The job owed by a finished match game: its match goes on. Whoever creates the next game marks it done in
+that same transaction, so the process that finished the game, a restart's ``resume_all`` and the dispatcher
+of another process (when the first one died) never create two."""
 log = logging.getLogger(__name__)
 
 
@@ -73,6 +80,31 @@ async def score(host: Host, row: GameRow) -> Score:
     return Score(int(row.settings.get("match", 1)), users, (points[users[0]], points[users[1]]), len(rows))
 
 
+def next_key(game_id: int) -> str:
+    return f"match-next:{game_id}"
+
+
+def owed_next(row: GameRow) -> list[Owed]:
+    """Written with the move that ends a match game: the dispatcher continues the match if nobody else does."""
+    return [Owed(NEXT, next_key(row.id), row.id)] if row.settings.get("match", 1) > 1 else []
+
+
+class _Taken(Exception):
+    """Another process created the next game first."""
+
+
+async def continue_after(host: Host, game_id: int) -> Report | None:
+    """The owed continuation of a finished match game (its process died first): the next game's start report,
+    or None when the match is decided or the next game exists."""
+    row = await host.get(game_id)
+    if row.status != "finished" or row.settings.get("match", 1) <= 1:
+        return None
+    current = await score(host, row)
+    if current.decided:
+        return None
+    return await _next_game(host, row, await host.engine_of(row), current)
+
+
 async def continue_match(host: Host, row: GameRow, game: Game) -> tuple[str, Report | None]:
     """After a game of a match ends: the score line, and the next game's start report if it goes on."""
     current = await score(host, row)
@@ -107,10 +139,19 @@ async def _next_game(host: Host, row: GameRow, game: Game, current: Score) -> Re
     order = users if swapped is not None else users[::-1]
     settings = {**row.settings, "match_of": row.settings.get("match_of") or row.id,
                 "match_game": current.played + 1}
-    game_id = await host.store.create(
-        guild_id=row.guild_id, channel_id=row.channel_id, game=row.game, players=row.players,
-        options=swapped if swapped is not None else dict(row.options), settings=settings, seed=host.new_seed(),
-        creator_id=row.creator_id, seats=[Seat(i, u, True) for i, u in enumerate(order)], now=host.now())
+    now = host.now()
+
+    async def first(conn: Tx, _: int) -> None:
+        if not await jobs.settle(conn, kind=NEXT, key=next_key(row.id), now=now, game_id=row.id):
+            raise _Taken
+
+    try:
+        game_id = await host.store.create(
+            guild_id=row.guild_id, channel_id=row.channel_id, game=row.game, players=row.players,
+            options=swapped if swapped is not None else dict(row.options), settings=settings, seed=host.new_seed(),
+            creator_id=row.creator_id, seats=[Seat(i, u, True) for i, u in enumerate(order)], now=now, also=first)
+    except _Taken:
+        return None
     await host.store.set_links(game_id, row.thread_id, row.message_id)
     lobby = await host.start(await host.get(game_id), shuffle=False)
     return lobby.report

@@ -24,7 +24,7 @@ from data.jobs import Job, JobQueue, enqueue
 
 log = logging.getLogger(__name__)
 __all__ = ["Job", "Outbox", "Owed"]
-KINDS = ("thread", "post", "notice", "remind", "choice_dm", "challenge_expire")
+KINDS = ("thread", "post", "notice", "remind", "choice_dm", "challenge_expire", "digest", "match_next")
 """Job kinds this outbox owns (AI turns and other scheduled work use the same table with their own kinds)."""
 GRACE = 60.0
 """Seconds the process that made a change has to deliver it itself before the dispatcher steps in."""
@@ -105,9 +105,12 @@ class Outbox:
             return await self.jobs.claim_keys(keys, now, owner, lease=lease)
         return await self.jobs.claim(now, owner, kinds=KINDS, limit=limit, lease=lease)
 
-    async def catch_up(self, now: float) -> int:
-        """At start-up: what an earlier process owed (and its leases) is due now. One bot process per database."""
-        return await self.jobs.hasten(KINDS, now, GRACE)
+    async def catch_up(self, now: float, *, owner_prefix: str | None = None) -> int:
+        """At start-up: what an earlier process owed (and its leases) is due now.
+
+        ``owner_prefix``: several processes share the database (shards), so take over only the jobs leased by
+        this process's predecessor (same name); the rest stay with their leases and due times."""
+        return await self.jobs.hasten(KINDS, now, GRACE, owner_prefix=owner_prefix)
 
     async def purge(self, now: float, keep: float = KEEP_DONE) -> int:
         """Drop finished jobs older than ``keep`` seconds (their keys only guard against late repeats)."""

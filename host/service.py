@@ -460,6 +460,10 @@ class Host:
     async def get(self, game_id: int) -> GameRow:
         return await self._row(game_id)
 
+    async def continue_match(self, game_id: int) -> Report | None:
+        """A match game's owed continuation (host/matches.py): the next game's start report, if it was still owed."""
+        return await matches.continue_after(self, game_id)
+
     async def engine(self, game_id: int) -> tuple[GameRow, Game]:
         """The row and a copy of its game, for services that read the whole state (the AI, hints)."""
         row = await self._row(game_id)
@@ -618,7 +622,7 @@ class Host:
         ply = len(game.history)
         post = {"upto": ply, "count": len(applied), "prefix": prefix}
         owed = [Owed("post", outbox.post_key(row.id, ply), row.id, post),
-                *self._choices_owed(row.id, game, row.seats)]
+                *self._choices_owed(row.id, game, row.seats), *(matches.owed_next(row) if outcome is not None else [])]
         await self.write(row, moves=applied, first_ply=ply - len(applied), state=game, owed=owed, **changes)
         if outcome is None:
             self._engines[row.id] = (row.version, game)

@@ -1,0 +1,127 @@
+"""Several bot processes over one database: every scheduled duty is done by exactly one of them, and what a
+dead process held is finished by another once its lease runs out."""
+
+from __future__ import annotations
+
+import asyncio
+import importlib
+import pkgutil
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+
+import cogs
+import engines
+from data.db import Database
+from data.jobs import JobQueue
+from host import matches, outbox
+from host.clocks import DAY
+from host.scheduler import Scheduler
+from host.service import Host
+from tests.conftest import FakeClock, text_renderer
+from tests.engines.toy import DiceNim
+from tests.host.test_correspondence import bid, clocked
+
+ALICE, BOB, CAROL, DAVE = 101, 202, 303, 404
+HOUR = 3600.0
+GAMES = {**engines.GAMES, DiceNim.name: DiceNim}
+
+
+@pytest.fixture
+async def two(tmp_path: Path, clock: FakeClock) -> AsyncIterator[tuple[Host, Host]]:
+    """Two hosts with their own connections to one database file, as two processes have."""
+    path = tmp_path / "shared.sqlite3"
+    first, second = await Database.open(path), await Database.open(path)
+    try:
+        yield (Host(first, games=GAMES, renderer=text_renderer, now=clock),
+               Host(second, games=GAMES, renderer=text_renderer, now=clock))
+    finally:
+        await first.close()
+        await second.close()
+
+
+async def test_two_schedulers_ticking_at_once_share_out_reminders_timeouts_and_digests(
+        two: tuple[Host, Host], clock: FakeClock) -> None:
+    a, b = two
+    reminded = [await clocked(a, "1d", (ALICE, BOB)), await clocked(b, "1d", (CAROL, DAVE))]
+    late = [await clocked(a, "1d", (ALICE, CAROL)), await clocked(b, "1d", (BOB, DAVE))]
+    for game_id in reminded:
+        await bid(a, game_id, tuple(s.user_id for s in (await a.get(game_id)).seats if s.user_id))  # type: ignore[arg-type]
+    for game_id in late:
+        await bid(b, game_id, tuple(s.user_id for s in (await b.get(game_id)).seats if s.user_id))  # type: ignore[arg-type]
+    await a.set_notify(DAVE, "digest")
+    clock.advance(6 * HOUR)
+    for game_id in reminded:  # their turn started later: 19 h on, these are due a reminder, not a timeout
+        row, game = await b.engine(game_id)
+        seat = next(iter(game.to_move()))
+        await b.play(game_id, row.user_at(seat) or 0, game.legal_moves(seat)[0])
+    clock.advance(DAY - 6 * HOUR + HOUR)  # the late games are past their deadline
+    ticks = await asyncio.gather(Scheduler(a, batch=1).tick(), Scheduler(b, batch=1).tick(),
+                                 Scheduler(a, batch=1).tick(), Scheduler(b, batch=1).tick())
+    while any(t.more for t in ticks[-2:]):
+        ticks += await asyncio.gather(Scheduler(a, batch=1).tick(), Scheduler(b, batch=1).tick())
+    timeouts = sorted(r.row.id for t in ticks for r in t.timeouts if r.outcome is not None)
+    reminders = sorted((r.game_id, r.seat) for t in ticks for r in t.reminders)
+    digests = [d.user_id for t in ticks for d in t.digests]
+    assert timeouts == sorted(late), "each timeout recorded once"
+    assert sorted({g for g, _ in reminders}) == sorted(reminded) and len(set(reminders)) == len(reminders)
+    assert digests == [DAVE], "one digest, from one process"
+    owed = [j for j in await a.outbox.pending() if j.kind in ("remind", "digest")]
+    assert sorted(j.dedupe or "" for j in owed) == sorted([r.key or "" for t in ticks for r in t.reminders]
+                                                          + [d.key or "" for t in ticks for d in t.digests])
+
+
+async def test_a_match_goes_on_exactly_once_whichever_process_continues_it(
+        two: tuple[Host, Host], monkeypatch: pytest.MonkeyPatch) -> None:
+    a, b = two
+    lobby = await a.challenge(game="dicenim", creator=ALICE, opponents=[BOB], settings={"match": 3})
+    first = (await a.accept(lobby.row.id, BOB)).row.id
+    real = matches.continue_match
+
+    async def died(*args: object, **kwargs: object) -> None:
+        raise RuntimeError("the process died before it started the next game")
+
+    monkeypatch.setattr(matches, "continue_match", died)
+    report = await a.resign(first, ALICE)
+    assert report.next_game is None
+    monkeypatch.setattr(matches, "continue_match", real)
+    [owed] = [j for j in await b.outbox.pending() if j.kind == matches.NEXT]
+    assert owed.game_id == first and owed.dedupe == matches.next_key(first)
+    results = await asyncio.gather(b.continue_match(first), a.continue_match(first), a.recover())
+    started = [r for r in results[:2] if r is not None] + list(results[2])
+    assert len(started) == 1, "another process's dispatcher starts the next game, and only one does"
+    follows = await a.db.fetchall("SELECT id FROM games WHERE id > ?", (first,))
+    assert [r["id"] for r in follows] == [started[0].row.id]
+    assert not [j for j in await b.outbox.pending() if j.kind == matches.NEXT]
+    assert await b.recover() == [] and await b.continue_match(first) is None
+
+
+async def test_a_dead_processs_lease_runs_out_and_another_process_does_the_job(
+        two: tuple[Host, Host], clock: FakeClock) -> None:
+    a, b = two
+    await a.outbox.jobs.add(kind="post", due_at=clock(), now=clock(), dedupe="post:1:1")
+    await a.outbox.jobs.add(kind="post", due_at=clock(), now=clock(), dedupe="post:1:2")
+    claimed = await asyncio.gather(a.outbox.claim(clock(), "shards-1:11", limit=1),
+                                   b.outbox.claim(clock(), "shards-0:22", limit=1))
+    assert sorted(j.dedupe or "" for c in claimed for j in c) == ["post:1:1", "post:1:2"], "one job each"
+    assert await b.outbox.claim(clock(), "shards-0:22") == [], "a held job is nobody else's"
+    # the process of shard 1 dies holding its job; the restarted process of shard 0 leaves it alone
+    assert await b.outbox.catch_up(clock(), owner_prefix="shards-0:") == 1
+    clock.advance(119)
+    taken = await b.outbox.claim(clock(), "shards-0:23")
+    assert [j.dedupe for j in taken] == ["post:1:2"], "only its own predecessor's job, made due again"
+    clock.advance(2)  # shard 1's lease (120 s) ran out
+    [late] = await b.outbox.claim(clock(), "shards-0:23")
+    assert late.dedupe == "post:1:1" and late.attempts == 2
+    await b.outbox.done(late.dedupe, clock())
+    assert [j.dedupe for j in await JobQueue(a.db).pending(kind="post")] == ["post:1:2"]
+
+
+def test_every_owed_kind_has_a_dispatcher() -> None:
+    """The dispatcher claims ``outbox.KINDS`` for whichever cog has ``outbox_<kind>``; one without would wait
+    forever (a digest or a match's next game owed by a process that died)."""
+    handlers = {name.removeprefix("outbox_") for module in pkgutil.iter_modules(cogs.__path__)
+                for value in vars(importlib.import_module(f"cogs.{module.name}")).values() if isinstance(value, type)
+                for name in vars(value) if name.startswith("outbox_")}
+    assert set(outbox.KINDS) <= handlers
