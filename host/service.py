@@ -199,6 +199,8 @@ class Host:
                 row = await self._row(found["id"])
                 if self._full(row.seats) and (lobby := await self._resume_start(row)).report is not None:
                     reports.append(lobby.report)
+            except HostError as error:  # another process (a shard's) started it at the same moment
+                log.info("game %s was not started on recovery: %s", found["id"], error)
             except Exception:  # one unrecoverable row must not keep the bot from starting
                 log.exception("could not start game %s on recovery", found["id"])
         await self._owe_missing_threads()

@@ -13,7 +13,7 @@ import os
 import signal
 import sqlite3
 import sys
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Mapping
 from contextlib import asynccontextmanager
 from pathlib import Path
 
@@ -29,9 +29,12 @@ class BotProcess:
     whole_group = False
     """Run the bot in a process group of its own and SIGKILL the whole group (its worker processes too)."""
 
-    def __init__(self, fake: FakeDiscord, database: Path) -> None:
-        self.env = {**os.environ, "DISCORD_TOKEN": "fake-token", "DATABASE_PATH": str(database),
-                    "DISCORD_API_BASE": fake.api_base, "DISCORD_GATEWAY_URL": fake.gateway_url}
+    def __init__(self, fake: FakeDiscord, database: Path | str, env: Mapping[str, str] | None = None) -> None:
+        """``database``: a SQLite file, or a ``postgresql://`` URL; ``env``: more settings (``SHARD_IDS`` ...)."""
+        target = str(database)
+        where = "DATABASE_URL" if target.startswith(("postgres://", "postgresql://")) else "DATABASE_PATH"
+        self.env = {**os.environ, "DISCORD_TOKEN": "fake-token", where: target,
+                    "DISCORD_API_BASE": fake.api_base, "DISCORD_GATEWAY_URL": fake.gateway_url, **(env or {})}
         self.lines: list[str] = []
         self.ready = asyncio.Event()
         self.proc: asyncio.subprocess.Process | None = None
@@ -67,8 +70,9 @@ class BotProcess:
 
 
 @asynccontextmanager
-async def bot_process(fake: FakeDiscord, database: Path) -> AsyncIterator[BotProcess]:
-    bot = BotProcess(fake, database)
+async def bot_process(fake: FakeDiscord, database: Path | str,
+                      env: Mapping[str, str] | None = None) -> AsyncIterator[BotProcess]:
+    bot = BotProcess(fake, database, env)
     try:
         yield bot
     except BaseException:
