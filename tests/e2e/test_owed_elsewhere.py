@@ -1,0 +1,72 @@
+"""Work a dead process owed is finished by the dispatcher of a live one: a daily digest it had taken, and the
+next game of a match it had just finished (each a job in the database, host/outbox.py)."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+import pytest
+
+from host import matches, outbox
+from tests.e2e.conftest import BotHarness
+from tests.fakediscord.logs import ErrorLogCollector
+
+
+async def settled(bot: Any, kind: str) -> None:
+    """The dispatcher marks a job done right after Discord answered: wait for that, briefly."""
+    for _ in range(200):
+        if not [j for j in await bot.host.outbox.pending() if j.kind == kind]:
+            return
+        await asyncio.sleep(0.02)
+    raise AssertionError(f"a {kind} job is still owed")
+
+
+async def test_a_digest_taken_by_a_process_that_died_is_sent_once_by_another(
+        harness: BotHarness, discord_error_logs: ErrorLogCollector) -> None:
+    fake = harness.fake
+    async with harness.running() as bot:
+        alice, now = harness.user_id("alice"), bot.host.now()
+        text = "📬 It is your turn in 1 game: (owed by a process that died)"
+        await bot.host.outbox.jobs.add(kind="digest", due_at=now, now=now, payload={"user": alice, "text": text},
+                                       dedupe=f"digest:{alice}:{int(now)}")
+        dispatcher: Any = bot.get_cog("Dispatch")  # loaded as an extension: its own copy of cogs.dispatch
+        dispatcher.wake.set()
+        await fake.wait_until(lambda: [m for m in fake.messages(fake.user("alice")) if m.content == text],
+                              what="the digest")
+        await settled(bot, "digest")
+        assert [m.content for m in fake.messages(fake.user("alice"))] == [text]
+
+
+async def test_a_match_whose_process_died_after_its_game_ended_goes_on_in_its_thread(
+        harness: BotHarness, discord_error_logs: ErrorLogCollector, monkeypatch: pytest.MonkeyPatch) -> None:
+    fake = harness.fake
+    async with harness.running() as bot:
+        alice, bob = harness.user_id("alice"), harness.user_id("bob")
+        lobby = await bot.host.challenge(game="zaic", creator=alice, opponents=[bob], settings={"match": 3},
+                                         guild_id=fake.guild_id, channel_id=fake.world.general.id)
+        first = (await bot.host.accept(lobby.row.id, bob)).row.id
+        dispatcher: Any = bot.get_cog("Dispatch")  # loaded as an extension: its own copy of cogs.dispatch
+        await bot.host.outbox.jobs.hasten(outbox.KINDS, bot.host.now(), 3600)  # as if the grace had passed
+        dispatcher.wake.set()
+        thread = await fake.wait_until(lambda: next((t for t in fake.threads() if t.name == f"Zaic #{first}"
+                                                     and t.messages), None), what="the first game's thread")
+        real = matches.continue_match
+
+        async def died(*args: object, **kwargs: object) -> None:
+            raise RuntimeError("the process died before it started the next game")
+
+        monkeypatch.setattr(matches, "continue_match", died)
+        discord_error_logs.clear()
+        report = await bot.host.resign(first, alice)
+        discord_error_logs.clear()  # the host logs the failed continuation; the owed job is what counts
+        monkeypatch.setattr(matches, "continue_match", real)
+        assert report.next_game is None
+        await bot.host.outbox.jobs.hasten(outbox.KINDS, bot.host.now(), 3600)
+        dispatcher.wake.set()
+        begun = await fake.wait_until(lambda: [m for m in fake.messages(thread) if "begins" in m.content
+                                               and f"#{first}" not in m.content], what="the next game's board")
+        second = (await bot.host.resolve("zaic", alice, thread_id=thread.id, guild_id=fake.guild_id)).id
+        assert second > first and f"#{second} begins" in begun[0].content
+        await settled(bot, matches.NEXT)
+        assert await bot.host.continue_match(first) is None, "the match went on once"
