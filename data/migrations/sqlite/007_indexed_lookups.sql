@@ -1,0 +1,30 @@
+-- Real, indexed columns for what used to be dug out of games.settings with json_extract on every
+-- look-up, and the board order as a column, so start-up, rematches and boards read an index.
+--   rematch_of, match_of, match_len: copies of settings' rematch_of, match_of and match (settings stays
+--     the record; the store writes both together).
+--   match_pending: 1 while a finished game of a match still owes the match its next step (the next game,
+--     or the finding that the match is decided); start-up reads only these rows.
+--   ratings.rank_score: mu - 3 sigma, the board's order.
+ALTER TABLE games ADD COLUMN rematch_of INTEGER;
+ALTER TABLE games ADD COLUMN match_of INTEGER;
+ALTER TABLE games ADD COLUMN match_len INTEGER NOT NULL DEFAULT 1;
+ALTER TABLE games ADD COLUMN match_pending INTEGER NOT NULL DEFAULT 0;
+UPDATE games SET rematch_of = json_extract(settings, '$.rematch_of'),
+                 match_of = json_extract(settings, '$.match_of'),
+                 match_len = COALESCE(json_extract(settings, '$.match'), 1);
+UPDATE games SET match_pending = 1
+ WHERE status = 'finished' AND match_len > 1
+   AND NOT EXISTS (SELECT 1 FROM games later
+                    WHERE later.match_of = COALESCE(games.match_of, games.id) AND later.id > games.id);
+CREATE INDEX games_rematch_of ON games (rematch_of) WHERE rematch_of IS NOT NULL;
+CREATE INDEX games_match_of ON games (match_of) WHERE match_of IS NOT NULL;
+CREATE INDEX games_match_pending ON games (id) WHERE match_pending = 1;
+-- games_thread only for games that have a thread: the look-up of threadless active games then reads the
+-- active games (status index), never every game ever played without a thread.
+DROP INDEX IF EXISTS games_thread;
+CREATE INDEX games_thread ON games (thread_id) WHERE thread_id IS NOT NULL;
+
+ALTER TABLE ratings ADD COLUMN rank_score REAL NOT NULL DEFAULT 0;
+UPDATE ratings SET rank_score = mu - 3 * sigma;
+DROP INDEX IF EXISTS ratings_board;
+CREATE INDEX ratings_rank ON ratings (game, scope, season, rank_score DESC, games DESC, user_id);
