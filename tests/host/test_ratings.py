@@ -7,7 +7,9 @@ from typing import Any
 import discord
 import pytest
 
+from data import ratings as stored_ratings
 from data.db import Database, StaleVersion
+from data.ratings import Rating
 from data.store import GameRow, GameStore, Seat
 from engines.base import CHANCE, Game, Outcome
 from host import ratings, seasons
@@ -236,10 +238,10 @@ def test_only_admins_may_start_a_season() -> None:
 
 
 async def test_the_leaderboard_needs_five_games_and_shows_the_callers_place(db: Database) -> None:
-    rows = [(100 + i, "zrtz", SCOPE, 0, 40.0 - i, 2.0, 12, 6, 5, 1) for i in range(25)]
-    rows.append((999, "zrtz", SCOPE, 0, 99.0, 1.0, 4, 4, 0, 0))  # best rating, too few games
-    rows.append((100, "zrtz", GLOBAL, 0, 10.0, 2.0, 12, 0, 12, 0))  # another board does not leak in
-    await db.conn.executemany("INSERT INTO ratings VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", rows)
+    rows = [Rating(100 + i, "zrtz", SCOPE, 0, 40.0 - i, 2.0, 12, 6, 5, 1) for i in range(25)]
+    rows.append(Rating(999, "zrtz", SCOPE, 0, 99.0, 1.0, 4, 4, 0, 0))  # best rating, too few games
+    rows.append(Rating(100, "zrtz", GLOBAL, 0, 10.0, 2.0, 12, 0, 12, 0))  # another board does not leak in
+    await stored_ratings.put_many(db, rows)
     board = await ratings.leaderboard(db, "zrtz", SCOPE, user_id=123)
     assert [s.rank for s in board.rows] == list(range(1, 21)) and board.players == 25
     assert [s.user_id for s in board.rows] == [100 + i for i in range(20)]
