@@ -87,7 +87,7 @@ def _row_to_game(row: Row, seats: list[Seat]) -> GameRow:
     )
 
 
-def _indexed(settings: dict[str, Any]) -> dict[str, Any]:
+def indexed_settings(settings: dict[str, Any]) -> dict[str, Any]:
     """The settings kept in their own indexed columns too."""
     return {"rematch_of": settings.get("rematch_of"), "match_of": settings.get("match_of"),
             "match_len": int(settings.get("match", 1))}
@@ -100,7 +100,7 @@ class TooManyChallenges(Exception):
 async def _insert(conn: Tx, guild_id: int | None, channel_id: int | None, game: str,
                   players: int, options: dict[str, Any], settings: dict[str, Any], seed: str, creator_id: int,
                   seats: Sequence[Seat], now: float) -> int:
-    columns = _indexed(settings)
+    columns = indexed_settings(settings)
     game_id = await conn.insert(
         "INSERT INTO games (guild_id, channel_id, game, players, options, settings, status, seed,"
         " creator_id, created_at, updated_at, rematch_of, match_of, match_len)"
@@ -193,7 +193,7 @@ class GameStore:
         when someone was first.
         """
         if "settings" in changes:
-            changes.update(_indexed(changes["settings"]))
+            changes.update(indexed_settings(changes["settings"]))
         if changes.get("status") == "finished":  # a match now owes its next step (matches.resume_all)
             changes["match_pending"] = int(changes.get("match_len", row.match_len)) > 1
         encoded = {k: json.dumps(v) if k in ("options", "settings", "result", "draw_offers") and v is not None

@@ -24,7 +24,8 @@ from host.seasons import current_season
 GLOBAL = "global"
 ALL_TIME = 0
 PROVISIONAL_GAMES = 10
-MIN_GAMES = 5
+MIN_GAMES = stored.COUNTED_FROM
+"""Games before a player appears on a board (its size and places are counted from this many, in data/)."""
 TOP = 20
 MIN_MOVES = 2
 

@@ -44,6 +44,8 @@ async def test_migration_007_copies_settings_into_columns_and_marks_unfinished_m
     add_game(conn, 5, "finished", {"match": 5})  # a new match whose second game was never created (a crash)
     conn.execute("INSERT INTO ratings (user_id, game, scope, season, mu, sigma) VALUES (7, 'zrtz', 'global', 0,"
                  " 30.0, 2.5)")
+    conn.executemany("INSERT INTO ratings (user_id, game, scope, season, mu, sigma, games) VALUES (?, 'zrtz',"
+                     " 'global', 0, ?, ?, 6)", [(8, 26.0, 2.0), (9, 30.0, 3.0), (10, 20.0, 4.0)])
     conn.commit()
     conn.close()
 
@@ -56,8 +58,12 @@ async def test_migration_007_copies_settings_into_columns_and_marks_unfinished_m
         assert [row.id for row in await store.pending_matches()] == [2, 5]
         assert [row.id for row in await store.match_games(1)] == [1, 2]
         assert (await db.fetchone("SELECT rank_score FROM ratings"))[0] == 30.0 - 3 * 2.5
-        found = await RatingStore(db).top("zrtz", GLOBAL, 0, min_games=0, limit=5)
-        assert [(r.user_id, r.mu) for r in found] == [(7, 30.0)]
+        board = RatingStore(db)
+        found = await board.top("zrtz", GLOBAL, 0, min_games=0, limit=5)
+        assert [(r.user_id, r.mu) for r in found] == [(7, 30.0), (9, 30.0), (8, 26.0), (10, 20.0)]
+        assert await board.count("zrtz", GLOBAL, 0, min_games=5) == 3  # the bucket counts were backfilled
+        places = [await board.place(r, min_games=5) for r in found]
+        assert places == [None, 1, 2, 3]
     finally:
         await db.close()
 

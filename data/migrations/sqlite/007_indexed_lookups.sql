@@ -24,7 +24,23 @@ CREATE INDEX games_match_pending ON games (id) WHERE match_pending = 1;
 DROP INDEX IF EXISTS games_thread;
 CREATE INDEX games_thread ON games (thread_id) WHERE thread_id IS NOT NULL;
 
+-- The board order: rank_score = mu - 3 sigma, and rank_bucket = floor(rank_score * 10), which only groups
+-- equal-ish scores (it never reorders them). rating_buckets counts the players counted on a board (5 games or
+-- more: data/ratings.py COUNTED_FROM) per bucket, so a board's size and a player's place are a sum over a few
+-- hundred bucket rows plus a count inside one bucket, not a count over the whole board.
 ALTER TABLE ratings ADD COLUMN rank_score REAL NOT NULL DEFAULT 0;
+ALTER TABLE ratings ADD COLUMN rank_bucket INTEGER NOT NULL DEFAULT 0;
 UPDATE ratings SET rank_score = mu - 3 * sigma;
+UPDATE ratings SET rank_bucket = CAST((rank_score * 10) AS INTEGER) - ((rank_score * 10) < CAST((rank_score * 10) AS INTEGER));
 DROP INDEX IF EXISTS ratings_board;
-CREATE INDEX ratings_rank ON ratings (game, scope, season, rank_score DESC, games DESC, user_id);
+CREATE INDEX ratings_rank ON ratings (game, scope, season, rank_bucket DESC, rank_score DESC, games DESC, user_id);
+CREATE TABLE rating_buckets (
+    game    TEXT    NOT NULL,
+    scope   TEXT    NOT NULL,
+    season  INTEGER NOT NULL,
+    bucket  INTEGER NOT NULL,
+    players INTEGER NOT NULL,
+    PRIMARY KEY (game, scope, season, bucket)
+);
+INSERT INTO rating_buckets (game, scope, season, bucket, players)
+SELECT game, scope, season, rank_bucket, COUNT(*) FROM ratings WHERE games >= 5 GROUP BY game, scope, season, rank_bucket;
