@@ -242,10 +242,17 @@ async def put_many(db: Database, ratings: Sequence[Rating]) -> None:
             f"INSERT INTO ratings ({_COLUMNS}, rank_score, rank_bucket) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             [(r.user_id, r.game, r.scope, r.season, r.mu, r.sigma, r.games, r.wins, r.losses, r.draws,
               rank_score(r.mu, r.sigma), rank_bucket(rank_score(r.mu, r.sigma))) for r in ratings])
-        for game, scope, season in sorted({(r.game, r.scope, r.season) for r in ratings}):  # recount those boards
-            await tx.execute("DELETE FROM rating_buckets WHERE game = ? AND scope = ? AND season = ?",
-                             (game, scope, season))
-            await tx.execute(
-                "INSERT INTO rating_buckets (game, scope, season, bucket, players) SELECT game, scope, season,"
-                " rank_bucket, COUNT(*) FROM ratings WHERE game = ? AND scope = ? AND season = ? AND games >= ?"
-                " GROUP BY game, scope, season, rank_bucket", (game, scope, season, COUNTED_FROM))
+        await _recount(tx)
+
+
+async def recount(db: Database) -> None:
+    """Count every board's bucket rows again from the ratings (after ratings were changed by hand)."""
+    async with db.transaction() as tx:
+        await _recount(tx)
+
+
+async def _recount(tx: Tx) -> None:
+    await tx.execute("DELETE FROM rating_buckets")
+    await tx.execute("INSERT INTO rating_buckets (game, scope, season, bucket, players) SELECT game, scope, season,"
+                     " rank_bucket, COUNT(*) FROM ratings WHERE games >= ? GROUP BY game, scope, season, rank_bucket",
+                     (COUNTED_FROM,))
