@@ -28,6 +28,9 @@ NOTIFY_MODES = {
     "dm": "reminders by DM too (a thread mention when your DMs are closed)",
     "digest": "a daily DM listing every game where it is your turn, and thread mentions",
 }
+OVERVIEW_LIMIT = 200
+"""Active games ``/games`` and the digest look at: the most recently changed ones. Each costs an engine, and a
+reply shows about twenty lines, so a player in thousands of games still gets an answer in time."""
 HISTORY_PAGE = 8
 """Games per ``/history`` page: a line with three opponents, a reason and an unrated mark is ~240
 characters, so a page fits one message."""
@@ -344,10 +347,11 @@ async def remind(host: Host, game_id: int, now: float) -> list[Reminder]:
 
 
 async def games_overview(host: Host, user: int, guild_id: int | None) -> list[GameLine]:
-    """Active games of ``user``, most urgent first: your turn before theirs, least time left first."""
+    """Active games of ``user``, most urgent first: your turn before theirs, least time left first. Only the
+    ``OVERVIEW_LIMIT`` most recently changed games are looked at."""
     lines: list[GameLine] = []
     now = host.now()
-    rows = await host.store.games_of(user, ("active",), guild_id=guild_id)
+    rows = await host.store.games_of(user, ("active",), guild_id=guild_id, limit=OVERVIEW_LIMIT)
     games = await host.engines_of(rows)  # a few queries for all games, not several per game
     states = await load_states(host, [row.id for row in rows])
     since_all = min([now, *(t for state in states.values() for t in state.started.values())])
