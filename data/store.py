@@ -299,7 +299,7 @@ class GameStore:
         return [int(r["id"]) for r in rows]
 
     async def threadless(self) -> list[tuple[int, int]]:
-        """(game id, plies) of active channel games that have no thread: reads the active games only."""
+        """(game id, plies) of active channel games that have no thread (partial index ``games_threadless``)."""
         rows = await self.db.fetchall(
             "SELECT g.id, (SELECT COUNT(*) FROM moves m WHERE m.game_id = g.id) AS plies FROM games g"
             " WHERE g.status = 'active' AND g.thread_id IS NULL AND g.channel_id IS NOT NULL ORDER BY g.id")

@@ -14,8 +14,9 @@ UPDATE games SET match_pending = 1
 CREATE INDEX games_rematch_of ON games (rematch_of) WHERE rematch_of IS NOT NULL;
 CREATE INDEX games_match_of ON games (match_of) WHERE match_of IS NOT NULL;
 CREATE INDEX games_match_pending ON games (id) WHERE match_pending = 1;
--- games_thread only for games that have a thread: the look-up of threadless active games then reads the
--- active games (status index), never every game ever played without a thread.
+-- Active channel games left without a thread (a crash before the outbox existed): start-up reads only these.
+-- games_thread then covers only games that have a thread, where a thread look-up finds them.
+CREATE INDEX games_threadless ON games (status) WHERE thread_id IS NULL AND channel_id IS NOT NULL;
 DROP INDEX IF EXISTS games_thread;
 CREATE INDEX games_thread ON games (thread_id) WHERE thread_id IS NOT NULL;
 
