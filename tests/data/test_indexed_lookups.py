@@ -6,12 +6,15 @@ from __future__ import annotations
 import json
 import re
 import sqlite3
+from dataclasses import fields
 from pathlib import Path
 
+from data import bulk
 from data import ratings as stored_ratings
+from data.bulk import WholeGame
 from data.db import SQLITE_MIGRATIONS, Database, migration_files
 from data.ratings import Rating, RatingStore
-from data.store import GameStore, Seat
+from data.store import GameRow, GameStore, Seat
 from host import ratings
 from host.ratings import GLOBAL
 from host.service import Host
@@ -137,3 +140,22 @@ async def test_start_up_ticks_and_boards_read_indexes_only(host: Host, db: Datab
     plans = await plans_of(db, traced)
     assert len(plans) >= 8
     assert [plan for plan in plans if FULL_SCAN.search(plan.split("\n")[1])] == []
+
+
+async def test_game_row_declares_every_column_of_games(db: Database) -> None:
+    """A migration that adds a column to ``games`` must add it to ``GameRow`` too (issue 13)."""
+    game = await GameStore(db).create(guild_id=None, channel_id=None, game="dicenim", players=2, options={},
+                                      settings={}, seed="s", creator_id=ALICE, seats=[Seat(0, ALICE, True)], now=1.0)
+    row = await db.fetchone("SELECT * FROM games WHERE id = ?", (game,))
+    assert set(row.keys()) == {f.name for f in fields(GameRow)} - {"seats"}
+
+
+async def test_due_hands_out_a_batch_earliest_first_not_the_backlog(host: Host) -> None:
+    now = host.now()
+    backlog = [WholeGame("dicenim", 2, "active", (ALICE, BOB), deadline=now - 100 + i, remind_at=now - 50 - i)
+               for i in range(30)]
+    ids = await bulk.load_games(host.db, backlog)
+    due = await host.due(now, limit=4)
+    assert due.timeouts == ids[:4], "the deadlines that passed first"
+    assert due.reminders == ids[::-1][:4], "the reminders due first"
+    assert len((await host.due(now)).timeouts) == 30
