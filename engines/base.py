@@ -117,6 +117,8 @@ class Game(ABC):
     """A few short paragraphs that teach the game; shown by ``/<game> rules``."""
     hidden_information: ClassVar[bool] = False
     """True when a player's legal moves may betray a secret (hidden kings): no public move buttons then."""
+    has_chance: ClassVar[bool] = False
+    """True when dice decide part of the game (``CHANCE`` ever moves): ratings then allow more luck."""
 
     def __init__(self, players: int, options: dict[str, Any]) -> None:
         """Set up the opening position. Called by ``new`` with checked options."""

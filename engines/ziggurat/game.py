@@ -51,6 +51,7 @@ class Ziggurat(Game):
                "after this many rounds the game ends and the colour closest to home wins (30: a quick game)"),
     )
     help = HELP
+    has_chance = True  # the movement and action dice
 
     @classmethod
     def check_options(cls, players: int, options: Any) -> dict[str, Any]:

@@ -76,6 +76,7 @@ class Zodiac(Game):
     )
     help = HELP
     hidden_information = True  # the last placement offers only the king: public move lists would betray it
+    has_chance = True  # the monkey's dice
 
     def __init__(self, players: int, options: dict[str, Any]) -> None:
         super().__init__(players, options)
