@@ -11,13 +11,11 @@ import re
 from typing import TYPE_CHECKING, Any
 
 import discord
-from discord import app_commands
 from discord.ext import commands
 
-from cogs._ai import AI_CHOICES, AI_HELP
 from cogs._game import GameCog
+from cogs._new import new_command
 from cogs._shared import MENTION_USERS, bot_of, guarded, post_report, thread_of
-from cogs.correspondence import CLOCK_CHOICES
 from engines import CHANCE
 from host import outbox
 from host.outbox import Job
@@ -107,19 +105,7 @@ class ZodiacCog(GameCog, group_name="zodiac", group_description="Zodiac Chess: t
         self.menus: dict[tuple[int, int], discord.Message] = {}
         """DM menus still open, by (game, user): closed once their choice is made by any path."""
 
-    @app_commands.command(name="new", description="Challenge a player, or leave the seat open")
-    @app_commands.describe(opponent="Who you challenge (empty: anyone may join)",
-                           ai=AI_HELP,
-                           rated="Count this game for the leaderboards",
-                           clock="Time per move (days) or a live clock per player",
-                           games="A match: best of 3 or 5 (later games swap sides without a duel)")
-    @app_commands.choices(clock=CLOCK_CHOICES, ai=AI_CHOICES,
-                          games=[app_commands.Choice(name=f"best of {n}", value=n) for n in (1, 3, 5)])
-    @app_commands.guild_only()
-    async def new(self, interaction: discord.Interaction, opponent: discord.User | None = None,
-                  rated: bool = True, clock: str = "none", ai: str | None = None, games: int = 1) -> None:
-        await self.start_challenge(interaction, opponents=[opponent], open_seats=0 if opponent else 1,
-                                   options={}, rated=rated, clock=clock, ai=ai, match=games)
+    new = new_command("zodiac", hidden={"sides"}, match=(1, 3, 5))  # sides: the duel, or swapped within a match
 
     @commands.Cog.listener()
     async def on_game_report(self, report: Report) -> None:
