@@ -7,7 +7,6 @@ A player whose DMs are closed gets a button in the thread that opens the same me
 from __future__ import annotations
 
 import logging
-import re
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -15,7 +14,7 @@ from discord.ext import commands
 
 from cogs._game import GameCog
 from cogs._new import new_command
-from cogs._shared import MENTION_USERS, bot_of, guarded, post_report, thread_of
+from cogs._shared import MENTION_USERS, ForGame, bot_of, guarded, post_report, thread_of
 from engines import CHANCE
 from host import outbox
 from host.outbox import Job
@@ -38,7 +37,7 @@ async def choice_view(bot: ZBot, game_id: int, user_id: int) -> discord.ui.View 
     return view
 
 
-class SecretChoice(discord.ui.DynamicItem[discord.ui.Select[Any]], template=r"zs:(?P<game_id>[0-9]+)"):
+class SecretChoice(ForGame, discord.ui.DynamicItem[discord.ui.Select[Any]], template=r"zs:(?P<game_id>[0-9]+)"):
     """The duel pick or king choice as a select menu; the host checks that it is still the user's to make."""
 
     def __init__(self, game_id: int, choices: list[tuple[str, str]] | None = None) -> None:
@@ -47,11 +46,6 @@ class SecretChoice(discord.ui.DynamicItem[discord.ui.Select[Any]], template=r"zs
             custom_id=f"zs:{game_id}", placeholder="Choose…", options=options or [discord.SelectOption(label="-")])
         super().__init__(select)
         self.game_id = game_id
-
-    @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Select[Any],
-                             match: re.Match[str]) -> SecretChoice:
-        return cls(int(match["game_id"]))
 
     @guarded
     async def callback(self, interaction: discord.Interaction) -> None:
@@ -76,18 +70,13 @@ class SecretChoice(discord.ui.DynamicItem[discord.ui.Select[Any]], template=r"zs
         await post_report(bot, report)
 
 
-class ChoosePrivately(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"zp:(?P<game_id>[0-9]+)"):
+class ChoosePrivately(ForGame, discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"zp:(?P<game_id>[0-9]+)"):
     """For players whose DMs are closed: opens the secret choice as an ephemeral message."""
 
     def __init__(self, game_id: int) -> None:
         super().__init__(discord.ui.Button(label="Choose privately", style=discord.ButtonStyle.primary,
                                            custom_id=f"zp:{game_id}"))
         self.game_id = game_id
-
-    @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button[Any],
-                             match: re.Match[str]) -> ChoosePrivately:
-        return cls(int(match["game_id"]))
 
     @guarded
     async def callback(self, interaction: discord.Interaction) -> None:
