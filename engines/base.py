@@ -174,6 +174,19 @@ class Game(ABC):
     def clone(self) -> Self:
         return copy.deepcopy(self)
 
+    def _shallow_copy(self) -> Self:
+        """A shallow copy with the base's own mutable state (options, history, eliminations) copied.
+
+        A game's fast ``clone`` starts here and copies only its own containers, so a mutable field added
+        to the base needs one change, here, not one per game.
+        """
+        twin = object.__new__(type(self))
+        twin.__dict__.update(self.__dict__)
+        twin.options = dict(self.options)
+        twin.history = list(self.history)
+        twin.eliminated = list(self.eliminated)
+        return twin
+
     def determinize(self, seat: int, rng: RandomSource) -> Self:
         """A copy in which everything ``seat`` cannot know is re-drawn by ``rng``, consistently with all it has seen.
 

@@ -98,10 +98,7 @@ class Zodiac(Game):
         self._checked = -1
 
     def clone(self) -> Zodiac:
-        new = Zodiac.__new__(Zodiac)
-        new.__dict__.update(self.__dict__)
-        new.history = list(self.history)
-        new.eliminated = list(self.eliminated)
+        new = self._shallow_copy()
         new.st = self.st.copy()
         new.picks, new.rounds, new.king_pick = dict(self.picks), [list(r) for r in self.rounds], dict(self.king_pick)
         new.placed = [list(p) for p in self.placed]
