@@ -80,7 +80,7 @@ class Outcome:
 
 @dataclass(frozen=True)
 class Option:
-    """A variant switch of a game: the host and the slash commands read these to offer choices."""
+    """A variant switch of a game: ``/<game> new`` offers each one, with ``help`` as its description."""
 
     name: str
     default: Any
