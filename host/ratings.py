@@ -38,7 +38,6 @@ luck: between settled players a 200-point gap predicts 78% wins at the default b
 ``predict_win``) but 66% at double beta, closer to what skill buys in a race game, and an upset by a
 weaker player costs the favourite about half as much. Players still separate, only more slowly.
 """
-DICE_GAMES = frozenset({"ziggurat", "zodiac"})
 MODELS = {False: PlackettLuce(beta=BASE_BETA), True: PlackettLuce(beta=DICE_BETA)}
 
 SCALE = 40
@@ -47,8 +46,9 @@ CENTRE = 20
 """mu - 3 sigma of an average, settled player (mu 25, sigma ~1.7): shown as 1500."""
 
 
-def model_for(game: str) -> PlackettLuce:
-    return MODELS[game in DICE_GAMES]
+def model_for(game: Game | type[Game]) -> PlackettLuce:
+    """Dice games (``has_chance``) get the noisier model."""
+    return MODELS[game.has_chance]
 
 
 def display_rating(mu: float, sigma: float) -> int:
@@ -97,7 +97,7 @@ async def record_result(conn: Tx, row: GameRow, game: Game, now: float) -> None:
     if row.guild_id is not None:
         boards += [(str(row.guild_id), ALL_TIME), (str(row.guild_id), await current_season(conn, row.guild_id))]
     for scope, season in boards:
-        await _rate_board(conn, row, outcome, scope, season, now)
+        await _rate_board(conn, row, outcome, scope, season, now, model_for(game))
 
 
 def _teams(row: GameRow, outcome: Outcome) -> list[tuple[list[int], int]]:
@@ -118,8 +118,7 @@ def _result(rank: int, ranks: list[int]) -> str:
 
 
 async def _rate_board(conn: Tx, row: GameRow, outcome: Outcome, scope: str, season: int,
-                      now: float) -> None:
-    model = model_for(row.game)
+                      now: float, model: PlackettLuce) -> None:
     teams = _teams(row, outcome)
     before: list[list[PlackettLuceRating]] = []
     for users, _ in teams:

@@ -7,6 +7,7 @@ from typing import Any
 import discord
 import pytest
 
+import engines
 from data import ratings as stored_ratings
 from data.db import Database, StaleVersion
 from data.ratings import Rating
@@ -74,6 +75,7 @@ async def finish(db: Database, users: tuple[int, ...], ranks: tuple[int, ...], *
     row = await store.get(game_id)
     assert row is not None
     engine = scripted(ranks, moves, teams)
+    engine.has_chance = engines.get(game).has_chance  # it stands in for ``game``, dice or not
     if history is not None:
         engine.history = history
 
@@ -136,7 +138,7 @@ async def test_ties_are_draws_and_equal_players_stay_level(db: Database) -> None
 async def test_dice_games_move_ratings_less(db: Database) -> None:
     await finish(db, (A, B), (1, 2), game="zrtz")
     await finish(db, (A, B), (1, 2), game="zodiac")
-    assert ratings.model_for("zodiac").beta == 2 * ratings.model_for("zrtz").beta
+    assert ratings.model_for(engines.get("zodiac")).beta == 2 * ratings.model_for(engines.get("zrtz")).beta
     assert 25 < (await rating(db, A, "zodiac"))["mu"] < (await rating(db, A, "zrtz"))["mu"]
 
 
