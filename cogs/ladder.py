@@ -25,6 +25,8 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 POLL_SECONDS = 5.0
+PURGE_EVERY = 720
+"""Loop passes between clearing out old finished ladder jobs (about an hour)."""
 GAME_CHOICES = [app_commands.Choice(name=cls.title, value=name) for name, cls in sorted(engines.GAMES.items())]
 CLOCK_CHOICES = [app_commands.Choice(name=f"{c[:-1]} day{'s' if c != '1d' else ''} per move", value=c)
                  for c in CLOCKS]
@@ -50,6 +52,8 @@ class Ladder(commands.GroupCog, group_name="ladder", group_description="This ser
         try:
             while await self.ladders.run_due():
                 pass
+            if self.loop.current_loop % PURGE_EVERY == 0:
+                await self.ladders.purge(self.bot.host.now())
         except Exception:  # the jobs stay in the database; the next pass retries
             log.exception("ladder jobs failed")
 

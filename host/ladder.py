@@ -134,7 +134,8 @@ class Ladders:
             self.title(game), ("Games", "Last active"), lines,
             subtitle=f"Challenge up to {reach} places above you · {clock}",
             notes=(f"Beat a player above you and you take their place; they and everyone between move down one. "
-                   f"A draw or a loss changes nothing. {idle} days without a finished ladder game drops you.",),
+                   f"A draw or a loss changes nothing. {idle} days without ladder play (a game finished or in play, or "
+                   "a challenge made) drops you.",),
             empty="Nobody on this ladder yet: /ladder join")
         pages = page_count(table)
         page = min(max(1, page), pages)
@@ -280,6 +281,11 @@ class Ladders:
             await self.queue.done(job.id, self.host.now())
             done += 1
         return done
+
+    async def purge(self, now: float, keep: float = 7 * DAY) -> int:
+        """Forget ladder jobs finished more than ``keep`` seconds ago (a result is applied once by its game's
+        row, not by the job's key, so old keys guard nothing)."""
+        return await self.queue.purge_done(KINDS, now - keep)
 
     async def run(self, job: Job) -> None:
         if job.kind == RESULT:

@@ -238,3 +238,40 @@ async def test_games_off_the_ladder_leave_it_alone(ladders: Ladders, host: Host)
 
 async def _names(user_id: int) -> str:
     return f"Player {user_id}"
+
+
+async def test_challenging_is_activity_and_being_challenged_is_not(ladders: Ladders, host: Host,
+                                                                   clock: FakeClock) -> None:
+    await ladders.settings(GUILD, "zrtz", True, inactive_days=7)
+    await join_all(ladders, A, B)
+    clock.advance(6 * DAY)
+    lobby = await ladders.challenge(GUILD, CHANNEL, "zrtz", B, A)
+    await host.decline(lobby.row.id, A)
+    clock.advance(2 * DAY)  # day 8: A idle for 8 days; B challenged on day 6
+    await ladders.run_due()
+    assert await order(ladders) == [B]
+
+
+async def test_show_says_where_everyone_stands(ladders: Ladders) -> None:
+    with pytest.raises(HostError, match="no ZÈRTZ ladder yet"):
+        await ladders.leave(GUILD, "zrtz", A)
+    empty = await ladders.show(GUILD, "zrtz", A, _names)
+    assert "0 players. You are not on it" in empty.text
+    await join_all(ladders, A, B)
+    await challenge(ladders, B, A)
+    top = await ladders.show(GUILD, "zrtz", A, _names)
+    assert "You are #1: the top." in top.text
+    outsider = await ladders.show(GUILD, "zrtz", C, _names)
+    assert outsider.image != top.image  # A's line is highlighted only for A
+
+
+async def test_finished_ladder_jobs_are_purged_after_a_week(ladders: Ladders, host: Host, clock: FakeClock) -> None:
+    await join_all(ladders, A, B)
+    game_id = await play_out(ladders, B, A, loser=A)
+    await ladders.run_due()
+    assert await ladders.purge(clock()) == 0
+    clock.advance(8 * DAY)
+    await ladders.run_due()  # today's sweep; its successor stays pending
+    assert await ladders.purge(clock()) == 1  # the result job; the sweep just done is kept a week
+    assert await order(ladders) == [B, A]
+    assert await ladders.apply_result(game_id, [B]) is None  # the game's row still says it was applied
