@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
+
 from tests.e2e.conftest import BotHarness
 from tests.e2e.test_platform import PNG
 
@@ -56,3 +58,38 @@ async def test_a_ladder_challenge_played_to_the_end_moves_the_winner_up(harness:
         assert stranger.ephemeral and "You are not on the ZÈRTZ ladder" in stranger.content
         left = await fake.slash("carol", "ladder leave", {"game": "zrtz"})
         assert "left the **ZÈRTZ ladder**" in left.content
+
+
+async def test_a_result_left_by_a_stopped_bot_moves_the_ladder_once_after_the_restart(harness: BotHarness) -> None:
+    fake = harness.fake
+    alice, bob = harness.user_id("alice"), harness.user_id("bob")
+    async with harness.running() as bot:
+        for name in ("alice", "bob"):
+            await fake.slash(name, "ladder join", {"game": "zaic"})
+        rec = await fake.slash("bob", "ladder challenge", {"game": "zaic", "opponent": "alice"})
+        assert rec.original is not None
+        accept = next(c for c in rec.original.custom_ids() if c.startswith("zg:accept:"))
+        await fake.click("alice", rec.original, accept)
+        game_id = int(accept.rsplit(":", 1)[1])
+        bot.get_cog("Ladder").loop.cancel()  # type: ignore[union-attr]  # the bot stops before the job runs
+        await bot.host.resign(game_id, alice)  # no report posted: nothing runs the ladder's job now
+        left = await bot.get_cog("Ladder").ladders.queue.pending(kind="ladder_result")  # type: ignore[union-attr]
+        assert [j.game_id for j in left] == [game_id]
+    async with harness.running() as bot:
+        ladders = bot.get_cog("Ladder").ladders  # type: ignore[union-attr]
+        guild = int(fake.world.guild_id)
+
+        async def games_by_place() -> list[tuple[int, int]]:
+            found = await ladders.store.find(guild, "zaic")
+            return [(r.user_id, r.games) for r in await ladders.store.rungs(found.id)]
+
+        for _ in range(100):  # the restarted bot's loop finds the job on its first pass
+            if await games_by_place() != [(alice, 0), (bob, 0)]:
+                break
+            await asyncio.sleep(0.1)
+        assert await games_by_place() == [(bob, 1), (alice, 1)]  # moved, and counted, once
+        notice = await fake.wait_message(fake.thread(f"Zaic #{game_id}"), lambda m: "🪜" in m.content, after=0,
+                                         timeout=30)
+        assert "climbs from #2 to #1" in notice.content
+        shown = await fake.slash("alice", "ladder show", {"game": "zaic"})
+        assert "You are #2" in shown.content
