@@ -45,17 +45,6 @@ async def enqueue(conn: Tx, *, kind: str, due_at: float, now: float, game_id: in
         (kind, game_id, dedupe, json.dumps(payload or {}), due_at, now))
 
 
-async def settle(conn: Tx, *, kind: str, key: str, now: float, game_id: int | None = None) -> bool:
-    """Mark the job ``key`` done inside the caller's transaction (recording it done if it was never enqueued);
-    False when it was done already. The work and this mark commit together, so of two processes doing the
-    same work (a match's next game) exactly one gets True and the other's transaction is rolled back."""
-    changed = await conn.execute(
-        "INSERT INTO jobs (kind, game_id, dedupe, payload, due_at, created_at, done_at) VALUES (?, ?, ?, '{}', ?, ?, ?)"
-        " ON CONFLICT (dedupe) DO UPDATE SET done_at = excluded.done_at, lease_owner = NULL, lease_until = NULL"
-        " WHERE jobs.done_at IS NULL", (kind, game_id, key, now, now, now))
-    return changed == 1
-
-
 def skip_locked(conn: Tx) -> str:
     """On PostgreSQL, concurrent claimers pass over rows another transaction is claiming instead of waiting
     (SQLite's writers never overlap)."""

@@ -68,5 +68,8 @@ async def test_a_match_whose_process_died_after_its_game_ended_goes_on_in_its_th
                                                and f"#{first}" not in m.content], what="the next game's board")
         second = (await bot.host.resolve("zaic", alice, thread_id=thread.id, guild_id=fake.guild_id)).id
         assert second > first and f"#{second} begins" in begun[0].content
+        await bot.host.outbox.jobs.hasten(outbox.KINDS, bot.host.now(), 3600)  # the job, due: a no-op now
+        dispatcher.wake.set()
         await settled(bot, matches.NEXT)
+        assert len([m for m in fake.messages(thread) if "begins" in m.content]) == 2
         assert await bot.host.continue_match(first) is None, "the match went on once"
