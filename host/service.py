@@ -26,6 +26,7 @@ from host.choices import narrow
 from host.outbox import Outbox, Owed
 from host.results import Board, HostError, Lobby, Report
 from host.standings import Standings
+from host.tournaments import Tournaments
 
 Renderer = Callable[[dict[str, Any]], bytes]
 FinishHook = Callable[[Tx, GameRow, Game, float], Awaitable[None]]
@@ -81,6 +82,8 @@ class Host:
         self._engines: dict[int, tuple[int, Game]] = {}
         self.display_name: Callable[[int], str | None] | None = None
         """Set by the Discord side: a user's display name, put on the board images beside the colours."""
+        self.tournaments = Tournaments(self)
+        """Swiss, round-robin and knockout events; registers its finish hook (an event game's result)."""
 
     # ----- lobby ------------------------------------------------------------------------
 
@@ -214,7 +217,7 @@ class Host:
 
     async def _resume_start(self, row: GameRow) -> Lobby:
         """A start that was interrupted: a match game keeps its seat order (the sides swap depends on it)."""
-        return await self.start(row, shuffle="match_of" not in row.settings)
+        return await self.start(row, shuffle="match_of" not in row.settings and "event" not in row.settings)
 
     def new_seed(self) -> str:
         return dice.new_seed()
@@ -321,6 +324,8 @@ class Host:
         row = await self._row(game_id)
         if row.seat_of(user) is None:
             raise HostError("Only a player of this game can abort it.")
+        if "event" in row.settings:
+            raise HostError("A tournament game cannot be aborted: resign, or withdraw with /tournament withdraw.")
         if row.status == "challenge":
             await self.write(row, status="aborted")
             return f"{mention(user)} withdrew the challenge."
