@@ -70,10 +70,17 @@ def no_image(event: EventRow, table: plan.Table, name: Callable[[int], str], fin
 
 
 def number(value: float) -> str:
-    whole, half = divmod(round(value * 2), 2)
-    if half and whole == 0:
-        return "½"
-    return f"{whole}½" if half else f"{whole}"
+    """``2.5`` -> ``2½``, ``1.25`` -> ``1¼`` (SB of a draw is a quarter); other values with two decimals."""
+    quarters = round(value * 4)
+    if abs(quarters - value * 4) > 1e-6 or quarters < 0:
+        return f"{value:.2f}"
+    whole, part = divmod(quarters, 4)
+    fraction = ("", "¼", "½", "¾")[part]
+    return f"{whole}{fraction}" if whole or not fraction else fraction
+
+
+def points_text(value: float) -> str:
+    return f"{number(value)} pt{'' if value == 1 else 's'}"
 
 
 def parse_options(cls: type[Game], text: str | None, players: int) -> dict[str, Any]:
@@ -436,7 +443,7 @@ class Tournaments:
             breaks = " · ".join(f"{code} {number(v)}" for code, v in zip(table.columns, row.tiebreaks, strict=True))
             extra = [x for x in (breaks, row.note, "withdrawn" if row.withdrawn else "",
                                  f"{row.in_progress} game(s) in progress" if row.in_progress else "") if x]
-            lines.append(f"{row.rank}. {bots.mention(row.entrant)}: {number(row.points)} pts"
+            lines.append(f"{row.rank}. {bots.mention(row.entrant)}: {points_text(row.points)}"
                          + (f" ({', '.join(extra)})" if extra else ""))
         notes = [f"-# {line}" for line in table.explanations]
         text = "\n".join(lines + notes)
@@ -469,6 +476,6 @@ class Tournaments:
         for row in table.rows:
             if row.rank > 3:
                 break
-            lines.append(f"{MEDALS[row.rank - 1]} {bots.mention(row.entrant)}: {number(row.points)} pts")
+            lines.append(f"{MEDALS[row.rank - 1]} {bots.mention(row.entrant)}: {points_text(row.points)}")
         lines.append("Thank you all for playing! /tournament standings shows the whole table.")
         return "\n".join(lines)[:2000]
