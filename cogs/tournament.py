@@ -42,7 +42,7 @@ STANDINGS_FILE = "standings.png"
 
 def actor(interaction: discord.Interaction) -> Actor:
     """Who acts, with Manage Server and their roles (for the organiser role of /tournament settings)."""
-    roles = tuple(r.id for r in getattr(interaction.user, "roles", []))
+    roles = tuple(r.id for r in getattr(interaction.user, "roles", []) if r is not None)
     manage = bool(interaction.permissions.manage_guild or interaction.permissions.administrator)
     return Actor(interaction.user.id, manage_guild=manage, roles=roles)
 

@@ -173,7 +173,9 @@ class Tournaments:
             raise HostError("Events live in a server.")
         found = await repo.of_guild(self.db, guild_id, statuses)
         if not found:
-            raise HostError("There is no event here right now; an organiser starts one with /tournament create.")
+            said = " or ".join({"open": "open for sign-up", "running": "under way", "finished": "finished"}[s]
+                               for s in statuses)
+            raise HostError(f"No event here is {said}; an organiser creates one with /tournament create.")
         if len(found) > 1:
             listed = ", ".join(f"#{e.id}" for e in found[:10])
             raise HostError(f"There are several events here ({listed}): say which with the `event` option.")
@@ -198,12 +200,14 @@ class Tournaments:
         role = await repo.organiser_role(self.db, guild_id)
         return actor.manage_guild or (role is not None and role in actor.roles)
 
-    async def require_organiser(self, event: EventRow, actor: Actor) -> None:
-        """The event's organiser, or anyone who may organise events in the server."""
-        if actor.user_id == event.organiser_id or await self.may_organise(event.guild_id, actor):
+    @staticmethod
+    async def require_organiser(event: EventRow, actor: Actor) -> None:
+        """The event's own organiser, or a server manager: the organiser role lets members create events,
+        not run other people's."""
+        if actor.user_id == event.organiser_id or actor.manage_guild:
             return
         raise HostError(f"Only the organiser of event #{event.id} (<@{event.organiser_id}>) or someone with "
-                        "Manage Server (or the organiser role) can do that.")
+                        "Manage Server can do that.")
 
     async def settings(self, guild_id: int | None, actor: Actor, role_id: int | None) -> str:
         """Set (or clear) the role whose members may create events; Manage Server only."""

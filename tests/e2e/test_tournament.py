@@ -236,3 +236,48 @@ def _same_up_to_shared_places(table: list[tuple[int, int, float, float, float]],
     posted = {u: (p, bh, sb) for _, u, p, bh, sb in table}
     order = [(p, bh, sb) for _, _, p, bh, sb in table]
     return posted == keyed and order == [(p, bh, sb) for _, p, bh, sb in expected]
+
+
+async def test_sign_up_buttons_settings_and_refusals(harness: BotHarness) -> None:
+    fake = harness.fake
+    for name in ("bob", "carol", "dave"):
+        fake.user(name).permissions = "0"
+    async with harness.running():
+        refused = await fake.slash("bob", "tournament create", {"game": "zaic", "format": "knockout"})
+        assert refused.ephemeral and "Manage Server" in refused.content
+        not_admin = await fake.slash("bob", "tournament settings", {"organiser_role": "everyone"})
+        assert not_admin.ephemeral and "Manage Server" in not_admin.content
+        set_role = await fake.slash("alice", "tournament settings", {"organiser_role": "everyone"})
+        assert set_role.ephemeral and "may now create events" in set_role.content
+        made = await fake.slash("bob", "tournament create", {"game": "zaic", "format": "knockout",
+                                                             "options": "nonsense"})
+        assert made.ephemeral and "name=value" in made.content
+        made = await fake.slash("bob", "tournament create", {"game": "zaic", "format": "knockout", "max_players": 3})
+        signup = made.original
+        join_id = next(c for c in signup.custom_ids() if c.startswith("ze:join:"))
+        event_id = int(join_id.rsplit(":", 1)[1])
+        await fake.click("carol", signup, join_id)
+        await fake.click("dave", signup, join_id)
+        again = await fake.click("carol", signup, join_id)
+        assert again.ephemeral and "already entered" in again.content
+        await fake.click("carol", signup, f"ze:leave:{event_id}")
+        assert "<@" + str(harness.user_id("carol")) not in signup.content and "(1/3)" in signup.content
+        joined = await fake.slash("carol", "tournament join")  # the server's only open event
+        assert joined.ephemeral and f"#{event_id}" in joined.content
+        not_theirs = await fake.slash("carol", "tournament add_ai", {"level": "easy"})
+        assert not_theirs.ephemeral and "Only the organiser" in not_theirs.content
+        added = await fake.slash("bob", "tournament add_ai", {"level": "easy"})
+        assert added.ephemeral
+        await fake.wait_until(lambda: "AI (easy)" in signup.content and "(3/3)" in signup.content,
+                              what="the sign-up message shows the AI")
+        early = await fake.slash("carol", "tournament standings")
+        assert early.ephemeral and "No event here is under way or finished" in early.content
+    async with harness.running():  # the buttons outlive a restart
+        left = await fake.click("dave", signup, f"ze:leave:{event_id}")
+        assert not left.ephemeral and "(2/3)" in signup.content
+        removed = await fake.slash("bob", "tournament remove", {"player": "carol", "event": event_id})
+        assert removed.ephemeral and "taken off" in removed.content
+        short = await fake.slash("bob", "tournament start", {"event": event_id})
+        assert short.ephemeral and "at least 2 players" in short.content
+        gone = await fake.slash("dave", "tournament withdraw", {"event": 999})
+        assert gone.ephemeral and "no event #999" in gone.content

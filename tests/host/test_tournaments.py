@@ -15,7 +15,7 @@ import pytest
 import engines
 from data import events as repo
 from data.db import Database
-from host import bots
+from host import bots, correspondence
 from host.ai_turns import AiPlayers
 from host.results import HostError
 from host.service import Host
@@ -311,3 +311,33 @@ async def test_ai_entrants_play_their_games_through_ai_jobs(run: Run) -> None:
     ai_jobs = await run.worker.queue.pending(kind="ai_turn", game_id=game_id)
     row = await run.host.get(game_id)
     assert (row.user_at(0) == bots.user_of("easy")) == bool(ai_jobs)
+
+
+async def test_rated_events_seed_by_rating_then_sign_up(run: Run) -> None:
+    async with run.t.db.transaction() as tx:
+        for user, mu in ((1002, 30.0), (1003, 35.0)):
+            await tx.execute("INSERT INTO ratings (user_id, game, scope, season, mu, sigma) VALUES (?, 'zrtz',"
+                             " 'global', 0, ?, 2.0)", (user, mu))
+    event_id = await new_event(run, "knockout", [1001, 1002, 1003, 1004], rated=True)
+    snap = await run.t.load(event_id)
+    assert sorted((e.seed, e.user_id) for e in snap.entrants) == [(1, 1003), (2, 1002), (3, 1001), (4, 1004)]
+    assert {p.seats for p in snap.pairings} == {(1003, 1004), (1002, 1001)}  # 1-4 and 2-3, the better seed first
+
+
+async def test_an_event_game_cannot_be_aborted_and_one_the_clock_aborted_is_lost_by_the_player_to_move(
+        run: Run) -> None:
+    event = await run.t.create(guild_id=GUILD, channel_id=CHANNEL, actor=ADMIN, game="zaic", format="knockout",
+                               clock="1d")
+    for user in (1101, 1102):
+        await run.t.join(event.id, user)
+    await run.t.start(event.id, ADMIN)
+    await run.worker.drain()
+    [(game_id, seats)] = await live_games(run, event.id)
+    with pytest.raises(HostError, match="cannot be aborted"):
+        await run.host.abort(game_id, seats[0])
+    assert await correspondence.abandon(run.host, game_id) is not None  # nobody moved before the deadline
+    await run.worker.sweep()
+    await run.worker.drain()
+    snap = await run.t.load(event.id)
+    [pairing] = snap.pairings
+    assert pairing.forfeit and pairing.points == (0.0, 1.0) and snap.event.status == "finished"
