@@ -78,10 +78,13 @@ class TournamentWorker:
 
     async def run(self) -> None:
         """Forever: recover what a dead process left, then run due jobs as they come."""
-        await self.recover()
+        recovered = False
         swept = self.host.now()
         while not self.closed:
             try:
+                if not recovered:  # inside the guard: a busy database at start-up must not end the worker
+                    await self.recover()
+                    recovered = True
                 if await self.run_due():
                     continue
                 if self.host.now() - swept > SWEEP_EVERY:
