@@ -13,6 +13,7 @@ import contextlib
 import io
 import logging
 import re
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -37,7 +38,6 @@ FORMAT_CHOICES = [app_commands.Choice(name="Swiss", value="swiss"),
                   app_commands.Choice(name="round robin", value="round_robin"),
                   app_commands.Choice(name="knockout", value="knockout")]
 GAME_CHOICES = [app_commands.Choice(name=cls.title, value=name) for name, cls in engines.GAMES.items()]
-STANDINGS_FILE = "standings.png"
 
 
 def actor(interaction: discord.Interaction) -> Actor:
@@ -45,6 +45,11 @@ def actor(interaction: discord.Interaction) -> Actor:
     roles = tuple(r.id for r in getattr(interaction.user, "roles", []) if r is not None)
     manage = bool(interaction.permissions.manage_guild or interaction.permissions.administrator)
     return Actor(interaction.user.id, manage_guild=manage, roles=roles)
+
+
+def standings_files(images: Sequence[bytes]) -> list[discord.File]:
+    """The standings pages as attachments (Discord takes at most 10 in one message)."""
+    return [discord.File(io.BytesIO(png), filename=f"standings-{i}.png") for i, png in enumerate(images[:10], 1)]
 
 
 def signup_view(event_id: int) -> discord.ui.View:
@@ -163,7 +168,7 @@ class TournamentCog(commands.GroupCog, group_name="tournament",
         event_id = await self.t.resolve(interaction.guild_id, event, ("running", "finished"))
         await interaction.response.defer(thinking=True)
         view = await self.t.standings(event_id)
-        files = [discord.File(io.BytesIO(view.image), filename=STANDINGS_FILE)] if view.image else []
+        files = standings_files(view.images)
         await interaction.followup.send(view.text, files=files, allowed_mentions=NO_MENTIONS)
 
     @app_commands.command(name="withdraw", description="Leave an event: you forfeit the games you have not played")
@@ -212,7 +217,7 @@ class TournamentCog(commands.GroupCog, group_name="tournament",
         channel = await thread_of(self.bot, post.event.channel_id)
         if channel is None:
             raise HostError(f"the channel of event {post.event.id} is unreachable")
-        files = [discord.File(io.BytesIO(post.image), filename=STANDINGS_FILE)] if post.image else []
+        files = standings_files(post.images)
         if post.edit is not None:
             message = self.bot.get_partial_messageable(channel.id).get_partial_message(post.edit)  # type: ignore[attr-defined]
             view = signup_view(post.event.id) if post.open else None

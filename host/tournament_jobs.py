@@ -50,7 +50,8 @@ class Post:
     key: str
     """The job's dedupe key: a message nonce from it makes a repeated send post once."""
     text: str = ""
-    image: bytes | None = None
+    images: tuple[bytes, ...] = ()
+    """The standings as PNG pages."""
     edit: int | None = None
     """The message to edit in place (the sign-up message, the standings message); None: send a new one."""
     open: bool = False
@@ -322,7 +323,7 @@ class TournamentWorker:
             return Post(event, what, key, self.t.pairings_text(snap, round_, threads.get))
         if what == "standings":
             view = await self.t.standings(event_id)
-            return Post(event, what, key, view.text, view.image, edit=event.standings_message_id)
+            return Post(event, what, key, view.text, tuple(view.images), edit=event.standings_message_id)
         if what == "podium":
             return Post(event, what, key, self.t.podium_text(snap))
         return Post(event, "notice", key, str(job.payload.get("text", ""))[:2000])

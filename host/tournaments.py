@@ -57,16 +57,29 @@ class StandingsView:
     event: EventRow
     text: str
     """Fits one Discord message: the table as lines (mentions), then what the tie-breaks mean."""
-    image: bytes | None
+    images: list[bytes]
+    """The table as PNG pages (none until the standings renderer is wired in)."""
     table: plan.Table
 
 
-ImageMaker = Callable[[EventRow, plan.Table, Callable[[int], str], bool], bytes | None]
-"""Draws the standings (render/standings.py): event, table, name of an entrant, final? -> PNG."""
+@dataclass(frozen=True)
+class Picture:
+    """What the standings image shows: plain data for the renderer (render/standings.py)."""
+
+    title: str
+    subtitle: str
+    table: plan.Table
+    names: dict[int, str]
+    final: bool
 
 
-def no_image(event: EventRow, table: plan.Table, name: Callable[[int], str], final: bool) -> bytes | None:
-    return None
+ImageMaker = Callable[[Picture], list[bytes]]
+"""Draws the standings as PNG pages."""
+
+
+def no_image(picture: Picture) -> list[bytes]:
+    """Until the shared standings renderer is merged: the standings are text only."""
+    return []
 
 
 def number(value: float) -> str:
@@ -453,8 +466,12 @@ class Tournaments:
         text = "\n".join(lines + notes)
         if len(text) > 2000:
             text = "\n".join(lines)[:1990] + "\n…"
-        image = await asyncio.to_thread(self.image, snap.event, table, self.name_of, final)
-        return StandingsView(snap.event, text, image, table)
+        subtitle = ("final standings" if final else f"after round {snap.event.current_round}"
+                    if snap.event.status == "running" else STATUS_SAID[snap.event.status])
+        picture = Picture(f"Event #{event_id}: {self.title(snap.event)}", subtitle, table,
+                          {row.entrant: self.name_of(row.entrant) for row in table.rows}, final)
+        images = await asyncio.to_thread(self.image, picture)
+        return StandingsView(snap.event, text, images, table)
 
     def pairings_text(self, snap: Snapshot, round_: int, thread_of: Callable[[int], int | None]) -> str:
         event = snap.event
