@@ -6,6 +6,7 @@ the standings can be checked; a second Host over the same file stands in for a r
 
 from __future__ import annotations
 
+import asyncio
 from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
@@ -341,3 +342,32 @@ async def test_an_event_game_cannot_be_aborted_and_one_the_clock_aborted_is_lost
     snap = await run.t.load(event.id)
     [pairing] = snap.pairings
     assert pairing.forfeit and pairing.points == (0.0, 1.0) and snap.event.status == "finished"
+
+
+async def test_two_workers_over_one_database_pair_and_start_everything_once(tmp_path: Path, clock: FakeClock) -> None:
+    path = tmp_path / "two.sqlite3"
+    db_a, db_b = await Database.open(path), await Database.open(path)
+    a, b = Run(db_a, clock), Run(db_b, clock)
+    event = await a.t.create(guild_id=GUILD, channel_id=CHANNEL, actor=ADMIN, game="zrtz", format="swiss", rounds=3)
+    for user in range(1201, 1211):
+        await a.t.join(event.id, user)
+    await a.t.start(event.id, ADMIN)
+
+    async def both() -> None:
+        for _ in range(5):  # a job refused as busy or stale comes back a little later
+            await asyncio.gather(a.worker.drain(), b.worker.drain())
+            clock.advance(600)
+
+    await both()
+    for _ in range(3):
+        for game_id, seats in await live_games(a, event.id):
+            await a.host.resign(game_id, max(seats))
+        await both()
+    snap = await a.t.load(event.id)
+    no_double_work(snap)
+    assert snap.event.status == "finished" and len(snap.pairings) == 15
+    assert len({p.game_id for p in snap.pairings}) == 15
+    assert (await db_a.fetchone("SELECT COUNT(*) FROM games"))[0] == 15  # no game created twice, none orphaned
+    assert sum(1 for p in a.posts + b.posts if p.what == "pairings") == 3
+    await db_a.close()
+    await db_b.close()
