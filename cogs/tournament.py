@@ -27,7 +27,7 @@ from cogs.correspondence import CLOCK_CHOICES
 from host import outbox
 from host.results import HostError
 from host.tournament_jobs import Post, TournamentWorker
-from host.tournaments import Actor, Tournaments
+from host.tournaments import Actor, Tournaments, split_lines
 
 if TYPE_CHECKING:
     from bot import ZBot
@@ -232,8 +232,13 @@ class TournamentCog(commands.GroupCog, group_name="tournament",
                     return None
         mentions = MENTION_USERS if post.what == "pairings" else NO_MENTIONS
         key = f"event:{post.event.id}:standings-message" if post.what == "standings" else post.key
-        sent = await channel.send(post.text, files=files, allowed_mentions=mentions, nonce=outbox.nonce(key))
-        return sent.id
+        parts = split_lines(post.text)
+        sent = None
+        for i, part in enumerate(parts):
+            last = i == len(parts) - 1
+            sent = await channel.send(part, files=files if last else [], allowed_mentions=mentions,
+                                      nonce=outbox.nonce(key if i == 0 else f"{key}:{i}"))
+        return sent.id if sent is not None else None
 
 
 async def setup(bot: ZBot) -> None:

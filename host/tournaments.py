@@ -96,6 +96,30 @@ def points_text(value: float) -> str:
     return f"{number(value)} pt{'' if value == 1 else 's'}"
 
 
+def fit_table(lines: list[str], notes: list[str], limit: int = 2000) -> str:
+    """The head line, as many rows as fit, then the notes; rows left out are counted (the image has them all)."""
+    head, rows = lines[0], lines[1:]
+    for kept_notes in (notes, notes[-1:], []):  # what the tie-breaks mean matters more than the last rows
+        for shown in range(len(rows), -1, -1):
+            more = [f"… and {len(rows) - shown} more (see the image)."] if shown < len(rows) else []
+            text = "\n".join([head, *rows[:shown], *more, *kept_notes])
+            if len(text) <= limit:
+                return text
+    return head[:limit]
+
+
+def split_lines(text: str, limit: int = 2000) -> list[str]:
+    """Messages of at most ``limit`` characters, split between lines (a long pairings list)."""
+    parts: list[str] = []
+    for line in text.split("\n"):
+        line = line[:limit]
+        if parts and len(parts[-1]) + 1 + len(line) <= limit:
+            parts[-1] += "\n" + line
+        else:
+            parts.append(line)
+    return parts
+
+
 def parse_options(cls: type[Game], text: str | None, players: int) -> dict[str, Any]:
     """``rings=48, blitz=true`` against the game's own options, as ``/<game> new`` offers them."""
     given: dict[str, Any] = {}
@@ -462,10 +486,7 @@ class Tournaments:
                                  f"{row.in_progress} game(s) in progress" if row.in_progress else "") if x]
             lines.append(f"{row.rank}. {bots.mention(row.entrant)}: {points_text(row.points)}"
                          + (f" ({', '.join(extra)})" if extra else ""))
-        notes = [f"-# {line}" for line in table.explanations]
-        text = "\n".join(lines + notes)
-        if len(text) > 2000:
-            text = "\n".join(lines)[:1990] + "\n…"
+        text = fit_table(lines, [f"-# {line}" for line in table.explanations])
         subtitle = ("final standings" if final else f"after round {snap.event.current_round}"
                     if snap.event.status == "running" else STATUS_SAID[snap.event.status])
         picture = Picture(f"Event #{event_id}: {self.title(snap.event)}", subtitle, table,
@@ -488,8 +509,7 @@ class Tournaments:
                 where = f" in <#{thread}>" if thread else f" (game #{p.game_id})" if p.game_id else ""
                 replay = f", replay {p.match_game - 1}" if p.match_game > 1 else ""
                 lines.append(f"Board {p.board}{replay}: {names}{where}")
-        text = "\n".join(lines)
-        return text if len(text) <= 2000 else text[:1990] + "\n…"
+        return "\n".join(lines)  # may pass 2,000 characters with many boards: the cog splits it by lines
 
     def podium_text(self, snap: Snapshot) -> str:
         table = plan.standings(snap)

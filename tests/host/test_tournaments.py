@@ -21,7 +21,7 @@ from host.ai_turns import AiPlayers
 from host.results import HostError
 from host.service import Host
 from host.tournament_jobs import Post, TournamentWorker
-from host.tournaments import Actor
+from host.tournaments import Actor, fit_table, split_lines
 from tests.conftest import FakeClock, text_renderer
 
 ADMIN = Actor(1, manage_guild=True)
@@ -371,3 +371,12 @@ async def test_two_workers_over_one_database_pair_and_start_everything_once(tmp_
     assert sum(1 for p in a.posts + b.posts if p.what == "pairings") == 3
     await db_a.close()
     await db_b.close()
+
+
+def test_long_tables_and_pairings_fit_discord_messages() -> None:
+    rows = [f"{i}. <@{10**18 + i}>: 2½ pts (Bh 7½ · SB 5¾, 1 game(s) in progress)" for i in range(1, 65)]
+    text = fit_table(["**Event #1**, standings:", *rows], ["-# a note " * 20, "-# shared places"])
+    assert len(text) <= 2000 and "… and" in text and text.endswith("-# shared places")
+    assert fit_table(["head", "1. a"], ["-# n"]) == "head\n1. a\n-# n"
+    parts = split_lines("\n".join(rows))
+    assert all(len(p) <= 2000 for p in parts) and "\n".join(parts) == "\n".join(rows) and len(parts) == 3
