@@ -210,6 +210,8 @@ async def test_an_eight_player_swiss_of_zertz_end_to_end(harness: BotHarness) ->
                 assert row.status == "finished" and row.result is not None
                 games.append((round_, outcome(row.result, seats)))
         assert len(games) == 4 + 4 + 3
+        met = [frozenset(result) for _, result in games]
+        assert len(set(met)) == len(met)  # no pair met twice
         players = [harness.user_id(n) for n in PLAYERS]
         expected = expected_table(players, games, {bye: 3}, {leaver_id: 3})
 
