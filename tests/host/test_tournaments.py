@@ -380,3 +380,34 @@ def test_long_tables_and_pairings_fit_discord_messages() -> None:
     assert fit_table(["head", "1. a"], ["-# n"]) == "head\n1. a\n-# n"
     parts = split_lines("\n".join(rows))
     assert all(len(p) <= 2000 for p in parts) and "\n".join(parts) == "\n".join(rows) and len(parts) == 3
+
+
+async def test_a_game_created_but_not_started_before_a_crash_keeps_its_pairing_sides(tmp_path: Path,
+                                                                                    clock: FakeClock) -> None:
+    path = tmp_path / "start.sqlite3"
+    db = await Database.open(path)
+    first = Run(db, clock)
+    event = await first.t.create(guild_id=GUILD, channel_id=CHANNEL, actor=ADMIN, game="zrtz", format="round_robin")
+    for user in (1301, 1302, 1303, 1304):
+        await first.t.join(event.id, user)
+    await first.t.start(event.id, ADMIN)
+    [pair_job] = await first.worker.queue.claim(clock(), first.worker.owner, kinds=("event_pair",))
+    await first.worker.handle(pair_job)
+    snap = await first.t.load(event.id)
+    pairing = snap.pairings[0]
+    game_id = await first.worker.create_game(snap.event, pairing)  # created and linked; the start never came
+    assert game_id is not None and (await first.host.get(game_id)).status == "challenge"
+    await db.close()
+
+    db = await Database.open(path)
+    second = Run(db, clock)
+    await second.host.recover()  # the host's own recovery starts full tables: an event game keeps its seats
+    row = await second.host.get(game_id)
+    assert row.status == "active" and tuple(row.user_at(s) for s in range(2)) == pairing.seats
+    await second.worker.recover()
+    await second.worker.drain()
+    snap = await second.t.load(event.id)
+    no_double_work(snap)
+    assert all(p.game_id is not None for p in snap.pairings if p.round == 1)
+    assert (await db.fetchone("SELECT COUNT(*) FROM games"))[0] == 2
+    await db.close()
