@@ -15,10 +15,13 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import Any
 
+import pytest
+
 from bot import ZBot
 from host.clocks import DAY
 from tests.conftest import FakeClock
 from tests.e2e.conftest import BotHarness
+from tests.fakediscord.logs import ErrorLogCollector
 from tests.fakediscord.world import Message
 
 PLAYERS = [f"p{i}" for i in range(1, 9)]
@@ -140,7 +143,8 @@ def posted_table(text: str) -> list[tuple[int, int, float, float, float]]:
     return found
 
 
-async def test_an_eight_player_swiss_of_zertz_end_to_end(harness: BotHarness) -> None:
+async def test_an_eight_player_swiss_of_zertz_end_to_end(harness: BotHarness, discord_error_logs: ErrorLogCollector,
+                                                         caplog: pytest.LogCaptureFixture) -> None:
     fake, clock = harness.fake, FakeClock(time.time())
     for name in PLAYERS:
         fake.user(name).permissions = "0"  # players cannot organise
@@ -229,6 +233,8 @@ async def test_an_eight_player_swiss_of_zertz_end_to_end(harness: BotHarness) ->
         assert f"🥇 <@{table[0][1]}>" in podium
         assert sum(1 for t in channel_texts(harness) if "round 1 of 3**" in t) == 1  # paired once, restarts or not
         assert len(fake.threads()) == 11
+    failed = [r.getMessage() for r in caplog.records if r.name.startswith("host.tournament") and r.levelno >= 30]
+    assert failed == []  # no event job had to be retried after an error
 
 
 def _same_up_to_shared_places(table: list[tuple[int, int, float, float, float]],
@@ -240,7 +246,8 @@ def _same_up_to_shared_places(table: list[tuple[int, int, float, float, float]],
     return posted == keyed and order == [(p, bh, sb) for _, p, bh, sb in expected]
 
 
-async def test_sign_up_buttons_settings_and_refusals(harness: BotHarness) -> None:
+async def test_sign_up_buttons_settings_and_refusals(harness: BotHarness,
+                                                     discord_error_logs: ErrorLogCollector) -> None:
     fake = harness.fake
     for name in ("bob", "carol", "dave"):
         fake.user(name).permissions = "0"
