@@ -224,11 +224,12 @@ class TournamentWorker:
             if not await repo.link_game(tx, pairing.id, game_id):
                 raise StaleVersion(f"pairing {pairing.id} already has a game")
 
+        options = self.host.game_class(event.game).check_options(len(seats), event.options)
         try:
             return await self.host.store.create(
                 guild_id=event.guild_id, channel_id=event.channel_id, game=event.game, players=len(seats),
-                options=dict(event.options), settings=settings, seed=self.host.new_seed(),
-                creator_id=event.organiser_id, seats=seats, now=self.host.now(), also=link)
+                options=options, settings=settings, seed=self.host.new_seed(), creator_id=event.organiser_id,
+                seats=seats, now=self.host.now(), also=link)
         except StaleVersion:
             return None
 

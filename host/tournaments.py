@@ -120,8 +120,10 @@ def split_lines(text: str, limit: int = 2000) -> list[str]:
     return parts
 
 
-def parse_options(cls: type[Game], text: str | None, players: int) -> dict[str, Any]:
-    """``rings=48, blitz=true`` against the game's own options, as ``/<game> new`` offers them."""
+def parse_options(cls: type[Game], text: str | None, sizes: Sequence[int]) -> dict[str, Any]:
+    """``rings=48, blitz=true`` against the game's own options, as ``/<game> new`` offers them, for every
+    table size the event may seat. Only the options given are kept: each game fills the rest for its own
+    player count (Zarathustra's board grows with the players)."""
     given: dict[str, Any] = {}
     for part in re.split(r"[,\s]+", (text or "").strip()):
         if not part:
@@ -133,9 +135,10 @@ def parse_options(cls: type[Game], text: str | None, players: int) -> dict[str, 
                             f"{cls.title} has no options.")
         given[name.strip().lower()] = value.strip()
     try:
-        return cls.check_options(players, given)
+        checked = [cls.check_options(players, given) for players in sizes]
     except ValueError as error:
         raise HostError(f"Cannot use those options for {cls.title}: {error}.") from None
+    return {name: checked[0][name] for name in given}
 
 
 def parse_start(text: str | None, now: float) -> float | None:
@@ -279,7 +282,8 @@ class Tournaments:
             raise HostError(f"A Swiss event needs `rounds` between 1 and {MAX_SWISS_ROUNDS}.")
         if not 2 <= max_players <= MAX_PLAYERS:
             raise HostError(f"max_players must be between 2 and {MAX_PLAYERS}.")
-        checked = parse_options(cls, options, table_size)
+        sizes = plan.table_sizes(table_size) if format == plan.SWISS else (2,)
+        checked = parse_options(cls, options, [s for s in sizes if s in cls.players])
         try:
             clock_text = clocks.parse(clock).text
         except ValueError as error:

@@ -411,3 +411,15 @@ async def test_a_game_created_but_not_started_before_a_crash_keeps_its_pairing_s
     assert all(p.game_id is not None for p in snap.pairings if p.round == 1)
     assert (await db.fetchone("SELECT COUNT(*) FROM games"))[0] == 2
     await db.close()
+
+
+async def test_options_are_checked_for_every_table_size_and_filled_per_game(run: Run) -> None:
+    with pytest.raises(HostError, match="partners is for 4 players"):
+        await run.t.create(guild_id=GUILD, channel_id=CHANNEL, actor=ADMIN, game="ziggurat", format="swiss",
+                           rounds=1, table_size=4, options="mode=partners")
+    users = [1401, 1402, 1403, 1404, 1405, 1406, 1407]
+    event_id = await new_event(run, "swiss", users, rounds=1, game="zarathustra", table_size=4)
+    assert (await run.t.load(event_id)).event.options == {}
+    boards = sorted([(len(seats), (await run.host.get(game_id)).options["board"])
+                     for game_id, seats in await live_games(run, event_id)])
+    assert boards == [(3, 6), (4, 7)]  # each table's board follows its own player count
