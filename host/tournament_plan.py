@@ -42,6 +42,17 @@ class Table:
     explanations: tuple[str, ...]
 
 
+@dataclass(frozen=True)
+class Picture:
+    """What the standings image shows: plain data for the renderer (render/standings.py)."""
+
+    title: str
+    subtitle: str
+    table: Table
+    names: dict[int, str]
+    final: bool
+
+
 def seed_order(snap: Snapshot) -> list[int]:
     """Entrants in initial rank order (seed 1 first); before the start, in sign-up order."""
     return [e.user_id for e in sorted(snap.entrants, key=lambda e: (e.seed is None, e.seed or 0, e.joined_at,

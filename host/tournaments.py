@@ -62,17 +62,7 @@ class StandingsView:
     table: plan.Table
 
 
-@dataclass(frozen=True)
-class Picture:
-    """What the standings image shows: plain data for the renderer (render/standings.py)."""
-
-    title: str
-    subtitle: str
-    table: plan.Table
-    names: dict[int, str]
-    final: bool
-
-
+Picture = plan.Picture
 ImageMaker = Callable[[Picture], list[bytes]]
 """Draws the standings as PNG pages."""
 
