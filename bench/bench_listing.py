@@ -7,11 +7,12 @@ Run: ``.venv/bin/python -m bench.bench_listing``. Both commands defer first; ``/
 from __future__ import annotations
 
 import asyncio
-import json
 import tempfile
 from pathlib import Path
 
 from bench.common import report, timing
+from data import bulk
+from data.bulk import WholeGame
 from data.db import Database
 from host.service import Host
 
@@ -19,15 +20,9 @@ GAMES = 3000
 
 
 async def fill(db: Database, status: str) -> None:
-    result = json.dumps({"ranks": [1, 2], "reason": "resign"}) if status == "finished" else None
-    async with db.transaction() as conn:
-        for i in range(GAMES):
-            cursor = await conn.execute(
-                "INSERT INTO games (guild_id, channel_id, game, players, options, settings, status, seed, creator_id,"
-                " created_at, updated_at, result) VALUES (1, 2, 'zaic', 2, '{}', '{}', ?, 's', 1, ?, ?, ?)",
-                (status, i, i, result))
-            await conn.executemany("INSERT INTO seats (game_id, seat, user_id, team, accepted) VALUES (?, ?, ?, 0, 1)",
-                                   [(cursor.lastrowid, 0, 1), (cursor.lastrowid, 1, 2)])
+    result = {"ranks": [1, 2], "reason": "resign"} if status == "finished" else None
+    await bulk.load_games(db, (WholeGame("zaic", 2, status, (1, 2), seed="s", creator_id=1, guild_id=1, channel_id=2,
+                                         result=result, created_at=i, updated_at=i) for i in range(GAMES)))
 
 
 async def main() -> None:

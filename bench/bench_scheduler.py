@@ -11,7 +11,6 @@ so the numbers are the scheduler's and the database's, not the PNG renderer's.
 from __future__ import annotations
 
 import asyncio
-import json
 import sys
 import tempfile
 from pathlib import Path
@@ -19,6 +18,9 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.common import report, timing
+from data import bulk
+from data.bulk import WholeGame
+from data.correspondence import CorrespondenceStore
 from data.db import Database
 from host.clocks import DAY, ClockState
 from host.scheduler import BATCH, Scheduler
@@ -40,24 +42,19 @@ class Clock:
 
 async def fill(db: Database) -> None:
     """Bulk rows straight into the tables: deadlines and reminders spread over days 5-13, none due."""
-    settings = json.dumps({"rated": True, "clock": "7d"})
-    games, seats = [], []
+    games = []
     for n in range(1, STORED + 1):
         active = n % 10 < 7
         deadline = T0 + 7 * DAY + (n % 1000) * 500.0 if active else None
-        state = ClockState({0: T0}).to_json() if active else None
-        games.append((n, 1, 2, "dicenim", 2, "{}", settings, "active" if active else "finished", "seed", 1, T0, T0,
-                      deadline, deadline - 1.75 * DAY if deadline else None, state))
-        seats += [(n, 0, 1000 + n % 500, 0, 1), (n, 1, 2000 + n % 700, 1, 1)]
-    async with db.transaction() as conn:
-        await conn.executemany(
-            "INSERT INTO games (id, guild_id, channel_id, game, players, options, settings, status, seed, creator_id,"
-            " created_at, updated_at, deadline, remind_at, clock) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            games)
-        await conn.executemany("INSERT INTO seats (game_id, seat, user_id, team, accepted) VALUES (?, ?, ?, ?, ?)",
-                               seats)
-        await conn.executemany("INSERT INTO notify_prefs (user_id, mode, next_digest) VALUES (?, 'digest', ?)",
-                               [(1000 + u, T0 + 10 * DAY) for u in range(1000)])
+        games.append(WholeGame(
+            "dicenim", 2, "active" if active else "finished", (1000 + n % 500, 2000 + n % 700), seed="seed",
+            creator_id=1, guild_id=1, channel_id=2, settings={"rated": True, "clock": "7d"}, created_at=T0,
+            updated_at=T0, deadline=deadline, remind_at=deadline - 1.75 * DAY if deadline else None,
+            clock=ClockState({0: T0}).to_json() if active else None))
+    await bulk.load_games(db, games)
+    prefs = CorrespondenceStore(db)
+    for u in range(1000):
+        await prefs.set_notify(1000 + u, "digest", T0 + 10 * DAY)
 
 
 async def real_games(host: Host, clock: str) -> list[int]:
@@ -79,9 +76,6 @@ async def main() -> None:
         await real_games(host, "1d")
         clock.value += 0.5 * DAY
         await real_games(host, "2d")  # reminders due at +2d, timeouts of the first batch at +1d
-        async with db.conn.execute("EXPLAIN QUERY PLAN SELECT id FROM games WHERE status = 'active'"
-                                   " AND remind_at <= ?", (T0,)) as cursor:
-            plan = " | ".join(str(r[3]) for r in await cursor.fetchall())
         idle: list[float] = []
         for _ in range(200):
             with timing(idle):
@@ -95,7 +89,7 @@ async def main() -> None:
                 tick = await scheduler.tick()
             timeouts, reminders, more = timeouts + len(tick.timeouts), reminders + len(tick.reminders), tick.more
         await db.close()
-    print(f"{STORED} stored games, reminder query plan: {plan}")
+    print(f"{STORED} stored games (tests/data/test_indexed_lookups.py checks the due queries' plans)")
     report("idle tick", idle)
     report(f"catch-up tick (batch {BATCH} games)", busy)
     print(f"catch-up: {timeouts} timeouts and {reminders} reminders in {len(busy)} ticks")

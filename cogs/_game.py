@@ -1,6 +1,7 @@
 """The slash group every game shares: ``/<game> move|board|resign|draw|abort|rules``.
 
-A game's cog subclasses ``GameCog`` and adds only its ``new`` command with the game's options.
+A game's cog subclasses ``GameCog`` and adds its ``new`` command, built from the engine's options by
+``cogs._new.new_command``.
 """
 
 from __future__ import annotations

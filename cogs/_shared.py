@@ -11,7 +11,7 @@ import logging
 import re
 import weakref
 from collections.abc import Awaitable, Callable
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar, Self
 
 import discord
 from discord import app_commands
@@ -198,6 +198,16 @@ async def turn_view(bot: ZBot, report: Report) -> discord.ui.View:
     return view
 
 
+class ForGame:
+    """Mixed into a ``DynamicItem`` whose template captures only ``game_id`` and whose ``__init__`` takes just
+    that: after a restart discord.py rebuilds the item from its custom id."""
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
+                             match: re.Match[str]) -> Self:
+        return cls(int(match["game_id"]))  # type: ignore[call-arg]
+
+
 class MoveButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
                  template=r"zm:(?P<game_id>[0-9]+):(?P<ply>[0-9]+):(?P<move>.+)"):
     """A legal move as a button; the ply in its id makes a button from an older position refuse."""
@@ -264,18 +274,13 @@ def draw_view(game_id: int) -> discord.ui.View:
     return view
 
 
-class RematchButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"zr:(?P<game_id>[0-9]+)"):
+class RematchButton(ForGame, discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"zr:(?P<game_id>[0-9]+)"):
     """Under a final board: the same players and options again, seats rotated, as a new challenge."""
 
     def __init__(self, game_id: int) -> None:
         super().__init__(discord.ui.Button(label="Rematch", style=discord.ButtonStyle.primary,
                                            custom_id=f"zr:{game_id}"))
         self.game_id = game_id
-
-    @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button[Any],
-                             match: re.Match[str]) -> RematchButton:
-        return cls(int(match["game_id"]))
 
     @guarded
     async def callback(self, interaction: discord.Interaction) -> None:
@@ -288,12 +293,25 @@ class RematchButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"z
         title = engines.get(lobby.row.game).title
         await interaction.response.send_message(f"Rematch #{lobby.row.id} proposed in <#{old.channel_id}>.",
                                                 ephemeral=True)
-        if lobby.started:
-            message = await channel.send(f"{lobby_text(lobby, title)}\nThe game is on!", allowed_mentions=MENTION_USERS)
-            await open_thread(bot, message, lobby)
-            return
-        message = await channel.send(lobby_text(lobby, title), view=lobby_view(lobby), allowed_mentions=MENTION_USERS)
+        await post_lobby(bot, channel, lobby, lobby_text(lobby, title))
+
+
+async def post_lobby(bot: ZBot, channel: discord.abc.Messageable, lobby: Lobby, text: str,
+                     posted: Callable[[discord.Message], Awaitable[Any]] | None = None) -> None:
+    """A challenge with its buttons, or the game at once (and its thread) when every seat is taken.
+
+    ``posted`` runs once the message is out, before the thread is opened: an answer to the interaction
+    that led here must come within Discord's 3 seconds.
+    """
+    if lobby.started:
+        message = await channel.send(f"{text}\nThe game is on!", allowed_mentions=MENTION_USERS)
+    else:
+        message = await channel.send(text, view=lobby_view(lobby), allowed_mentions=MENTION_USERS)
         await bot.host.set_thread(lobby.row.id, None, message.id)
+    if posted is not None:
+        await posted(message)
+    if lobby.started:
+        await open_thread(bot, message, lobby)
 
 
 async def thread_of(bot: ZBot, channel_id: int | None) -> discord.abc.Messageable | None:
@@ -376,18 +394,13 @@ class LobbyButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
         await show_lobby(interaction, lobby)
 
 
-class MyViewButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"zv:(?P<game_id>[0-9]+)"):
+class MyViewButton(ForGame, discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"zv:(?P<game_id>[0-9]+)"):
     """Shows a player their own view (their secrets included) privately, in games with hidden information."""
 
     def __init__(self, game_id: int) -> None:
         super().__init__(discord.ui.Button(label="My view", style=discord.ButtonStyle.secondary,
                                            custom_id=f"zv:{game_id}"))
         self.game_id = game_id
-
-    @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button[Any],
-                             match: re.Match[str]) -> MyViewButton:
-        return cls(int(match["game_id"]))
 
     @guarded
     async def callback(self, interaction: discord.Interaction) -> None:

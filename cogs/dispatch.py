@@ -103,27 +103,26 @@ class Dispatch(commands.Cog):
         return None
 
     async def run(self, job: Job) -> None:
-        jobs = self.bot.host.outbox.jobs
-        now = self.bot.host.now
+        owed, now = self.bot.host.outbox, self.bot.host.now
         handler = self.handler(job.kind)
         if handler is None:
-            await jobs.retry(job.id, now() + 60.0, f"no handler for {job.kind}")
+            await owed.retry(job.id, now() + 60.0, f"no handler for {job.kind}")
             return
         try:
             await handler(job)
         except NotYet as error:
-            await jobs.retry(job.id, now() + 2.0, str(error) or "not yet")
+            await owed.retry(job.id, now() + 2.0, str(error) or "not yet")
             return
         except Exception as error:
             if job.attempts >= MAX_ATTEMPTS:
                 log.warning("giving up %s job %s after %d attempts: %s", job.kind, job.dedupe, job.attempts, error)
-                await jobs.done(job.id, now())
+                await owed.finish(job.id, now())
                 return
             level = logging.INFO if isinstance(error, discord.HTTPException) else logging.WARNING
             log.log(level, "%s job %s failed (attempt %d), retrying: %r", job.kind, job.dedupe, job.attempts, error)
-            await jobs.retry(job.id, now() + backoff(job.attempts), repr(error))
+            await owed.retry(job.id, now() + backoff(job.attempts), repr(error))
             return
-        await jobs.done(job.id, now())
+        await owed.finish(job.id, now())
 
     # ----- handlers ----------------------------------------------------------------------------
 

@@ -9,13 +9,13 @@ from __future__ import annotations
 
 import io
 import re
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Self
 
 import discord
 from discord import app_commands
 
 from cogs._limits import expensive, refuse_after_defer
-from cogs._shared import bot_of, guarded, lobby_text, lobby_view, open_thread, send_error
+from cogs._shared import bot_of, guarded, lobby_text, post_lobby, send_error
 from host import bots, record_exchange, records
 from host.record_formats import MAX_RECORD_BYTES
 from host.records import ReplayPage
@@ -56,6 +56,16 @@ async def show_step(interaction: discord.Interaction, kind: str, ident: int, ste
     await interaction.edit_original_response(attachments=[file], **message)
 
 
+class AtStep:
+    """Mixed into a ``DynamicItem`` for a position of a record: its template ends in ``{SOURCE}:<step>`` and
+    its ``__init__`` takes ``(kind, ident, step)``, so discord.py rebuilds it from its custom id."""
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
+                             match: re.Match[str]) -> Self:
+        return cls(match["kind"], int(match["ident"]), int(match["step"]))  # type: ignore[call-arg]
+
+
 class ReplayNav(discord.ui.DynamicItem[discord.ui.Button[Any]],
                 template=rf"zr:{SOURCE}:(?P<step>[0-9]+):(?P<action>first|prev|next|last)"):
     """⏮ ◀ ▶ ⏭: the step in the id is where the message is now; a step beyond the game is refused."""
@@ -78,7 +88,7 @@ class ReplayNav(discord.ui.DynamicItem[discord.ui.Button[Any]],
         await show_step(interaction, self.kind, self.ident, target)
 
 
-class ReplayJump(discord.ui.DynamicItem[discord.ui.Select[Any]], template=rf"zrj:{SOURCE}:(?P<step>[0-9]+)"):
+class ReplayJump(AtStep, discord.ui.DynamicItem[discord.ui.Select[Any]], template=rf"zrj:{SOURCE}:(?P<step>[0-9]+)"):
     """Jump to a move by its number and notation (a window of 25 moves around the current one)."""
 
     def __init__(self, kind: str, ident: int, step: int, menu: list[tuple[int, str]] | None = None) -> None:
@@ -87,11 +97,6 @@ class ReplayJump(discord.ui.DynamicItem[discord.ui.Select[Any]], template=rf"zrj
         super().__init__(discord.ui.Select(custom_id=f"zrj:{kind}{ident}:{step}", placeholder="Jump to move…",
                                            options=options))
         self.kind, self.ident = kind, ident
-
-    @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Select[Any],
-                             match: re.Match[str]) -> ReplayJump:
-        return cls(match["kind"], int(match["ident"]), int(match["step"]))
 
     @guarded
     async def callback(self, interaction: discord.Interaction) -> None:
@@ -131,18 +136,13 @@ def history_view(game_ids: list[int]) -> discord.ui.View:
 # ----- play on from a position --------------------------------------------------------------
 
 
-class PlayOn(discord.ui.DynamicItem[discord.ui.Button[Any]], template=rf"zrf:{SOURCE}:(?P<step>[0-9]+)"):
+class PlayOn(AtStep, discord.ui.DynamicItem[discord.ui.Button[Any]], template=rf"zrf:{SOURCE}:(?P<step>[0-9]+)"):
     """Play from here: asks privately whom to challenge (a person, or an open seat)."""
 
     def __init__(self, kind: str, ident: int, step: int) -> None:
         super().__init__(discord.ui.Button(label="Play from here", style=discord.ButtonStyle.primary,
                                            custom_id=f"zrf:{kind}{ident}:{step}"))
         self.kind, self.ident, self.step = kind, ident, step
-
-    @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button[Any],
-                             match: re.Match[str]) -> PlayOn:
-        return cls(match["kind"], int(match["ident"]), int(match["step"]))
 
     @guarded
     async def callback(self, interaction: discord.Interaction) -> None:
@@ -175,48 +175,37 @@ async def post_challenge(interaction: discord.Interaction, kind: str, ident: int
     title = records.title_of(lobby.row.game)
     origin = lobby.row.settings.get("origin", {})
     text = f"{lobby_text(lobby, title)}\nFrom {origin.get('source')} after move {step} (never rated)."
-    if lobby.started:
-        message = await channel.send(f"{text}\nThe game is on!", allowed_mentions=discord.AllowedMentions(users=True))
-        await interaction.response.edit_message(content=f"Game started: {message.jump_url}", view=None)
-        await open_thread(bot, message, lobby)
-        return
-    message = await channel.send(text, view=lobby_view(lobby), allowed_mentions=discord.AllowedMentions(users=True))
-    await bot.host.set_thread(lobby.row.id, None, message.id)
-    await interaction.response.edit_message(content=f"Challenge posted: {message.jump_url}", view=None)
+
+    async def answer(message: discord.Message) -> None:
+        done = "Game started" if lobby.started else "Challenge posted"
+        await interaction.response.edit_message(content=f"{done}: {message.jump_url}", view=None)
+
+    await post_lobby(bot, channel, lobby, text, answer)
 
 
-class PlayOnPick(discord.ui.DynamicItem[discord.ui.UserSelect[Any]], template=rf"zrfu:{SOURCE}:(?P<step>[0-9]+)"):
+class PlayOnPick(AtStep, discord.ui.DynamicItem[discord.ui.UserSelect[Any]],
+                 template=rf"zrfu:{SOURCE}:(?P<step>[0-9]+)"):
     def __init__(self, kind: str, ident: int, step: int) -> None:
         super().__init__(discord.ui.UserSelect(custom_id=f"zrfu:{kind}{ident}:{step}", placeholder="Challenge…"))
         self.kind, self.ident, self.step = kind, ident, step
-
-    @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.UserSelect[Any],
-                             match: re.Match[str]) -> PlayOnPick:
-        return cls(match["kind"], int(match["ident"]), int(match["step"]))
 
     @guarded
     async def callback(self, interaction: discord.Interaction) -> None:
         await post_challenge(interaction, self.kind, self.ident, self.step, list(self.item.values))
 
 
-class PlayOnOpen(discord.ui.DynamicItem[discord.ui.Button[Any]], template=rf"zrfo:{SOURCE}:(?P<step>[0-9]+)"):
+class PlayOnOpen(AtStep, discord.ui.DynamicItem[discord.ui.Button[Any]], template=rf"zrfo:{SOURCE}:(?P<step>[0-9]+)"):
     def __init__(self, kind: str, ident: int, step: int) -> None:
         super().__init__(discord.ui.Button(label="Open seat (anyone may join)", style=discord.ButtonStyle.secondary,
                                            custom_id=f"zrfo:{kind}{ident}:{step}"))
         self.kind, self.ident, self.step = kind, ident, step
-
-    @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button[Any],
-                             match: re.Match[str]) -> PlayOnOpen:
-        return cls(match["kind"], int(match["ident"]), int(match["step"]))
 
     @guarded
     async def callback(self, interaction: discord.Interaction) -> None:
         await post_challenge(interaction, self.kind, self.ident, self.step, [])
 
 
-class PlayOnAi(discord.ui.DynamicItem[discord.ui.Select[Any]], template=rf"zrfa:{SOURCE}:(?P<step>[0-9]+)"):
+class PlayOnAi(AtStep, discord.ui.DynamicItem[discord.ui.Select[Any]], template=rf"zrfa:{SOURCE}:(?P<step>[0-9]+)"):
     """Play the AI from here: its level, then the game starts at once (the AI takes the other seats)."""
 
     def __init__(self, kind: str, ident: int, step: int) -> None:
@@ -224,11 +213,6 @@ class PlayOnAi(discord.ui.DynamicItem[discord.ui.Select[Any]], template=rf"zrfa:
         super().__init__(discord.ui.Select(custom_id=f"zrfa:{kind}{ident}:{step}", placeholder="Play the AI…",
                                            options=options))
         self.kind, self.ident, self.step = kind, ident, step
-
-    @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Select[Any],
-                             match: re.Match[str]) -> PlayOnAi:
-        return cls(match["kind"], int(match["ident"]), int(match["step"]))
 
     @guarded
     async def callback(self, interaction: discord.Interaction) -> None:

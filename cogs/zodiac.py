@@ -7,17 +7,14 @@ A player whose DMs are closed gets a button in the thread that opens the same me
 from __future__ import annotations
 
 import logging
-import re
 from typing import TYPE_CHECKING, Any
 
 import discord
-from discord import app_commands
 from discord.ext import commands
 
-from cogs._ai import AI_CHOICES, AI_HELP
 from cogs._game import GameCog
-from cogs._shared import MENTION_USERS, bot_of, guarded, post_report, thread_of
-from cogs.correspondence import CLOCK_CHOICES
+from cogs._new import new_command
+from cogs._shared import MENTION_USERS, ForGame, bot_of, guarded, post_report, thread_of
 from engines import CHANCE
 from host import outbox
 from host.outbox import Job
@@ -40,7 +37,7 @@ async def choice_view(bot: ZBot, game_id: int, user_id: int) -> discord.ui.View 
     return view
 
 
-class SecretChoice(discord.ui.DynamicItem[discord.ui.Select[Any]], template=r"zs:(?P<game_id>[0-9]+)"):
+class SecretChoice(ForGame, discord.ui.DynamicItem[discord.ui.Select[Any]], template=r"zs:(?P<game_id>[0-9]+)"):
     """The duel pick or king choice as a select menu; the host checks that it is still the user's to make."""
 
     def __init__(self, game_id: int, choices: list[tuple[str, str]] | None = None) -> None:
@@ -49,11 +46,6 @@ class SecretChoice(discord.ui.DynamicItem[discord.ui.Select[Any]], template=r"zs
             custom_id=f"zs:{game_id}", placeholder="Choose…", options=options or [discord.SelectOption(label="-")])
         super().__init__(select)
         self.game_id = game_id
-
-    @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Select[Any],
-                             match: re.Match[str]) -> SecretChoice:
-        return cls(int(match["game_id"]))
 
     @guarded
     async def callback(self, interaction: discord.Interaction) -> None:
@@ -78,18 +70,13 @@ class SecretChoice(discord.ui.DynamicItem[discord.ui.Select[Any]], template=r"zs
         await post_report(bot, report)
 
 
-class ChoosePrivately(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"zp:(?P<game_id>[0-9]+)"):
+class ChoosePrivately(ForGame, discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"zp:(?P<game_id>[0-9]+)"):
     """For players whose DMs are closed: opens the secret choice as an ephemeral message."""
 
     def __init__(self, game_id: int) -> None:
         super().__init__(discord.ui.Button(label="Choose privately", style=discord.ButtonStyle.primary,
                                            custom_id=f"zp:{game_id}"))
         self.game_id = game_id
-
-    @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button[Any],
-                             match: re.Match[str]) -> ChoosePrivately:
-        return cls(int(match["game_id"]))
 
     @guarded
     async def callback(self, interaction: discord.Interaction) -> None:
@@ -107,19 +94,7 @@ class ZodiacCog(GameCog, group_name="zodiac", group_description="Zodiac Chess: t
         self.menus: dict[tuple[int, int], discord.Message] = {}
         """DM menus still open, by (game, user): closed once their choice is made by any path."""
 
-    @app_commands.command(name="new", description="Challenge a player, or leave the seat open")
-    @app_commands.describe(opponent="Who you challenge (empty: anyone may join)",
-                           ai=AI_HELP,
-                           rated="Count this game for the leaderboards",
-                           clock="Time per move (days) or a live clock per player",
-                           games="A match: best of 3 or 5 (later games swap sides without a duel)")
-    @app_commands.choices(clock=CLOCK_CHOICES, ai=AI_CHOICES,
-                          games=[app_commands.Choice(name=f"best of {n}", value=n) for n in (1, 3, 5)])
-    @app_commands.guild_only()
-    async def new(self, interaction: discord.Interaction, opponent: discord.User | None = None,
-                  rated: bool = True, clock: str = "none", ai: str | None = None, games: int = 1) -> None:
-        await self.start_challenge(interaction, opponents=[opponent], open_seats=0 if opponent else 1,
-                                   options={}, rated=rated, clock=clock, ai=ai, match=games)
+    new = new_command("zodiac", hidden={"sides"}, match=(1, 3, 5))  # sides: the duel, or swapped within a match
 
     @commands.Cog.listener()
     async def on_game_report(self, report: Report) -> None:

@@ -8,10 +8,9 @@ from typing import TYPE_CHECKING
 import discord
 from discord import app_commands
 
-from cogs._ai import AI_CHOICES, AI_HELP
 from cogs._game import GameCog
 from cogs._limits import expensive
-from cogs.correspondence import CLOCK_CHOICES
+from cogs._new import new_command
 from cogs.records import RecordCommands
 from host import offload
 
@@ -31,21 +30,7 @@ class ZrtzCog(GameCog, group_name="zrtz", group_description="ZÈRTZ: marbles on 
         self.warming.cancel()
         await offload.stop()
 
-    @app_commands.command(name="new", description="Challenge a player, or leave the seat open")
-    @app_commands.describe(opponent="Who you challenge (empty: anyone may join)",
-                           rings="Board: 37 rings, 48 (ZÈRTZ+11, tournament) or 61 (ZÈRTZ+24)",
-                           blitz="Blitz (37 rings only): fewer marbles, lower goals",
-                           ai=AI_HELP,
-                           rated="Count this game for the leaderboards",
-                           clock="Time per move (days) or a live clock per player")
-    @app_commands.choices(rings=[app_commands.Choice(name=f"{n} rings", value=n) for n in (37, 48, 61)])
-    @app_commands.choices(clock=CLOCK_CHOICES, ai=AI_CHOICES)
-    @app_commands.guild_only()
-    async def new(self, interaction: discord.Interaction, opponent: discord.User | None = None,
-                  rings: int = 37, blitz: bool = False, rated: bool = True, clock: str = "none",
-                  ai: str | None = None) -> None:
-        await self.start_challenge(interaction, opponents=[opponent], open_seats=0 if opponent else 1,
-                                   options={"rings": rings, "blitz": blitz}, rated=rated, clock=clock, ai=ai)
+    new = new_command("zrtz", labels={"rings": lambda n: f"{n} rings"})
 
     @app_commands.command(name="import", description="Replay a record: boardspace.net SGF, or our JSON or text export")
     @app_commands.describe(record="The .sgf, .json or .txt file", move="Show this move first (default: the last)")

@@ -41,6 +41,18 @@ class GameRow:
     result: dict[str, Any] | None
     draw_offers: list[int]
     seats: list[Seat] = field(default_factory=list)
+    clock: str | None = None
+    """The clock state as JSON (host/clocks.py ``ClockState``); None for a game without clocks."""
+    remind_at: float | None = None
+    """When the game's next reminder is due."""
+    rematch_of: int | None = None
+    """The game this one is a rematch of (also in ``settings``; a column so the look-up is indexed)."""
+    match_of: int | None = None
+    """The first game of the match this later game belongs to (also in ``settings``)."""
+    match_len: int = 1
+    """Games in its match: 1, 3 or 5 (``settings["match"]``)."""
+    match_pending: bool = False
+    """A finished match game whose match has not yet taken its next step (next game, or decided)."""
 
     def seat_of(self, user_id: int) -> int | None:
         """The first seat of a user (a player may hold several seats only when playing themself)."""
@@ -69,8 +81,16 @@ def _row_to_game(row: Row, seats: list[Seat]) -> GameRow:
         version=row["version"], seed=row["seed"], creator_id=row["creator_id"], created_at=row["created_at"],
         updated_at=row["updated_at"], deadline=row["deadline"],
         result=json.loads(row["result"]) if row["result"] else None,
-        draw_offers=json.loads(row["draw_offers"]), seats=seats,
+        draw_offers=json.loads(row["draw_offers"]), seats=seats, clock=row["clock"], remind_at=row["remind_at"],
+        rematch_of=row["rematch_of"], match_of=row["match_of"], match_len=row["match_len"],
+        match_pending=bool(row["match_pending"]),
     )
+
+
+def indexed_settings(settings: dict[str, Any]) -> dict[str, Any]:
+    """The settings kept in their own indexed columns too."""
+    return {"rematch_of": settings.get("rematch_of"), "match_of": settings.get("match_of"),
+            "match_len": int(settings.get("match", 1))}
 
 
 class TooManyChallenges(Exception):
@@ -80,10 +100,13 @@ class TooManyChallenges(Exception):
 async def _insert(conn: Tx, guild_id: int | None, channel_id: int | None, game: str,
                   players: int, options: dict[str, Any], settings: dict[str, Any], seed: str, creator_id: int,
                   seats: Sequence[Seat], now: float) -> int:
+    columns = indexed_settings(settings)
     game_id = await conn.insert(
         "INSERT INTO games (guild_id, channel_id, game, players, options, settings, status, seed,"
-        " creator_id, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, 'challenge', ?, ?, ?, ?)",
-        (guild_id, channel_id, game, players, json.dumps(options), json.dumps(settings), seed, creator_id, now, now),
+        " creator_id, created_at, updated_at, rematch_of, match_of, match_len)"
+        " VALUES (?, ?, ?, ?, ?, ?, 'challenge', ?, ?, ?, ?, ?, ?, ?)",
+        (guild_id, channel_id, game, players, json.dumps(options), json.dumps(settings), seed, creator_id, now, now,
+         *columns.values()),
     )
     await conn.executemany(
         "INSERT INTO seats (game_id, seat, user_id, team, accepted) VALUES (?, ?, ?, ?, ?)",
@@ -127,8 +150,8 @@ class GameStore:
         """
         async with self.db.transaction() as conn:
             live = await conn.fetchone(
-                "SELECT id FROM games WHERE status IN ('challenge', 'active')"
-                " AND json_extract(settings, '$.rematch_of') = ? ORDER BY id LIMIT 1", (rematch_of,))
+                "SELECT id FROM games WHERE rematch_of = ? AND status IN ('challenge', 'active')"
+                " ORDER BY id LIMIT 1", (rematch_of,))
             if live is not None:
                 return int(live[0]), False
             settings = {**settings, "rematch_of": rematch_of}
@@ -169,8 +192,12 @@ class GameStore:
         together or not at all. Returns the new version; raises ``StaleVersion`` (and writes nothing)
         when someone was first.
         """
+        if "settings" in changes:
+            changes.update(indexed_settings(changes["settings"]))
+        if changes.get("status") == "finished":  # a match now owes its next step (matches.resume_all)
+            changes["match_pending"] = int(changes.get("match_len", row.match_len)) > 1
         encoded = {k: json.dumps(v) if k in ("options", "settings", "result", "draw_offers") and v is not None
-                   else v for k, v in changes.items()}
+                   else int(v) if isinstance(v, bool) else v for k, v in changes.items()}
         columns = "".join(f", {name} = ?" for name in encoded)
         async with self.db.transaction() as conn:
             changed = await conn.execute(
@@ -208,9 +235,9 @@ class GameStore:
     async def postpone(self, game_id: int, until: float) -> None:
         """Push a game's deadline and reminder out of the scheduler's way (its handling keeps failing)."""
         async with self.db.transaction() as conn:
-            await conn.execute("UPDATE games SET deadline = MAX(COALESCE(deadline, 0), ?),"
-                               " remind_at = CASE WHEN remind_at IS NULL THEN NULL ELSE MAX(remind_at, ?) END"
-                               " WHERE id = ?", (until, until, game_id))
+            await conn.execute("UPDATE games SET deadline = CASE WHEN deadline > ? THEN deadline ELSE ? END,"
+                               " remind_at = CASE WHEN remind_at > ? THEN remind_at WHEN remind_at IS NULL THEN NULL"
+                               " ELSE ? END WHERE id = ?", (until, until, until, until, game_id))
 
     async def find_by_thread(self, thread_id: int) -> GameRow | None:
         row = await self.db.fetchone("SELECT id FROM games WHERE thread_id = ? ORDER BY id DESC LIMIT 1",
@@ -261,3 +288,87 @@ class GameStore:
             for r in await self.db.fetchall(f"SELECT * FROM games WHERE id IN ({marks})", tuple(chunk)):
                 found[r["id"]] = _row_to_game(r, seats[r["id"]])
         return [found[i] for i in ids if i in found]
+
+    # ----- start-up: each query reads an index of pending work only ----------------------------------
+
+    async def full_challenges(self) -> list[int]:
+        """Challenges whose every seat is taken and accepted: starts a crash interrupted."""
+        rows = await self.db.fetchall(
+            "SELECT g.id FROM games g WHERE g.status = 'challenge' AND NOT EXISTS (SELECT 1 FROM seats s"
+            " WHERE s.game_id = g.id AND (s.accepted = 0 OR s.user_id IS NULL)) ORDER BY g.id")
+        return [int(r["id"]) for r in rows]
+
+    async def threadless(self) -> list[tuple[int, int]]:
+        """(game id, plies) of active channel games that have no thread (partial index ``games_threadless``)."""
+        rows = await self.db.fetchall(
+            "SELECT g.id, (SELECT COUNT(*) FROM moves m WHERE m.game_id = g.id) AS plies FROM games g"
+            " WHERE g.status = 'active' AND g.thread_id IS NULL AND g.channel_id IS NOT NULL ORDER BY g.id")
+        return [(int(r["id"]), int(r["plies"])) for r in rows]
+
+    # ----- matches --------------------------------------------------------------------------------
+
+    async def match_games(self, first: int) -> list[GameRow]:
+        """The finished games of the match that ``first`` opened, in order."""
+        rows = await self.db.fetchall("SELECT id FROM games WHERE (id = ? OR match_of = ?) AND status = 'finished'"
+                                      " ORDER BY id", (first, first))
+        return await self.get_many([int(r["id"]) for r in rows])
+
+    async def pending_matches(self) -> list[GameRow]:
+        """Finished match games whose match has not taken its next step (partial index ``games_match_pending``)."""
+        rows = await self.db.fetchall("SELECT id FROM games WHERE match_pending = 1 ORDER BY id")
+        return await self.get_many([int(r["id"]) for r in rows])
+
+    async def has_later_match_game(self, first: int, after: int) -> bool:
+        return await self.db.fetchone("SELECT 1 FROM games WHERE match_of = ? AND id > ? LIMIT 1",
+                                      (first, after)) is not None
+
+    async def settle_match(self, game_id: int) -> bool:
+        """The match took its step after this game (it is decided); False when someone else settled it."""
+        async with self.db.transaction() as conn:
+            return await settle_match(conn, game_id)
+
+    # ----- clocks and the scheduler ---------------------------------------------------------------
+
+    async def clock_of(self, game_id: int) -> str | None:
+        """The stored clock state (JSON), read fresh: a row in hand may be older."""
+        found = await self.db.fetchone("SELECT clock FROM games WHERE id = ?", (game_id,))
+        return found["clock"] if found else None
+
+    async def clocks_of(self, game_ids: Sequence[int]) -> dict[int, str | None]:
+        """Clock states of many games, one query per 500."""
+        found: dict[int, str | None] = {}
+        for start in range(0, len(game_ids), 500):
+            chunk = list(game_ids[start:start + 500])
+            marks = ", ".join("?" for _ in chunk)
+            for r in await self.db.fetchall(f"SELECT id, clock FROM games WHERE id IN ({marks})", tuple(chunk)):
+                found[int(r["id"])] = r["clock"]
+        return found
+
+    async def due_deadlines(self, now: float, limit: int | None = None) -> list[int]:
+        """Active games whose deadline passed, earliest first (index ``games_status_deadline``)."""
+        return await self._due("deadline", now, limit)
+
+    async def due_reminders(self, now: float, limit: int | None = None) -> list[int]:
+        """Active games with a reminder due, earliest first (index ``games_status_remind``)."""
+        return await self._due("remind_at", now, limit)
+
+    async def _due(self, column: str, now: float, limit: int | None) -> list[int]:
+        sql = f"SELECT id FROM games WHERE status = 'active' AND {column} <= ? ORDER BY {column}, id"
+        params: tuple[Any, ...] = (now,)
+        if limit is not None:
+            sql, params = sql + " LIMIT ?", (now, limit)
+        return [int(r["id"]) for r in await self.db.fetchall(sql, params)]
+
+
+async def settle_match(conn: Tx, game_id: int) -> bool:
+    """Inside a transaction: clear the game's ``match_pending``; False when it was clear already, so two
+    processes never both start a match's next game."""
+    return await conn.execute("UPDATE games SET match_pending = 0 WHERE id = ? AND match_pending = 1",
+                              (game_id,)) == 1
+
+
+async def set_remind_at(conn: Tx, game_id: int, version: int, remind_at: float | None) -> bool:
+    """Inside a transaction: the next reminder, iff the game is still at ``version`` (no version bump:
+    a reminder changes no game state). False when the game moved meanwhile."""
+    return await conn.execute("UPDATE games SET remind_at = ? WHERE id = ? AND version = ?",
+                              (remind_at, game_id, version)) == 1

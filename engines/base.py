@@ -80,7 +80,7 @@ class Outcome:
 
 @dataclass(frozen=True)
 class Option:
-    """A variant switch of a game: the host and the slash commands read these to offer choices."""
+    """A variant switch of a game: ``/<game> new`` offers each one, with ``help`` as its description."""
 
     name: str
     default: Any
@@ -117,6 +117,8 @@ class Game(ABC):
     """A few short paragraphs that teach the game; shown by ``/<game> rules``."""
     hidden_information: ClassVar[bool] = False
     """True when a player's legal moves may betray a secret (hidden kings): no public move buttons then."""
+    has_chance: ClassVar[bool] = False
+    """True when dice decide part of the game (``CHANCE`` ever moves): ratings then allow more luck."""
 
     def __init__(self, players: int, options: dict[str, Any]) -> None:
         """Set up the opening position. Called by ``new`` with checked options."""
@@ -171,6 +173,19 @@ class Game(ABC):
 
     def clone(self) -> Self:
         return copy.deepcopy(self)
+
+    def _shallow_copy(self) -> Self:
+        """A shallow copy with the base's own mutable state (options, history, eliminations) copied.
+
+        A game's fast ``clone`` starts here and copies only its own containers, so a mutable field added
+        to the base needs one change, here, not one per game.
+        """
+        twin = object.__new__(type(self))
+        twin.__dict__.update(self.__dict__)
+        twin.options = dict(self.options)
+        twin.history = list(self.history)
+        twin.eliminated = list(self.eliminated)
+        return twin
 
     def determinize(self, seat: int, rng: RandomSource) -> Self:
         """A copy in which everything ``seat`` cannot know is re-drawn by ``rng``, consistently with all it has seen.

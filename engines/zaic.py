@@ -8,7 +8,6 @@ keeps move generation to a few integer operations per candidate placement. Rulin
 
 from __future__ import annotations
 
-import copy
 import re
 from typing import Any, NamedTuple, Self
 
@@ -184,10 +183,7 @@ class Zaic(Game):
 
     def clone(self) -> Self:
         """A copy of every mutable container; much faster than deepcopy for random playouts."""
-        twin = copy.copy(self)
-        twin.options = dict(self.options)
-        twin.history = list(self.history)
-        twin.eliminated = list(self.eliminated)
+        twin = self._shallow_copy()
         for attr in ("height", "top_tile", "top_owner", "tiles", "visible", "levels", "top_mask", "moves"):
             setattr(twin, attr, list(getattr(self, attr)))
         twin.supply = [dict(s) for s in self.supply]

@@ -162,11 +162,7 @@ class Zarathustra(Game):
 
     def clone(self) -> Self:
         """A shallow copy of the few mutable parts: random playouts clone often."""
-        new = object.__new__(type(self))
-        new.__dict__.update(self.__dict__)
-        new.options = dict(self.options)
-        new.history = list(self.history)
-        new.eliminated = list(self.eliminated)
+        new = self._shallow_copy()
         new.cells = list(self.cells)
         new.hands = [set(h) for h in self.hands]
         return new

@@ -11,7 +11,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from data.store import GameRow, Seat
+from data.correspondence import CorrespondenceStore, record_reminder
+from data.store import GameRow, Seat, set_remind_at
 from engines import CHANCE, Game
 from host import bots, clocks, dice, outbox
 from host.clocks import DAY, ClockState, TimeControl, Vacation
@@ -27,6 +28,9 @@ NOTIFY_MODES = {
     "dm": "reminders by DM too (a thread mention when your DMs are closed)",
     "digest": "a daily DM listing every game where it is your turn, and thread mentions",
 }
+OVERVIEW_LIMIT = 200
+"""Active games ``/games`` and the digest look at: the most recently changed ones. Each costs an engine, and a
+reply shows about twenty lines, so a player in thousands of games still gets an answer in time."""
 HISTORY_PAGE = 8
 """Games per ``/history`` page: a line with three opponents, a reason and an unrated mark is ~240
 characters, so a page fits one message."""
@@ -134,20 +138,17 @@ def control_of(row: GameRow) -> TimeControl:
     return clocks.parse(row.settings.get("clock", "none"))
 
 
+def _stored(host: Host) -> CorrespondenceStore:
+    return CorrespondenceStore(host.db)
+
+
 async def load_state(host: Host, game_id: int) -> ClockState:
-    found = await host.db.fetchone("SELECT clock FROM games WHERE id = ?", (game_id,))
-    return ClockState.from_json(found["clock"] if found else None)
+    return ClockState.from_json(await host.store.clock_of(game_id))
 
 
 async def load_states(host: Host, game_ids: Sequence[int]) -> dict[int, ClockState]:
     """Clock states of many games in one query per 500."""
-    found: dict[int, ClockState] = {}
-    for start in range(0, len(game_ids), 500):
-        chunk = list(game_ids[start:start + 500])
-        marks = ", ".join("?" for _ in chunk)
-        for r in await host.db.fetchall(f"SELECT id, clock FROM games WHERE id IN ({marks})", tuple(chunk)):
-            found[r["id"]] = ClockState.from_json(r["clock"])
-    return found
+    return {game_id: ClockState.from_json(text) for game_id, text in (await host.store.clocks_of(game_ids)).items()}
 
 
 async def vacations_of(host: Host, users: Iterable[int | None], since: float) -> dict[int, list[Vacation]]:
@@ -156,11 +157,8 @@ async def vacations_of(host: Host, users: Iterable[int | None], since: float) ->
     found: dict[int, list[Vacation]] = {u: [] for u in wanted}
     if not wanted:
         return found
-    marks = ", ".join("?" for _ in wanted)
-    rows = await host.db.fetchall(f"SELECT user_id, starts, ends FROM vacations WHERE user_id IN ({marks})"
-                                  " AND ends > ?", (*wanted, since))
-    for r in rows:
-        found[r["user_id"]].append((r["starts"], r["ends"]))
+    for away in await _stored(host).vacations(wanted, since):
+        found[away.user_id].append((away.starts, away.ends))
     return found
 
 
@@ -225,8 +223,7 @@ async def reschedule(host: Host, row: GameRow) -> None:
 
 async def _reminded(host: Host, game_id: int, state: ClockState) -> set[int]:
     """Seats already reminded on their current turn."""
-    rows = await host.db.fetchall("SELECT seat, turn_start FROM reminders WHERE game_id = ?", (game_id,))
-    return {r["seat"] for r in rows if state.started.get(r["seat"]) == r["turn_start"]}
+    return {seat for seat, start in await _stored(host).reminded(game_id) if state.started.get(seat) == start}
 
 
 # ----- timeouts and reminders ---------------------------------------------------------------
@@ -281,13 +278,10 @@ async def abandon(host: Host, game_id: int) -> Notice | None:
     return Notice(row.id, row.thread_id or row.channel_id, text, key)
 
 
-async def due(host: Host, now: float) -> Due:
-    """Two indexed range scans: (status, deadline) and (status, remind_at)."""
-    late = await host.db.fetchall("SELECT id FROM games WHERE status = 'active' AND deadline <= ?"
-                                  " ORDER BY deadline", (now,))
-    remind = await host.db.fetchall("SELECT id FROM games WHERE status = 'active' AND remind_at <= ?"
-                                    " ORDER BY remind_at", (now,))
-    return Due([r["id"] for r in late], [r["id"] for r in remind])
+async def due(host: Host, now: float, limit: int | None = None) -> Due:
+    """Two indexed range scans, (status, deadline) and (status, remind_at), earliest first; ``limit`` each
+    keeps a tick's reads to the batch it handles, however long the backlog."""
+    return Due(await host.store.due_deadlines(now, limit), await host.store.due_reminders(now, limit))
 
 
 async def late_seat(host: Host, game_id: int, now: float) -> int | None:
@@ -305,8 +299,7 @@ async def late_seat(host: Host, game_id: int, now: float) -> int | None:
 
 
 async def notify_mode(host: Host, user: int) -> str:
-    found = await host.db.fetchone("SELECT mode FROM notify_prefs WHERE user_id = ?", (user,))
-    return str(found["mode"]) if found else "dm"
+    return await _stored(host).notify_mode(user) or "dm"
 
 
 async def remind(host: Host, game_id: int, now: float) -> list[Reminder]:
@@ -339,16 +332,11 @@ async def remind(host: Host, game_id: int, now: float) -> list[Reminder]:
     recorded: list[Reminder] = []
     async with host.db.transaction() as conn:
         for item in out:  # a concurrent tick may have recorded the same reminder: only the first sends it
-            added = await conn.execute("INSERT INTO reminders (game_id, seat, turn_start, sent_at)"
-                                       " VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING",
-                                       (game_id, item.seat, state.started[item.seat], now))
-            if added == 1:  # recorded and owed in one transaction: sent once, even across a crash
-                recorded.append(item)
+            if await record_reminder(conn, game_id, item.seat, state.started[item.seat], now):
+                recorded.append(item)  # recorded and owed in one transaction: sent once, even across a crash
                 await outbox.write(conn, [Owed("remind", item.key or "", game_id, {
                     "user": item.user_id, "thread_id": item.thread_id, "text": item.text, "dm": item.dm})], now)
-        changed = await conn.execute("UPDATE games SET remind_at = ? WHERE id = ? AND version = ?",
-                                     (changes["remind_at"], game_id, row.version))
-        if changed != 1:
+        if not await set_remind_at(conn, game_id, row.version, changes["remind_at"]):
             raise HostError(f"Game #{game_id} changed meanwhile.")
     if recorded:
         outbox.crash_point("remind")
@@ -359,10 +347,11 @@ async def remind(host: Host, game_id: int, now: float) -> list[Reminder]:
 
 
 async def games_overview(host: Host, user: int, guild_id: int | None) -> list[GameLine]:
-    """Active games of ``user``, most urgent first: your turn before theirs, least time left first."""
+    """Active games of ``user``, most urgent first: your turn before theirs, least time left first. Only the
+    ``OVERVIEW_LIMIT`` most recently changed games are looked at."""
     lines: list[GameLine] = []
     now = host.now()
-    rows = await host.store.games_of(user, ("active",), guild_id=guild_id)
+    rows = await host.store.games_of(user, ("active",), guild_id=guild_id, limit=OVERVIEW_LIMIT)
     games = await host.engines_of(rows)  # a few queries for all games, not several per game
     states = await load_states(host, [row.id for row in rows])
     since_all = min([now, *(t for state in states.values() for t in state.started.values())])
@@ -431,29 +420,21 @@ async def set_notify(host: Host, user: int, mode: str) -> str:
     if mode not in NOTIFY_MODES:
         raise HostError(f"Choose one of: {', '.join(NOTIFY_MODES)}.")
     next_digest = host.now() if mode == "digest" else None
-    async with host.db.transaction() as conn:
-        await conn.execute("INSERT INTO notify_prefs (user_id, mode, next_digest) VALUES (?, ?, ?)"
-                           " ON CONFLICT (user_id) DO UPDATE SET mode = excluded.mode,"
-                           " next_digest = excluded.next_digest", (user, mode, next_digest))
+    await _stored(host).set_notify(user, mode, next_digest)
     return f"Notifications: {NOTIFY_MODES[mode]}."
 
 
-async def due_digests(host: Host, now: float) -> list[int]:
-    rows = await host.db.fetchall("SELECT user_id FROM notify_prefs WHERE next_digest <= ?", (now,))
-    return [r["user_id"] for r in rows]
+async def due_digests(host: Host, now: float, limit: int | None = None) -> list[int]:
+    return await _stored(host).due_digests(now, limit)
 
 
 async def digest(host: Host, user: int, now: float) -> Digest | None:
     """Move the user's next digest a day on (skipping missed days) and list the games awaiting them."""
-    found = await host.db.fetchone("SELECT next_digest FROM notify_prefs WHERE user_id = ?", (user,))
-    if found is None or found["next_digest"] is None:
+    due_at = await _stored(host).next_digest(user)
+    if due_at is None:
         return None
-    due_at = float(found["next_digest"])
     following = due_at + DAY * (math.floor((now - due_at) / DAY) + 1)
-    async with host.db.transaction() as conn:
-        changed = await conn.execute("UPDATE notify_prefs SET next_digest = ? WHERE user_id = ? AND next_digest = ?",
-                                     (following, user, due_at))
-    if changed != 1:  # a concurrent tick took this digest
+    if not await _stored(host).move_digest(user, due_at, following):  # a concurrent tick took this digest
         return None
     waiting = [g for g in await games_overview(host, user, None) if g.my_turn]
     if not waiting:
@@ -470,20 +451,15 @@ async def vacation(host: Host, user: int, days: int) -> str:
     """Pause the user's per-move clocks for ``days``, continuing any vacation already running."""
     now = host.now()
     year = clocks.year_of(now)
-    used = await host.db.fetchone("SELECT COALESCE(SUM(days), 0) AS used FROM vacations WHERE user_id = ?"
-                                  " AND year = ?", (user, year))
-    used_days = int(used["used"]) if used else 0
+    used_days = await _stored(host).vacation_days(user, year)
     try:
         clocks.check_vacation(days, used_days)
     except ValueError as error:
         raise HostError(str(error)) from None
-    running = await host.db.fetchone("SELECT MAX(ends) AS ends FROM vacations WHERE user_id = ? AND ends > ?",
-                                     (user, now))
-    start = float(running["ends"]) if running and running["ends"] is not None else now
+    running = await _stored(host).vacation_end(user, now)
+    start = running if running is not None else now
     end = start + days * DAY
-    async with host.db.transaction() as conn:
-        await conn.execute("INSERT INTO vacations (user_id, year, starts, ends, days) VALUES (?, ?, ?, ?, ?)",
-                           (user, year, start, end, days))
+    await _stored(host).add_vacation(user, year, start, end, days)
     for row in await host.store.games_of(user, ("active",)):
         if control_of(row).per_move is not None:
             await reschedule(host, row)

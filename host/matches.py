@@ -7,12 +7,12 @@ Every game of a match is an ordinary game (rated on its own); its settings name 
 
 from __future__ import annotations
 
-import json
 import logging
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from data.store import GameRow, Seat
+from data.db import Tx
+from data.store import GameRow, Seat, settle_match
 from engines import Game
 from host import bots
 from host.results import HostError, Report
@@ -56,17 +56,14 @@ def check_length(length: int, players: int) -> None:
 async def score(host: Host, row: GameRow) -> Score:
     """Points so far (a win 1, a draw ½ each), counting every finished game of the match."""
     first = row.settings.get("match_of") or row.id
-    rows = await host.db.fetchall(
-        "SELECT id, result FROM games WHERE (id = ? OR json_extract(settings, '$.match_of') = ?)"
-        " AND status = 'finished' ORDER BY id", (first, first))
+    rows = await host.store.match_games(first)
     first_row = await host.store.get(first)
     assert first_row is not None
     users = (first_row.user_at(0) or 0, first_row.user_at(1) or 0)
     points = {users[0]: 0.0, users[1]: 0.0}
-    for found in rows:
-        game_row = await host.store.get(found["id"])
-        assert game_row is not None
-        ranks = json.loads(found["result"])["ranks"]
+    for game_row in rows:
+        assert game_row.result is not None
+        ranks = game_row.result["ranks"]
         winners = [game_row.user_at(s) for s, rank in enumerate(ranks) if rank == 1]
         for user in winners:
             points[user or 0] += 1.0 / len(winners)
@@ -77,28 +74,33 @@ async def continue_match(host: Host, row: GameRow, game: Game) -> tuple[str, Rep
     """After a game of a match ends: the score line, and the next game's start report if it goes on."""
     current = await score(host, row)
     if current.decided:
+        await host.store.settle_match(row.id)
         return current.line(), None
     return current.line(), await _next_game(host, row, game, current)
 
 
 async def resume_all(host: Host) -> list[Report]:
-    """Start the next game of every undecided match whose last game ended without one (a crash)."""
+    """Start the next game of every undecided match whose last game ended without one (a crash).
+
+    Reads only the games still marked ``match_pending``: the work left, not every match ever played."""
     started: list[Report] = []
-    for found in await host.db.fetchall("SELECT id FROM games WHERE status = 'finished'"
-                                        " AND json_extract(settings, '$.match') > 1"):
+    for row in await host.store.pending_matches():
         try:
-            row = await host.get(found["id"])
             first = row.settings.get("match_of") or row.id
-            later = await host.db.fetchone("SELECT 1 FROM games WHERE json_extract(settings, '$.match_of') = ?"
-                                           " AND id > ?", (first, row.id))
             current = await score(host, row)
-            if later is None and not current.decided:
-                report = await _next_game(host, row, await host.engine_of(row), current)
-                if report is not None:
-                    started.append(report)
+            if await host.store.has_later_match_game(first, row.id) or current.decided:
+                await host.store.settle_match(row.id)
+                continue
+            report = await _next_game(host, row, await host.engine_of(row), current)
+            if report is not None:
+                started.append(report)
         except Exception:
-            log.exception("could not continue the match of game %s on recovery", found["id"])
+            log.exception("could not continue the match of game %s on recovery", row.id)
     return started
+
+
+class AlreadyContinued(Exception):
+    """Another process (or an earlier call) already took this match's next step."""
 
 
 async def _next_game(host: Host, row: GameRow, game: Game, current: Score) -> Report | None:
@@ -107,10 +109,19 @@ async def _next_game(host: Host, row: GameRow, game: Game, current: Score) -> Re
     order = users if swapped is not None else users[::-1]
     settings = {**row.settings, "match_of": row.settings.get("match_of") or row.id,
                 "match_game": current.played + 1}
-    game_id = await host.store.create(
-        guild_id=row.guild_id, channel_id=row.channel_id, game=row.game, players=row.players,
-        options=swapped if swapped is not None else dict(row.options), settings=settings, seed=host.new_seed(),
-        creator_id=row.creator_id, seats=[Seat(i, u, True) for i, u in enumerate(order)], now=host.now())
+    async def settle(conn: Tx, game_id: int) -> None:  # the next game and the settled mark land together
+        if not await settle_match(conn, row.id):
+            raise AlreadyContinued(row.id)
+
+    try:
+        game_id = await host.store.create(
+            guild_id=row.guild_id, channel_id=row.channel_id, game=row.game, players=row.players,
+            options=swapped if swapped is not None else dict(row.options), settings=settings, seed=host.new_seed(),
+            creator_id=row.creator_id, seats=[Seat(i, u, True) for i, u in enumerate(order)], now=host.now(),
+            also=settle)
+    except AlreadyContinued:
+        log.info("the match of game %s was continued elsewhere", row.id)
+        return None
     await host.store.set_links(game_id, row.thread_id, row.message_id)
     lobby = await host.start(await host.get(game_id), shuffle=False)
     return lobby.report

@@ -115,3 +115,11 @@ class Outbox:
 
     async def pending(self) -> list[Job]:
         return [j for j in await self.jobs.pending() if j.kind in KINDS]
+
+    async def finish(self, job_id: int, now: float) -> None:
+        """The dispatcher delivered a claimed job (or gave up on it): it is not sent again."""
+        await self.jobs.done(job_id, now)
+
+    async def retry(self, job_id: int, at: float, error: str) -> None:
+        """Delivering a claimed job failed: it is due again at ``at``, its lease released."""
+        await self.jobs.retry(job_id, at, error)

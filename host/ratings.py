@@ -13,7 +13,9 @@ from dataclasses import dataclass
 
 from openskill.models import PlackettLuce, PlackettLuceRating
 
-from data.db import Database, Row, Tx
+from data import ratings as stored
+from data.db import Database, Tx
+from data.ratings import Rating, RatingChange, RatingStore
 from data.store import GameRow
 from engines.base import CHANCE, META_MOVES, Game, Outcome
 from host import bots
@@ -22,7 +24,8 @@ from host.seasons import current_season
 GLOBAL = "global"
 ALL_TIME = 0
 PROVISIONAL_GAMES = 10
-MIN_GAMES = 5
+MIN_GAMES = stored.COUNTED_FROM
+"""Games before a player appears on a board (its size and places are counted from this many, in data/)."""
 TOP = 20
 MIN_MOVES = 2
 
@@ -35,7 +38,6 @@ luck: between settled players a 200-point gap predicts 78% wins at the default b
 ``predict_win``) but 66% at double beta, closer to what skill buys in a race game, and an upset by a
 weaker player costs the favourite about half as much. Players still separate, only more slowly.
 """
-DICE_GAMES = frozenset({"ziggurat", "zodiac"})
 MODELS = {False: PlackettLuce(beta=BASE_BETA), True: PlackettLuce(beta=DICE_BETA)}
 
 SCALE = 40
@@ -44,8 +46,9 @@ CENTRE = 20
 """mu - 3 sigma of an average, settled player (mu 25, sigma ~1.7): shown as 1500."""
 
 
-def model_for(game: str) -> PlackettLuce:
-    return MODELS[game in DICE_GAMES]
+def model_for(game: Game | type[Game]) -> PlackettLuce:
+    """Dice games (``has_chance``) get the noisier model."""
+    return MODELS[game.has_chance]
 
 
 def display_rating(mu: float, sigma: float) -> int:
@@ -86,7 +89,7 @@ async def record_result(conn: Tx, row: GameRow, game: Game, now: float) -> None:
     """FinishHook: rate the game on every board it counts for. Uses only ``conn`` (we are inside a transaction)."""
     if unrated_reason(row, game) is not None:
         return
-    if await conn.fetchone("SELECT 1 FROM rating_history WHERE game_id = ? LIMIT 1", (row.id,)) is not None:
+    if await stored.is_rated(conn, row.id):
         return  # already rated: never count a game twice
     outcome = game.outcome()
     assert outcome is not None
@@ -94,7 +97,7 @@ async def record_result(conn: Tx, row: GameRow, game: Game, now: float) -> None:
     if row.guild_id is not None:
         boards += [(str(row.guild_id), ALL_TIME), (str(row.guild_id), await current_season(conn, row.guild_id))]
     for scope, season in boards:
-        await _rate_board(conn, row, outcome, scope, season, now)
+        await _rate_board(conn, row, outcome, scope, season, now, model_for(game))
 
 
 def _teams(row: GameRow, outcome: Outcome) -> list[tuple[list[int], int]]:
@@ -115,15 +118,13 @@ def _result(rank: int, ranks: list[int]) -> str:
 
 
 async def _rate_board(conn: Tx, row: GameRow, outcome: Outcome, scope: str, season: int,
-                      now: float) -> None:
-    model = model_for(row.game)
+                      now: float, model: PlackettLuce) -> None:
     teams = _teams(row, outcome)
     before: list[list[PlackettLuceRating]] = []
     for users, _ in teams:
         members = []
         for user in users:
-            found = await conn.fetchone("SELECT mu, sigma FROM ratings WHERE user_id = ? AND game = ? AND scope = ?"
-                                        " AND season = ?", (user, row.game, scope, season))
+            found = await stored.rating_of(conn, user, row.game, scope, season)
             members.append(model.rating(mu=found[0], sigma=found[1]) if found else model.rating())
         before.append(members)
     ranks = [rank for _, rank in teams]
@@ -131,17 +132,8 @@ async def _rate_board(conn: Tx, row: GameRow, outcome: Outcome, scope: str, seas
     for (users, rank), old_team, new_team in zip(teams, before, after, strict=True):
         result = _result(rank, ranks)
         for user, old, new in zip(users, old_team, new_team, strict=True):
-            await conn.execute(
-                "INSERT INTO ratings (user_id, game, scope, season, mu, sigma, games, wins, losses, draws)"
-                " VALUES (?, ?, ?, ?, ?, ?, 1, ?, ?, ?) ON CONFLICT (user_id, game, scope, season) DO UPDATE SET"
-                " mu = excluded.mu, sigma = excluded.sigma, games = games + 1, wins = wins + excluded.wins,"
-                " losses = losses + excluded.losses, draws = draws + excluded.draws",
-                (user, row.game, scope, season, new.mu, new.sigma,
-                 int(result == "win"), int(result == "loss"), int(result == "draw")))
-            await conn.execute(
-                "INSERT INTO rating_history (game_id, user_id, game, scope, season, place, result, mu_before,"
-                " sigma_before, mu, sigma, at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                (row.id, user, row.game, scope, season, rank, result, old.mu, old.sigma, new.mu, new.sigma, now))
+            await stored.add_change(conn, RatingChange(row.id, user, row.game, scope, season, rank, result, old.mu,
+                                                       old.sigma, new.mu, new.sigma, now))
 
 
 # ----- reading, for the commands ------------------------------------------------------------
@@ -184,16 +176,8 @@ class Leaderboard:
     """How many players qualify for the board."""
 
 
-def _standing(rank: int | None, r: Row) -> Standing:
-    return Standing(rank, r["user_id"], display_rating(r["mu"], r["sigma"]), r["games"], r["wins"], r["losses"],
-                    r["draws"])
-
-
-_BOARD = ("SELECT user_id, mu, sigma, games, wins, losses, draws,"
-          " ROW_NUMBER() OVER (ORDER BY mu - 3 * sigma DESC, games DESC, user_id) AS place"
-          " FROM ratings WHERE game = ? AND scope = ? AND season = ? AND games >= ?")
-_NO_BOTS = " AND user_id NOT IN ({})".format(", ".join(str(u) for u in bots.AI_USERS.values()))
-"""Leaves the AI levels out of a board (their ids are constants, so inlining them is safe)."""
+def _standing(rank: int | None, r: Rating) -> Standing:
+    return Standing(rank, r.user_id, display_rating(r.mu, r.sigma), r.games, r.wins, r.losses, r.draws)
 
 
 async def leaderboard(db: Database, game: str, scope: str, season: int = ALL_TIME, user_id: int | None = None,
@@ -202,20 +186,17 @@ async def leaderboard(db: Database, game: str, scope: str, season: int = ALL_TIM
 
     ``bots_too=False`` leaves the AI levels out: places are then counted among people only.
     """
-    params = (game, scope, season, MIN_GAMES)
-    board = _BOARD if bots_too else _BOARD + _NO_BOTS
-    found = await db.fetchall(f"SELECT * FROM ({board}) WHERE place <= ? OR user_id = ? ORDER BY place",
-                              (*params, limit, user_id if user_id is not None else -1))
-    count = await db.fetchone("SELECT COUNT(*) FROM ratings WHERE game = ? AND scope = ? AND season = ?"
-                              " AND games >= ?" + ("" if bots_too else _NO_BOTS), params)
-    rows = [_standing(r["place"], r) for r in found if r["place"] <= limit]
-    me = next((_standing(r["place"], r) for r in found if r["user_id"] == user_id and r["place"] > limit), None)
-    if user_id is not None and me is None and all(s.user_id != user_id for s in rows):
-        mine = await db.fetchone("SELECT user_id, mu, sigma, games, wins, losses, draws FROM ratings WHERE"
-                                 " user_id = ? AND game = ? AND scope = ? AND season = ?",
-                                 (user_id, game, scope, season))
-        me = _standing(None, mine) if mine else None
-    return Leaderboard(game, scope, season, rows, me, int(count[0]) if count else 0)
+    store = RatingStore(db)
+    exclude = () if bots_too else tuple(bots.AI_USERS.values())
+    top = await store.top(game, scope, season, min_games=MIN_GAMES, limit=limit, exclude=exclude)
+    rows = [_standing(place, r) for place, r in enumerate(top, start=1)]
+    count = await store.count(game, scope, season, min_games=MIN_GAMES, exclude=exclude)
+    me = None
+    if user_id is not None and all(s.user_id != user_id for s in rows):
+        mine = await store.get(user_id, game, scope, season)
+        if mine is not None:
+            me = _standing(await store.place(mine, min_games=MIN_GAMES, exclude=exclude), mine)
+    return Leaderboard(game, scope, season, rows, me, count)
 
 
 @dataclass(frozen=True)
@@ -253,34 +234,19 @@ class Profile:
 async def profile(db: Database, user_id: int, scope: str, season: int = ALL_TIME, recent: int = 5,
                   points: int = 60) -> Profile:
     """Everything ``/profile`` shows for one player on one board; games ordered by games played."""
-    mine = await db.fetchall("SELECT * FROM ratings WHERE user_id = ? AND scope = ? AND season = ?"
-                             " ORDER BY games DESC, game", (user_id, scope, season))
+    store = RatingStore(db)
     records = []
-    for r in mine:
-        board = await db.fetchone(f"SELECT place FROM ({_BOARD}) WHERE user_id = ?",
-                                  (r["game"], scope, season, MIN_GAMES, user_id))
-        total = await db.fetchone("SELECT COUNT(*) FROM ratings WHERE game = ? AND scope = ? AND season = ?"
-                                  " AND games >= ?", (r["game"], scope, season, MIN_GAMES))
-        best = await db.fetchone(
-            "SELECT opp.user_id, opp.mu_before, opp.sigma_before FROM rating_history me JOIN rating_history opp"
-            " ON opp.game_id = me.game_id AND opp.scope = me.scope AND opp.season = me.season"
-            " AND opp.place > me.place WHERE me.user_id = ? AND me.game = ? AND me.scope = ? AND me.season = ?"
-            " ORDER BY opp.mu_before - 3 * opp.sigma_before DESC LIMIT 1", (user_id, r["game"], scope, season))
-        history = await db.fetchall(
-            "SELECT * FROM (SELECT game_id, at, mu_before, sigma_before, mu, sigma FROM rating_history"
-            " WHERE user_id = ? AND game = ? AND scope = ? AND season = ? ORDER BY at DESC, game_id DESC LIMIT ?)"
-            " ORDER BY at, game_id",
-            (user_id, r["game"], scope, season, points))
+    for r in await store.of_user(user_id, scope, season):
+        best = await store.best_win(user_id, r.game, scope, season)
+        history = await store.history(user_id, r.game, scope, season, points)
         records.append(GameRecord(
-            game=r["game"], standing=_standing(board["place"] if board else None, r),
-            players=int(total[0]) if total else 0,
-            best_win=(best["user_id"], display_rating(best["mu_before"], best["sigma_before"])) if best else None,
-            history=[(history[0]["at"], display_rating(history[0]["mu_before"], history[0]["sigma_before"])),
-                     *((h["at"], display_rating(h["mu"], h["sigma"])) for h in history)] if history else []))
-    latest = await db.fetchall(
-        "SELECT * FROM rating_history WHERE user_id = ? AND scope = ? AND season = ? ORDER BY at DESC, game_id DESC"
-        " LIMIT ?", (user_id, scope, season, recent))
-    results = [RecentResult(h["game_id"], h["game"], h["result"], h["place"],
-                            display_rating(h["mu"], h["sigma"]) - display_rating(h["mu_before"], h["sigma_before"]),
-                            h["at"]) for h in latest]
+            game=r.game, standing=_standing(await store.place(r, min_games=MIN_GAMES), r),
+            players=await store.count(r.game, scope, season, min_games=MIN_GAMES),
+            best_win=(best.user_id, display_rating(best.mu_before, best.sigma_before)) if best else None,
+            history=[(history[0].at, display_rating(history[0].mu_before, history[0].sigma_before)),
+                     *((h.at, display_rating(h.mu, h.sigma)) for h in history)] if history else []))
+    latest = await store.latest(user_id, scope, season, recent)
+    results = [RecentResult(h.game_id, h.game, h.result, h.place,
+                            display_rating(h.mu, h.sigma) - display_rating(h.mu_before, h.sigma_before), h.at)
+               for h in latest]
     return Profile(user_id, scope, season, records, results)

@@ -49,7 +49,7 @@ class Scheduler:
         """Timeouts first (a reminder for a turn already lost is pointless), then reminders, then digests."""
         now = self.host.now() if now is None else now
         result = Tick()
-        due = await self.host.due(now)
+        due = await self.host.due(now, limit=self.batch)  # the batch, not the whole backlog
         budget = self.batch
         for game_id in due.timeouts[:budget]:
             try:
@@ -73,7 +73,7 @@ class Scheduler:
                 log.exception("reminder of game %s failed; retrying in an hour", game_id)
                 await self.host.store.postpone(game_id, now + RETRY_BROKEN)
         budget -= min(len(due.reminders), budget)
-        users = await correspondence.due_digests(self.host, now)
+        users = await correspondence.due_digests(self.host, now, limit=max(budget, 0))
         for user in users[:budget]:
             try:
                 found = await correspondence.digest(self.host, user, now)
@@ -82,8 +82,8 @@ class Scheduler:
                 continue
             if found is not None:
                 result.digests.append(found)
-        left = await self.host.due(now)  # what is still due after this batch; failures stepped aside
-        result.more = bool(left.timeouts or left.reminders or await correspondence.due_digests(self.host, now))
+        left = await self.host.due(now, limit=1)  # is anything still due after this batch? failures stepped aside
+        result.more = bool(left.timeouts or left.reminders or await correspondence.due_digests(self.host, now, limit=1))
         return result
 
     async def _timeouts(self, game_id: int, seat: int | None, now: float) -> list[Report]:

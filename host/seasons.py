@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Protocol
 
+from data import seasons as stored
 from data.db import Database, Tx
 
 FIRST_SEASON = 1
@@ -37,13 +38,12 @@ class Season:
 
 async def current_season(conn: Tx | Database, guild_id: int) -> int:
     """Takes a transaction too, so the finish hook can call it inside its own."""
-    row = await conn.fetchone("SELECT MAX(season) FROM seasons WHERE guild_id = ?", (guild_id,))
-    return int(row[0]) if row and row[0] is not None else FIRST_SEASON
+    found = await stored.latest(conn, guild_id)
+    return found if found is not None else FIRST_SEASON
 
 
 async def seasons(db: Database, guild_id: int) -> list[Season]:
-    rows = await db.fetchall("SELECT season, started_at FROM seasons WHERE guild_id = ? ORDER BY season", (guild_id,))
-    started = [Season(r["season"], r["started_at"]) for r in rows]
+    started = [Season(number, at) for number, at in await stored.started(db, guild_id)]
     return [Season(FIRST_SEASON, None), *started]
 
 
@@ -51,6 +51,5 @@ async def start_season(db: Database, guild_id: int, user_id: int, now: float) ->
     """Open the next season for the guild and return its number. Callers check ``may_start_season`` first."""
     async with db.transaction() as conn:
         number = await current_season(conn, guild_id) + 1
-        await conn.execute("INSERT INTO seasons (guild_id, season, started_at, started_by) VALUES (?, ?, ?, ?)",
-                           (guild_id, number, now, user_id))
+        await stored.add(conn, guild_id, number, now, user_id)
     return number

@@ -194,26 +194,24 @@ class Host:
         """On start-up: finish starts that a crash interrupted (full tables still in ``challenge``) and
         matches whose next game was never created. Returns their start reports, for the bot to post."""
         reports: list[Report] = []
-        for found in await self.db.fetchall("SELECT id FROM games WHERE status = 'challenge'"):
+        for game_id in await self.store.full_challenges():  # each start-up query reads pending work only
             try:
-                row = await self._row(found["id"])
+                row = await self._row(game_id)
                 if self._full(row.seats) and (lobby := await self._resume_start(row)).report is not None:
                     reports.append(lobby.report)
             except Exception:  # one unrecoverable row must not keep the bot from starting
-                log.exception("could not start game %s on recovery", found["id"])
+                log.exception("could not start game %s on recovery", game_id)
         await self._owe_missing_threads()
         return reports + await matches.resume_all(self)
 
     async def _owe_missing_threads(self) -> None:
         """Games left without a thread by a crash before the outbox existed: owe each its thread now."""
-        rows = await self.db.fetchall("SELECT g.id, (SELECT COUNT(*) FROM moves m WHERE m.game_id = g.id) AS plies"
-                                      " FROM games g WHERE g.status = 'active' AND g.thread_id IS NULL"
-                                      " AND g.channel_id IS NOT NULL")
+        rows = await self.store.threadless()
         if rows:
             log.info("%d active game(s) have no thread: owing them one", len(rows))
             async with self.db.transaction() as conn:
-                await outbox.write(conn, [Owed("thread", outbox.thread_key(r["id"]), r["id"], {"upto": r["plies"]},
-                                               due_in=0.0) for r in rows], self.now())
+                await outbox.write(conn, [Owed("thread", outbox.thread_key(game_id), game_id, {"upto": plies},
+                                               due_in=0.0) for game_id, plies in rows], self.now())
 
     async def _resume_start(self, row: GameRow) -> Lobby:
         """A start that was interrupted: a match game keeps its seat order (the sides swap depends on it)."""
@@ -489,9 +487,10 @@ class Host:
         """Record that ``seat`` ran out of time; the caption says which time control ran out."""
         return await correspondence.timeout(self, game_id, seat)
 
-    async def due(self, now: float) -> correspondence.Due:
-        """Games whose deadline passed or whose reminder is due (indexed, cheap enough to poll)."""
-        return await correspondence.due(self, now)
+    async def due(self, now: float, limit: int | None = None) -> correspondence.Due:
+        """Games whose deadline passed or whose reminder is due, earliest first and at most ``limit`` of each
+        (indexed, cheap enough to poll)."""
+        return await correspondence.due(self, now, limit)
 
     async def games_overview(self, user: int, guild_id: int | None) -> list[correspondence.GameLine]:
         return await correspondence.games_overview(self, user, guild_id)

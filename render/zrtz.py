@@ -12,7 +12,19 @@ from typing import Any
 from PIL import Image, ImageDraw
 
 from engines.zrtz.board import board
-from render.common import HIGHLIGHT, INK, MUTED, PAPER, SEAT_COLOURS, draw_centered, record, seat_label, text, to_png
+from render.common import (
+    HIGHLIGHT,
+    INK,
+    MUTED,
+    PAPER,
+    SEAT_COLOURS,
+    Colour,
+    draw_centered,
+    record,
+    seat_label,
+    text,
+    to_png,
+)
 
 WIDTH, HEIGHT = 1000, 760
 BOARD_W, BOARD_H = 680, 700
@@ -85,6 +97,13 @@ def dashed_circle(draw: ImageDraw.ImageDraw, xy: tuple[float, float], radius: fl
         draw.arc((x - radius, y - radius, x + radius, y + radius), start, start + 18, fill=colour, width=width)
 
 
+def cross(draw: ImageDraw.ImageDraw, centre: tuple[float, float], half: float, colour: Colour, width: int) -> None:
+    """An X over a ring: the one removed last, or one whose marble was jumped."""
+    x, y = centre
+    draw.line((x - half, y - half, x + half, y + half), fill=colour, width=width)
+    draw.line((x - half, y + half, x + half, y - half), fill=colour, width=width)
+
+
 def render(obs: dict[str, Any]) -> bytes:
     """PNG of the position for ``obs = Zrtz.observation(seat)``."""
     image = Image.new("RGB", (WIDTH, HEIGHT), PAPER)
@@ -109,10 +128,7 @@ def render(obs: dict[str, Any]) -> bytes:
         dashed_circle(draw, centres[name], ring_r * 0.8, MUTED, 2)
     if last.get("removed"):
         dashed_circle(draw, centres[last["removed"]], ring_r, mover_colour, 4)
-        x, y = centres[last["removed"]]
-        d = ring_r * 0.35
-        draw.line((x - d, y - d, x + d, y + d), fill=mover_colour, width=4)
-        draw.line((x - d, y + d, x + d, y - d), fill=mover_colour, width=4)
+        cross(draw, centres[last["removed"]], ring_r * 0.35, mover_colour, 4)
 
     label_size = max(18, int(pitch * 0.42))  # 10 px or more at 400 px wide
     capture = last.get("kind") == "capture"
@@ -131,10 +147,7 @@ def render(obs: dict[str, Any]) -> bytes:
         points = [centres[n] for n in last["path"]]
         draw.line(points, fill=mover_colour, width=6, joint="curve")
         for name, _ in last["jumped"]:
-            x, y = centres[name]
-            d = ring_r * 0.42
-            draw.line((x - d, y - d, x + d, y + d), fill=mover_colour, width=6)
-            draw.line((x - d, y + d, x + d, y - d), fill=mover_colour, width=6)
+            cross(draw, centres[name], ring_r * 0.42, mover_colour, 6)
         sx, sy = points[0]
         draw.ellipse((sx - 10, sy - 10, sx + 10, sy + 10), fill=mover_colour)
 

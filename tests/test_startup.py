@@ -104,3 +104,15 @@ def test_a_bad_database_stops_the_bot_in_one_line_within_5_seconds(tmp_path: Pat
 def test_a_healthy_or_missing_database_passes(tmp_path: Path) -> None:
     preflight.check(healthy(tmp_path / "ok.sqlite3", rows=10))
     preflight.check(tmp_path / "new" / "fresh.sqlite3")
+
+
+def test_a_large_file_gets_the_quick_checks_and_still_refuses_a_truncated_one(tmp_path: Path,
+                                                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    """Above ``FULL_CHECK_BYTES`` start-up skips the page-by-page check (it grows with the history) but still
+    reads the header and schema and finds a file cut short."""
+    monkeypatch.setattr(preflight, "FULL_CHECK_BYTES", 0)
+    preflight.check(healthy(tmp_path / "ok.sqlite3", rows=400))
+    for name, make in (("cut", truncated), ("junk", corrupt)):
+        (tmp_path / name).mkdir()
+        with pytest.raises(preflight.StartupError, match="damaged"):
+            preflight.check(make(tmp_path / name))

@@ -51,6 +51,7 @@ class Ziggurat(Game):
                "after this many rounds the game ends and the colour closest to home wins (30: a quick game)"),
     )
     help = HELP
+    has_chance = True  # the movement and action dice
 
     @classmethod
     def check_options(cls, players: int, options: Any) -> dict[str, Any]:
@@ -92,11 +93,7 @@ class Ziggurat(Game):
 
     def clone(self) -> Ziggurat:
         """Copy the mutable state by hand: much faster than deepcopy for random playouts."""
-        twin = object.__new__(Ziggurat)
-        twin.__dict__.update(self.__dict__)
-        twin.options = dict(self.options)
-        twin.history = list(self.history)
-        twin.eliminated = list(self.eliminated)
+        twin = self._shallow_copy()
         twin.board = list(map(list.copy, self.board))
         twin.rolled = {k: list(v) if isinstance(v, list) else v for k, v in self.rolled.items()}
         twin.turn_moves = list(self.turn_moves)

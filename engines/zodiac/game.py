@@ -76,6 +76,7 @@ class Zodiac(Game):
     )
     help = HELP
     hidden_information = True  # the last placement offers only the king: public move lists would betray it
+    has_chance = True  # the monkey's dice
 
     def __init__(self, players: int, options: dict[str, Any]) -> None:
         super().__init__(players, options)
@@ -97,10 +98,7 @@ class Zodiac(Game):
         self._checked = -1
 
     def clone(self) -> Zodiac:
-        new = Zodiac.__new__(Zodiac)
-        new.__dict__.update(self.__dict__)
-        new.history = list(self.history)
-        new.eliminated = list(self.eliminated)
+        new = self._shallow_copy()
         new.st = self.st.copy()
         new.picks, new.rounds, new.king_pick = dict(self.picks), [list(r) for r in self.rounds], dict(self.king_pick)
         new.placed = [list(p) for p in self.placed]

@@ -6,7 +6,6 @@ The rulings follow the official GIPF rules and, where they are silent, boardspac
 
 from __future__ import annotations
 
-import copy
 import itertools
 import re
 from collections.abc import Mapping
@@ -82,9 +81,7 @@ class Zrtz(Game):
 
     def clone(self) -> Self:
         """Copy only the mutable lists; the board layout is shared and immutable."""
-        twin = copy.copy(self)
-        twin.history = list(self.history)
-        twin.eliminated = list(self.eliminated)
+        twin = self._shallow_copy()
         twin.cells = list(self.cells)
         twin.pool = list(self.pool)
         twin.captured = [list(c) for c in self.captured]

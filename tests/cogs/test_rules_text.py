@@ -8,10 +8,12 @@ import re
 from pathlib import Path
 
 import pytest
+from discord import AppCommandOptionType
 
 import cogs
 import engines
 from cogs._game import GameCog, offered_options, rules_embed
+from cogs._new import new_command
 from host import teaching
 
 GENERIC = {"opponent", "opponent2", "opponent3", "open_seats", "rated", "clock", "games", "ai"}
@@ -25,31 +27,49 @@ def cog_class(game: str) -> type[GameCog]:
                 if isinstance(c, type) and issubclass(c, GameCog) and c is not GameCog)
 
 
+HIDDEN = {"zodiac": {"sides"}}
+"""Options the host sets itself and ``new`` must not offer: Zodiac's sides come from the duel or the match."""
+TYPES = {bool: AppCommandOptionType.boolean, int: AppCommandOptionType.integer, str: AppCommandOptionType.string}
+
+
 @pytest.mark.parametrize("game", sorted(engines.GAMES))
-def test_rules_list_exactly_the_options_new_offers_with_the_same_choices(game: str) -> None:
+def test_new_offers_exactly_the_engines_options_and_the_rules_list_them(game: str) -> None:
+    """Names, types, choices and defaults of ``/<game> new`` follow ``options_spec``; so do the seats and /rules."""
     cls = engines.get(game)
     new = cog_class(game).new
     params = {p.name: p for p in new.parameters}
-    known = {o.name: o for o in cls.options_spec}
-    assert set(params) - GENERIC <= set(known), "new offers something the engine does not know"
+    offered = [o for o in cls.options_spec if o.name not in HIDDEN.get(game, set())]
+    assert [name for name in params if name not in GENERIC] == [o.name for o in offered]
+    for option in offered:
+        param = params[option.name]
+        assert param.type == TYPES[type(option.default)], option.name
+        assert not param.required and param.default is None, f"{option.name}: empty must mean the engine's default"
+        shown = [c.value for c in param.choices]
+        assert shown == ([] if isinstance(option.default, bool) else list(option.choices)), option.name
+        assert 0 < len(param.description) <= 100
+    most = cls.players.stop - 1
+    assert [name for name in params if name.startswith("opponent")] == ["opponent", "opponent2", "opponent3"][:most - 1]
+    if most > 2:
+        assert (params["open_seats"].min_value, params["open_seats"].max_value) == (0, most - 1)
+    else:
+        assert "open_seats" not in params
     listed = offered_options(cls, new)
-    assert [o.name for o in listed] == [o.name for o in cls.options_spec if o.name in params]
-    for option in listed:
-        choices = [c.value for c in params[option.name].choices]
-        if choices:
-            assert sorted(choices) == sorted(option.choices), f"{option.name}: new offers {choices}"
+    assert listed == offered
     embed = rules_embed(cls, listed, teaching.lesson(game))
-    shown = {f.name for f in embed.fields}
-    for name in known:
-        assert (f"Option {name}" in shown) == (name in params)
+    shown_fields = {f.name for f in embed.fields}
+    for option in cls.options_spec:
+        assert (f"Option {option.name}" in shown_fields) == (option in offered)
     assert embed.image.url == f"attachment://{game}-example.png"
     assert len(embed) <= 6000, "Discord's limit for one embed"
 
 
-def test_zodiac_rules_do_not_list_sides() -> None:
-    cls = engines.get("zodiac")
-    assert "sides" in {o.name for o in cls.options_spec}
-    assert "sides" not in {o.name for o in offered_options(cls, cog_class("zodiac").new)}
+def test_a_new_command_refuses_what_the_engine_does_not_know_or_discord_cannot_show() -> None:
+    with pytest.raises(ValueError, match="no option colour to hide"):
+        new_command("zaic", hidden={"colour"})
+    with pytest.raises(ValueError, match="nothing called colour"):
+        new_command("zaic", describe={"colour": "Light or Dark"})
+    with pytest.raises(ValueError, match="ziggurat new mode: 149 characters"):
+        new_command("ziggurat", describe={"mode": engines.get("ziggurat").options_spec[0].help})
 
 
 @pytest.mark.parametrize("game", sorted(engines.GAMES))

@@ -11,9 +11,10 @@ from pathlib import Path
 import pytest
 
 COGS = sorted((Path(__file__).parents[2] / "cogs").glob("*.py"))
-FORBIDDEN_MODULES = {"render", "data", "aiosqlite", "sqlite3", "PIL"}
-FORBIDDEN_ATTRIBUTES = {"db", "store", "board_posts", "reader", "conn"}
-"""The host's database handles: a cog that reads one of these is going around the host."""
+FORBIDDEN_MODULES = {"render", "data", "aiosqlite", "asyncpg", "sqlite3", "PIL"}
+FORBIDDEN_ATTRIBUTES = {"db", "store", "board_posts", "reader", "conn", "jobs", "queue", "renderer"}
+"""The host's database handles (its store, the outbox's and the AI's job queues) and its renderer: a cog that
+reads one of these is going around the host."""
 
 
 def imported_modules(tree: ast.AST) -> list[str]:
@@ -40,6 +41,9 @@ def test_the_check_catches_what_the_review_found() -> None:
               "async def f(self):\n    await seasons.start_season(self.bot.host.db, 1)\n")
     assert violations(source) == ["imports render.leaderboard", "imports data.store", "imports aiosqlite",
                                   "line 5: touches .db"]
+    around = "async def run(self, job):\n    await self.bot.host.outbox.jobs.done(job.id, 0)\n" \
+             "    png = self.bot.host.renderer(obs)\n"
+    assert sorted(violations(around)) == ["line 2: touches .jobs", "line 3: touches .renderer"]
     assert violations("from host.results import GameRow\nx = self.bot.host.standings\n") == []
 
 

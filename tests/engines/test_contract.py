@@ -39,6 +39,7 @@ def step(game: Game, rng: random.Random) -> None:
     movers = sorted(game.to_move())
     seat = rng.choice(movers)
     if seat == CHANCE:
+        assert game.has_chance, "the dice moved in a game whose has_chance is False"
         outcomes = game.chance_outcomes()
         assert outcomes, "CHANCE is to move but offers no outcomes"
         assert abs(sum(p for _, p in outcomes) - 1.0) < 1e-9
@@ -78,6 +79,7 @@ def test_resigning_ranks_the_seat_last(name: str) -> None:
 def check_playouts(cls: type[Game], playouts: int) -> None:
     """Seeded random playouts of ``cls`` that check every rule of the contract along the way."""
     name = cls.name
+    rolled = False
     for playout in range(playouts):
         rng = random.Random(f"{name}:{playout}")
         setup = random_options(cls, rng)
@@ -93,6 +95,7 @@ def check_playouts(cls: type[Game], playouts: int) -> None:
                 twin = game.clone()
                 step(twin, rng)
                 assert game.to_dict() == data, "playing on a clone changed the original"
+            rolled = rolled or CHANCE in game.to_move()
             step(game, rng)
             plies += 1
         outcome = game.outcome()
@@ -102,6 +105,7 @@ def check_playouts(cls: type[Game], playouts: int) -> None:
         assert all(game.legal_moves(s) == [] for s in range(game.num_players))
         json.dumps(game.observation(None))
         assert cls.from_dict(game.to_dict()).outcome() == outcome
+    assert rolled == cls.has_chance, f"has_chance is {cls.has_chance}; the dice moved: {rolled}"
 
 
 def check_resignation(cls: type[Game]) -> None:

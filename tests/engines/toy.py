@@ -18,6 +18,7 @@ class DiceNim(Game):
     players = range(2, 4)
     options_spec = (Option("stones", 9, (5, 9, 15), "stones in the pile"),)
     help = "Take stones; the die caps how many. Whoever takes the last stone wins."
+    has_chance = True
 
     def __init__(self, players: int, options: dict[str, Any]) -> None:
         super().__init__(players, options)

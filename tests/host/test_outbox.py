@@ -90,3 +90,16 @@ async def test_recovery_owes_a_thread_to_an_active_game_left_without_one(host: H
     await host.outbox.done(owed[0].dedupe, 1000.0)
     await host.recover()  # a game with its thread owes nothing
     assert [j for j in await host.outbox.pending() if j.kind == "thread"] == []
+
+
+async def test_the_dispatcher_retries_or_finishes_a_claimed_job_through_the_outbox(host: Host) -> None:
+    """What cogs/dispatch.py calls instead of reaching into the job queue under the outbox."""
+    lobby = await host.challenge(game="zaic", creator=1, opponents=[2])
+    await host.accept(lobby.row.id, 2)
+    key = outbox.thread_key(lobby.row.id)
+    [job] = await host.outbox.claim(1000.0, "me", keys=[key])
+    await host.outbox.retry(job.id, 1050.0, "Discord said 500")
+    assert key not in {j.dedupe for j in await host.outbox.claim(1049.0, "other")}, "due only at 1050"
+    [again] = await host.outbox.claim(1050.0, "other", keys=[key])
+    await host.outbox.finish(again.id, 1051.0)
+    assert key not in {j.dedupe for j in await host.outbox.pending()}

@@ -7,7 +7,10 @@ from typing import Any
 import discord
 import pytest
 
+import engines
+from data import ratings as stored_ratings
 from data.db import Database, StaleVersion
+from data.ratings import Rating
 from data.store import GameRow, GameStore, Seat
 from engines.base import CHANCE, Game, Outcome
 from host import ratings, seasons
@@ -72,6 +75,7 @@ async def finish(db: Database, users: tuple[int, ...], ranks: tuple[int, ...], *
     row = await store.get(game_id)
     assert row is not None
     engine = scripted(ranks, moves, teams)
+    engine.has_chance = engines.get(game).has_chance  # it stands in for ``game``, dice or not
     if history is not None:
         engine.history = history
 
@@ -134,7 +138,7 @@ async def test_ties_are_draws_and_equal_players_stay_level(db: Database) -> None
 async def test_dice_games_move_ratings_less(db: Database) -> None:
     await finish(db, (A, B), (1, 2), game="zrtz")
     await finish(db, (A, B), (1, 2), game="zodiac")
-    assert ratings.model_for("zodiac").beta == 2 * ratings.model_for("zrtz").beta
+    assert ratings.model_for(engines.get("zodiac")).beta == 2 * ratings.model_for(engines.get("zrtz")).beta
     assert 25 < (await rating(db, A, "zodiac"))["mu"] < (await rating(db, A, "zrtz"))["mu"]
 
 
@@ -236,10 +240,10 @@ def test_only_admins_may_start_a_season() -> None:
 
 
 async def test_the_leaderboard_needs_five_games_and_shows_the_callers_place(db: Database) -> None:
-    rows = [(100 + i, "zrtz", SCOPE, 0, 40.0 - i, 2.0, 12, 6, 5, 1) for i in range(25)]
-    rows.append((999, "zrtz", SCOPE, 0, 99.0, 1.0, 4, 4, 0, 0))  # best rating, too few games
-    rows.append((100, "zrtz", GLOBAL, 0, 10.0, 2.0, 12, 0, 12, 0))  # another board does not leak in
-    await db.conn.executemany("INSERT INTO ratings VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", rows)
+    rows = [Rating(100 + i, "zrtz", SCOPE, 0, 40.0 - i, 2.0, 12, 6, 5, 1) for i in range(25)]
+    rows.append(Rating(999, "zrtz", SCOPE, 0, 99.0, 1.0, 4, 4, 0, 0))  # best rating, too few games
+    rows.append(Rating(100, "zrtz", GLOBAL, 0, 10.0, 2.0, 12, 0, 12, 0))  # another board does not leak in
+    await stored_ratings.put_many(db, rows)
     board = await ratings.leaderboard(db, "zrtz", SCOPE, user_id=123)
     assert [s.rank for s in board.rows] == list(range(1, 21)) and board.players == 25
     assert [s.user_id for s in board.rows] == [100 + i for i in range(20)]

@@ -1,0 +1,22 @@
+"""Seasons per guild: only started seasons have a row (season 1 is implicit, host/seasons.py)."""
+
+from __future__ import annotations
+
+from data.db import Database, Tx
+
+
+async def latest(conn: Tx | Database, guild_id: int) -> int | None:
+    """The highest season started in the guild, or None. Takes a transaction too, for the finish hook."""
+    row = await conn.fetchone("SELECT MAX(season) FROM seasons WHERE guild_id = ?", (guild_id,))
+    return int(row[0]) if row and row[0] is not None else None
+
+
+async def started(db: Database, guild_id: int) -> list[tuple[int, float]]:
+    """(season, start time) of every started season, in order."""
+    rows = await db.fetchall("SELECT season, started_at FROM seasons WHERE guild_id = ? ORDER BY season", (guild_id,))
+    return [(int(r["season"]), float(r["started_at"])) for r in rows]
+
+
+async def add(conn: Tx, guild_id: int, season: int, now: float, started_by: int) -> None:
+    await conn.execute("INSERT INTO seasons (guild_id, season, started_at, started_by) VALUES (?, ?, ?, ?)",
+                       (guild_id, season, now, started_by))

@@ -1,0 +1,161 @@
+"""Migration 007: settings that start-up and rematches look up are real, indexed columns, and the queries that
+run at start-up, per scheduler tick and per ``/leaderboard`` read an index instead of scanning a table."""
+
+from __future__ import annotations
+
+import json
+import re
+import sqlite3
+from dataclasses import fields
+from pathlib import Path
+
+from data import bulk
+from data import ratings as stored_ratings
+from data.bulk import WholeGame
+from data.db import SQLITE_MIGRATIONS, Database, migration_files
+from data.ratings import Rating, RatingStore
+from data.store import GameRow, GameStore, Seat
+from host import ratings
+from host.ratings import GLOBAL
+from host.service import Host
+
+ALICE, BOB = 101, 202
+
+
+def old_database(path: Path) -> sqlite3.Connection:
+    """A database as migration 006 left it."""
+    conn = sqlite3.connect(path)
+    for number, file in migration_files(SQLITE_MIGRATIONS):
+        if number <= 6:
+            conn.executescript(file.read_text())
+    conn.execute("PRAGMA user_version = 6")
+    return conn
+
+
+def add_game(conn: sqlite3.Connection, game_id: int, status: str, settings: dict[str, object]) -> None:
+    conn.execute("INSERT INTO games (id, game, players, settings, status, seed, creator_id, created_at, updated_at)"
+                 " VALUES (?, 'dicenim', 2, ?, ?, 's', 1, 0, 0)", (game_id, json.dumps(settings), status))
+
+
+async def test_migration_007_copies_settings_into_columns_and_marks_unfinished_matches(tmp_path: Path) -> None:
+    path = tmp_path / "old.sqlite3"
+    conn = old_database(path)
+    add_game(conn, 1, "finished", {"match": 3})
+    add_game(conn, 2, "finished", {"match": 3, "match_of": 1, "match_game": 2})  # the match's latest game
+    add_game(conn, 3, "challenge", {"match": 1, "rematch_of": 2})
+    add_game(conn, 4, "finished", {"rated": True})
+    add_game(conn, 5, "finished", {"match": 5})  # a new match whose second game was never created (a crash)
+    conn.execute("INSERT INTO ratings (user_id, game, scope, season, mu, sigma) VALUES (7, 'zrtz', 'global', 0,"
+                 " 30.0, 2.5)")
+    conn.executemany("INSERT INTO ratings (user_id, game, scope, season, mu, sigma, games) VALUES (?, 'zrtz',"
+                     " 'global', 0, ?, ?, 6)", [(8, 26.0, 2.0), (9, 30.0, 3.0), (10, 20.0, 4.0)])
+    conn.commit()
+    conn.close()
+
+    db = await Database.open(path)
+    try:
+        store = GameStore(db)
+        rows = {row.id: row for row in await store.get_many([1, 2, 3, 4, 5])}
+        assert (rows[2].match_of, rows[2].match_len, rows[1].match_of) == (1, 3, None)
+        assert (rows[3].rematch_of, rows[3].match_len, rows[4].match_len) == (2, 1, 1)
+        assert [row.id for row in await store.pending_matches()] == [2, 5]
+        assert [row.id for row in await store.match_games(1)] == [1, 2]
+        assert (await db.fetchone("SELECT rank_score FROM ratings"))[0] == 30.0 - 3 * 2.5
+        board = RatingStore(db)
+        found = await board.top("zrtz", GLOBAL, 0, min_games=0, limit=5)
+        assert [(r.user_id, r.mu) for r in found] == [(7, 30.0), (9, 30.0), (8, 26.0), (10, 20.0)]
+        assert await board.count("zrtz", GLOBAL, 0, min_games=5) == 3  # the bucket counts were backfilled
+        places = [await board.place(r, min_games=5) for r in found]
+        assert places == [None, 1, 2, 3]
+    finally:
+        await db.close()
+
+
+async def test_the_store_keeps_the_columns_in_step_with_settings(db: Database) -> None:
+    store = GameStore(db)
+    first = await store.create(guild_id=None, channel_id=None, game="dicenim", players=2, options={},
+                               settings={"match": 3}, seed="s", creator_id=ALICE,
+                               seats=[Seat(0, ALICE, True), Seat(1, BOB, True)], now=1.0)
+    row = await store.get(first)
+    assert row is not None and (row.match_len, row.match_pending) == (3, False)
+    await store.update(row, now=2.0, status="finished", result={"ranks": [1, 2]})
+    assert row.match_pending and [r.id for r in await store.pending_matches()] == [first]
+    assert await store.settle_match(first) and not await store.settle_match(first), "settled exactly once"
+    assert await store.pending_matches() == []
+    again, new = await store.create_rematch(rematch_of=first, guild_id=None, channel_id=None, game="dicenim",
+                                            players=2, options={}, settings={"match": 1}, seed="t",
+                                            creator_id=BOB, seats=[Seat(0, BOB, True), Seat(1, ALICE, False)],
+                                            now=3.0)
+    assert new and (await store.get(again)).rematch_of == first  # type: ignore[union-attr]
+    same, new = await store.create_rematch(rematch_of=first, guild_id=None, channel_id=None, game="dicenim",
+                                           players=2, options={}, settings={"match": 1}, seed="u",
+                                           creator_id=ALICE, seats=[Seat(0, ALICE, True), Seat(1, BOB, False)],
+                                           now=4.0)
+    assert (same, new) == (again, False)
+
+
+async def test_a_decided_match_leaves_no_pending_work_for_start_up(host: Host) -> None:
+    lobby = await host.challenge(game="dicenim", creator=ALICE, opponents=[BOB], settings={"match": 3})
+    first = (await host.accept(lobby.row.id, BOB)).row.id
+    second = (await host.resign(first, BOB)).next_game
+    assert second is not None and await host.store.pending_matches() == []  # the next game settled the first
+    final = await host.resign(second.row.id, BOB)
+    assert final.next_game is None and "wins the match" in final.caption
+    assert await host.store.pending_matches() == [], "a decided match is settled, so start-up never reads it"
+    assert await host.recover() == []
+
+
+FULL_SCAN = re.compile(r"\bSCAN (\w+)\b(?! USING (COVERING )?INDEX games_match_pending)")
+"""A plan step that reads a whole table (or a whole index other than the partial one of pending matches)."""
+
+
+async def plans_of(db: Database, statements: list[str]) -> list[str]:
+    """``EXPLAIN QUERY PLAN`` of each traced SELECT, as one line per statement."""
+    plans = []
+    for sql in dict.fromkeys(s for s in statements if s.lstrip().upper().startswith("SELECT")):
+        steps = await db.fetchall("EXPLAIN QUERY PLAN " + sql)
+        plans.append(sql + "\n  " + " | ".join(str(step[3]) for step in steps))
+    return plans
+
+
+async def test_start_up_ticks_and_boards_read_indexes_only(host: Host, db: Database) -> None:
+    """Every query ``recover()``, a scheduler tick's ``due`` and ``/leaderboard`` run is planned on an index."""
+    for _ in range(3):  # a few games in every state start-up looks at
+        lobby = await host.challenge(game="dicenim", creator=ALICE, opponents=[BOB], settings={"match": 3},
+                                     channel_id=5)
+        await host.resign((await host.accept(lobby.row.id, BOB)).row.id, ALICE)
+    await stored_ratings.put_many(db, [Rating(u, "zrtz", GLOBAL, 0, 25.0 + u % 7, 3.0, 6 + u % 5, 3, 3, 0)
+                                       for u in range(1, 300)])
+    traced: list[str] = []
+    for conn in {id(c): c for c in (db.conn, db.reader)}.values():  # type: ignore[attr-defined]
+        await conn.set_trace_callback(traced.append)
+    await host.recover()
+    await host.due(host.now(), limit=8)
+    await ratings.leaderboard(db, "zrtz", GLOBAL, user_id=250, bots_too=False)
+    await ratings.leaderboard(db, "zrtz", GLOBAL, user_id=3)
+    await ratings.profile(db, 3, GLOBAL)
+    await host.store.find_by_thread(77)
+    for conn in (db.conn, db.reader):  # type: ignore[attr-defined]
+        await conn.set_trace_callback(None)
+    plans = await plans_of(db, traced)
+    assert len(plans) >= 8
+    assert [plan for plan in plans if FULL_SCAN.search(plan.split("\n")[1])] == []
+
+
+async def test_game_row_declares_every_column_of_games(db: Database) -> None:
+    """A migration that adds a column to ``games`` must add it to ``GameRow`` too (issue 13)."""
+    game = await GameStore(db).create(guild_id=None, channel_id=None, game="dicenim", players=2, options={},
+                                      settings={}, seed="s", creator_id=ALICE, seats=[Seat(0, ALICE, True)], now=1.0)
+    row = await db.fetchone("SELECT * FROM games WHERE id = ?", (game,))
+    assert set(row.keys()) == {f.name for f in fields(GameRow)} - {"seats"}
+
+
+async def test_due_hands_out_a_batch_earliest_first_not_the_backlog(host: Host) -> None:
+    now = host.now()
+    backlog = [WholeGame("dicenim", 2, "active", (ALICE, BOB), deadline=now - 100 + i, remind_at=now - 50 - i)
+               for i in range(30)]
+    ids = await bulk.load_games(host.db, backlog)
+    due = await host.due(now, limit=4)
+    assert due.timeouts == ids[:4], "the deadlines that passed first"
+    assert due.reminders == ids[::-1][:4], "the reminders due first"
+    assert len((await host.due(now)).timeouts) == 30
