@@ -89,6 +89,12 @@ async def event_choices(interaction: discord.Interaction, current: str) -> list[
     return [app_commands.Choice(name=label, value=event_id) for label, event_id in found]
 
 
+async def option_choices(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+    game = getattr(interaction.namespace, "game", None)
+    found = bot_of(interaction).host.tournaments.option_choices(game, current)
+    return [app_commands.Choice(name=text, value=text) for text in found]
+
+
 @app_commands.guild_only()
 class TournamentCog(commands.GroupCog, group_name="tournament",
                     group_description="Swiss, round-robin and knockout events"):
@@ -126,6 +132,7 @@ class TournamentCog(commands.GroupCog, group_name="tournament",
                            "time `2030-05-01 18:00`", options="The game's options as name=value, e.g. rings=48",
                            table_size="Players per game (3 or 4: Zarathustra and Ziggurat tables, Swiss only)")
     @app_commands.choices(game=GAME_CHOICES, format=FORMAT_CHOICES, clock=CLOCK_CHOICES)
+    @app_commands.autocomplete(options=option_choices)
     async def create(self, interaction: discord.Interaction, game: str, format: str,
                      rounds: app_commands.Range[int, 1, 15] | None = None, clock: str = "none", rated: bool = True,
                      max_players: app_commands.Range[int, 2, 64] = 16, starts: str | None = None,

@@ -219,6 +219,18 @@ class Tournaments:
         labels = [(f"#{e.id} {self.title(e)} ({STATUS_SAID[e.status]})"[:100], e.id) for e in found]
         return [c for c in labels if typed.strip().lower() in c[0].lower()][:25]
 
+    def option_choices(self, game: str | None, typed: str) -> list[str]:
+        """Autocomplete for ``options``: what is typed so far, plus one more ``name=value`` of the game's options."""
+        cls = self.host.games.get(game or "")
+        if cls is None:
+            return []
+        done, _, last = typed.rpartition(",")
+        given = {part.split("=")[0].strip().lower() for part in done.split(",") if "=" in part}
+        prefix = f"{done.strip()}, " if done.strip() else ""
+        found = [f"{prefix}{o.name}={str(c).lower()}" for o in cls.options_spec if o.name not in given
+                 for c in o.choices if f"{o.name}={c}".lower().startswith(last.strip().lower())]
+        return [c for c in found if len(c) <= 100][:25]
+
     def title(self, event: EventRow) -> str:
         game = self.host.game_class(event.game).title
         tables = f", tables of {event.table_size}" if event.table_size > 2 else ""

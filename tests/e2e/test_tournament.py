@@ -261,6 +261,9 @@ async def test_sign_up_buttons_settings_and_refusals(harness: BotHarness,
         made = await fake.slash("bob", "tournament create", {"game": "zaic", "format": "knockout",
                                                              "options": "nonsense"})
         assert made.ephemeral and "name=value" in made.content
+        offered = await fake.autocomplete("bob", "tournament create", focused="options", value="ri",
+                                          options={"game": "zrtz", "format": "swiss"})
+        assert [c["value"] for c in offered] == ["rings=37", "rings=48", "rings=61"]
         made = await fake.slash("bob", "tournament create", {"game": "zaic", "format": "knockout", "max_players": 3})
         signup = made.original
         join_id = next(c for c in signup.custom_ids() if c.startswith("ze:join:"))

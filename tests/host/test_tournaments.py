@@ -423,3 +423,9 @@ async def test_options_are_checked_for_every_table_size_and_filled_per_game(run:
     boards = sorted([(len(seats), (await run.host.get(game_id)).options["board"])
                      for game_id, seats in await live_games(run, event_id)])
     assert boards == [(3, 6), (4, 7)]  # each table's board follows its own player count
+
+
+def test_options_autocomplete_offers_the_games_own_options(run: Run) -> None:
+    assert "rings=48" in run.t.option_choices("zrtz", "")
+    assert run.t.option_choices("zrtz", "rings=48, bl") == ["rings=48, blitz=false", "rings=48, blitz=true"]
+    assert run.t.option_choices("chess", "") == []
