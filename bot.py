@@ -24,7 +24,7 @@ import cogs
 from cogs._limits import Ration
 from data import preflight
 from data.db import DEFAULT_PATH, Database
-from host import ratings
+from host import ladder, ratings
 from host.ai_turns import AiPlayers
 from host.results import Report
 from host.service import CHALLENGE_TTL, MAX_OPEN_CHALLENGES, Host
@@ -125,7 +125,7 @@ class ZBot(commands.Bot):
 
     async def setup_hook(self) -> None:
         self.db = await Database.open(self.config.database_path)
-        self._host = Host(self.db, on_finish=[ratings.record_result],
+        self._host = Host(self.db, on_finish=[ratings.record_result, ladder.record_finish],
                           max_open_challenges=self.config.max_open_challenges,
                           challenge_ttl=self.config.challenge_days * 86400)
         self._host.display_name = self.display_name

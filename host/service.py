@@ -89,8 +89,10 @@ class Host:
 
     async def challenge(self, *, game: str, creator: int, opponents: list[int], open_seats: int = 0,
                         options: Mapping[str, Any] | None = None, settings: Mapping[str, Any] | None = None,
-                        guild_id: int | None = None, channel_id: int | None = None) -> Lobby:
-        """A new game waiting for named opponents to accept and open seats to be filled."""
+                        guild_id: int | None = None, channel_id: int | None = None,
+                        also: Callable[[Tx, int], Awaitable[None]] | None = None) -> Lobby:
+        """A new game waiting for named opponents to accept and open seats to be filled. ``also(tx, id)``
+        writes more in the creating transaction (a ladder ties the game to itself)."""
         cls = self.game_class(game)
         players = 1 + len(opponents) + open_seats
         try:
@@ -120,6 +122,8 @@ class Host:
         async def expiry(conn: Tx, game_id: int) -> None:
             await outbox.write(conn, [Owed("challenge_expire", f"expire:{game_id}", game_id,
                                            due_in=self.challenge_ttl)], now)
+            if also is not None:
+                await also(conn, game_id)
 
         try:
             game_id = await self.store.create(

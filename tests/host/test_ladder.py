@@ -1,0 +1,277 @@
+"""The ladder service on a real database: joins, challenges as real games, results once, idle players dropped."""
+
+from __future__ import annotations
+
+import pytest
+
+import engines
+from data.db import Database
+from data.jobs import JobQueue
+from host import ratings
+from host.events.ladder import DAY
+from host.ladder import KINDS, RESULT, SWEEP, Ladders, record_finish
+from host.results import HostError
+from host.service import Host
+from tests.conftest import FakeClock, text_renderer
+
+GUILD, CHANNEL = 500, 600
+A, B, C, D, E = 11, 12, 13, 14, 15
+
+
+@pytest.fixture
+def host(db: Database, clock: FakeClock) -> Host:
+    return Host(db, games=engines.GAMES, renderer=text_renderer, now=clock,
+                on_finish=[ratings.record_result, record_finish])
+
+
+@pytest.fixture
+def ladders(host: Host) -> Ladders:
+    return Ladders(host)
+
+
+async def order(ladders: Ladders) -> list[int]:
+    found = await ladders.store.find(GUILD, "zrtz")
+    assert found is not None
+    return [r.user_id for r in await ladders.store.rungs(found.id)]
+
+
+async def games_played(ladders: Ladders) -> dict[int, int]:
+    found = await ladders.store.find(GUILD, "zrtz")
+    assert found is not None
+    return {r.user_id: r.games for r in await ladders.store.rungs(found.id)}
+
+
+async def join_all(ladders: Ladders, *users: int) -> None:
+    for user in users:
+        await ladders.join(GUILD, "zrtz", user)
+
+
+async def challenge(ladders: Ladders, challenger: int, target: int) -> int:
+    """A ladder challenge the target accepts: the game is under way."""
+    lobby = await ladders.challenge(GUILD, CHANNEL, "zrtz", challenger, target)
+    assert not lobby.started and lobby.waiting_for == [target]
+    started = await ladders.host.accept(lobby.row.id, target)
+    assert started.started
+    return lobby.row.id
+
+
+async def play_out(ladders: Ladders, challenger: int, target: int, loser: int | None) -> int:
+    """Challenge, accept and end the game: ``loser`` resigns, or both agree a draw (None)."""
+    game_id = await challenge(ladders, challenger, target)
+    if loser is None:
+        await ladders.host.offer_draw(game_id, challenger)
+        await ladders.host.offer_draw(game_id, target)
+    else:
+        await ladders.host.resign(game_id, loser)
+    assert (await ladders.host.get(game_id)).status == "finished"
+    return game_id
+
+
+async def game_count(db: Database) -> int:
+    row = await db.fetchone("SELECT COUNT(*) FROM games")
+    return int(row[0]) if row else 0
+
+
+async def test_players_join_at_the_bottom_once(ladders: Ladders) -> None:
+    await join_all(ladders, A, B, C)
+    assert await order(ladders) == [A, B, C]
+    with pytest.raises(HostError, match="already on the ZÈRTZ ladder, at #2"):
+        await ladders.join(GUILD, "zrtz", B)
+    with pytest.raises(HostError, match="no game called"):
+        await ladders.join(GUILD, "chess", A)
+    picture = await ladders.show(GUILD, "zrtz", C, _names)
+    assert picture.image.startswith(b"\x89PNG") and "You are #3; you may challenge #1-#2" in picture.text
+
+
+async def test_a_win_from_below_takes_the_losers_place(ladders: Ladders, host: Host) -> None:
+    await join_all(ladders, A, B, C, D, E)
+    game_id = await play_out(ladders, E, B, loser=B)
+    assert await order(ladders) == [A, B, C, D, E]  # not yet: the result is a job
+    jobs = await JobQueue(host.db).pending(kind=RESULT)
+    assert [j.game_id for j in jobs] == [game_id]  # enqueued in the transaction that ended the game
+    assert await ladders.run_due() == 1
+    assert await order(ladders) == [A, E, B, C, D]
+    assert (await games_played(ladders)) == {A: 0, E: 1, B: 1, C: 0, D: 0}
+    notices = [j for j in await host.outbox.pending() if j.kind == "notice"]
+    assert len(notices) == 1 and "climbs from #5 to #2" in notices[0].payload["text"]
+
+
+async def test_a_loss_or_a_draw_changes_nothing(ladders: Ladders, host: Host) -> None:
+    await join_all(ladders, A, B, C, D)
+    await play_out(ladders, D, B, loser=D)
+    await ladders.run_due()
+    assert await order(ladders) == [A, B, C, D]
+    await play_out(ladders, D, C, loser=None)
+    await ladders.run_due()
+    assert await order(ladders) == [A, B, C, D]
+    assert await games_played(ladders) == {A: 0, B: 1, C: 1, D: 2}
+    texts = sorted(j.payload["text"] for j in await host.outbox.pending() if j.kind == "notice")
+    assert any("a draw changes nothing" in t for t in texts)
+    assert any(f"<@{B}> stays at #2" in t for t in texts)
+
+
+async def test_a_higher_player_winning_stays_above(ladders: Ladders) -> None:
+    await join_all(ladders, A, B, C)
+    await play_out(ladders, C, A, loser=C)
+    await ladders.run_due()
+    assert await order(ladders) == [A, B, C]
+
+
+@pytest.mark.parametrize(("who", "target", "said"), [
+    (E, A, "#1, 4 places above you \\(#5\\); you may challenge up to 3 places above: #2-#4"),
+    (B, D, "below you"),
+    (C, C, "cannot challenge yourself"),
+    (99, A, "You are not on the ZÈRTZ ladder"),
+    (A, 99, "is not on the ZÈRTZ ladder"),
+])
+async def test_challenges_out_of_range_are_refused_and_create_nothing(ladders: Ladders, host: Host, who: int,
+                                                                      target: int, said: str) -> None:
+    await join_all(ladders, A, B, C, D, E)
+    before = await game_count(host.db)
+    with pytest.raises(HostError, match=said):
+        await ladders.challenge(GUILD, CHANNEL, "zrtz", who, target)
+    assert await game_count(host.db) == before
+
+
+async def test_one_live_ladder_game_per_pair(ladders: Ladders, host: Host) -> None:
+    await join_all(ladders, A, B, C)
+    lobby = await ladders.challenge(GUILD, CHANNEL, "zrtz", C, B)
+    before = await game_count(host.db)
+    for who, target in ((C, B), (C, B)):
+        with pytest.raises(HostError, match=f"already have a ladder game with <@{B}> \\(#{lobby.row.id}\\)"):
+            await ladders.challenge(GUILD, CHANNEL, "zrtz", who, target)
+    assert await game_count(host.db) == before
+    await ladders.challenge(GUILD, CHANNEL, "zrtz", C, A)  # someone else is fine
+    await host.decline(lobby.row.id, B)  # a declined challenge is no longer in the way
+    await ladders.challenge(GUILD, CHANNEL, "zrtz", C, B)
+
+
+async def test_the_challenge_is_a_normal_game_with_the_ladders_clock(ladders: Ladders, host: Host) -> None:
+    await join_all(ladders, A, B)
+    game_id = await challenge(ladders, B, A)
+    row = await host.get(game_id)
+    assert row.game == "zrtz" and row.settings["clock"] == "3d" and row.settings["rated"] is True
+    assert row.deadline is not None and row.guild_id == GUILD and row.channel_id == CHANNEL
+
+
+async def test_settings_need_manage_server_and_sane_values(ladders: Ladders) -> None:
+    await join_all(ladders, A, B, C, D, E)
+    with pytest.raises(HostError, match="Manage Server"):
+        await ladders.settings(GUILD, "zrtz", False, reach=4)
+    for bad, said in (({"reach": 0}, "reach"), ({"inactive_days": 400}, "inactivity"), ({"clock": "5m"}, "days")):
+        with pytest.raises(HostError, match=said):
+            await ladders.settings(GUILD, "zrtz", True, **bad)  # type: ignore[arg-type]
+    assert "reach 3 places" in await ladders.settings(GUILD, "zrtz", False)  # anyone may look
+    text = await ladders.settings(GUILD, "zrtz", True, reach=4, clock="7d", rated=False)
+    assert "reach 4 places" in text and "7 days per move" in text and "unrated" in text
+    lobby = await ladders.challenge(GUILD, CHANNEL, "zrtz", E, A)  # 4 places up is now in reach
+    assert lobby.row.settings["clock"] == "7d" and lobby.row.settings["rated"] is False
+
+
+async def test_idle_players_are_dropped_by_the_daily_job(ladders: Ladders, host: Host, clock: FakeClock) -> None:
+    await ladders.settings(GUILD, "zrtz", True, inactive_days=7)
+    await join_all(ladders, A, B, C, D, E)
+    clock.advance(2 * DAY)
+    await challenge(ladders, C, B)  # stays in play: playing counts as activity
+    clock.advance(2 * DAY)
+    await play_out(ladders, D, A, loser=D)
+    await ladders.run_due()
+    clock.advance(4 * DAY)  # day 8: E never played
+    assert await ladders.run_due() == 1
+    assert await order(ladders) == [A, B, C, D]
+    assert await ladders.run_due() == 0  # the next sweep is tomorrow, once
+    assert [j.kind for j in await JobQueue(host.db).pending() if j.kind in KINDS] == [SWEEP]
+    clock.advance(4 * DAY)  # day 12: A and D idle for 8 days; B and C still playing
+    await ladders.run_due()
+    assert await order(ladders) == [B, C]
+    await ladders.join(GUILD, "zrtz", E)  # a dropped player may come back, at the bottom
+    assert await order(ladders) == [B, C, E]
+
+
+async def test_a_result_job_after_a_crash_does_its_work_once(ladders: Ladders, host: Host, clock: FakeClock) -> None:
+    await join_all(ladders, A, B, C)
+    game_id = await play_out(ladders, C, A, loser=A)
+    queue = JobQueue(host.db)
+    claimed = await queue.claim(clock(), "dead-worker", kinds=[RESULT])
+    assert [j.game_id for j in claimed] == [game_id]
+    await ladders.apply_result(game_id, [C])  # the dead worker got this far: its transaction committed
+    assert await order(ladders) == [C, A, B]
+    restarted = Ladders(host)
+    assert await restarted.run_due() == 0  # still leased by the dead worker
+    clock.advance(120)
+    assert await restarted.run_due() == 1
+    assert await order(ladders) == [C, A, B]
+    assert await games_played(ladders) == {C: 1, A: 1, B: 0}  # counted once, not twice
+    assert await queue.pending(kind=RESULT) == []
+    assert len([j for j in await host.outbox.pending() if j.kind == "notice"]) == 1
+
+
+async def test_a_crash_before_the_result_loses_nothing(ladders: Ladders, host: Host, clock: FakeClock) -> None:
+    await join_all(ladders, A, B)
+    await play_out(ladders, B, A, loser=A)
+    await JobQueue(host.db).claim(clock(), "dead-worker", kinds=[RESULT])
+    clock.advance(120)
+    assert await Ladders(host).run_due() == 1
+    assert await order(ladders) == [B, A]
+
+
+async def test_leaving_makes_a_live_game_void_for_the_ladder(ladders: Ladders) -> None:
+    await join_all(ladders, A, B, C)
+    game_id = await challenge(ladders, C, A)
+    assert "left the **ZÈRTZ ladder**" in await ladders.leave(GUILD, "zrtz", A)
+    with pytest.raises(HostError, match="not on the ZÈRTZ ladder"):
+        await ladders.leave(GUILD, "zrtz", A)
+    await ladders.host.resign(game_id, A)
+    await ladders.run_due()
+    assert await order(ladders) == [B, C]
+    assert await games_played(ladders) == {B: 0, C: 1}
+
+
+async def test_games_off_the_ladder_leave_it_alone(ladders: Ladders, host: Host) -> None:
+    await join_all(ladders, A, B)
+    lobby = await host.challenge(game="zrtz", creator=B, opponents=[A], guild_id=GUILD, channel_id=CHANNEL)
+    await host.accept(lobby.row.id, A)
+    await host.resign(lobby.row.id, A)
+    assert await JobQueue(host.db).pending(kind=RESULT) == []
+    assert await order(ladders) == [A, B]
+
+
+async def _names(user_id: int) -> str:
+    return f"Player {user_id}"
+
+
+async def test_challenging_is_activity_and_being_challenged_is_not(ladders: Ladders, host: Host,
+                                                                   clock: FakeClock) -> None:
+    await ladders.settings(GUILD, "zrtz", True, inactive_days=7)
+    await join_all(ladders, A, B)
+    clock.advance(6 * DAY)
+    lobby = await ladders.challenge(GUILD, CHANNEL, "zrtz", B, A)
+    await host.decline(lobby.row.id, A)
+    clock.advance(2 * DAY)  # day 8: A idle for 8 days; B challenged on day 6
+    await ladders.run_due()
+    assert await order(ladders) == [B]
+
+
+async def test_show_says_where_everyone_stands(ladders: Ladders) -> None:
+    with pytest.raises(HostError, match="no ZÈRTZ ladder yet"):
+        await ladders.leave(GUILD, "zrtz", A)
+    empty = await ladders.show(GUILD, "zrtz", A, _names)
+    assert "0 players. You are not on it" in empty.text
+    await join_all(ladders, A, B)
+    await challenge(ladders, B, A)
+    top = await ladders.show(GUILD, "zrtz", A, _names)
+    assert "You are #1: the top." in top.text
+    outsider = await ladders.show(GUILD, "zrtz", C, _names)
+    assert outsider.image != top.image  # A's line is highlighted only for A
+
+
+async def test_finished_ladder_jobs_are_purged_after_a_week(ladders: Ladders, host: Host, clock: FakeClock) -> None:
+    await join_all(ladders, A, B)
+    game_id = await play_out(ladders, B, A, loser=A)
+    await ladders.run_due()
+    assert await ladders.purge(clock()) == 0
+    clock.advance(8 * DAY)
+    await ladders.run_due()  # today's sweep; its successor stays pending
+    assert await ladders.purge(clock()) == 1  # the result job; the sweep just done is kept a week
+    assert await order(ladders) == [B, A]
+    assert await ladders.apply_result(game_id, [B]) is None  # the game's row still says it was applied
