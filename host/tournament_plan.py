@@ -40,6 +40,8 @@ class Table:
     """Tie-break column codes, e.g. ``("Bh", "SB")``."""
     rows: tuple[Row, ...]
     explanations: tuple[str, ...]
+    points: str = "Pts"
+    """The points column's header (a knockout counts games won)."""
 
 
 @dataclass(frozen=True)
@@ -231,7 +233,7 @@ def standings(snap: Snapshot) -> Table:
 KNOCKOUT_TEXT = ("Knockout: one game a match, the better seed in the first seat; a draw is replayed with the sides "
                  "swapped, and after two draws the better seed goes through. Timeouts and resignations are losses.",
                  "Players knocked out in the same round share its place (no play-off): the semi-finalists share 3rd.",
-                 "Points: games won in the event.")
+                 "Won: games won in the event.")
 
 
 def _knockout_table(snap: Snapshot, order: list[int], playing: dict[int, int]) -> Table:
@@ -260,4 +262,4 @@ def _knockout_table(snap: Snapshot, order: list[int], playing: dict[int, int]) -
         note = f"out in round {out_in[user]}" if user in out_in else (
             "winner" if event.status == "finished" else f"in round {event.current_round}")
         rows.append(Row(place(user), user, wins[user], (), playing.get(user, 0), user in absent, note))
-    return Table((), tuple(rows), KNOCKOUT_TEXT)
+    return Table((), tuple(rows), KNOCKOUT_TEXT, points="Won")

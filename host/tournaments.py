@@ -22,7 +22,7 @@ from data.db import StaleVersion, Tx
 from data.events import EventRow, Snapshot
 from data.store import GameRow
 from engines import Game
-from host import bots, clocks
+from host import bots, clocks, tournament_image
 from host import tournament_plan as plan
 from host.events.model import seeded_order
 from host.ratings import display_rating
@@ -68,7 +68,7 @@ ImageMaker = Callable[[Picture], list[bytes]]
 
 
 def no_image(picture: Picture) -> list[bytes]:
-    """Until the shared standings renderer is merged: the standings are text only."""
+    """Text-only standings (host tests that do not look at the picture)."""
     return []
 
 
@@ -157,7 +157,7 @@ def parse_start(text: str | None, now: float) -> float | None:
 class Tournaments:
     """The commands; ``host/tournament_jobs.py`` runs the jobs they and the games enqueue."""
 
-    def __init__(self, host: Host, *, image: ImageMaker = no_image) -> None:
+    def __init__(self, host: Host, *, image: ImageMaker = tournament_image.draw) -> None:
         self.host = host
         self.db = host.db
         self.image = image
@@ -490,7 +490,8 @@ class Tournaments:
             breaks = " · ".join(f"{code} {number(v)}" for code, v in zip(table.columns, row.tiebreaks, strict=True))
             extra = [x for x in (breaks, row.note, "withdrawn" if row.withdrawn else "",
                                  f"{row.in_progress} game(s) in progress" if row.in_progress else "") if x]
-            lines.append(f"{row.rank}. {bots.mention(row.entrant)}: {points_text(row.points)}"
+            score = points_text(row.points) if table.points == "Pts" else f"{number(row.points)} won"
+            lines.append(f"{row.rank}. {bots.mention(row.entrant)}: {score}"
                          + (f" ({', '.join(extra)})" if extra else ""))
         text = fit_table(lines, [f"-# {line}" for line in table.explanations])
         subtitle = ("final standings" if final else f"after round {snap.event.current_round}"

@@ -223,9 +223,10 @@ async def test_an_eight_player_swiss_of_zertz_end_to_end(harness: BotHarness, di
         text = shown.followups[0].content if shown.followups else shown.content
         assert "final standings" in text and "Buchholz (Bh)" in text and "Sonneborn-Berger (SB)" in text
         table = posted_table(text)
+        answer = shown.followups[0] if shown.followups else shown.original
+        assert answer.attachments and answer.attachments[0].data.startswith(b"\x89PNG")  # the standings image
         assert [(u, p, bh, sb) for _, u, p, bh, sb in table] == [
             (u, p, bh, sb) for u, p, bh, sb in expected] or _same_up_to_shared_places(table, expected)
-        answer = shown.followups[0] if shown.followups else shown.original
         kept = [m.content for m in fake.messages(CHANNEL)
                 if "standings" in m.content.split("\n")[0] and m is not answer]
         assert len(kept) == 1 and posted_table(kept[0]) == table  # one standings message, edited after each result

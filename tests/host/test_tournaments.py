@@ -16,12 +16,13 @@ import pytest
 import engines
 from data import events as repo
 from data.db import Database
-from host import bots, correspondence
+from host import bots, correspondence, tournament_image
 from host.ai_turns import AiPlayers
 from host.results import HostError
 from host.service import Host
 from host.tournament_jobs import Post, TournamentWorker
-from host.tournaments import Actor, fit_table, split_lines
+from host.tournament_plan import Picture
+from host.tournaments import Actor, fit_table, no_image, split_lines
 from tests.conftest import FakeClock, text_renderer
 
 ADMIN = Actor(1, manage_guild=True)
@@ -36,6 +37,7 @@ class Run:
     def __init__(self, db: Database, clock: FakeClock) -> None:
         self.host = Host(db, games=engines.GAMES, renderer=text_renderer, now=clock)
         self.t = self.host.tournaments
+        self.t.image = no_image  # the picture has a test of its own
         self.posts: list[Post] = []
         self.worker = TournamentWorker(self.t, self.deliver)
 
@@ -52,7 +54,7 @@ def run(db: Database, clock: FakeClock) -> Run:
 async def new_event(run: Run, fmt: str, users: list[int], *, rounds: int | None = None, game: str = "zrtz",
                     table_size: int = 2, rated: bool = False) -> int:
     event = await run.t.create(guild_id=GUILD, channel_id=CHANNEL, actor=ADMIN, game=game, format=fmt, rounds=rounds,
-                               rated=rated, max_players=16, table_size=table_size)
+                               rated=rated, max_players=max(2, len(users)), table_size=table_size)
     for user in users:
         await run.t.join(event.id, user)
     await run.t.start(event.id, ADMIN)
@@ -429,3 +431,22 @@ def test_options_autocomplete_offers_the_games_own_options(run: Run) -> None:
     assert "rings=48" in run.t.option_choices("zrtz", "")
     assert run.t.option_choices("zrtz", "rings=48, bl") == ["rings=48, blitz=false", "rings=48, blitz=true"]
     assert run.t.option_choices("chess", "") == []
+
+
+async def test_standings_image_pages_with_points_tie_breaks_games_and_notes(run: Run, tmp_path: Path) -> None:
+    run.t.image = tournament_image.draw
+    users = list(range(1500, 1540))
+    event_id = await new_event(run, "swiss", users, rounds=3)
+    await play(run, event_id, lower_id_wins, limit=12)
+    await run.t.withdraw(event_id, 1539)
+    await run.worker.drain()
+    view = await run.t.standings(event_id)
+    assert len(view.images) == 2 and all(png.startswith(b"\x89PNG") for png in view.images)  # 32 rows a page
+    picture = tournament_image.standings_table(Picture("Event #1", "after round 1", view.table,
+                                                       {u: f"player {u}" for u in users}, False))
+    assert picture.columns == ("Pts", "Bh", "SB")
+    playing = {row.name: row.playing for row in picture.rows}
+    assert sum(1 for n in playing.values() if n) == 2 * len(await live_games(run, event_id)) > 0
+    assert any(row.note == "withdrawn" for row in picture.rows)
+    for page, png in enumerate(view.images, 1):
+        (tmp_path / f"standings-{page}.png").write_bytes(png)
