@@ -100,7 +100,9 @@ class TournamentCog(commands.GroupCog, group_name="tournament",
                     group_description="Swiss, round-robin and knockout events"):
     def __init__(self, bot: ZBot) -> None:
         self.bot = bot
-        self.worker = TournamentWorker(bot.host.tournaments, self.deliver)
+        self.worker = TournamentWorker(bot.host.tournaments, self.deliver, self.name_of)
+        self.known: dict[int, str] = {}
+        """Display names already fetched: a standings update must not cost a request per player."""
         self.task: asyncio.Task[None] | None = None
         super().__init__()
 
@@ -174,7 +176,7 @@ class TournamentCog(commands.GroupCog, group_name="tournament",
     async def standings(self, interaction: discord.Interaction, event: int | None = None) -> None:
         event_id = await self.t.resolve(interaction.guild_id, event, ("running", "finished"))
         await interaction.response.defer(thinking=True)
-        view = await self.t.standings(event_id)
+        view = await self.t.standings(event_id, name_of=self.name_of)
         files = standings_files(view.images)
         await interaction.followup.send(view.text, files=files, allowed_mentions=NO_MENTIONS)
 
@@ -206,6 +208,22 @@ class TournamentCog(commands.GroupCog, group_name="tournament",
         said = await self.t.settings(interaction.guild_id, actor(interaction),
                                      organiser_role.id if organiser_role else None)
         await interaction.response.send_message(said, ephemeral=True, allowed_mentions=NO_MENTIONS)
+
+    async def name_of(self, user_id: int) -> str:
+        """Server nickname, else the user's name; fetched once, then remembered."""
+        if user_id in self.known:
+            return self.known[user_id]
+        user: discord.abc.User | None = None
+        for guild in self.bot.guilds:
+            user = guild.get_member(user_id) or user
+        user = user or self.bot.get_user(user_id)
+        if user is None:
+            try:
+                user = await self.bot.fetch_user(user_id)
+            except discord.HTTPException:
+                return f"user {user_id}"
+        self.known[user_id] = user.display_name
+        return user.display_name
 
     # ----- what the worker hands over -----------------------------------------------------
 

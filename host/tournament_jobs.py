@@ -27,6 +27,7 @@ from host import outbox
 from host import tournament_plan as plan
 from host.events.model import placing_points
 from host.results import HostError, Report
+from host.standings import NameOf
 from host.tournaments import GAMES, KINDS, PAIR, POST, RESULT, SETTLE, START, WITHDRAW, Tournaments
 
 log = logging.getLogger(__name__)
@@ -67,8 +68,10 @@ Deliver = Callable[[Post], Awaitable[int | None]]
 
 
 class TournamentWorker:
-    def __init__(self, tournaments: Tournaments, deliver: Deliver) -> None:
+    def __init__(self, tournaments: Tournaments, deliver: Deliver, name_of: NameOf | None = None) -> None:
+        """``name_of``: players' names for the standings image (the Discord side's nicknames)."""
         self.t = tournaments
+        self.name_of = name_of
         self.host = tournaments.host
         self.deliver = deliver
         self.queue = JobQueue(tournaments.db)
@@ -323,7 +326,7 @@ class TournamentWorker:
             threads = await self.threads(snap, round_)
             return Post(event, what, key, self.t.pairings_text(snap, round_, threads.get))
         if what == "standings":
-            view = await self.t.standings(event_id)
+            view = await self.t.standings(event_id, name_of=self.name_of)
             return Post(event, what, key, view.text, tuple(view.images), edit=event.standings_message_id)
         if what == "podium":
             return Post(event, what, key, self.t.podium_text(snap))

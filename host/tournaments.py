@@ -27,6 +27,7 @@ from host import tournament_plan as plan
 from host.events.model import seeded_order
 from host.ratings import display_rating
 from host.results import HostError
+from host.standings import NameOf
 
 if TYPE_CHECKING:
     from host.service import Host
@@ -478,7 +479,16 @@ class Tournaments:
         text = f"{head}\nEntrants ({len(people)}/{event.max_players}): {listed}\n{tail}"
         return text if len(text) <= 2000 else f"{head}\nEntrants: {len(people)}/{event.max_players}.\n{tail}"
 
-    async def standings(self, event_id: int, *, final: bool | None = None) -> StandingsView:
+    async def names(self, users: Sequence[int], name_of: NameOf | None) -> dict[int, str]:
+        """Names for the image: an AI's level, else what the Discord side says (nickname), else what the host knows."""
+        people = [u for u in users if not bots.is_ai(u)]
+        found = await asyncio.gather(*(name_of(u) for u in people)) if name_of is not None else []
+        names = {u: self.name_of(u) for u in users}
+        names.update(dict(zip(people, found, strict=True)))
+        return names
+
+    async def standings(self, event_id: int, *, final: bool | None = None,
+                        name_of: NameOf | None = None) -> StandingsView:
         snap = await self.load(event_id)
         table = plan.standings(snap)
         final = snap.event.status == "finished" if final is None else final
@@ -497,7 +507,7 @@ class Tournaments:
         subtitle = ("final standings" if final else f"after round {snap.event.current_round}"
                     if snap.event.status == "running" else STATUS_SAID[snap.event.status])
         picture = Picture(f"Event #{event_id}: {self.title(snap.event)}", subtitle, table,
-                          {row.entrant: self.name_of(row.entrant) for row in table.rows}, final)
+                          await self.names([row.entrant for row in table.rows], name_of), final)
         images = await asyncio.to_thread(self.image, picture)
         return StandingsView(snap.event, text, images, table)
 
