@@ -481,10 +481,10 @@ class Tournaments:
 
     async def names(self, users: Sequence[int], name_of: NameOf | None) -> dict[int, str]:
         """Names for the image: an AI's level, else what the Discord side says (nickname), else what the host knows."""
-        people = [u for u in users if not bots.is_ai(u)]
-        found = await asyncio.gather(*(name_of(u) for u in people)) if name_of is not None else []
         names = {u: self.name_of(u) for u in users}
-        names.update(dict(zip(people, found, strict=True)))
+        if name_of is not None:
+            people = [u for u in users if not bots.is_ai(u)]
+            names.update(zip(people, await asyncio.gather(*(name_of(u) for u in people)), strict=True))
         return names
 
     async def standings(self, event_id: int, *, final: bool | None = None,
