@@ -188,10 +188,13 @@ class TournamentCog(commands.GroupCog, group_name="tournament",
         await interaction.response.send_message(said, ephemeral=True, allowed_mentions=NO_MENTIONS)
 
     @app_commands.command(name="remove", description="Take a player off an event (organiser)")
+    @app_commands.describe(player="The player to take off", ai="Or the AI level to take off")
+    @app_commands.choices(ai=AI_CHOICES)
     @app_commands.autocomplete(event=event_choices)
-    async def remove(self, interaction: discord.Interaction, player: discord.User, event: int | None = None) -> None:
+    async def remove(self, interaction: discord.Interaction, player: discord.User | None = None,
+                     ai: str | None = None, event: int | None = None) -> None:
         event_id = await self.t.resolve(interaction.guild_id, event)
-        said = await self.t.remove(event_id, actor(interaction), player.id)
+        said = await self.t.remove(event_id, actor(interaction), player.id if player else None, ai)
         await interaction.response.send_message(said, ephemeral=True, allowed_mentions=NO_MENTIONS)
 
     @app_commands.command(name="add_ai", description="Enter the bot's AI at a level (organiser)")

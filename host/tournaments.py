@@ -415,7 +415,17 @@ class Tournaments:
             return f"You left event #{event_id}."
         return await self._drop(snap, user, "withdrawn")
 
-    async def remove(self, event_id: int, actor: Actor, player: int) -> str:
+    async def remove(self, event_id: int, actor: Actor, player: int | None = None, ai_level: str | None = None) -> str:
+        """The organiser takes a player (or an AI level) off: before the start they are gone, after it they
+        are removed like a withdrawal."""
+        if (player is None) == (ai_level is None):
+            raise HostError("Name the player to remove, or the AI level, but not both.")
+        if ai_level is not None:
+            try:
+                player = bots.user_of(ai_level)
+            except ValueError as error:
+                raise HostError(str(error).capitalize() + ".") from None
+        assert player is not None
         snap = await self.load(event_id)
         await self.require_organiser(snap.event, actor)
         if not any(e.user_id == player for e in snap.entrants):

@@ -224,6 +224,10 @@ async def test_removal_by_the_organiser_and_refusals(run: Run) -> None:
     said = await run.t.remove(event.id, ADMIN, 602)
     assert "taken off" in said
     assert [e.user_id for e in (await run.t.load(event.id)).entrants] == [601, bots.user_of("easy")]
+    with pytest.raises(HostError, match="not both"):
+        await run.t.remove(event.id, ADMIN, 601, "easy")
+    await run.t.remove(event.id, ADMIN, ai_level="easy")
+    assert [e.user_id for e in (await run.t.load(event.id)).entrants] == [601]
 
 
 async def test_role_set_in_settings_may_create(run: Run) -> None:
