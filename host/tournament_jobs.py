@@ -326,11 +326,18 @@ class TournamentWorker:
             threads = await self.threads(snap, round_)
             return Post(event, what, key, self.t.pairings_text(snap, round_, threads.get))
         if what == "standings":
+            if await self.newer_standings(event_id, job.id):
+                return None  # a burst of results: the last of their updates shows them all
             view = await self.t.standings(event_id, name_of=self.name_of)
             return Post(event, what, key, view.text, tuple(view.images), edit=event.standings_message_id)
         if what == "podium":
             return Post(event, what, key, self.t.podium_text(snap))
         return Post(event, "notice", key, str(job.payload.get("text", ""))[:2000])
+
+    async def newer_standings(self, event_id: int, job_id: int) -> bool:
+        pending = await self.queue.pending(kind=POST)
+        return any(j.id > job_id and j.payload.get("event") == event_id and j.payload.get("what") == "standings"
+                   for j in pending)
 
     async def threads(self, snap: Snapshot, round_: int) -> dict[int, int | None]:
         found: dict[int, int | None] = {}

@@ -454,3 +454,13 @@ async def test_standings_image_pages_with_points_tie_breaks_games_and_notes(run:
     assert any(row.note == "withdrawn" for row in picture.rows)
     for page, png in enumerate(view.images, 1):
         (tmp_path / f"standings-{page}.png").write_bytes(png)
+
+
+async def test_a_burst_of_results_updates_the_standings_once(run: Run) -> None:
+    event_id = await new_event(run, "swiss", [1601, 1602, 1603, 1604, 1605, 1606], rounds=2)
+    before = sum(1 for p in run.posts if p.what == "standings")
+    for game_id, seats in await live_games(run, event_id):
+        await run.host.resign(game_id, max(seats))  # three results land before the worker runs
+    await run.worker.drain()
+    shown = [p for p in run.posts if p.what == "standings"][before:]
+    assert len(shown) == 1 and shown[0].text.count(": 1 pt (") == 3  # all three results in the one update
