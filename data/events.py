@@ -204,11 +204,6 @@ async def of_guild(db: Database, guild_id: int, statuses: Sequence[str]) -> list
         (guild_id, *statuses))]
 
 
-async def event_of_game(conn: Conn, game_id: int) -> int | None:
-    row = await conn.fetchone("SELECT event_id FROM event_pairings WHERE game_id = ?", (game_id,))
-    return int(row["event_id"]) if row is not None else None
-
-
 async def unsettled_games(db: Database) -> list[tuple[int, int, str]]:
     """(event, game, game status) of pairings whose game ended (finished or aborted) without a recorded result:
     what a lost hook or an abort left behind, for the recovery sweep."""
