@@ -27,7 +27,8 @@ from cogs.correspondence import CLOCK_CHOICES
 from host import outbox
 from host.results import HostError
 from host.tournament_jobs import Post, TournamentWorker
-from host.tournaments import Actor, Tournaments, split_lines
+from host.tournament_texts import split_lines
+from host.tournaments import Actor, Tournaments
 
 if TYPE_CHECKING:
     from bot import ZBot

@@ -22,7 +22,8 @@ from host.results import HostError
 from host.service import Host
 from host.tournament_jobs import Post, TournamentWorker
 from host.tournament_plan import Picture
-from host.tournaments import Actor, fit_table, no_image, split_lines
+from host.tournament_texts import fit_table, split_lines
+from host.tournaments import Actor, no_image
 from tests.conftest import FakeClock, text_renderer
 
 ADMIN = Actor(1, manage_guild=True)
