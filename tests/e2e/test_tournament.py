@@ -47,10 +47,11 @@ async def round_games(bot: ZBot, event_id: int, round_: int) -> list[tuple[int, 
     return [(p.game_id, p.seats) for p in snap.pairings if p.round == round_ and p.game_id is not None]
 
 
-async def wait_round(harness: BotHarness, bot: ZBot, event_id: int, round_: int) -> list[tuple[int, tuple[int, ...]]]:
+async def wait_round(harness: BotHarness, bot: ZBot, event_id: int, round_: int,
+                     rounds: int = ROUNDS) -> list[tuple[int, tuple[int, ...]]]:
     """Until round ``round_``'s pairings are posted and every game has its thread with its first board."""
     fake = harness.fake
-    head = f"round {round_} of {ROUNDS}**"
+    head = f"round {round_} of {rounds}**"
     await fake.wait_until(lambda: any(head in text for text in channel_texts(harness)), what=f"round {round_}")
     games = await round_games(bot, event_id, round_)
     for game_id, _ in games:
@@ -294,3 +295,37 @@ async def test_sign_up_buttons_settings_and_refusals(harness: BotHarness,
         assert short.ephemeral and "at least 2 players" in short.content
         gone = await fake.slash("dave", "tournament withdraw", {"event": 999})
         assert gone.ephemeral and "no event #999" in gone.content
+
+
+async def test_a_knockout_replays_a_drawn_game_in_a_new_thread_with_sides_swapped(harness: BotHarness,
+                                                                                  discord_error_logs: ErrorLogCollector
+                                                                                  ) -> None:
+    fake = harness.fake
+    async with harness.running() as bot:
+        made = await fake.slash("alice", "tournament create", {"game": "zrtz", "format": "knockout",
+                                                               "options": "rings=48", "rated": False})
+        join_id = next(c for c in made.original.custom_ids() if c.startswith("ze:join:"))
+        event_id = int(join_id.rsplit(":", 1)[1])
+        for name in ("p1", "p2", "p3", "p4"):
+            await fake.click(name, made.original, join_id)
+        await fake.slash("alice", "tournament start")
+        games = await wait_round(harness, bot, event_id, 1, rounds=2)
+        (drawn, seats), (other, other_seats) = games
+        thread = fake.thread(f"ZÈRTZ #{drawn}")
+        await move_once(harness, bot, drawn)
+        await fake.slash(harness.name_of(seats[0]), "zrtz draw", channel=thread)
+        await fake.slash(harness.name_of(seats[1]), "zrtz draw", channel=thread)
+        await fake.wait_until(lambda: any("replay 1" in t for t in channel_texts(harness)), what="the replay")
+        snap = await bot.host.tournaments.load(event_id)
+        replay = next(p for p in snap.pairings if p.match_game == 2)
+        assert replay.seats == seats[::-1] and replay.game_id is not None
+        await fake.wait_until(lambda: any(t.name == f"ZÈRTZ #{replay.game_id}" and t.messages
+                                          for t in fake.threads()), what="the replay's thread")
+        assert (await bot.host.get(replay.game_id)).options["rings"] == 48
+        await move_once(harness, bot, other)
+        await fake.slash(harness.name_of(other_seats[1]), "zrtz resign", channel=fake.thread(f"ZÈRTZ #{other}"))
+        winner, loser = seats[1], seats[0]  # the replay: the player now in the first seat resigns
+        await move_once(harness, bot, replay.game_id)
+        await fake.slash(harness.name_of(loser), "zrtz resign", channel=fake.thread(f"ZÈRTZ #{replay.game_id}"))
+        final = await wait_round(harness, bot, event_id, 2, rounds=2)
+        assert winner in final[0][1]
