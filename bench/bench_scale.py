@@ -135,6 +135,7 @@ async def board(target: str, rows: int, samples: int) -> None:
     rng = random.Random(7)
     await stored_ratings.put_many(db, [Rating(u, GAME, "global", 0, rng.gauss(25, 4), rng.uniform(0.8, 8.3),
                                               rng.randrange(0, 60), 0, 0, 0) for u in range(1, rows + 1)])
+    await bulk.refresh_statistics(db)
     everyone: list[float] = []
     people: list[float] = []
     profiles: list[float] = []
@@ -161,9 +162,10 @@ async def main(args: argparse.Namespace) -> None:
             raise SystemExit(f"{target} already holds games; give an empty database")
         logs = playouts(20, args.moves)
         loaded = 0
-        for size in (int(s) for s in args.sizes.split(",")):
+        for size in (int(s) for s in args.sizes.split(",") if s):
             started = time.perf_counter()
             await bulk.load_games(db, games(loaded, size - loaded, logs))
+            await bulk.refresh_statistics(db)
             loaded = size
             moves = await bulk.count(db, "moves")
             print(f"{size} games, {moves} moves: written in {time.perf_counter() - started:.1f} s ({db.dialect})")
@@ -184,7 +186,7 @@ async def main(args: argparse.Namespace) -> None:
 def parse(argv: list[str] | None = None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--database", help="SQLite path or postgresql:// URL (default: a temporary SQLite file)")
-    parser.add_argument("--sizes", default="10000,50000", help="game counts to measure at, ascending")
+    parser.add_argument("--sizes", default="10000,50000", help="game counts to measure at, ascending ('' for none)")
     parser.add_argument("--moves", type=int, default=100, help="moves per game")
     parser.add_argument("--ratings", type=int, default=100_000, help="players on the leaderboard")
     parser.add_argument("--samples", type=int, default=200, help="leaderboard calls timed")

@@ -93,6 +93,14 @@ async def _move_sequence(tx: Tx, highest: int) -> None:
         await tx.execute("SELECT setval(pg_get_serial_sequence('games', 'id'), ?)", (highest,))
 
 
+async def refresh_statistics(db: Database) -> None:
+    """After a bulk load: PostgreSQL's planner needs fresh table statistics (autovacuum gathers them only a
+    while later), or it plans the new rows as an empty table would be planned. SQLite plans without them."""
+    if db.dialect == "postgres":
+        async with db.transaction() as tx:
+            await tx.execute("ANALYZE")
+
+
 async def count(db: Database, table: str) -> int:
     """Rows in one of the game tables (a benchmark checks it starts empty)."""
     if table not in ("games", "seats", "moves", "ratings", "rating_history", "jobs"):

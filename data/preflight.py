@@ -11,16 +11,17 @@ from __future__ import annotations
 import os
 import sqlite3
 import stat
+import threading
 from pathlib import Path
 
 from data.db import SQLITE_MIGRATIONS as MIGRATIONS
 
 LOCK_WAIT = 2.0
 """Seconds to wait for another process's write lock before calling the file busy."""
-FULL_CHECK_BYTES = 64 * 1024 * 1024
-"""Files up to this size get SQLite's ``quick_check`` of every page (about 0.15 s per 1,000 games). A larger
-file would make every start-up as slow as the whole history is long (7 s at 50,000 games), so it gets the
-checks that cost nothing: a readable header and schema, and no pages missing from its end (truncation)."""
+CHECK_BUDGET = 0.5
+"""Seconds SQLite's ``quick_check`` of every page may take (0.5 s checks about 12 MB, 3,000 games). A larger
+file would make every start-up as slow as the whole history is long (7 s at 50,000 games), so the check is
+interrupted then, and the file gets the checks that cost nothing: header, schema, no pages missing at its end."""
 HEADER = 100
 
 
@@ -80,10 +81,7 @@ def _inspect(conn: sqlite3.Connection, path: Path) -> None:
     if version > ours:
         raise StartupError(f"the database file {path} was written by a newer version of the bot (schema"
                            f" {version}, this version knows up to {ours}); upgrade the bot or use another file")
-    if path.stat().st_size <= FULL_CHECK_BYTES:
-        problems = [row[0] for row in conn.execute("PRAGMA quick_check(3)").fetchall()]
-    else:
-        problems = _structure(conn, path)
+    problems = page_problems(conn, path)
     if problems != ["ok"]:
         raise StartupError(f"the database file {path} is damaged ({'; '.join(problems)[:200]});"
                            " restore it from a backup")
@@ -91,7 +89,21 @@ def _inspect(conn: sqlite3.Connection, path: Path) -> None:
     conn.execute("ROLLBACK")
 
 
-def _structure(conn: sqlite3.Connection, path: Path) -> list[str]:
+def page_problems(conn: sqlite3.Connection, path: Path) -> list[str]:
+    """``["ok"]`` or what is wrong: every page checked within ``CHECK_BUDGET``, else the cheap checks."""
+    timer = threading.Timer(CHECK_BUDGET, conn.interrupt)
+    timer.start()
+    try:
+        return [row[0] for row in conn.execute("PRAGMA quick_check(3)").fetchall()]
+    except sqlite3.OperationalError as error:
+        if "interrupted" not in str(error):
+            raise
+        return structure_problems(conn, path)
+    finally:
+        timer.cancel()
+
+
+def structure_problems(conn: sqlite3.Connection, path: Path) -> list[str]:
     """``["ok"]``, or what is wrong with the file's header, schema or length (the cheap part of a check)."""
     with path.open("rb") as file:
         header = file.read(HEADER)

@@ -247,7 +247,7 @@ class GameStore:
     async def games_of(self, user_id: int, statuses: Sequence[str], guild_id: int | None = None,
                        game: str | None = None, limit: int | None = None, offset: int = 0) -> list[GameRow]:
         """The user's games, most recently changed first; ``limit`` and ``offset`` keep a long history cheap."""
-        sql, params = self._games_of_query("DISTINCT g.id", user_id, statuses, guild_id, game)
+        sql, params = self._games_of_query("DISTINCT g.id, g.updated_at", user_id, statuses, guild_id, game)
         sql += " ORDER BY g.updated_at DESC, g.id DESC"
         if limit is not None:
             sql += " LIMIT ? OFFSET ?"

@@ -109,6 +109,7 @@ async def _next_game(host: Host, row: GameRow, game: Game, current: Score) -> Re
     order = users if swapped is not None else users[::-1]
     settings = {**row.settings, "match_of": row.settings.get("match_of") or row.id,
                 "match_game": current.played + 1}
+
     async def settle(conn: Tx, game_id: int) -> None:  # the next game and the settled mark land together
         if not await settle_match(conn, row.id):
             raise AlreadyContinued(row.id)

@@ -106,13 +106,18 @@ def test_a_healthy_or_missing_database_passes(tmp_path: Path) -> None:
     preflight.check(tmp_path / "new" / "fresh.sqlite3")
 
 
-def test_a_large_file_gets_the_quick_checks_and_still_refuses_a_truncated_one(tmp_path: Path,
-                                                                             monkeypatch: pytest.MonkeyPatch) -> None:
-    """Above ``FULL_CHECK_BYTES`` start-up skips the page-by-page check (it grows with the history) but still
-    reads the header and schema and finds a file cut short."""
-    monkeypatch.setattr(preflight, "FULL_CHECK_BYTES", 0)
-    preflight.check(healthy(tmp_path / "ok.sqlite3", rows=400))
-    for name, make in (("cut", truncated), ("junk", corrupt)):
-        (tmp_path / name).mkdir()
-        with pytest.raises(preflight.StartupError, match="damaged"):
-            preflight.check(make(tmp_path / name))
+def test_a_check_over_its_time_budget_falls_back_to_the_cheap_checks(tmp_path: Path,
+                                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    """The page-by-page check grows with the history, so start-up gives it ``CHECK_BUDGET`` seconds; past that
+    the header, schema and length are still checked, and a file cut short is still refused."""
+    path = healthy(tmp_path / "ok.sqlite3", rows=400)
+    with sqlite3.connect(path) as conn:
+        assert preflight.structure_problems(conn, path) == ["ok"]
+    (tmp_path / "cut").mkdir()
+    cut = truncated(tmp_path / "cut")
+    with sqlite3.connect(cut) as conn:
+        assert "ends before its last page" in preflight.structure_problems(conn, cut)[0]
+    monkeypatch.setattr(preflight, "CHECK_BUDGET", 0.0)  # interrupted at once
+    preflight.check(path)
+    with pytest.raises(preflight.StartupError, match="damaged"):
+        preflight.check(cut)
