@@ -218,7 +218,7 @@ class Host:
                                                due_in=0.0) for game_id, plies in rows], self.now())
 
     async def _resume_start(self, row: GameRow) -> Lobby:
-        """A start that was interrupted: a match game keeps its seat order (the sides swap depends on it)."""
+        """A start that was interrupted: a match or event game keeps its seat order (the sides were chosen)."""
         return await self.start(row, shuffle="match_of" not in row.settings and "event" not in row.settings)
 
     def new_seed(self) -> str:
