@@ -208,9 +208,9 @@ class GameStore:
     async def postpone(self, game_id: int, until: float) -> None:
         """Push a game's deadline and reminder out of the scheduler's way (its handling keeps failing)."""
         async with self.db.transaction() as conn:
-            await conn.execute("UPDATE games SET deadline = MAX(COALESCE(deadline, 0), ?),"
-                               " remind_at = CASE WHEN remind_at IS NULL THEN NULL ELSE MAX(remind_at, ?) END"
-                               " WHERE id = ?", (until, until, game_id))
+            await conn.execute("UPDATE games SET deadline = CASE WHEN deadline > ? THEN deadline ELSE ? END,"
+                               " remind_at = CASE WHEN remind_at > ? THEN remind_at WHEN remind_at IS NULL THEN NULL"
+                               " ELSE ? END WHERE id = ?", (until, until, until, until, game_id))
 
     async def find_by_thread(self, thread_id: int) -> GameRow | None:
         row = await self.db.fetchone("SELECT id FROM games WHERE thread_id = ? ORDER BY id DESC LIMIT 1",
@@ -220,7 +220,7 @@ class GameStore:
     async def games_of(self, user_id: int, statuses: Sequence[str], guild_id: int | None = None,
                        game: str | None = None, limit: int | None = None, offset: int = 0) -> list[GameRow]:
         """The user's games, most recently changed first; ``limit`` and ``offset`` keep a long history cheap."""
-        sql, params = self._games_of_query("DISTINCT g.id", user_id, statuses, guild_id, game)
+        sql, params = self._games_of_query("DISTINCT g.id, g.updated_at", user_id, statuses, guild_id, game)
         sql += " ORDER BY g.updated_at DESC, g.id DESC"
         if limit is not None:
             sql += " LIMIT ? OFFSET ?"

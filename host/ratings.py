@@ -134,8 +134,9 @@ async def _rate_board(conn: Tx, row: GameRow, outcome: Outcome, scope: str, seas
             await conn.execute(
                 "INSERT INTO ratings (user_id, game, scope, season, mu, sigma, games, wins, losses, draws)"
                 " VALUES (?, ?, ?, ?, ?, ?, 1, ?, ?, ?) ON CONFLICT (user_id, game, scope, season) DO UPDATE SET"
-                " mu = excluded.mu, sigma = excluded.sigma, games = games + 1, wins = wins + excluded.wins,"
-                " losses = losses + excluded.losses, draws = draws + excluded.draws",
+                " mu = excluded.mu, sigma = excluded.sigma, games = ratings.games + 1,"
+                " wins = ratings.wins + excluded.wins, losses = ratings.losses + excluded.losses,"
+                " draws = ratings.draws + excluded.draws",
                 (user, row.game, scope, season, new.mu, new.sigma,
                  int(result == "win"), int(result == "loss"), int(result == "draw")))
             await conn.execute(
@@ -204,7 +205,7 @@ async def leaderboard(db: Database, game: str, scope: str, season: int = ALL_TIM
     """
     params = (game, scope, season, MIN_GAMES)
     board = _BOARD if bots_too else _BOARD + _NO_BOTS
-    found = await db.fetchall(f"SELECT * FROM ({board}) WHERE place <= ? OR user_id = ? ORDER BY place",
+    found = await db.fetchall(f"SELECT * FROM ({board}) AS board WHERE place <= ? OR user_id = ? ORDER BY place",
                               (*params, limit, user_id if user_id is not None else -1))
     count = await db.fetchone("SELECT COUNT(*) FROM ratings WHERE game = ? AND scope = ? AND season = ?"
                               " AND games >= ?" + ("" if bots_too else _NO_BOTS), params)
@@ -257,7 +258,7 @@ async def profile(db: Database, user_id: int, scope: str, season: int = ALL_TIME
                              " ORDER BY games DESC, game", (user_id, scope, season))
     records = []
     for r in mine:
-        board = await db.fetchone(f"SELECT place FROM ({_BOARD}) WHERE user_id = ?",
+        board = await db.fetchone(f"SELECT place FROM ({_BOARD}) AS board WHERE user_id = ?",
                                   (r["game"], scope, season, MIN_GAMES, user_id))
         total = await db.fetchone("SELECT COUNT(*) FROM ratings WHERE game = ? AND scope = ? AND season = ?"
                                   " AND games >= ?", (r["game"], scope, season, MIN_GAMES))
@@ -268,7 +269,7 @@ async def profile(db: Database, user_id: int, scope: str, season: int = ALL_TIME
             " ORDER BY opp.mu_before - 3 * opp.sigma_before DESC LIMIT 1", (user_id, r["game"], scope, season))
         history = await db.fetchall(
             "SELECT * FROM (SELECT game_id, at, mu_before, sigma_before, mu, sigma FROM rating_history"
-            " WHERE user_id = ? AND game = ? AND scope = ? AND season = ? ORDER BY at DESC, game_id DESC LIMIT ?)"
+            " WHERE user_id = ? AND game = ? AND scope = ? AND season = ? ORDER BY at DESC, game_id DESC LIMIT ?) AS h"
             " ORDER BY at, game_id",
             (user_id, r["game"], scope, season, points))
         records.append(GameRecord(

@@ -184,7 +184,8 @@ async def test_a_game_is_never_counted_twice(db: Database) -> None:
     stale = await GameStore(db).get(row.id)
     assert stale is not None
     stale.version -= 1  # someone else wrote first: the whole transaction, hook included, rolls back
-    await db.conn.execute("DELETE FROM rating_history")
+    async with db.transaction() as tx:
+        await tx.execute("DELETE FROM rating_history")
 
     async def hook(conn: Any) -> None:
         await record_result(conn, stale, engine, 6000.0)
@@ -239,7 +240,8 @@ async def test_the_leaderboard_needs_five_games_and_shows_the_callers_place(db: 
     rows = [(100 + i, "zrtz", SCOPE, 0, 40.0 - i, 2.0, 12, 6, 5, 1) for i in range(25)]
     rows.append((999, "zrtz", SCOPE, 0, 99.0, 1.0, 4, 4, 0, 0))  # best rating, too few games
     rows.append((100, "zrtz", GLOBAL, 0, 10.0, 2.0, 12, 0, 12, 0))  # another board does not leak in
-    await db.conn.executemany("INSERT INTO ratings VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", rows)
+    async with db.transaction() as tx:
+        await tx.executemany("INSERT INTO ratings VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", rows)
     board = await ratings.leaderboard(db, "zrtz", SCOPE, user_id=123)
     assert [s.rank for s in board.rows] == list(range(1, 21)) and board.players == 25
     assert [s.user_id for s in board.rows] == [100 + i for i in range(20)]
