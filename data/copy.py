@@ -123,7 +123,7 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     try:
         copied = asyncio.run(copy(args.sqlite_path, args.postgres_url))
-    except (CopyError, OSError, asyncpg.PostgresError) as error:
+    except (CopyError, OSError, sqlite3.Error, asyncpg.PostgresError) as error:
         print(f"copy: {error}", file=sys.stderr)
         return 1
     print(f"copied {sum(copied.values())} row(s) in {len(copied)} table(s)")

@@ -11,6 +11,7 @@ import pytest
 
 import bot
 from bot import Config, create_bot
+from tests.pg import PgServer
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -51,3 +52,28 @@ async def test_setup_loads_every_cog_and_the_database(tmp_path: Path) -> None:
         assert (tmp_path / "db" / "z.sqlite3").exists()
     finally:
         await client.close()
+
+
+def test_database_url_selects_postgresql_and_a_wrong_one_is_refused_without_echoing_it(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("DATABASE_URL", "postgresql://zgames@db.example/zgames")
+    assert Config.from_env().database_url == "postgresql://zgames@db.example/zgames"
+    monkeypatch.setenv("DATABASE_URL", "mysql://root:hunter2@db.example/zgames")
+    with pytest.raises(ValueError, match="postgresql://") as refused:
+        Config.from_env()
+    assert "hunter2" not in str(refused.value)
+    monkeypatch.delenv("DATABASE_URL")
+    assert Config.from_env().database_url is None
+
+
+async def test_setup_on_postgresql_opens_a_migrated_shared_database(pg_server: PgServer, tmp_path: Path) -> None:
+    async with pg_server.fresh_database(migrated=False) as url:
+        client = create_bot(Config(token="x", database_path=tmp_path / "unused.sqlite3", database_url=url))
+        await client.setup_hook()
+        try:
+            assert client.db is not None and client.db.dialect == "postgres"
+            assert "help" in {c.qualified_name for c in client.tree.get_commands()}
+            assert (await client.db.fetchone("SELECT COUNT(*) FROM games"))[0] == 0
+            assert not (tmp_path / "unused.sqlite3").exists()
+        finally:
+            await client.close()
