@@ -49,6 +49,7 @@ class PgServer:
         self.root = Path(tempfile.mkdtemp(prefix="zpg-"))
         self.names = itertools.count(1)
         self.spare: list[str] = []
+        self.watchdog: subprocess.Popen[bytes] | None = None
         self.strategy = ""
         self.schema: tuple[list[str], list[int]] = ([], [])
         self.as_user: list[str] = []
@@ -73,10 +74,23 @@ class PgServer:
                    " -c max_connections=200 -c shared_buffers=32MB")
         self._run(pg_binary("pg_ctl"), "-D", str(data), "-l", str(self.root / "server.log"), "-w", "-t", "60",
                   "-o", options, "start")
+        self._watch()
         with ThreadPoolExecutor(1) as thread:  # its own event loop: the caller's may be running already
             thread.submit(asyncio.run, self._make_template()).result()
 
+    def _watch(self) -> None:
+        """A watchdog that stops the server and removes its folder if the test process dies without
+        cleaning up (killed by a timeout, say), so no orphaned server outlives the tests."""
+        ctl = " ".join([*self.as_user, pg_binary("pg_ctl")])
+        script = (f"while kill -0 {os.getpid()} 2>/dev/null; do sleep 2; done;"
+                  f" {ctl} -D {self.root}/data -m immediate -w stop >/dev/null 2>&1; rm -rf {self.root}")
+        self.watchdog = subprocess.Popen(["sh", "-c", script], start_new_session=True,
+                                         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+
     def stop(self) -> None:
+        if self.watchdog is not None:
+            self.watchdog.kill()
+            self.watchdog.wait()
         try:
             self._run(pg_binary("pg_ctl"), "-D", str(self.root / "data"), "-m", "immediate", "-w", "stop")
         finally:
