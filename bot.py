@@ -7,6 +7,7 @@ start the real client against the project's own fake Discord server.
 from __future__ import annotations
 
 import argparse
+import asyncio
 import logging
 import os
 import pkgutil
@@ -200,8 +201,11 @@ def main(argv: list[str] | None = None) -> int:
         print(NO_TOKEN, file=sys.stderr)
         return 2
     try:
-        if config.database_url is None:  # the file checks are SQLite's; PostgreSQL reports its own errors
+        if config.database_url is None:
             preflight.check(config.database_path)
+        else:  # asyncpg is imported only when PostgreSQL is used
+            from data import postgres
+            asyncio.run(postgres.check(config.database_url))
     except preflight.StartupError as error:
         print(f"zgames: cannot start: {error}", file=sys.stderr)
         return 3

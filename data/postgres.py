@@ -19,6 +19,7 @@ from pathlib import Path
 import asyncpg
 
 from data.db import MIGRATIONS, WRITE_WAIT, Busy, Database, Params, Row, Tx, migration_files
+from data.preflight import StartupError
 
 POSTGRES_MIGRATIONS = MIGRATIONS / "postgres"
 MIGRATION_LOCK = "zgames-migrations"
@@ -187,3 +188,23 @@ async def migrate(url: str, folder: Path = POSTGRES_MIGRATIONS) -> int:
             await conn.execute("SELECT pg_advisory_unlock($1)", lock_id(MIGRATION_LOCK))
     finally:
         await conn.close()
+
+
+async def check(url: str, *, timeout: float = 5.0) -> None:
+    """Start-up check, before the bot logs in: the server answers and its schema is not newer than this
+    version's. Raises ``StartupError`` with one line (never the URL: it may hold a password)."""
+    try:
+        conn = await asyncpg.connect(url, timeout=timeout)
+    except Exception as error:  # OSError, a timeout, a refused login, a malformed URL: all say the same
+        raise StartupError(f"cannot connect to the PostgreSQL database in DATABASE_URL"
+                           f" ({type(error).__name__}: {error})") from None
+    try:
+        exists = await conn.fetchval("SELECT to_regclass('schema_version') IS NOT NULL")
+        current = await conn.fetchval("SELECT COALESCE(MAX(version), 0) FROM schema_version") if exists else 0
+    finally:
+        await conn.close()
+    files = migration_files(POSTGRES_MIGRATIONS)
+    ours = files[-1][0] if files else 0
+    if current > ours:
+        raise StartupError(f"the PostgreSQL database was written by a newer version of the bot (schema {current},"
+                           f" this version knows up to {ours}); upgrade the bot or use another database")
