@@ -1,6 +1,6 @@
 """A real, throwaway PostgreSQL server for the tests: ``initdb`` and ``pg_ctl`` in a temporary directory,
-listening only on a unix socket there. One server per test session; each test gets a fresh database
-copied from a migrated template, so tests stay independent and a copy costs milliseconds.
+listening only on a unix socket there. One server per test session; each test gets a database as fresh
+as a migrated template (a used one emptied again, or a new copy), so tests stay independent and cheap.
 
 The server refuses to run as root, so as root it runs as the ``postgres`` user (Debian's package
 creates it). ``make test`` installs the package when no ``initdb`` is found; without it these tests fail,
