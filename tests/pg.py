@@ -56,7 +56,7 @@ class PgServer:
         if os.geteuid() == 0:
             user = pwd.getpwnam("postgres")
             os.chown(self.root, user.pw_uid, user.pw_gid)
-            self.as_user = ["runuser", "-u", "postgres", "--"]
+            self.as_user = [shutil.which("runuser") or "/usr/sbin/runuser", "-u", "postgres", "--"]
 
     def _run(self, *args: str) -> None:
         done = subprocess.run([*self.as_user, *args], capture_output=True, text=True, timeout=120)
