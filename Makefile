@@ -4,7 +4,9 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test lint bench
+SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+
+.PHONY: run test lint bench postgres
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -17,7 +19,12 @@ $(STAMP): requirements.txt | $(BIN)/python
 run: $(STAMP)
 	$(BIN)/python bot.py
 
-test: $(STAMP)
+# The tests start a throwaway PostgreSQL server: install Debian's package when its initdb is missing.
+postgres:
+	@command -v initdb >/dev/null 2>&1 || ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || \
+		{ $(SUDO) apt-get update && $(SUDO) apt-get install -y postgresql; }
+
+test: $(STAMP) postgres
 	$(BIN)/ruff check .
 	$(BIN)/python -m pytest -q
 

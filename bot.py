@@ -7,6 +7,7 @@ start the real client against the project's own fake Discord server.
 from __future__ import annotations
 
 import argparse
+import asyncio
 import logging
 import os
 import pkgutil
@@ -42,6 +43,8 @@ The README explains how to invite the bot to your server."""
 class Config:
     token: str
     database_path: Path = DEFAULT_PATH
+    database_url: str | None = None
+    """``DATABASE_URL=postgresql://…``: PostgreSQL, shared by several bot processes (``DATABASE_PATH`` unused)."""
     api_base: str | None = None
     gateway_url: str | None = None
     dev_guild_id: int | None = None
@@ -68,6 +71,7 @@ class Config:
         return cls(
             token=os.environ.get("DISCORD_TOKEN", "").strip(),
             database_path=Path(os.environ.get("DATABASE_PATH") or DEFAULT_PATH),
+            database_url=_database_url(os.environ.get("DATABASE_URL", "").strip()),
             api_base=os.environ.get("DISCORD_API_BASE") or None,
             gateway_url=os.environ.get("DISCORD_GATEWAY_URL") or None,
             dev_guild_id=int(guild) if guild else None,
@@ -79,6 +83,16 @@ class Config:
             shards=shards.parse(os.environ.get("SHARD_COUNT", ""), os.environ.get("SHARD_IDS", "")),
             engine_cache=_number(os.environ.get("ENGINE_CACHE", "").strip(), "ENGINE_CACHE", int, ENGINE_CACHE),
         )
+
+
+def _database_url(text: str) -> str | None:
+    """A PostgreSQL URL, or None for SQLite; anything else is a mistake worth saying at once."""
+    if not text:
+        return None
+    if not text.startswith(("postgres://", "postgresql://")):
+        scheme = text.split(":", 1)[0][:20]  # never echo the rest: it may hold a password
+        raise ValueError(f"DATABASE_URL must be a postgresql:// URL (for SQLite set DATABASE_PATH), not {scheme}:…")
+    return text
 
 
 def _number(text: str, name: str, kind: type[int] | type[float], default: float) -> Any:
@@ -143,7 +157,7 @@ class ZBot(commands.Bot):
         return self._ai
 
     async def setup_hook(self) -> None:
-        self.db = await Database.open(self.config.database_path)
+        self.db = await Database.open(self.config.database_url or self.config.database_path)
         self._host = Host(self.db, on_finish=[ratings.record_result, ladder.record_finish],
                           max_open_challenges=self.config.max_open_challenges,
                           challenge_ttl=self.config.challenge_days * 86400, engine_cache=self.config.engine_cache)
@@ -213,7 +227,11 @@ def main(argv: list[str] | None = None) -> int:
         print(NO_TOKEN, file=sys.stderr)
         return 2
     try:
-        preflight.check(config.database_path)
+        if config.database_url is None:
+            preflight.check(config.database_path)
+        else:  # asyncpg is imported only when PostgreSQL is used
+            from data import postgres
+            asyncio.run(postgres.check(config.database_url))
     except preflight.StartupError as error:
         print(f"zgames: cannot start: {error}", file=sys.stderr)
         return 3

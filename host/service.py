@@ -27,6 +27,7 @@ from host.engine_cache import ENGINE_CACHE, EngineCache, extend
 from host.outbox import Outbox, Owed
 from host.results import Board, HostError, Lobby, Report
 from host.standings import Standings
+from host.tournaments import Tournaments
 
 Renderer = Callable[[dict[str, Any]], bytes]
 FinishHook = Callable[[Tx, GameRow, Game, float], Awaitable[None]]
@@ -84,6 +85,8 @@ class Host:
         """Bounded LRU; an entry serves only a row of its exact version (another process may have moved)."""
         self.display_name: Callable[[int], str | None] | None = None
         """Set by the Discord side: a user's display name, put on the board images beside the colours."""
+        self.tournaments = Tournaments(self)
+        """Swiss, round-robin and knockout events; registers its finish hook (an event game's result)."""
 
     # ----- lobby ------------------------------------------------------------------------
 
@@ -220,8 +223,8 @@ class Host:
                                                due_in=0.0) for game_id, plies in rows], self.now())
 
     async def _resume_start(self, row: GameRow) -> Lobby:
-        """A start that was interrupted: a match game keeps its seat order (the sides swap depends on it)."""
-        return await self.start(row, shuffle="match_of" not in row.settings)
+        """A start that was interrupted: a match or event game keeps its seat order (the sides were chosen)."""
+        return await self.start(row, shuffle="match_of" not in row.settings and "event" not in row.settings)
 
     def new_seed(self) -> str:
         return dice.new_seed()
@@ -328,6 +331,8 @@ class Host:
         row = await self._row(game_id)
         if row.seat_of(user) is None:
             raise HostError("Only a player of this game can abort it.")
+        if "event" in row.settings:
+            raise HostError("A tournament game cannot be aborted: resign, or withdraw with /tournament withdraw.")
         if row.status == "challenge":
             await self.write(row, status="aborted")
             return f"{mention(user)} withdrew the challenge."

@@ -1,9 +1,10 @@
-"""Shared fixtures: a real SQLite database in a temp file, and a host over it with a controllable clock."""
+"""Shared fixtures: a real database (a temp SQLite file, or a fresh database on a throwaway PostgreSQL
+server: every test that uses ``db`` or ``host`` runs on both), and a host over it with a controllable clock."""
 
 from __future__ import annotations
 
 import json
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -13,6 +14,7 @@ import engines
 from data.db import Database
 from host.service import Host
 from tests.engines.toy import DiceNim
+from tests.pg import PgServer
 
 
 class FakeClock:
@@ -33,11 +35,36 @@ def text_renderer(observation: dict[str, Any]) -> bytes:
     return json.dumps(observation, sort_keys=True).encode()
 
 
+@pytest.fixture(scope="session")
+def pg_server() -> Iterator[PgServer]:
+    """One PostgreSQL server for the whole session, started on first use."""
+    server = PgServer()
+    try:
+        server.start()
+        yield server
+    finally:
+        server.stop()
+
+
 @pytest.fixture
-async def db(tmp_path: Path) -> AsyncIterator[Database]:
-    database = await Database.open(tmp_path / "test.sqlite3")
-    yield database
-    await database.close()
+async def pg_url(pg_server: PgServer) -> AsyncIterator[str]:
+    """A fresh, migrated PostgreSQL database for one test."""
+    async with pg_server.fresh_database() as url:
+        yield url
+
+
+@pytest.fixture(params=["sqlite", "postgres"])
+async def db(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[Database]:
+    if request.param == "sqlite":
+        database = await Database.open(tmp_path / "test.sqlite3")
+        yield database
+        await database.close()
+        return
+    server: PgServer = request.getfixturevalue("pg_server")  # started only when a PostgreSQL test runs
+    async with server.fresh_database() as url:
+        database = await Database.open(url)
+        yield database
+        await database.close()
 
 
 @pytest.fixture

@@ -11,6 +11,9 @@ import pytest
 
 import bot
 from bot import Config, create_bot
+from data import postgres, preflight
+from data.db import Database
+from tests.pg import PgServer
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -51,3 +54,53 @@ async def test_setup_loads_every_cog_and_the_database(tmp_path: Path) -> None:
         assert (tmp_path / "db" / "z.sqlite3").exists()
     finally:
         await client.close()
+
+
+def test_database_url_selects_postgresql_and_a_wrong_one_is_refused_without_echoing_it(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("DATABASE_URL", "postgresql://zgames@db.example/zgames")
+    assert Config.from_env().database_url == "postgresql://zgames@db.example/zgames"
+    monkeypatch.setenv("DATABASE_URL", "mysql://root:hunter2@db.example/zgames")
+    with pytest.raises(ValueError, match="postgresql://") as refused:
+        Config.from_env()
+    assert "hunter2" not in str(refused.value)
+    monkeypatch.delenv("DATABASE_URL")
+    assert Config.from_env().database_url is None
+
+
+async def test_setup_on_postgresql_opens_a_migrated_shared_database(pg_server: PgServer, tmp_path: Path) -> None:
+    async with pg_server.fresh_database(migrated=False) as url:
+        client = create_bot(Config(token="x", database_path=tmp_path / "unused.sqlite3", database_url=url))
+        await client.setup_hook()
+        try:
+            assert client.db is not None and client.db.dialect == "postgres"
+            assert "help" in {c.qualified_name for c in client.tree.get_commands()}
+            assert (await client.db.fetchone("SELECT COUNT(*) FROM games"))[0] == 0
+            assert not (tmp_path / "unused.sqlite3").exists()
+        finally:
+            await client.close()
+
+
+def test_an_unreachable_postgresql_stops_the_bot_in_one_line_before_it_logs_in(tmp_path: Path) -> None:
+    env = {"PATH": "/usr/bin:/bin", "HOME": str(tmp_path), "DISCORD_TOKEN": "fake-token",
+           "DATABASE_URL": f"postgresql://zgames:s3cret@/zgames?host={tmp_path}",
+           "DISCORD_API_BASE": "http://127.0.0.1:9/api/v10", "DISCORD_GATEWAY_URL": "ws://127.0.0.1:9/gateway"}
+    done = subprocess.run([sys.executable, str(ROOT / "bot.py")], env=env, capture_output=True, text=True,
+                          timeout=30, cwd=tmp_path)
+    lines = [line for line in done.stderr.splitlines() if line.strip()]
+    assert done.returncode == 3, done.stderr
+    assert len(lines) == 1 and "cannot connect to the PostgreSQL database" in lines[0], done.stderr
+    assert "s3cret" not in done.stderr and "Traceback" not in done.stderr
+
+
+async def test_the_postgresql_check_refuses_a_schema_newer_than_this_bot(pg_server: PgServer) -> None:
+    async with pg_server.fresh_database() as url:
+        await postgres.check(url)  # migrated by this version: fine
+        db = await Database.open(url)
+        async with db.transaction() as tx:
+            await tx.execute("INSERT INTO schema_version (version, name, applied_at) VALUES (999, 'x.sql', 0)")
+        await db.close()
+        with pytest.raises(preflight.StartupError, match="newer version"):
+            await postgres.check(url)
+    async with pg_server.fresh_database(migrated=False) as empty:
+        await postgres.check(empty)  # a new, empty database is migrated on start

@@ -4,8 +4,8 @@ Each guild's interactions reach only its shard's process; scheduled work (a remi
 database, so when the process of shard 1 is SIGKILLed the process of shard 0 sends its guild's reminder,
 once; restarted, shard 1's process answers the buttons it posted before it died.
 
-The database is a parameter (``shared_database``): a SQLite file in WAL mode today, which several processes
-share safely; a ``postgresql://`` URL works the same way through ``DATABASE_URL``.
+The database is a parameter (``shared_database``): PostgreSQL (a fresh database on the test server, reached
+through ``DATABASE_URL``), and one SQLite file in WAL mode, which several processes on one machine share.
 """
 
 from __future__ import annotations
@@ -23,10 +23,11 @@ from tests.fakediscord.world import Channel
 SHARDS = 2
 
 
-@pytest.fixture
-def shared_database(tmp_path: Path) -> str:
-    """Where both processes keep their games: one SQLite file (a path) or a PostgreSQL URL."""
-    return str(tmp_path / "shared.sqlite3")
+@pytest.fixture(params=["postgres", "sqlite"])
+def shared_database(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    """Where both processes keep their games: a fresh database on the test PostgreSQL server (the issue's
+    set-up), or one SQLite file in WAL mode (several processes on one machine)."""
+    return str(request.getfixturevalue("pg_url")) if request.param == "postgres" else str(tmp_path / "shared.sqlite3")
 
 
 def guilds_on_both_shards(fake: FakeDiscord) -> tuple[Channel, Channel]:

@@ -7,7 +7,6 @@ so a test can also swap the AI's draw answer.
 from __future__ import annotations
 
 import random
-import sqlite3
 from collections.abc import AsyncIterator
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -51,9 +50,11 @@ async def run_due(players: AiPlayers, clock: FakeClock) -> list[Done]:
             await players.run_job(job, deliver)
 
 
-def ai_moves(db_path: Path, game_id: int, seat: int) -> int:
-    with sqlite3.connect(db_path) as conn:
-        return conn.execute("SELECT COUNT(*) FROM moves WHERE game_id = ? AND seat = ?", (game_id, seat)).fetchone()[0]
+async def ai_moves(db: Database, game_id: int, seat: int) -> int:
+    """Committed moves of the seat, read as any other process would read them."""
+    row = await db.fetchone("SELECT COUNT(*) FROM moves WHERE game_id = ? AND seat = ?", (game_id, seat))
+    assert row is not None
+    return int(row[0])
 
 
 async def human_move(host: Host, game_id: int, user: int, rng: random.Random) -> None:
@@ -107,7 +108,7 @@ async def test_a_crash_mid_search_loses_nothing_and_the_ai_moves_exactly_once(
 
     await players.run_job(again[0], deliver)
     await players.run_job(again[0], deliver)  # a second run of the same job (a crash before ``done``)
-    assert ai_moves(tmp_path / "test.sqlite3", game_id, ai_seat) == 1
+    assert await ai_moves(host.db, game_id, ai_seat) == 1
     assert len(posted) == 2 and posted[1].report is not None  # the retry re-posts, never re-moves
     assert posted[0].report is not None and posted[0].report.board == posted[1].report.board
 
@@ -121,7 +122,7 @@ async def test_a_stale_job_does_nothing_when_the_human_resigned_first(players: A
         await human_move(host, game_id, A, random.Random(3))
     await host.resign(game_id, A)
     assert await run_due(players, clock) == []
-    assert ai_moves(tmp_path / "test.sqlite3", game_id, row.seats_of(EASY)[0]) == 0
+    assert await ai_moves(host.db, game_id, row.seats_of(EASY)[0]) == 0
     assert await players.queue.pending(kind=ai_turns.TURN, game_id=game_id) == []
 
 

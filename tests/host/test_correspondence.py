@@ -304,7 +304,8 @@ async def test_a_long_catch_up_runs_in_bounded_batches(host: Host, clock: FakeCl
 async def test_a_stale_stored_deadline_is_repaired_instead_of_found_every_tick(host: Host, clock: FakeClock) -> None:
     game_id = await clocked(host, "1d")
     true_deadline = (await host.get(game_id)).deadline
-    await host.db.conn.execute("UPDATE games SET deadline = ? WHERE id = ?", (clock() - 1, game_id))
+    async with host.db.transaction() as tx:
+        await tx.execute("UPDATE games SET deadline = ? WHERE id = ?", (clock() - 1, game_id))
     scheduler = Scheduler(host)
     assert not (await scheduler.tick()).timeouts
     assert (await host.get(game_id)).deadline == true_deadline

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 import engines
 from data.db import Database
 from engines import CHANCE
@@ -44,11 +46,17 @@ def test_a_stale_engine_is_extended_from_the_log_or_rebuilt() -> None:
     assert extend(None, log) is None
 
 
-async def test_hosts_of_two_processes_playing_alternately_never_move_on_a_stale_engine(tmp_path: Path) -> None:
+@pytest.fixture(params=["sqlite", "postgres"])
+def shared(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    """One database for two processes: a SQLite file, or a fresh database on the test PostgreSQL server."""
+    return str(tmp_path / "shared.sqlite3") if request.param == "sqlite" else str(request.getfixturevalue("pg_url"))
+
+
+async def test_hosts_of_two_processes_playing_alternately_never_move_on_a_stale_engine(shared: str) -> None:
     """Each move goes through the other process than the last one: a cached engine that ignored the other's
     moves would offer illegal moves or write a ply twice."""
-    path, clock = tmp_path / "shared.sqlite3", FakeClock()
-    first, second = await Database.open(path), await Database.open(path)
+    clock = FakeClock()
+    first, second = await Database.open(shared), await Database.open(shared)
     try:
         a = Host(first, games=GAMES, renderer=text_renderer, now=clock)
         b = Host(second, games=GAMES, renderer=text_renderer, now=clock, engine_cache=1)

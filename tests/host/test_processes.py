@@ -28,11 +28,16 @@ HOUR = 3600.0
 GAMES = {**engines.GAMES, DiceNim.name: DiceNim}
 
 
+@pytest.fixture(params=["sqlite", "postgres"])
+def shared(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    """One database for several processes: a SQLite file (WAL), or a fresh database on the test PostgreSQL server."""
+    return str(tmp_path / "shared.sqlite3") if request.param == "sqlite" else str(request.getfixturevalue("pg_url"))
+
+
 @pytest.fixture
-async def two(tmp_path: Path, clock: FakeClock) -> AsyncIterator[tuple[Host, Host]]:
-    """Two hosts with their own connections to one database file, as two processes have."""
-    path = tmp_path / "shared.sqlite3"
-    first, second = await Database.open(path), await Database.open(path)
+async def two(shared: str, clock: FakeClock) -> AsyncIterator[tuple[Host, Host]]:
+    """Two hosts with their own connections to one database, as two processes have."""
+    first, second = await Database.open(shared), await Database.open(shared)
     try:
         yield (Host(first, games=GAMES, renderer=text_renderer, now=clock),
                Host(second, games=GAMES, renderer=text_renderer, now=clock))

@@ -188,7 +188,8 @@ async def test_a_game_is_never_counted_twice(db: Database) -> None:
     stale = await GameStore(db).get(row.id)
     assert stale is not None
     stale.version -= 1  # someone else wrote first: the whole transaction, hook included, rolls back
-    await db.conn.execute("DELETE FROM rating_history")
+    async with db.transaction() as tx:
+        await tx.execute("DELETE FROM rating_history")
 
     async def hook(conn: Any) -> None:
         await record_result(conn, stale, engine, 6000.0)

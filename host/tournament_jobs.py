@@ -1,0 +1,347 @@
+"""The tournament worker: runs every event job (pair a round, start its games, record a result, settle,
+resign a withdrawn player's games, post) and hands what is to be shown to the Discord side.
+
+Each handler is idempotent against its own repetition: pairing checks the event's current round, a game
+is linked to its pairing only while the pairing has none, a result is recorded only once, and writes are
+version-checked (a concurrent change makes the job run again on the new state). So a crash between any
+two steps, or two workers, never pairs a round twice or starts a game twice; a restart finds the jobs
+still owed and carries on.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+import uuid
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from data import events as repo
+from data.db import StaleVersion
+from data.events import EventRow, Pairing, Snapshot
+from data.jobs import Job, JobQueue
+from data.store import Seat
+from host import outbox
+from host import tournament_plan as plan
+from host.events.model import placing_points
+from host.results import HostError, Report
+from host.standings import NameOf
+from host.tournaments import GAMES, KINDS, PAIR, POST, RESULT, SETTLE, START, WITHDRAW, Tournaments
+
+log = logging.getLogger(__name__)
+LEASE = 60.0
+POLL = 2.0
+SWEEP_EVERY = 300.0
+"""Seconds between recovery sweeps (games that ended without a result job, e.g. aborted by the clock)."""
+MAX_BACKOFF = 600.0
+
+
+class NotReady(Exception):
+    """The job came before what it waits for (a round still being played): try again shortly."""
+
+
+@dataclass(frozen=True)
+class Post:
+    """Something for Discord: ``what`` is signup, pairings, standings, podium, notice, games or reports."""
+
+    event: EventRow
+    what: str
+    key: str
+    """The job's dedupe key: a message nonce from it makes a repeated send post once."""
+    text: str = ""
+    images: tuple[bytes, ...] = ()
+    """The standings as PNG pages."""
+    edit: int | None = None
+    """The message to edit in place (the sign-up message, the standings message); None: send a new one."""
+    open: bool = False
+    """The sign-up still takes entrants: show the Join and Leave buttons."""
+    thread_keys: tuple[str, ...] = ()
+    """``games``: the outbox jobs that open the new games' threads and post their first boards."""
+    reports: tuple[Report, ...] = field(default_factory=tuple)
+    """``reports``: boards to post (a withdrawn player's games, resigned)."""
+
+
+Deliver = Callable[[Post], Awaitable[int | None]]
+"""Shows a post; returns the message id it sent or edited (None when nothing was sent)."""
+
+
+class TournamentWorker:
+    def __init__(self, tournaments: Tournaments, deliver: Deliver, name_of: NameOf | None = None) -> None:
+        """``name_of``: players' names for the standings image (the Discord side's nicknames)."""
+        self.t = tournaments
+        self.name_of = name_of
+        self.host = tournaments.host
+        self.deliver = deliver
+        self.queue = JobQueue(tournaments.db)
+        self.owner = f"events:{os.getpid()}:{uuid.uuid4().hex[:8]}"
+        self.closed = False
+
+    # ----- the loop -------------------------------------------------------------------------
+
+    async def run(self) -> None:
+        """Forever: recover what a dead process left, then run due jobs as they come."""
+        recovered = False
+        swept = self.host.now()
+        while not self.closed:
+            try:
+                if not recovered:  # inside the guard: a busy database at start-up must not end the worker
+                    await self.recover()
+                    recovered = True
+                if await self.run_due():
+                    continue
+                if self.host.now() - swept > SWEEP_EVERY:
+                    swept = self.host.now()
+                    await self.sweep()
+            except Exception:  # the database is busy or gone for a moment: the next pass retries
+                log.warning("tournament worker pass failed", exc_info=True)
+            self.t.wake.clear()
+            try:
+                await asyncio.wait_for(self.t.wake.wait(), POLL)
+            except TimeoutError:
+                pass
+
+    async def recover(self) -> None:
+        """At start-up: a dead process's leases are freed, and anything a lost hook left is owed again."""
+        await self.queue.hasten(KINDS, self.host.now(), 0.0)
+        await self.sweep()
+
+    async def sweep(self) -> None:
+        now = self.host.now()
+        for event_id, game_id, _ in await repo.unsettled_games(self.t.db):
+            await self.queue.add(kind=RESULT, due_at=now, now=now, game_id=game_id, payload={"event": event_id},
+                                 dedupe=f"event:{event_id}:game:{game_id}")
+        for event_id in await repo.running_without_games(self.t.db):
+            snap = await self.t.load(event_id)
+            await self.queue.add(kind=GAMES, due_at=now, now=now, payload={"event": event_id},
+                                 dedupe=f"event:{event_id}:games:v{snap.event.version}")
+
+    async def run_due(self, limit: int = 8) -> int:
+        """One batch of due jobs, in order; returns how many were claimed."""
+        claimed = await self.queue.claim(self.host.now(), self.owner, kinds=KINDS, limit=limit, lease=LEASE)
+        for job in claimed:
+            await self.run_job(job)
+        return len(claimed)
+
+    async def drain(self, rounds: int = 200) -> None:
+        """Run jobs until none is due (tests and catch-up)."""
+        for _ in range(rounds):
+            if not await self.run_due():
+                return
+        raise RuntimeError("the tournament jobs did not settle")
+
+    async def run_job(self, job: Job) -> None:
+        now = self.host.now
+        try:
+            post = await self.handle(job)
+            if post is not None:
+                sent = await self.deliver(post)
+                await self.remember(post, sent)
+        except StaleVersion:  # the event changed under us: run again on the new state
+            await self.queue.retry(job.id, now(), "event changed")
+            return
+        except NotReady as error:
+            await self.queue.retry(job.id, now() + 2.0, str(error))
+            return
+        except Exception as error:
+            log.warning("event job %s (%s) failed; retrying", job.dedupe, job.kind, exc_info=True)
+            await self.queue.retry(job.id, now() + min(MAX_BACKOFF, 2.0 * 2 ** min(job.attempts, 9)), repr(error))
+            return
+        await self.queue.done(job.id, now())
+
+    async def remember(self, post: Post, sent: int | None) -> None:
+        if sent is None or sent == post.edit:
+            return
+        if post.what == "standings":
+            await self.t.set_standings_message(post.event.id, sent)
+        elif post.what == "signup":
+            await self.t.set_signup_message(post.event.id, sent)
+
+    async def handle(self, job: Job) -> Post | None:
+        event_id = int(job.payload["event"])
+        handler = {START: self.start, PAIR: self.pair, GAMES: self.games, RESULT: self.result, SETTLE: self.settle,
+                   WITHDRAW: self.withdraw, POST: self.post}[job.kind]
+        return await handler(event_id, job)
+
+    # ----- handlers -------------------------------------------------------------------------
+
+    async def start(self, event_id: int, job: Job) -> Post | None:
+        """The set start time: start with the players there, or cancel when too few came."""
+        if (await self.t.load(event_id)).event.status != "open":
+            return None
+        try:
+            await self.t.start(event_id, None)
+        except HostError:
+            await self.t.cancel_unstartable(event_id)
+        return None
+
+    async def pair(self, event_id: int, job: Job) -> Post | None:
+        round_ = int(job.payload["round"])
+        snap = await self.t.load(event_id)
+        event = snap.event
+        if event.status != "running" or event.current_round >= round_:
+            return None  # paired already (this job ran before a crash) or the event ended
+        if event.current_round != round_ - 1 or (round_ > 1 and not plan.round_decided(snap)):
+            raise NotReady(f"round {round_ - 1} of event {event_id} is not decided yet")
+        pairings = plan.pair_round(snap, round_)
+        now = self.host.now()
+        async with self.t.db.transaction() as tx:
+            await repo.bump(tx, event, now, current_round=round_)
+            await repo.add_pairings(tx, event_id, pairings)
+            await self.t.owe(tx, GAMES, event_id, f"games:{round_}", now)
+            await self.t.owe(tx, POST, event_id, f"pairings:{round_}", now, what="pairings", round=round_)
+            await self.t.owe(tx, SETTLE, event_id, f"settle:round:{round_}", now)
+            if any(p.points is not None for p in pairings):
+                await self.t.owe(tx, POST, event_id, f"standings:round:{round_}", now, what="standings")
+        return None
+
+    async def games(self, event_id: int, job: Job) -> Post | None:
+        """Start every game the event owes (a fresh round, a knockout replay), each exactly once."""
+        snap = await self.t.load(event_id)
+        if snap.event.status != "running":
+            return None
+        keys = []
+        for pairing in snap.pairings:
+            if pairing.bye or pairing.points is not None:
+                continue
+            game_id = pairing.game_id if pairing.game_id is not None else await self.create_game(snap.event, pairing)
+            if game_id is None:
+                raise StaleVersion("another worker started this pairing's game")
+            row = await self.host.get(game_id)
+            if row.status == "challenge":
+                try:
+                    await self.host.start(row, shuffle=False)
+                except HostError:  # the start-up recovery started it at this very moment
+                    log.info("game %s of event %s was started elsewhere", game_id, event_id)
+                keys.append(outbox.thread_key(game_id))
+        return Post(snap.event, "games", job.dedupe or "", thread_keys=tuple(keys)) if keys else None
+
+    async def create_game(self, event: EventRow, pairing: Pairing) -> int | None:
+        """A normal game for the pairing, linked in the same transaction (None: it already had one)."""
+        settings = {"rated": event.rated, "clock": event.clock, "match": 1, "event": event.id,
+                    "event_round": pairing.round}
+        seats = [Seat(i, user, True) for i, user in enumerate(pairing.seats)]
+
+        async def link(tx: Any, game_id: int) -> None:
+            if not await repo.link_game(tx, pairing.id, game_id):
+                raise StaleVersion(f"pairing {pairing.id} already has a game")
+
+        options = self.host.game_class(event.game).check_options(len(seats), event.options)
+        try:
+            return await self.host.store.create(
+                guild_id=event.guild_id, channel_id=event.channel_id, game=event.game, players=len(seats),
+                options=options, settings=settings, seed=self.host.new_seed(), creator_id=event.organiser_id,
+                seats=seats, now=self.host.now(), also=link)
+        except StaleVersion:
+            return None
+
+    async def result(self, event_id: int, job: Job) -> Post | None:
+        """A game of the event ended: its points go on the pairing, then the event settles."""
+        game_id = int(job.game_id or 0)
+        snap = await self.t.load(event_id)
+        pairing = next((p for p in snap.pairings if p.game_id == game_id), None)
+        if pairing is None or pairing.points is not None or snap.event.status != "running":
+            return None
+        row = await self.host.get(game_id)
+        if row.status == "finished" and row.result is not None:
+            points, forfeit = placing_points(row.result["ranks"], snap.event.table_size), False
+        elif row.status == "aborted":  # nobody moved before the clock ran out: the players to move lose
+            game = await self.host.engine_of(row)
+            movers = game.to_move() or frozenset(range(row.players))
+            ranks = [2 if seat in movers else 1 for seat in range(row.players)]
+            if len(set(ranks)) == 1:
+                ranks = [1] * row.players
+                points = tuple(0.0 for _ in ranks)
+            else:
+                points = placing_points(ranks, snap.event.table_size)
+            forfeit = True
+        else:
+            return None
+        now = self.host.now()
+        async with self.t.db.transaction() as tx:
+            await repo.bump(tx, snap.event, now)
+            await repo.set_points(tx, pairing.id, points, forfeit)
+            await self.t.owe(tx, SETTLE, event_id, f"settle:game:{game_id}", now)
+            await self.t.owe(tx, POST, event_id, f"standings:game:{game_id}", now, what="standings")
+        return None
+
+    async def settle(self, event_id: int, job: Job) -> Post | None:
+        """After a change: a knockout replay owed, the next round owed, or the end of the event."""
+        snap = await self.t.load(event_id)
+        event = snap.event
+        if event.status != "running" or event.current_round == 0:
+            return None
+        now = self.host.now()
+        if event.format == plan.KNOCKOUT and (owed := plan.replays(snap)):
+            async with self.t.db.transaction() as tx:
+                await repo.bump(tx, event, now)
+                await repo.add_pairings(tx, event_id, owed)
+                await self.t.owe(tx, GAMES, event_id, f"games:v{event.version + 1}", now)
+                await self.t.owe(tx, POST, event_id, f"replays:v{event.version + 1}", now, what="pairings",
+                                 round=event.current_round)
+            return None
+        if not plan.round_decided(snap):
+            return None
+        async with self.t.db.transaction() as tx:
+            if plan.finished_after_round(snap):
+                await repo.bump(tx, event, now, status="finished")
+                await self.t.owe(tx, POST, event_id, "standings:final", now, what="standings")
+                await self.t.owe(tx, POST, event_id, "podium", now, what="podium")
+                await self.t.owe(tx, POST, event_id, "signup:finished", now, what="signup")
+            else:
+                nxt = event.current_round + 1  # its key makes the pairing job exist once
+                await self.t.owe(tx, PAIR, event_id, f"round:{nxt}", now, round=nxt)
+        return None
+
+    async def withdraw(self, event_id: int, job: Job) -> Post | None:
+        """A withdrawn or removed player's games in progress are resigned (losses, like any resignation)."""
+        user = int(job.payload["user"])
+        snap = await self.t.load(event_id)
+        reports = []
+        for pairing in snap.pairings:
+            if pairing.game_id is None or pairing.points is not None or user not in pairing.seats:
+                continue
+            row = await self.host.get(pairing.game_id)
+            if row.status != "active":
+                continue
+            try:
+                reports.append(await self.host.resign(row.id, user))
+            except HostError as error:  # already resigned, or the game ended at this moment
+                log.info("no resignation for %s in game %s: %s", user, row.id, error)
+        return Post(snap.event, "reports", job.dedupe or "", reports=tuple(reports)) if reports else None
+
+    async def post(self, event_id: int, job: Job) -> Post | None:
+        """Built when sent, from the event as it is now: a late post never shows an old state as new."""
+        what, key = str(job.payload["what"]), job.dedupe or ""
+        snap = await self.t.load(event_id)
+        event = snap.event
+        if what == "signup":
+            if event.message_id is None:
+                return None
+            return Post(event, what, key, self.t.signup_text(snap), edit=event.message_id,
+                        open=event.status == "open")
+        if what == "pairings":
+            round_ = int(job.payload["round"])
+            threads = await self.threads(snap, round_)
+            return Post(event, what, key, self.t.pairings_text(snap, round_, threads.get))
+        if what == "standings":
+            if await self.newer_standings(event_id, job.id):
+                return None  # a burst of results: the last of their updates shows them all
+            view = await self.t.standings(event_id, name_of=self.name_of)
+            return Post(event, what, key, view.text, tuple(view.images), edit=event.standings_message_id)
+        if what == "podium":
+            return Post(event, what, key, self.t.podium_text(snap))
+        return Post(event, "notice", key, str(job.payload.get("text", ""))[:2000])
+
+    async def newer_standings(self, event_id: int, job_id: int) -> bool:
+        pending = await self.queue.pending(kind=POST)
+        return any(j.id > job_id and j.payload.get("event") == event_id and j.payload.get("what") == "standings"
+                   for j in pending)
+
+    async def threads(self, snap: Snapshot, round_: int) -> dict[int, int | None]:
+        found: dict[int, int | None] = {}
+        for pairing in snap.pairings:
+            if pairing.round == round_ and pairing.game_id is not None:
+                found[pairing.game_id] = (await self.host.get(pairing.game_id)).thread_id
+        return found

@@ -1,0 +1,465 @@
+"""Tournaments (Swiss, round robin, knockout) as a Discord-free service: sign-up, start, withdrawals, standings.
+
+Every command is one version-checked transaction over the event (data/events.py). Everything that happens
+without a command (pairing a round, starting its games, recording a result, posting pairings and
+standings) is a durable job in the jobs table, enqueued in the transaction that causes it and run by
+``host/tournament_jobs.py``; each is idempotent, so a crash or restart at any point loses nothing and
+pairs nothing twice. Pairing, scoring and tie-breaks are the pure functions of ``host/events/``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from data import events as repo
+from data import jobs
+from data.db import StaleVersion, Tx
+from data.events import EventRow, Snapshot
+from data.store import GameRow
+from engines import Game
+from host import bots, clocks, tournament_image
+from host import tournament_plan as plan
+from host.events.model import seeded_order
+from host.ratings import display_rating
+from host.results import HostError
+from host.standings import NameOf
+from host.tournament_texts import fit_table, number, parse_options, parse_start, points_text
+
+if TYPE_CHECKING:
+    from host.service import Host
+
+START, RESULT, PAIR, SETTLE, GAMES, WITHDRAW, POST = (
+    "event_start", "event_result", "event_pair", "event_settle", "event_games", "event_withdraw", "event_post")
+KINDS = (START, RESULT, PAIR, SETTLE, GAMES, WITHDRAW, POST)
+MAX_PLAYERS = 64
+MAX_SWISS_ROUNDS = 15
+STATUS_SAID = {"open": "is open for sign-up", "running": "is under way", "finished": "is over",
+               "cancelled": "was cancelled"}
+MEDALS = ("🥇", "🥈", "🥉")
+FORMAT_NAMES = {plan.SWISS: "Swiss", plan.ROUND_ROBIN: "round robin", plan.KNOCKOUT: "knockout"}
+
+
+@dataclass(frozen=True)
+class Actor:
+    """Who acts, with what a permission check needs: Manage Server, and their roles."""
+
+    user_id: int
+    manage_guild: bool = False
+    roles: tuple[int, ...] = ()
+
+
+@dataclass(frozen=True)
+class StandingsView:
+    event: EventRow
+    text: str
+    """Fits one Discord message: the table as lines (mentions), then what the tie-breaks mean."""
+    images: list[bytes]
+    """The table as PNG pages (none until the standings renderer is wired in)."""
+    table: plan.Table
+
+
+Picture = plan.Picture
+ImageMaker = Callable[[Picture], list[bytes]]
+"""Draws the standings as PNG pages."""
+
+
+def no_image(picture: Picture) -> list[bytes]:
+    """Text-only standings (host tests that do not look at the picture)."""
+    return []
+
+
+class Tournaments:
+    """The commands; ``host/tournament_jobs.py`` runs the jobs they and the games enqueue."""
+
+    def __init__(self, host: Host, *, image: ImageMaker = tournament_image.draw) -> None:
+        self.host = host
+        self.db = host.db
+        self.image = image
+        self.wake = asyncio.Event()
+        """Set when a job of ours is enqueued in this process, so the worker needs no poll to notice."""
+        host.on_finish.append(self.game_finished)
+
+    # ----- the hook: a game ends ----------------------------------------------------------
+
+    async def game_finished(self, tx: Tx, row: GameRow, game: Game, now: float) -> None:
+        """FinishHook: inside the transaction that ends an event game, owe the event its result."""
+        event_id = row.settings.get("event")
+        if event_id is None:
+            return
+        await jobs.enqueue(tx, kind=RESULT, due_at=now, now=now, game_id=row.id, payload={"event": int(event_id)},
+                           dedupe=f"event:{event_id}:game:{row.id}")
+        self.wake.set()
+
+    async def owe(self, tx: Tx, kind: str, event_id: int, key: str, now: float, *, due_at: float | None = None,
+                  **payload: Any) -> None:
+        """Enqueue one of our jobs in ``tx``; its key (``event:<id>:...``) makes it exist once."""
+        await jobs.enqueue(tx, kind=kind, due_at=now if due_at is None else due_at, now=now,
+                           payload={"event": event_id, **payload}, dedupe=f"event:{event_id}:{key}")
+        self.wake.set()
+
+    # ----- reading ------------------------------------------------------------------------
+
+    async def load(self, event_id: int) -> Snapshot:
+        snap = await repo.load(self.db, event_id)
+        if snap is None:
+            raise HostError(f"There is no event #{event_id}.")
+        return snap
+
+    async def resolve(self, guild_id: int | None, event_id: int | None,
+                      statuses: Sequence[str] = ("open", "running")) -> int:
+        """The event a command means: the one given, else the server's only open or running event."""
+        if event_id is not None:
+            snap = await self.load(event_id)
+            if snap.event.guild_id != guild_id:
+                raise HostError(f"There is no event #{event_id} in this server.")
+            return event_id
+        if guild_id is None:
+            raise HostError("Events live in a server.")
+        found = await repo.of_guild(self.db, guild_id, statuses)
+        if not found:
+            said = " or ".join({"open": "open for sign-up", "running": "under way", "finished": "finished"}[s]
+                               for s in statuses)
+            raise HostError(f"No event here is {said}; an organiser creates one with /tournament create.")
+        if len(found) > 1:
+            listed = ", ".join(f"#{e.id}" for e in found[:10])
+            raise HostError(f"There are several events here ({listed}): say which with the `event` option.")
+        return found[0].id
+
+    async def choices(self, guild_id: int | None, typed: str) -> list[tuple[str, int]]:
+        """Autocomplete: (label, id) of the server's events, newest first."""
+        if guild_id is None:
+            return []
+        found = await repo.of_guild(self.db, guild_id, ("open", "running", "finished"))
+        labels = [(f"#{e.id} {self.title(e)} ({STATUS_SAID[e.status]})"[:100], e.id) for e in found]
+        return [c for c in labels if typed.strip().lower() in c[0].lower()][:25]
+
+    def option_choices(self, game: str | None, typed: str) -> list[str]:
+        """Autocomplete for ``options``: what is typed so far, plus one more ``name=value`` of the game's options."""
+        cls = self.host.games.get(game or "")
+        if cls is None:
+            return []
+        done, _, last = typed.rpartition(",")
+        given = {part.split("=")[0].strip().lower() for part in done.split(",") if "=" in part}
+        prefix = f"{done.strip()}, " if done.strip() else ""
+        found = [f"{prefix}{o.name}={str(c).lower()}" for o in cls.options_spec if o.name not in given
+                 for c in o.choices if f"{o.name}={c}".lower().startswith(last.strip().lower())]
+        return [c for c in found if len(c) <= 100][:25]
+
+    def title(self, event: EventRow) -> str:
+        game = self.host.game_class(event.game).title
+        tables = f", tables of {event.table_size}" if event.table_size > 2 else ""
+        return f"{game} {FORMAT_NAMES[event.format]}{tables}"
+
+    # ----- permissions --------------------------------------------------------------------
+
+    async def may_organise(self, guild_id: int, actor: Actor) -> bool:
+        role = await repo.organiser_role(self.db, guild_id)
+        return actor.manage_guild or (role is not None and role in actor.roles)
+
+    @staticmethod
+    async def require_organiser(event: EventRow, actor: Actor) -> None:
+        """The event's own organiser, or a server manager: the organiser role lets members create events,
+        not run other people's."""
+        if actor.user_id == event.organiser_id or actor.manage_guild:
+            return
+        raise HostError(f"Only the organiser of event #{event.id} (<@{event.organiser_id}>) or someone with "
+                        "Manage Server can do that.")
+
+    async def settings(self, guild_id: int | None, actor: Actor, role_id: int | None) -> str:
+        """Set (or clear) the role whose members may create events; Manage Server only."""
+        if guild_id is None:
+            raise HostError("Tournament settings belong to a server.")
+        if not actor.manage_guild:
+            raise HostError("Only members with Manage Server can change the tournament settings.")
+        await repo.set_organiser_role(self.db, guild_id, role_id)
+        if role_id is None:
+            return "Only members with Manage Server may create events now."
+        return f"Members with the role <@&{role_id}> (and anyone with Manage Server) may now create events."
+
+    # ----- sign-up ------------------------------------------------------------------------
+
+    async def create(self, *, guild_id: int | None, channel_id: int | None, actor: Actor, game: str, format: str,
+                     rounds: int | None = None, clock: str = "none", rated: bool = True, max_players: int = 16,
+                     starts: str | None = None, options: str | None = None, table_size: int = 2) -> EventRow:
+        if guild_id is None:
+            raise HostError("Events are run in a server channel.")
+        if not await self.may_organise(guild_id, actor):
+            raise HostError("Only members with Manage Server, or the role set with /tournament settings, may "
+                            "create an event.")
+        cls = self.host.game_class(game)
+        if format not in plan.FORMATS:
+            raise HostError(f"format must be one of {', '.join(plan.FORMATS)}.")
+        if table_size not in cls.players or not 2 <= table_size <= 4:
+            allowed = f"{cls.players.start}-{cls.players.stop - 1}"
+            raise HostError(f"{cls.title} is played by {allowed} players: table_size {table_size} is not possible.")
+        if table_size > 2 and format != plan.SWISS:
+            raise HostError("Tables of 3 or 4 players are paired Swiss: use format swiss.")
+        if format == plan.SWISS and not 1 <= (rounds or 0) <= MAX_SWISS_ROUNDS:
+            raise HostError(f"A Swiss event needs `rounds` between 1 and {MAX_SWISS_ROUNDS}.")
+        if not 2 <= max_players <= MAX_PLAYERS:
+            raise HostError(f"max_players must be between 2 and {MAX_PLAYERS}.")
+        sizes = plan.table_sizes(table_size) if format == plan.SWISS else (2,)
+        checked = parse_options(cls, options, [s for s in sizes if s in cls.players])
+        try:
+            clock_text = clocks.parse(clock).text
+        except ValueError as error:
+            raise HostError(f"Cannot use that clock: {error}.") from None
+        now = self.host.now()
+        starts_at = parse_start(starts, now)
+        async with self.db.transaction() as tx:
+            event_id = await repo.create(
+                tx, guild_id=guild_id, channel_id=channel_id, organiser_id=actor.user_id, game=game,
+                options=checked, format=format, rounds=(rounds or 0) if format == plan.SWISS else 0,
+                table_size=table_size, clock=clock_text, rated=rated, max_players=max_players, starts_at=starts_at,
+                now=now)
+            if starts_at is not None:
+                await self.owe(tx, START, event_id, "start", now, due_at=starts_at)
+        return (await self.load(event_id)).event
+
+    async def set_signup_message(self, event_id: int, message_id: int | None) -> None:
+        await repo.set_message(self.db, event_id, message_id)
+
+    async def set_standings_message(self, event_id: int, message_id: int | None) -> None:
+        await repo.set_standings_message(self.db, event_id, message_id)
+
+    async def join(self, event_id: int, user: int) -> Snapshot:
+        snap = await self.load(event_id)
+        self._require_open(snap.event)
+        if any(e.user_id == user for e in snap.entrants):
+            raise HostError(f"You are already entered in event #{event_id}.")
+        if len(snap.entrants) >= snap.event.max_players:
+            raise HostError(f"Event #{event_id} is full ({snap.event.max_players} players).")
+        return await self._change(snap, lambda tx, now: repo.add_entrant(tx, event_id, user, now))
+
+    async def leave(self, event_id: int, user: int) -> Snapshot:
+        snap = await self.load(event_id)
+        self._require_open(snap.event)
+        if not any(e.user_id == user for e in snap.entrants):
+            raise HostError(f"You are not entered in event #{event_id}.")
+        return await self._change(snap, lambda tx, now: repo.delete_entrant(tx, event_id, user))
+
+    async def add_ai(self, event_id: int, actor: Actor, level: str) -> Snapshot:
+        """An AI entrant at ``level``; each level is one player (one rating), so it enters once."""
+        snap = await self.load(event_id)
+        await self.require_organiser(snap.event, actor)
+        self._require_open(snap.event)
+        try:
+            user = bots.user_of(level)
+        except ValueError as error:
+            raise HostError(str(error).capitalize() + ".") from None
+        if any(e.user_id == user for e in snap.entrants):
+            raise HostError(f"{bots.name(user)} is already entered: each AI level plays once in an event.")
+        if len(snap.entrants) >= snap.event.max_players:
+            raise HostError(f"Event #{event_id} is full ({snap.event.max_players} players).")
+        return await self._change(snap, lambda tx, now: repo.add_entrant(tx, event_id, user, now))
+
+    @staticmethod
+    def _require_open(event: EventRow) -> None:
+        if event.status != "open":
+            raise HostError(f"Event #{event.id} {STATUS_SAID[event.status]}: sign-up is closed.")
+
+    async def _change(self, snap: Snapshot, write: Callable[[Tx, float], Any]) -> Snapshot:
+        """One version-checked write over the event as it was read; a concurrent change refuses cleanly."""
+        now = self.host.now()
+        try:
+            async with self.db.transaction() as tx:
+                await repo.bump(tx, snap.event, now)
+                await write(tx, now)
+                await self.owe(tx, POST, snap.event.id, f"signup:{snap.event.version + 1}", now, what="signup")
+        except StaleVersion:
+            raise HostError(f"Event #{snap.event.id} changed at the same moment; please try again.") from None
+        return await self.load(snap.event.id)
+
+    # ----- start, withdraw, remove ----------------------------------------------------------
+
+    async def start(self, event_id: int, actor: Actor | None) -> Snapshot:
+        """Close sign-up, fix the seeds, and owe round 1's pairing. ``actor`` None: the scheduled start."""
+        snap = await self.load(event_id)
+        event = snap.event
+        if actor is not None:
+            await self.require_organiser(event, actor)
+        if event.status != "open":
+            raise HostError(f"Event #{event_id} {STATUS_SAID[event.status]}.")
+        users = [e.user_id for e in snap.entrants]
+        least = 2 if event.format != plan.SWISS or event.table_size == 2 else plan.table_sizes(event.table_size)[-1]
+        if len(users) < least:
+            raise HostError(f"Event #{event_id} needs at least {least} players to start; it has {len(users)}.")
+        order = await self.seeding(event, snap)
+        now = self.host.now()
+        rounds = plan.planned_rounds(event.format, len(users), event.rounds)
+        try:
+            async with self.db.transaction() as tx:
+                await repo.bump(tx, event, now, status="running", rounds=rounds)
+                await repo.set_seeds(tx, event_id, order)
+                await self.owe(tx, PAIR, event_id, "round:1", now, round=1)
+                await self.owe(tx, POST, event_id, "signup:started", now, what="signup")
+        except StaleVersion:
+            raise HostError(f"Event #{event_id} changed at the same moment; please try again.") from None
+        return await self.load(event_id)
+
+    async def cancel_unstartable(self, event_id: int) -> None:
+        """The set start time came with too few players: the event is cancelled, and says so."""
+        snap = await self.load(event_id)
+        if snap.event.status != "open":
+            return
+        now = self.host.now()
+        async with self.db.transaction() as tx:
+            await repo.bump(tx, snap.event, now, status="cancelled")
+            await self.owe(tx, POST, event_id, "cancelled", now, what="notice",
+                           text=f"Event #{event_id} ({self.title(snap.event)}) is cancelled: too few players "
+                                "had joined at its start time.")
+            await self.owe(tx, POST, event_id, "signup:cancelled", now, what="signup")
+
+    async def seeding(self, event: EventRow, snap: Snapshot) -> list[int]:
+        """Initial ranks: by rating, then sign-up time, in a rated event; a reproducible draw otherwise."""
+        users = [e.user_id for e in snap.entrants]
+        if not event.rated:
+            return seeded_order(users, f"event:{event.id}:{event.created_at}")
+        rated = await repo.ratings_of(self.db, event.game, users)
+        joined = {e.user_id: e.joined_at for e in snap.entrants}
+        return sorted(users, key=lambda u: (-display_rating(*rated[u]) if u in rated else 0, u not in rated,
+                                            joined[u]))
+
+    async def withdraw(self, event_id: int, user: int) -> str:
+        """A player leaves: before the start they simply leave; after it they forfeit what they have not played."""
+        snap = await self.load(event_id)
+        if snap.event.status == "open":
+            await self.leave(event_id, user)
+            return f"You left event #{event_id}."
+        return await self._drop(snap, user, "withdrawn")
+
+    async def remove(self, event_id: int, actor: Actor, player: int | None = None, ai_level: str | None = None) -> str:
+        """The organiser takes a player (or an AI level) off: before the start they are gone, after it they
+        are removed like a withdrawal."""
+        if (player is None) == (ai_level is None):
+            raise HostError("Name the player to remove, or the AI level, but not both.")
+        if ai_level is not None:
+            try:
+                player = bots.user_of(ai_level)
+            except ValueError as error:
+                raise HostError(str(error).capitalize() + ".") from None
+        assert player is not None
+        snap = await self.load(event_id)
+        await self.require_organiser(snap.event, actor)
+        if not any(e.user_id == player for e in snap.entrants):
+            raise HostError(f"{bots.mention(player)} is not entered in event #{event_id}.")
+        if snap.event.status == "open":
+            await self._change(snap, lambda tx, now: repo.delete_entrant(tx, event_id, player))
+            return f"{bots.mention(player)} was taken off event #{event_id}."
+        return await self._drop(snap, player, "removed")
+
+    async def _drop(self, snap: Snapshot, user: int, status: str) -> str:
+        event = snap.event
+        if event.status != "running":
+            raise HostError(f"Event #{event.id} {STATUS_SAID[event.status]}.")
+        entrant = next((e for e in snap.entrants if e.user_id == user), None)
+        if entrant is None:
+            raise HostError(f"{bots.mention(user)} is not playing in event #{event.id}.")
+        if entrant.status != "in":
+            raise HostError(f"{bots.mention(user)} has already left event #{event.id}.")
+        now = self.host.now()
+        verb = "withdrew from" if status == "withdrawn" else "was removed from"
+        text = (f"{bots.mention(user)} {verb} event #{event.id} in round {event.current_round}: any game in "
+                "progress is resigned, and later rounds are forfeited.")
+        try:
+            async with self.db.transaction() as tx:
+                await repo.bump(tx, event, now)
+                await repo.set_left(tx, event.id, user, status, event.current_round)
+                await self.owe(tx, WITHDRAW, event.id, f"drop:{user}", now, user=user)
+                await self.owe(tx, SETTLE, event.id, f"settle:drop:{user}", now)
+                await self.owe(tx, POST, event.id, f"notice:drop:{user}", now, what="notice", text=text)
+                await self.owe(tx, POST, event.id, f"standings:drop:{user}", now, what="standings")
+        except StaleVersion:
+            raise HostError(f"Event #{event.id} changed at the same moment; please try again.") from None
+        return text
+
+    # ----- what is shown --------------------------------------------------------------------
+
+    def name_of(self, user: int) -> str:
+        """A plain name for images: the display name the bot knows, an AI's level, else the user id."""
+        if bots.is_ai(user):
+            return bots.plain_name(user)
+        known = self.host.display_name(user) if self.host.display_name is not None else None
+        return known or f"user {user}"
+
+    def signup_text(self, snap: Snapshot) -> str:
+        event = snap.event
+        game_cls = self.host.game_class(event.game)
+        rounds = f"{event.rounds} rounds" if event.format == plan.SWISS or event.status != "open" else ""
+        options = ", ".join(f"{k} {v}" for k, v in event.options.items()
+                            if any(o.name == k and o.default != v for o in game_cls.options_spec))
+        facts = [f for f in (rounds, clocks.parse(event.clock).describe(), "rated" if event.rated else "unrated",
+                             f"up to {event.max_players} players", options) if f]
+        when = (f"Starts <t:{int(event.starts_at)}:F> (<t:{int(event.starts_at)}:R>)." if event.starts_at is not None
+                else "Starts when the organiser runs /tournament start.")
+        head = f"🏆 **Event #{event.id}: {self.title(event)}** ({', '.join(facts)}). Organiser <@{event.organiser_id}>."
+        people = [bots.mention(e.user_id) + ("" if e.status == "in" else f" ({e.status})") for e in snap.entrants]
+        listed = ", ".join(people) if people else "nobody yet"
+        if event.status == "open":
+            tail = f"{when} Press Join to enter, Leave to drop out."
+        else:
+            tail = f"Sign-up closed: the event {STATUS_SAID[event.status]}."
+        text = f"{head}\nEntrants ({len(people)}/{event.max_players}): {listed}\n{tail}"
+        return text if len(text) <= 2000 else f"{head}\nEntrants: {len(people)}/{event.max_players}.\n{tail}"
+
+    async def names(self, users: Sequence[int], name_of: NameOf | None) -> dict[int, str]:
+        """Names for the image: an AI's level, else what the Discord side says (nickname), else what the host knows."""
+        names = {u: self.name_of(u) for u in users}
+        if name_of is not None:
+            people = [u for u in users if not bots.is_ai(u)]
+            names.update(zip(people, await asyncio.gather(*(name_of(u) for u in people)), strict=True))
+        return names
+
+    async def standings(self, event_id: int, *, final: bool | None = None,
+                        name_of: NameOf | None = None) -> StandingsView:
+        snap = await self.load(event_id)
+        table = plan.standings(snap)
+        final = snap.event.status == "finished" if final is None else final
+        head = (f"**Event #{event_id}: {self.title(snap.event)}**, "
+                + ("final standings" if final else f"standings after round {snap.event.current_round}"
+                   if snap.event.status == "running" else STATUS_SAID[snap.event.status]) + ":")
+        lines = [head]
+        for row in table.rows:
+            breaks = " · ".join(f"{code} {number(v)}" for code, v in zip(table.columns, row.tiebreaks, strict=True))
+            extra = [x for x in (breaks, row.note, "withdrawn" if row.withdrawn else "",
+                                 f"{row.in_progress} game(s) in progress" if row.in_progress else "") if x]
+            score = points_text(row.points) if table.points == "Pts" else f"{number(row.points)} won"
+            lines.append(f"{row.rank}. {bots.mention(row.entrant)}: {score}"
+                         + (f" ({', '.join(extra)})" if extra else ""))
+        text = fit_table(lines, [f"-# {line}" for line in table.explanations])
+        subtitle = ("final standings" if final else f"after round {snap.event.current_round}"
+                    if snap.event.status == "running" else STATUS_SAID[snap.event.status])
+        picture = Picture(f"Event #{event_id}: {self.title(snap.event)}", subtitle, table,
+                          await self.names([row.entrant for row in table.rows], name_of), final)
+        images = await asyncio.to_thread(self.image, picture)
+        return StandingsView(snap.event, text, images, table)
+
+    def pairings_text(self, snap: Snapshot, round_: int, thread_of: Callable[[int], int | None]) -> str:
+        event = snap.event
+        lines = [f"**Event #{event.id}: {self.title(event)}, round {round_}"
+                 + (f" of {event.rounds}" if event.rounds else "") + "**"]
+        for p in [p for p in snap.pairings if p.round == round_]:
+            names = " – ".join(bots.mention(u) for u in p.seats)
+            if p.bye:
+                lines.append(f"Bye: {names} ({number(p.points[0] if p.points else 0)} pt)")
+            elif p.forfeit:
+                lines.append(f"Board {p.board}: {names}: not played (forfeit)")
+            else:
+                thread = thread_of(p.game_id) if p.game_id is not None else None
+                where = f" in <#{thread}>" if thread else f" (game #{p.game_id})" if p.game_id else ""
+                replay = f", replay {p.match_game - 1}" if p.match_game > 1 else ""
+                lines.append(f"Board {p.board}{replay}: {names}{where}")
+        return "\n".join(lines)  # may pass 2,000 characters with many boards: the cog splits it by lines
+
+    def podium_text(self, snap: Snapshot) -> str:
+        table = plan.standings(snap)
+        lines = [f"🏁 **Event #{snap.event.id}: {self.title(snap.event)} is over.**"]
+        for row in table.rows:
+            if row.rank > 3:
+                break
+            lines.append(f"{MEDALS[row.rank - 1]} {bots.mention(row.entrant)}: {points_text(row.points)}")
+        lines.append("Thank you all for playing! /tournament standings shows the whole table.")
+        return "\n".join(lines)[:2000]

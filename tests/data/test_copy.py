@@ -1,0 +1,116 @@
+"""``python -m data.copy``: a SQLite database filled by the host, copied into PostgreSQL, replays the same.
+
+Games of every kind are played with random legal moves (dice included), some finish rated, challenges and
+AI turns leave jobs. After the copy every table holds the same rows on both sides, every game rebuilds
+to the same engine state and the same observation for every seat, and new rows get fresh ids.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import engines
+from data.db import Database
+from engines import CHANCE
+from host import bots, ratings
+from host.service import Host
+from tests.conftest import FakeClock, text_renderer
+from tests.pg import PgServer
+
+ROOT = Path(__file__).resolve().parents[2]
+USERS = [900_000_000_000_000_000 + i for i in range(4)]
+"""Discord snowflakes are 64-bit: the copy must keep them exact."""
+GUILD = 800_000_000_000_000_001
+PLAYED = [("zarathustra", 3, 24), ("zaic", 2, 30), ("zrtz", 2, 30), ("zodiac", 2, 16), ("ziggurat", 4, 30),
+          ("zaic", 2, 8), ("zrtz", 2, 10)]
+"""(game, players, plies at most) for each game played."""
+
+
+def make_host(db: Database, clock: FakeClock) -> Host:
+    return Host(db, games=dict(engines.GAMES), renderer=text_renderer, now=clock, on_finish=[ratings.record_result])
+
+
+async def play_randomly(host: Host, game_id: int, rng: random.Random, plies: int) -> None:
+    for _ in range(plies):
+        row, game = await host.engine(game_id)
+        if row.status != "active":
+            return
+        seat = min(game.to_move() - {CHANCE})
+        await host.play(game_id, row.user_at(seat), rng.choice(game.legal_moves(seat)))  # type: ignore[arg-type]
+
+
+async def populate(host: Host, clock: FakeClock) -> list[int]:
+    rng = random.Random(13)
+    ids = []
+    for name, players, plies in PLAYED:
+        lobby = await host.challenge(game=name, creator=USERS[0], opponents=USERS[1:players], guild_id=GUILD,
+                                     channel_id=GUILD + 1)
+        for user in USERS[1:players]:
+            await host.accept(lobby.row.id, user)
+        await play_randomly(host, lobby.row.id, rng, plies)
+        ids.append(lobby.row.id)
+        clock.advance(61.5)
+    await host.resign(ids[5], USERS[1])  # rated results: ratings and their history
+    await host.resign(ids[6], USERS[0])
+    ids.append((await host.challenge(game="zaic", creator=USERS[2], opponents=[USERS[3]])).row.id)  # waits: a job
+    ids.append((await host.challenge(game="zrtz", creator=USERS[3], opponents=[bots.user_of("easy")])).row.id)
+    await host.set_notify(USERS[1], "digest")
+    return ids
+
+
+async def table_rows(db: Database, tables: list[str]) -> dict[str, list[str]]:
+    """Every row of every table, as sorted JSON objects (column name to value)."""
+    found = {}
+    for table in tables:
+        rows = await db.fetchall(f"SELECT * FROM {table}")
+        found[table] = sorted(json.dumps(dict(zip(r.keys(), tuple(r), strict=True)), sort_keys=True) for r in rows)
+    return found
+
+
+async def snapshot(host: Host, game_id: int) -> tuple[Any, ...]:
+    row, game = await host.engine(game_id)
+    seats = range(row.players)
+    return (row, game.to_dict(), [game.observation(s) for s in [None, *seats]], await host.rolls(game_id))
+
+
+async def test_a_copied_database_replays_every_game_the_same_and_keeps_every_row(
+        pg_server: PgServer, tmp_path: Path, clock: FakeClock) -> None:
+    source = tmp_path / "bot.sqlite3"
+    lite = await Database.open(source)
+    ids = await populate(make_host(lite, clock), clock)
+    tables = [r[0] for r in await lite.fetchall("SELECT name FROM sqlite_master WHERE type = 'table'"
+                                                " AND name NOT LIKE 'sqlite_%' ORDER BY name")]
+    await lite.close()
+    async with pg_server.fresh_database(migrated=False) as url:
+        done = subprocess.run([sys.executable, "-m", "data.copy", str(source), url], cwd=ROOT, capture_output=True,
+                              text=True, timeout=120)
+        assert done.returncode == 0, done.stderr
+        assert "moves:" in done.stdout and "copied" in done.stdout
+        again = subprocess.run([sys.executable, "-m", "data.copy", str(source), url], cwd=ROOT, capture_output=True,
+                               text=True, timeout=120)
+        assert again.returncode == 1 and "not empty" in again.stderr  # never copied twice
+
+        lite, pg = await Database.open(source), await Database.open(url)
+        try:
+            before, after = await table_rows(lite, tables), await table_rows(pg, tables)
+            assert {t: len(r) for t, r in after.items()} == {t: len(r) for t, r in before.items()}
+            assert after == before
+            assert len(before["moves"]) > 100 and before["ratings"] and before["jobs"] and before["rating_history"]
+            from_lite, from_pg = make_host(lite, clock), make_host(pg, clock)
+            for game_id in ids:
+                assert await snapshot(from_pg, game_id) == await snapshot(from_lite, game_id)
+            statuses = {(await from_pg.get(i)).status for i in ids}
+            assert {"active", "finished", "challenge"} <= statuses
+
+            newer = (await from_pg.challenge(game="zaic", creator=USERS[1], opponents=[USERS[2]])).row.id
+            assert newer == max(ids) + 1  # the identity sequence was set past the copied ids
+            jobs = await pg.fetchall("SELECT id FROM jobs ORDER BY id")
+            assert len({j["id"] for j in jobs}) == len(jobs) == len(before["jobs"]) + 1
+        finally:
+            await lite.close()
+            await pg.close()

@@ -1,0 +1,467 @@
+"""Tournaments through the host: every format played to the end over a real SQLite file, with the job worker.
+
+Games are decided by scripted resignations and agreed draws (``decide``), so every result is known and
+the standings can be checked; a second Host over the same file stands in for a restart.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections import Counter
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+import engines
+from data import events as repo
+from data.db import Database
+from host import bots, correspondence, tournament_image
+from host.ai_turns import AiPlayers
+from host.results import HostError
+from host.service import Host
+from host.tournament_jobs import Post, TournamentWorker
+from host.tournament_plan import Picture
+from host.tournament_texts import fit_table, split_lines
+from host.tournaments import Actor, no_image
+from tests.conftest import FakeClock, text_renderer
+
+ADMIN = Actor(1, manage_guild=True)
+GUILD, CHANNEL = 10, 20
+Decide = Callable[[int, tuple[int, ...]], "str | int"]
+"""(game id, seats' users) -> the user who loses (resigns) in a 2-player game, or ``"draw"``."""
+
+
+class Run:
+    """A host, its tournaments and a worker whose posts are kept."""
+
+    def __init__(self, db: Database, clock: FakeClock) -> None:
+        self.host = Host(db, games=engines.GAMES, renderer=text_renderer, now=clock)
+        self.t = self.host.tournaments
+        self.t.image = no_image  # the picture has a test of its own
+        self.posts: list[Post] = []
+        self.worker = TournamentWorker(self.t, self.deliver)
+
+    async def deliver(self, post: Post) -> int | None:
+        self.posts.append(post)
+        return 1000 + len(self.posts) if post.what == "standings" and post.edit is None else None
+
+
+@pytest.fixture
+def run(db: Database, clock: FakeClock) -> Run:
+    return Run(db, clock)
+
+
+async def new_event(run: Run, fmt: str, users: list[int], *, rounds: int | None = None, game: str = "zrtz",
+                    table_size: int = 2, rated: bool = False) -> int:
+    event = await run.t.create(guild_id=GUILD, channel_id=CHANNEL, actor=ADMIN, game=game, format=fmt, rounds=rounds,
+                               rated=rated, max_players=max(2, len(users)), table_size=table_size)
+    for user in users:
+        await run.t.join(event.id, user)
+    await run.t.start(event.id, ADMIN)
+    await run.worker.drain()
+    return event.id
+
+
+async def live_games(run: Run, event_id: int) -> list[tuple[int, tuple[int, ...]]]:
+    snap = await run.t.load(event_id)
+    return [(p.game_id, p.seats) for p in snap.pairings if p.game_id is not None and p.points is None]
+
+
+async def play(run: Run, event_id: int, decide: Decide, limit: int | None = None) -> int:
+    """Decide the games in progress (at most ``limit``), then let the jobs run; returns how many were decided."""
+    games = (await live_games(run, event_id))[:limit]
+    for game_id, seats in games:
+        verdict = decide(game_id, seats)
+        if verdict == "draw":
+            await run.host.offer_draw(game_id, seats[0])
+            await run.host.offer_draw(game_id, seats[1])
+        elif len(seats) == 2:
+            await run.host.resign(game_id, int(verdict))
+        else:  # a table: players resign from the last-placed up; the one left wins
+            order = sorted(seats, key=lambda u: -u)
+            for user in order[:-1]:
+                await run.host.resign(game_id, user)
+    await run.worker.drain()
+    return len(games)
+
+
+def lower_id_wins(game_id: int, seats: tuple[int, ...]) -> str | int:
+    return max(seats)
+
+
+async def play_out(run: Run, event_id: int, decide: Decide = lower_id_wins) -> None:
+    for _ in range(40):
+        if (await run.t.load(event_id)).event.status == "finished":
+            return
+        assert await play(run, event_id, decide), "the event stalled with no game to play"
+    raise AssertionError("the event did not finish")
+
+
+def no_double_work(snap: repo.Snapshot) -> None:
+    """Each (round, board, match game) once, each game linked once, each entrant at most once a round."""
+    keys = Counter((p.round, p.board, p.match_game) for p in snap.pairings)
+    assert max(keys.values()) == 1
+    games = [p.game_id for p in snap.pairings if p.game_id is not None]
+    assert len(games) == len(set(games))
+    for round_ in {p.round for p in snap.pairings}:
+        seen = Counter(u for p in snap.pairings if p.round == round_ and p.match_game == 1 for u in p.seats)
+        assert max(seen.values()) == 1
+
+
+async def test_swiss_of_five_plays_three_rounds_with_one_bye_each_and_ranks_by_points(run: Run) -> None:
+    users = [101, 102, 103, 104, 105]
+    event_id = await new_event(run, "swiss", users, rounds=3)
+    assert len(await live_games(run, event_id)) == 2
+    await play_out(run, event_id)
+    snap = await run.t.load(event_id)
+    no_double_work(snap)
+    assert snap.event.status == "finished" and snap.event.current_round == 3
+    byes = [p.seats[0] for p in snap.pairings if p.bye]
+    assert len(byes) == 3 and len(set(byes)) == 3
+    view = await run.t.standings(event_id)
+    assert view.table.columns == ("Bh", "SB")
+    points = {r.entrant: r.points for r in view.table.rows}
+    assert sum(points.values()) == 3 * 3  # two games and a bye worth a win each round
+    assert view.table.rows[0].entrant == 101 and points[101] == 3  # the lowest id wins every game
+    assert "Buchholz (Bh)" in view.text and "final standings" in view.text
+    whats = [p.what for p in run.posts]
+    assert whats.count("pairings") == 3 and whats.count("podium") == 1
+    podium = next(p for p in run.posts if p.what == "podium")
+    assert "🥇 <@101>" in podium.text
+
+
+async def test_round_robin_of_four_is_the_berger_table_and_draws_split_points(run: Run) -> None:
+    users = [201, 202, 203, 204]
+    event_id = await new_event(run, "round_robin", users)
+    await play_out(run, event_id, lambda g, seats: "draw" if set(seats) == {201, 202} else max(seats))
+    snap = await run.t.load(event_id)
+    no_double_work(snap)
+    pairs = {frozenset(p.seats) for p in snap.pairings if not p.bye}
+    assert len(pairs) == 6 and snap.event.rounds == 3
+    rows = (await run.t.standings(event_id)).table
+    assert rows.columns == ("H2H", "SB")
+    # 201 and 202 drew and beat the rest: equal on points, head-to-head and SB, so they share first place
+    assert sorted((r.rank, r.entrant, r.points) for r in rows.rows) == [
+        (1, 201, 2.5), (1, 202, 2.5), (3, 203, 1.0), (4, 204, 0.0)]
+
+
+async def test_knockout_replays_a_draw_with_sides_swapped_and_the_seed_decides_after_two(run: Run) -> None:
+    users = [301, 302, 303, 304, 305, 306]
+    event_id = await new_event(run, "knockout", users)
+    snap = await run.t.load(event_id)
+    assert snap.event.rounds == 3
+    assert sum(1 for p in snap.pairings if p.bye) == 2  # six players: the top two seeds go through
+    first = next(p for p in snap.pairings if not p.bye)
+    always_draw = {frozenset(first.seats)}
+
+    def decide(game_id: int, seats: tuple[int, ...]) -> str | int:
+        return "draw" if frozenset(seats) in always_draw else max(seats)
+
+    await play(run, event_id, decide)
+    snap = await run.t.load(event_id)
+    replay = [p for p in snap.pairings if p.board == first.board and p.round == 1]
+    assert [p.match_game for p in replay] == [1, 2] and replay[1].seats == first.seats[::-1]
+    await play_out(run, event_id, decide)
+    snap = await run.t.load(event_id)
+    no_double_work(snap)
+    seeds = {e.user_id: e.seed for e in snap.entrants}
+    high = min(first.seats, key=lambda u: seeds[u])
+    assert high in {u for p in snap.pairings if p.round == 2 for u in p.seats}  # two draws: the seed went on
+    table = (await run.t.standings(event_id)).table
+    assert table.rows[0].rank == 1 and table.rows[0].note == "winner"
+    assert [r.rank for r in table.rows] == [1, 2, 3, 3, 5, 5]
+
+
+async def test_tables_of_four_score_by_placing(run: Run) -> None:
+    users = [401, 402, 403, 404, 405, 406, 407, 408]
+    event_id = await new_event(run, "swiss", users, rounds=2, game="zarathustra", table_size=4)
+    games = await live_games(run, event_id)
+    assert len(games) == 2 and all(len(seats) == 4 for _, seats in games)
+    await play_out(run, event_id)
+    snap = await run.t.load(event_id)
+    no_double_work(snap)
+    for p in snap.pairings:
+        assert sorted(p.points or ()) == [0.0, 1.0, 2.0, 3.0]
+    table = (await run.t.standings(event_id)).table
+    assert table.rows[0].points == 6.0 and "3/2/1/0" in (await run.t.standings(event_id)).text
+
+
+async def test_withdrawal_resigns_the_game_in_progress_and_forfeits_later_rounds(run: Run) -> None:
+    users = [501, 502, 503, 504]
+    event_id = await new_event(run, "round_robin", users)
+    text = await run.t.withdraw(event_id, 504)
+    assert "withdrew" in text
+    await run.worker.drain()
+    snap = await run.t.load(event_id)
+    mine = [p for p in snap.pairings if 504 in p.seats]
+    assert mine and all(p.points is not None and not p.forfeit for p in mine)  # resigned: a played loss
+    with pytest.raises(HostError, match="already left"):
+        await run.t.withdraw(event_id, 504)
+    await play_out(run, event_id)
+    snap = await run.t.load(event_id)
+    later = [p for p in snap.pairings if 504 in p.seats and p.round > 1]
+    assert len(later) == 2 and all(p.forfeit and p.game_id is None and p.points is not None for p in later)
+    rows = {r.entrant: r for r in (await run.t.standings(event_id)).table.rows}
+    assert rows[504].points == 0 and rows[504].withdrawn
+
+
+async def test_removal_by_the_organiser_and_refusals(run: Run) -> None:
+    event = await run.t.create(guild_id=GUILD, channel_id=CHANNEL, actor=ADMIN, game="zrtz", format="swiss",
+                               rounds=2, max_players=3)
+    with pytest.raises(HostError, match="Manage Server"):
+        await run.t.create(guild_id=GUILD, channel_id=CHANNEL, actor=Actor(7), game="zrtz", format="swiss", rounds=2)
+    for user in (601, 602):
+        await run.t.join(event.id, user)
+    with pytest.raises(HostError, match="already entered"):
+        await run.t.join(event.id, 601)
+    with pytest.raises(HostError, match="Only the organiser"):
+        await run.t.start(event.id, Actor(601))
+    with pytest.raises(HostError, match="Only the organiser"):
+        await run.t.remove(event.id, Actor(601), 602)
+    await run.t.add_ai(event.id, ADMIN, "easy")
+    with pytest.raises(HostError, match="full"):
+        await run.t.join(event.id, 603)
+    said = await run.t.remove(event.id, ADMIN, 602)
+    assert "taken off" in said
+    assert [e.user_id for e in (await run.t.load(event.id)).entrants] == [601, bots.user_of("easy")]
+    with pytest.raises(HostError, match="not both"):
+        await run.t.remove(event.id, ADMIN, 601, "easy")
+    await run.t.remove(event.id, ADMIN, ai_level="easy")
+    assert [e.user_id for e in (await run.t.load(event.id)).entrants] == [601]
+
+
+async def test_role_set_in_settings_may_create(run: Run) -> None:
+    with pytest.raises(HostError, match="Manage Server"):
+        await run.t.settings(GUILD, Actor(5), 77)
+    await run.t.settings(GUILD, ADMIN, 77)
+    event = await run.t.create(guild_id=GUILD, channel_id=CHANNEL, actor=Actor(5, roles=(77,)), game="zaic",
+                               format="knockout")
+    assert event.organiser_id == 5
+
+
+@pytest.mark.parametrize(("fields", "said"), [
+    ({"format": "arena"}, "format must be"),
+    ({"format": "swiss", "rounds": None}, "rounds"),
+    ({"format": "knockout", "table_size": 3, "game": "zarathustra"}, "paired Swiss"),
+    ({"format": "swiss", "rounds": 3, "table_size": 3}, "not possible"),
+    ({"format": "knockout", "options": "rings=50"}, "rings must be one of"),
+    ({"format": "knockout", "options": "nonsense"}, "name=value"),
+    ({"format": "knockout", "clock": "5d"}, "clock must be"),
+    ({"format": "knockout", "starts": "yesterday"}, "starts:"),
+    ({"format": "knockout", "max_players": 1}, "max_players"),
+    ({"format": "knockout", "game": "chess"}, "no game called"),
+])
+async def test_bad_input_is_refused_and_creates_nothing(run: Run, fields: dict[str, object], said: str) -> None:
+    kwargs: dict[str, object] = {"game": "zrtz", **fields}
+    with pytest.raises(HostError, match=said):
+        await run.t.create(guild_id=GUILD, channel_id=CHANNEL, actor=ADMIN, **kwargs)  # type: ignore[arg-type]
+    assert await repo.of_guild(run.t.db, GUILD, ("open",)) == []
+
+
+async def test_scheduled_start_runs_at_its_time_or_cancels(run: Run, clock: FakeClock) -> None:
+    event = await run.t.create(guild_id=GUILD, channel_id=CHANNEL, actor=ADMIN, game="zrtz", format="knockout",
+                               starts="2h", options="rings=48")
+    lonely = await run.t.create(guild_id=GUILD, channel_id=CHANNEL, actor=ADMIN, game="zrtz", format="knockout",
+                                starts="2h")
+    for user in (701, 702, 703):
+        await run.t.join(event.id, user)
+    await run.t.join(lonely.id, 704)
+    await run.worker.drain()
+    assert (await run.t.load(event.id)).event.status == "open"
+    clock.advance(2 * 3600)
+    await run.worker.drain()
+    snap = await run.t.load(event.id)
+    assert snap.event.status == "running" and snap.event.current_round == 1
+    game = await run.host.get(next(p.game_id for p in snap.pairings if p.game_id is not None))
+    assert game.options["rings"] == 48 and game.settings["event"] == event.id
+    assert (await run.t.load(lonely.id)).event.status == "cancelled"
+
+
+async def test_a_restart_mid_round_finishes_the_round_without_pairing_twice(tmp_path: Path, clock: FakeClock) -> None:
+    path = tmp_path / "restart.sqlite3"
+    db = await Database.open(path)
+    first = Run(db, clock)
+    users = [801, 802, 803, 804, 805, 806, 807, 808]
+    event_id = await new_event(first, "swiss", users, rounds=3)
+    await play(first, event_id, lower_id_wins, limit=2)  # half of round 1
+    # The last result of round 1 lands, and the process dies before its jobs run.
+    game_id, seats = (await live_games(first, event_id))[0]
+    await first.host.resign(game_id, max(seats))
+    [job] = await first.worker.queue.claim(clock(), first.worker.owner, kinds=("event_result",))
+    await first.worker.handle(job)  # recorded, but never marked done: a crash right here
+    await db.close()
+
+    db = await Database.open(path)
+    second = Run(db, clock)
+    await second.worker.recover()
+    await second.worker.drain()
+    await play(second, event_id, lower_id_wins)
+    snap = await second.t.load(event_id)
+    no_double_work(snap)
+    assert snap.event.current_round == 2 and sum(1 for p in snap.pairings if p.round == 1) == 4
+    await play_out(second, event_id)
+    snap = await second.t.load(event_id)
+    no_double_work(snap)
+    assert snap.event.status == "finished" and len(snap.pairings) == 12
+    await db.close()
+
+
+async def test_ai_entrants_play_their_games_through_ai_jobs(run: Run) -> None:
+    run.host.on_change.append(AiPlayers(run.host).enqueue)
+    event = await run.t.create(guild_id=GUILD, channel_id=CHANNEL, actor=ADMIN, game="zrtz", format="knockout")
+    await run.t.join(event.id, 901)
+    await run.t.add_ai(event.id, ADMIN, "easy")
+    await run.t.start(event.id, ADMIN)
+    await run.worker.drain()
+    [(game_id, seats)] = await live_games(run, event.id)
+    assert bots.user_of("easy") in seats
+    ai_jobs = await run.worker.queue.pending(kind="ai_turn", game_id=game_id)
+    row = await run.host.get(game_id)
+    assert (row.user_at(0) == bots.user_of("easy")) == bool(ai_jobs)
+
+
+async def test_rated_events_seed_by_rating_then_sign_up(run: Run) -> None:
+    async with run.t.db.transaction() as tx:
+        for user, mu in ((1002, 30.0), (1003, 35.0)):
+            await tx.execute("INSERT INTO ratings (user_id, game, scope, season, mu, sigma) VALUES (?, 'zrtz',"
+                             " 'global', 0, ?, 2.0)", (user, mu))
+    event_id = await new_event(run, "knockout", [1001, 1002, 1003, 1004], rated=True)
+    snap = await run.t.load(event_id)
+    assert sorted((e.seed, e.user_id) for e in snap.entrants) == [(1, 1003), (2, 1002), (3, 1001), (4, 1004)]
+    assert {p.seats for p in snap.pairings} == {(1003, 1004), (1002, 1001)}  # 1-4 and 2-3, the better seed first
+
+
+async def test_an_event_game_cannot_be_aborted_and_one_the_clock_aborted_is_lost_by_the_player_to_move(
+        run: Run) -> None:
+    event = await run.t.create(guild_id=GUILD, channel_id=CHANNEL, actor=ADMIN, game="zaic", format="knockout",
+                               clock="1d")
+    for user in (1101, 1102):
+        await run.t.join(event.id, user)
+    await run.t.start(event.id, ADMIN)
+    await run.worker.drain()
+    [(game_id, seats)] = await live_games(run, event.id)
+    with pytest.raises(HostError, match="cannot be aborted"):
+        await run.host.abort(game_id, seats[0])
+    assert await correspondence.abandon(run.host, game_id) is not None  # nobody moved before the deadline
+    await run.worker.sweep()
+    await run.worker.drain()
+    snap = await run.t.load(event.id)
+    [pairing] = snap.pairings
+    assert pairing.forfeit and pairing.points == (0.0, 1.0) and snap.event.status == "finished"
+
+
+async def test_two_workers_over_one_database_pair_and_start_everything_once(tmp_path: Path, clock: FakeClock) -> None:
+    path = tmp_path / "two.sqlite3"
+    db_a, db_b = await Database.open(path), await Database.open(path)
+    a, b = Run(db_a, clock), Run(db_b, clock)
+    event = await a.t.create(guild_id=GUILD, channel_id=CHANNEL, actor=ADMIN, game="zrtz", format="swiss", rounds=3)
+    for user in range(1201, 1211):
+        await a.t.join(event.id, user)
+    await a.t.start(event.id, ADMIN)
+
+    async def both() -> None:
+        for _ in range(5):  # a job refused as busy or stale comes back a little later
+            await asyncio.gather(a.worker.drain(), b.worker.drain())
+            clock.advance(600)
+
+    await both()
+    for _ in range(3):
+        for game_id, seats in await live_games(a, event.id):
+            await a.host.resign(game_id, max(seats))
+        await both()
+    snap = await a.t.load(event.id)
+    no_double_work(snap)
+    assert snap.event.status == "finished" and len(snap.pairings) == 15
+    assert len({p.game_id for p in snap.pairings}) == 15
+    assert (await db_a.fetchone("SELECT COUNT(*) FROM games"))[0] == 15  # no game created twice, none orphaned
+    assert sum(1 for p in a.posts + b.posts if p.what == "pairings") == 3
+    await db_a.close()
+    await db_b.close()
+
+
+def test_long_tables_and_pairings_fit_discord_messages() -> None:
+    rows = [f"{i}. <@{10**18 + i}>: 2½ pts (Bh 7½ · SB 5¾, 1 game(s) in progress)" for i in range(1, 65)]
+    text = fit_table(["**Event #1**, standings:", *rows], ["-# a note " * 20, "-# shared places"])
+    assert len(text) <= 2000 and "… and" in text and text.endswith("-# shared places")
+    assert fit_table(["head", "1. a"], ["-# n"]) == "head\n1. a\n-# n"
+    parts = split_lines("\n".join(rows))
+    assert all(len(p) <= 2000 for p in parts) and "\n".join(parts) == "\n".join(rows) and len(parts) == 3
+
+
+async def test_a_game_created_but_not_started_before_a_crash_keeps_its_pairing_sides(tmp_path: Path,
+                                                                                    clock: FakeClock) -> None:
+    path = tmp_path / "start.sqlite3"
+    db = await Database.open(path)
+    first = Run(db, clock)
+    event = await first.t.create(guild_id=GUILD, channel_id=CHANNEL, actor=ADMIN, game="zrtz", format="round_robin")
+    for user in (1301, 1302, 1303, 1304):
+        await first.t.join(event.id, user)
+    await first.t.start(event.id, ADMIN)
+    [pair_job] = await first.worker.queue.claim(clock(), first.worker.owner, kinds=("event_pair",))
+    await first.worker.handle(pair_job)
+    snap = await first.t.load(event.id)
+    pairing = snap.pairings[0]
+    game_id = await first.worker.create_game(snap.event, pairing)  # created and linked; the start never came
+    assert game_id is not None and (await first.host.get(game_id)).status == "challenge"
+    await db.close()
+
+    db = await Database.open(path)
+    second = Run(db, clock)
+    await second.host.recover()  # the host's own recovery starts full tables: an event game keeps its seats
+    row = await second.host.get(game_id)
+    assert row.status == "active" and tuple(row.user_at(s) for s in range(2)) == pairing.seats
+    await second.worker.recover()
+    await second.worker.drain()
+    snap = await second.t.load(event.id)
+    no_double_work(snap)
+    assert all(p.game_id is not None for p in snap.pairings if p.round == 1)
+    assert (await db.fetchone("SELECT COUNT(*) FROM games"))[0] == 2
+    await db.close()
+
+
+async def test_options_are_checked_for_every_table_size_and_filled_per_game(run: Run) -> None:
+    with pytest.raises(HostError, match="partners is for 4 players"):
+        await run.t.create(guild_id=GUILD, channel_id=CHANNEL, actor=ADMIN, game="ziggurat", format="swiss",
+                           rounds=1, table_size=4, options="mode=partners")
+    users = [1401, 1402, 1403, 1404, 1405, 1406, 1407]
+    event_id = await new_event(run, "swiss", users, rounds=1, game="zarathustra", table_size=4)
+    assert (await run.t.load(event_id)).event.options == {}
+    boards = sorted([(len(seats), (await run.host.get(game_id)).options["board"])
+                     for game_id, seats in await live_games(run, event_id)])
+    assert boards == [(3, 6), (4, 7)]  # each table's board follows its own player count
+
+
+def test_options_autocomplete_offers_the_games_own_options(run: Run) -> None:
+    assert "rings=48" in run.t.option_choices("zrtz", "")
+    assert run.t.option_choices("zrtz", "rings=48, bl") == ["rings=48, blitz=false", "rings=48, blitz=true"]
+    assert run.t.option_choices("chess", "") == []
+
+
+async def test_standings_image_pages_with_points_tie_breaks_games_and_notes(run: Run, tmp_path: Path) -> None:
+    run.t.image = tournament_image.draw
+    users = list(range(1500, 1540))
+    event_id = await new_event(run, "swiss", users, rounds=3)
+    await play(run, event_id, lower_id_wins, limit=12)
+    await run.t.withdraw(event_id, 1539)
+    await run.worker.drain()
+    view = await run.t.standings(event_id)
+    assert len(view.images) == 2 and all(png.startswith(b"\x89PNG") for png in view.images)  # 32 rows a page
+    picture = tournament_image.standings_table(Picture("Event #1", "after round 1", view.table,
+                                                       {u: f"player {u}" for u in users}, False))
+    assert picture.columns == ("Pts", "Bh", "SB")
+    playing = {row.name: row.playing for row in picture.rows}
+    assert sum(1 for n in playing.values() if n) == 2 * len(await live_games(run, event_id)) > 0
+    assert any(row.note == "withdrawn" for row in picture.rows)
+    for page, png in enumerate(view.images, 1):
+        (tmp_path / f"standings-{page}.png").write_bytes(png)
+
+
+async def test_a_burst_of_results_updates_the_standings_once(run: Run) -> None:
+    event_id = await new_event(run, "swiss", [1601, 1602, 1603, 1604, 1605, 1606], rounds=2)
+    before = sum(1 for p in run.posts if p.what == "standings")
+    for game_id, seats in await live_games(run, event_id):
+        await run.host.resign(game_id, max(seats))  # three results land before the worker runs
+    await run.worker.drain()
+    shown = [p for p in run.posts if p.what == "standings"][before:]
+    assert len(shown) == 1 and shown[0].text.count(": 1 pt (") == 3  # all three results in the one update
