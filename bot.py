@@ -151,6 +151,13 @@ class ZBot(commands.Bot):
         return "bot" if shards is None or shards.ids is None else "shards-" + "-".join(map(str, shards.ids))
 
     @property
+    def lease_scope(self) -> str | None:
+        """``process_name`` when other processes share the database (some of the shards run elsewhere): a restart
+        then takes back only its predecessor's job leases. None for the one process that runs everything."""
+        shards = self.config.shards
+        return self.process_name if shards is not None and shards.ids is not None else None
+
+    @property
     def ai(self) -> AiPlayers:
         if self._ai is None:
             raise RuntimeError("the AI players are created in setup_hook")
@@ -167,9 +174,8 @@ class ZBot(commands.Bot):
         self.recovered = await self._host.recover()
         if self.recovered:
             log.info("started %d game(s) that a crash had left waiting", len(self.recovered))
-        shared = self.config.shards is not None and self.config.shards.ids is not None  # other processes run
         owed = await self._host.outbox.catch_up(  # sent by cogs/dispatch.py once connected
-            self._host.now(), owner_prefix=f"{self.process_name}:" if shared else None)
+            self._host.now(), owner_prefix=f"{self.lease_scope}:" if self.lease_scope else None)
         if owed:
             log.info("%d owed post(s) or message(s) left by the last run will be sent", owed)
         for module in pkgutil.iter_modules(cogs.__path__):

@@ -101,7 +101,7 @@ class TournamentCog(commands.GroupCog, group_name="tournament",
                     group_description="Swiss, round-robin and knockout events"):
     def __init__(self, bot: ZBot) -> None:
         self.bot = bot
-        self.worker = TournamentWorker(bot.host.tournaments, self.deliver, self.name_of)
+        self.worker = TournamentWorker(bot.host.tournaments, self.deliver, self.name_of, scope=bot.lease_scope)
         self.known: dict[int, str] = {}
         """Display names already fetched: a standings update must not cost a request per player."""
         self.task: asyncio.Task[None] | None = None

@@ -68,14 +68,18 @@ Deliver = Callable[[Post], Awaitable[int | None]]
 
 
 class TournamentWorker:
-    def __init__(self, tournaments: Tournaments, deliver: Deliver, name_of: NameOf | None = None) -> None:
-        """``name_of``: players' names for the standings image (the Discord side's nicknames)."""
+    def __init__(self, tournaments: Tournaments, deliver: Deliver, name_of: NameOf | None = None, *,
+                 scope: str | None = None) -> None:
+        """``name_of``: players' names for the standings image (the Discord side's nicknames). ``scope``: this
+        process's name when other processes share the database (shards); a restart then frees only the
+        leases its predecessor of that name held."""
         self.t = tournaments
         self.name_of = name_of
         self.host = tournaments.host
         self.deliver = deliver
         self.queue = JobQueue(tournaments.db)
-        self.owner = f"events:{os.getpid()}:{uuid.uuid4().hex[:8]}"
+        self.scope = scope
+        self.owner = f"{scope + ':' if scope else ''}events:{os.getpid()}:{uuid.uuid4().hex[:8]}"
         self.closed = False
 
     # ----- the loop -------------------------------------------------------------------------
@@ -104,7 +108,8 @@ class TournamentWorker:
 
     async def recover(self) -> None:
         """At start-up: a dead process's leases are freed, and anything a lost hook left is owed again."""
-        await self.queue.hasten(KINDS, self.host.now(), 0.0)
+        await self.queue.hasten(KINDS, self.host.now(), 0.0,
+                                owner_prefix=f"{self.scope}:events:" if self.scope else None)
         await self.sweep()
 
     async def sweep(self) -> None:

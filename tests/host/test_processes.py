@@ -19,6 +19,8 @@ from host import matches, outbox
 from host.clocks import DAY
 from host.scheduler import Scheduler
 from host.service import Host
+from host.tournament_jobs import KINDS as EVENT_KINDS
+from host.tournament_jobs import TournamentWorker
 from tests.conftest import FakeClock, text_renderer
 from tests.engines.toy import DiceNim
 from tests.host.test_correspondence import bid, clocked
@@ -132,3 +134,18 @@ def test_every_owed_kind_has_a_dispatcher() -> None:
                 for value in vars(importlib.import_module(f"cogs.{module.name}")).values() if isinstance(value, type)
                 for name in vars(value) if name.startswith("outbox_")}
     assert set(outbox.KINDS) <= handlers
+
+
+async def test_a_restarted_shard_frees_only_its_own_tournament_leases(two: tuple[Host, Host], clock: FakeClock) -> None:
+    async def deliver(post: object) -> int | None:
+        return None
+
+    a, b = two
+    queue = JobQueue(a.db)
+    await queue.add(kind=EVENT_KINDS[0], due_at=clock(), now=clock(), payload={"event": 1}, dedupe="event:1:test")
+    alive = TournamentWorker(a.tournaments, deliver, scope="shards-1")
+    [held] = await queue.claim(clock(), alive.owner, kinds=EVENT_KINDS)
+    await TournamentWorker(b.tournaments, deliver, scope="shards-0").recover()  # another shard set starts
+    assert await queue.claim(clock(), "someone", kinds=EVENT_KINDS) == [], "a live process's lease is kept"
+    await TournamentWorker(b.tournaments, deliver, scope="shards-1").recover()  # shard 1's process restarts
+    assert [j.id for j in await queue.claim(clock(), "someone", kinds=EVENT_KINDS)] == [held.id]
