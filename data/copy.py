@@ -106,6 +106,7 @@ async def copy(sqlite_path: Path, url: str, *, log: Callable[[str], None] = prin
                 await target.execute(
                     f"SELECT setval(pg_get_serial_sequence('\"{table}\"', '{column}'),"
                     f' COALESCE(MAX("{column}"), 0) + 1, false) FROM "{table}"')
+        await target.execute("ANALYZE")  # fresh planner statistics, or the copied tables plan as empty ones
     finally:
         source.close()
         await target.close()
