@@ -149,6 +149,7 @@ class GameStore:
         Looked up and created in one transaction, so two presses of Rematch at once make one game.
         """
         async with self.db.transaction() as conn:
+            await conn.lock(f"rematch-of-{rematch_of}")  # PostgreSQL: the second press waits, then finds the first
             live = await conn.fetchone(
                 "SELECT id FROM games WHERE rematch_of = ? AND status IN ('challenge', 'active')"
                 " ORDER BY id LIMIT 1", (rematch_of,))

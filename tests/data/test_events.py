@@ -58,7 +58,7 @@ async def test_entrants_pairings_games_and_results_are_each_set_once(db: Databas
         assert not await events.set_points(tx, board.id, (0.0, 1.0))
     snap = await events.load(db, event_id)
     assert snap is not None and snap.pairings[0].points == (1.0, 0.0) and snap.pairings[0].game_id == game_id
-    with pytest.raises(Exception, match="(?i)unique"):
+    with pytest.raises(Exception, match=r"(?i)unique"):
         async with db.transaction() as tx:
             await events.add_pairings(tx, event_id, [NewPairing(1, 1, (11, 10))])
 
