@@ -159,13 +159,15 @@ def timing(names: list[str], count: int, players_only: set[int]) -> None:
             print(f"load average {os.getloadavg()[0]:.1f}", flush=True)
             sample = positions(name, players, count)
             for level in ai.LEVELS:
-                samples = []
+                samples, cpu = [], []
                 for i, game in enumerate(sample):
                     seat = min(game.to_move())
-                    start = time.perf_counter()
+                    start, start_cpu = time.perf_counter(), time.process_time()
                     ai.choose(game, seat, level, seed=i)
                     samples.append((time.perf_counter() - start) * 1000)
+                    cpu.append((time.process_time() - start_cpu) * 1000)
                 report(f"time per move {name} {players}p {level}", samples)
+                report(f"cpu time per move {name} {players}p {level}", cpu)
 
 
 def main() -> None:
