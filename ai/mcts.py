@@ -6,7 +6,8 @@ by move texts and shared by all copies (single-observer ISMCTS): a child's ``ava
 it was legal when its parent was visited, and UCB uses that instead of the parent's visits. Dice are
 open loop: outcomes are drawn from ``chance_outcomes`` and not stored in the tree. Rewards are one
 number per seat (``ai.evaluate``), so 3-4 players and teams need nothing special. Rollouts play
-random moves for a few plies and then ask the per-game evaluation: long games stay cheap.
+random moves for a few plies and then ask the per-game evaluation: long games stay cheap. With
+``prior_visits`` (hard), new children are added best-first by a one-ply evaluation instead of at random.
 """
 
 from __future__ import annotations
