@@ -10,7 +10,7 @@ from __future__ import annotations
 import random
 import time
 
-from ai import book, levels, mcts, solve
+from ai import alphabeta, book, levels, mcts, solve
 from ai.levels import work_for
 from engines import CHANCE, Game
 
@@ -47,8 +47,10 @@ def choose(game: Game, seat: int, level: str, *, seed: int, budget_s: float | No
     found = solve.winning_move(game, seat, moves, work.solve, work.solve_nodes)
     if found is not None:
         return found
-    root = mcts.search(game, seat, moves, work.iterations, levels.ROLLOUT_DEPTH.get(game.name, 10), work.explore,
-                       rng, deadline)
+    if work.alphabeta and game.name in levels.ALPHABETA and solve.applies(game):
+        return alphabeta.choose(game, seat, moves, work.alphabeta, rng, deadline)
+    depth = round(levels.ROLLOUT_DEPTH.get(game.name, 10) * work.depth)
+    root = mcts.search(game, seat, moves, work.iterations, depth, work.explore, rng, deadline, work.prior_visits)
     return mcts.best_move(root, moves)
 
 

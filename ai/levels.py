@@ -4,7 +4,10 @@ Tests and benchmarks scale the work down by patching ``WORK`` (the functions rea
 ``iterations``: MCTS iterations; ``depth``: plies a rollout plays before the evaluation takes over
 (per game below); ``solve``: plies of the exact win search at the root (0 none, 1 a win in one move,
 3 a forced win in two moves for the two-player perfect-information games); ``solve_nodes``: the
-positions that search may visit before it gives up.
+positions that search may visit before it gives up; ``prior_visits``: nodes visited that often (and
+the root) add children best-first by a one-ply evaluation instead of at random (-1: never);
+``depth``: multiplier of the game's rollout depth; ``alphabeta``: positions for the alpha-beta search
+in the games of ``ALPHABETA`` (0: the tree search there too).
 """
 
 from __future__ import annotations
@@ -18,13 +21,20 @@ class Work:
     solve: int
     solve_nodes: int
     explore: float = 0.7
+    prior_visits: int = -1
+    depth: float = 1.0
+    alphabeta: int = 0
 
 
 WORK: dict[str, Work] = {
     "easy": Work(iterations=24, solve=0, solve_nodes=0, explore=1.4),
     "medium": Work(iterations=160, solve=1, solve_nodes=600),
-    "hard": Work(iterations=480, solve=3, solve_nodes=2500),
+    "hard": Work(iterations=1200, solve=3, solve_nodes=2500, prior_visits=10, depth=0.5, alphabeta=5000),
 }
+
+ALPHABETA: frozenset[str] = frozenset({"zaic"})
+"""Games where a level with ``alphabeta`` positions uses alpha-beta instead of the tree search (measured
+stronger at equal time, docs/ai.md); only two-player games without dice or secrets qualify."""
 
 ROLLOUT_DEPTH: dict[str, int] = {"zarathustra": 4, "zaic": 6, "zrtz": 4, "zodiac": 8, "ziggurat": 30}
 """Rollout plies before the evaluation, per game (dice plies count too)."""
@@ -39,7 +49,12 @@ GAME_SCALE: dict[tuple[str, int], float] = {
 several times one of ZÈRTZ."""
 
 
+LEVEL_SCALE: dict[tuple[str, str], float] = {("hard", "zrtz"): 0.4}
+"""A further multiplier for one level in one game: hard's 1200 iterations fit 3 s everywhere but in ZÈRTZ,
+whose root priors alone value up to 1944 moves."""
+
+
 def work_for(level: str, game: str, players: int = 2) -> Work:
     base = WORK[level]
-    scale = GAME_SCALE.get((game, players), 1.0)
-    return replace(base, iterations=max(1, round(base.iterations * scale)))
+    scale = GAME_SCALE.get((game, players), 1.0) * LEVEL_SCALE.get((level, game), 1.0)
+    return replace(base, iterations=max(1, round(base.iterations * scale)), alphabeta=round(base.alphabeta * scale))

@@ -6,7 +6,8 @@ by move texts and shared by all copies (single-observer ISMCTS): a child's ``ava
 it was legal when its parent was visited, and UCB uses that instead of the parent's visits. Dice are
 open loop: outcomes are drawn from ``chance_outcomes`` and not stored in the tree. Rewards are one
 number per seat (``ai.evaluate``), so 3-4 players and teams need nothing special. Rollouts play
-random moves for a few plies and then ask the per-game evaluation: long games stay cheap.
+random moves for a few plies and then ask the per-game evaluation: long games stay cheap. With
+``prior_visits`` (hard), new children are added best-first by a one-ply evaluation instead of at random.
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ WIDEN = 2.0
 
 
 class Node:
-    __slots__ = ("avail", "children", "seat", "value", "visits")
+    __slots__ = ("avail", "children", "prior", "seat", "value", "visits")
 
     def __init__(self, seat: int) -> None:
         self.seat = seat
@@ -32,6 +33,8 @@ class Node:
         self.visits = 0
         self.avail = 1
         self.value = 0.0
+        self.prior: dict[str, float] | None = None
+        """One-ply evaluation of the mover's moves (filled lazily, see ``pick_untried``)."""
 
 
 def actor(game: Game, seat: int) -> int:
@@ -53,6 +56,35 @@ def roll(game: Game, rng: random.Random) -> None:
     game.play(CHANCE, outcomes[-1][0])
 
 
+def one_ply(world: Game, who: int, move: str) -> float:
+    twin = world.clone()
+    twin.play(who, move)
+    return evaluate(twin)[who]
+
+
+def pick_untried(node: Node, world: Game, who: int, untried: list[str], prior_visits: int,
+                 rng: random.Random, root: bool) -> str:
+    """The untried move to add: at random, or (the root, or a node visited ``prior_visits`` times) the best by one ply.
+
+    The one-ply values are kept in the node, keyed by move text, so a wide node (1944 ZÈRTZ moves)
+    pays for them once; moves first seen in another determinized world or after other dice are
+    valued when they appear.
+    """
+    if prior_visits < 0 or (node.visits < prior_visits and not root):
+        return rng.choice(untried)
+    prior = node.prior
+    if prior is None:
+        prior = node.prior = {}
+    best, pick = -1.0, untried[0]
+    for m in untried:
+        value = prior.get(m)
+        if value is None:
+            value = prior[m] = one_ply(world, who, m) + 1e-6 * rng.random()  # ties at random
+        if value > best:
+            best, pick = value, m
+    return pick
+
+
 def rollout(game: Game, seat: int, depth: int, rng: random.Random) -> list[float]:
     """Random play for ``depth`` plies (dice included), then the exact result or the evaluation."""
     for _ in range(depth):
@@ -68,8 +100,11 @@ def rollout(game: Game, seat: int, depth: int, rng: random.Random) -> list[float
 
 
 def search(game: Game, seat: int, root_moves: list[str], iterations: int, depth: int, explore: float,
-           rng: random.Random, deadline: float | None) -> Node:
+           rng: random.Random, deadline: float | None, prior_visits: int = -1) -> Node:
     """Run the search and return the root; with ``deadline`` the clock stops it instead of ``iterations``.
+
+    ``prior_visits``: nodes visited that often add their children best-first by a one-ply evaluation
+    (-1: never, children are added at random).
 
     ``seat`` is the searching seat (whose secrets are kept); ``root_moves`` are the legal moves of
     whoever is to move at the root (``seat`` itself when choosing a move).
@@ -111,7 +146,7 @@ def search(game: Game, seat: int, root_moves: list[str], iterations: int, depth:
             room = not present or len(children) < WIDEN * math.sqrt(node.visits + 1)
             untried = [m for m in moves if m not in children] if room else []
             if untried:
-                move = rng.choice(untried)
+                move = pick_untried(node, world, who, untried, prior_visits, rng, node is root)
                 child = Node(who)
                 children[move] = child
                 expanded = True

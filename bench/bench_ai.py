@@ -2,8 +2,11 @@
 
 Run from the repository root: ``.venv/bin/python -m bench.bench_ai`` (slow at full size). Options:
 ``--games N`` games per match-up (default 20), ``--scale X`` multiplies every level's search work
-(e.g. 0.25 for a quick look; the report says so), ``--only zrtz,zaic`` some games, ``--timing N`` positions
-per game and level for the timing table (at full work), ``--no-matches`` / ``--no-timing``.
+(iterations and alpha-beta positions; e.g. 0.25 for a quick look; the report says so), ``--only zrtz,zaic``
+some games, ``--players 2,4`` some player counts, ``--pairs hard-medium`` some match-ups, ``--jobs N``
+match games in N processes, ``--timing N`` positions per game and level for the timing table (at full
+work), ``--no-matches`` / ``--no-timing``. The load average is printed with the results: the machine is
+shared, so times are inflated when it is busy, while the match results count work, not seconds.
 
 Match-ups, for every game and player count (default options): hard vs uniform random, medium vs
 easy, hard vs medium, easy vs a greedy one-move-lookahead player. The first agent sits in one seat
@@ -17,9 +20,11 @@ from __future__ import annotations
 
 import argparse
 import math
+import os
 import random
 import time
 from collections.abc import Callable
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import replace
 
 import ai
@@ -87,19 +92,41 @@ def interval(scores: list[float]) -> tuple[float, float, float]:
     return p, max(0.0, centre - half), min(1.0, centre + half)
 
 
-def matches(names: list[str], games: int, times: dict[str, list[float]]) -> None:
-    pairs = [("hard", "random"), ("medium", "easy"), ("hard", "medium"), ("easy", "greedy")]
+PAIRS = (("hard", "random"), ("medium", "easy"), ("hard", "medium"), ("easy", "greedy"))
+
+
+def match_game(job: tuple[str, int, str, str, int, dict[str, levels.Work]]) -> tuple[float, dict[str, list[float]]]:
+    """One game of a match-up (a process-pool job: the levels' work travels with it); its score and move times."""
+    name, players, a, b, index, work = job
+    levels.WORK.update(work)
+    times: dict[str, list[float]] = {}
     agents: dict[str, Agent] = {lv: level_agent(lv, times) for lv in ai.LEVELS}
     agents["random"], agents["greedy"] = random_agent, greedy_agent
-    for name in names:
-        cls = engines.get(name)
-        for players in cls.players:
-            for a, b in pairs:
-                rng = random.Random(f"{name}{players}{a}{b}")
-                scores = [play_match_game(cls, players, agents[a], agents[b], g % players, rng) for g in range(games)]
-                p, lo, hi = interval(scores)
-                print(f"{name:<12} {players}p  {a:>6} vs {b:<6}  score {p:5.2f}  95% CI [{lo:4.2f}, {hi:4.2f}]"
-                      f"  n={games}", flush=True)
+    rng = random.Random(f"{name}{players}{a}{b}{index}")
+    score = play_match_game(engines.get(name), players, agents[a], agents[b], index % players, rng)
+    return score, times
+
+
+def matches(names: list[str], games: int, times: dict[str, list[float]], jobs: int, pairs: list[tuple[str, str]],
+            players_only: set[int]) -> None:
+    with ProcessPoolExecutor(jobs) as pool:
+        for name in names:
+            cls = engines.get(name)
+            for players in cls.players:
+                if players_only and players not in players_only:
+                    continue
+                for a, b in pairs:
+                    start = time.perf_counter()
+                    work = dict(levels.WORK)
+                    results = list(pool.map(match_game, [(name, players, a, b, g, work) for g in range(games)]))
+                    scores = [score for score, _ in results]
+                    for _, spent in results:
+                        for level, samples in spent.items():
+                            times.setdefault(f"{name} {players}p {level}", []).extend(samples)
+                    p, lo, hi = interval(scores)
+                    print(f"{name:<12} {players}p  {a:>6} vs {b:<6}  score {p:5.2f}  95% CI [{lo:4.2f}, {hi:4.2f}]"
+                          f"  n={games}  ({time.perf_counter() - start:.0f} s, load {os.getloadavg()[0]:.1f})",
+                          flush=True)
 
 
 def positions(name: str, players: int, count: int, seed: int = 3) -> list[Game]:
@@ -123,19 +150,24 @@ def positions(name: str, players: int, count: int, seed: int = 3) -> list[Game]:
     return found
 
 
-def timing(names: list[str], count: int) -> None:
+def timing(names: list[str], count: int, players_only: set[int]) -> None:
     for name in names:
         cls = engines.get(name)
         for players in cls.players:
+            if players_only and players not in players_only:
+                continue
+            print(f"load average {os.getloadavg()[0]:.1f}", flush=True)
             sample = positions(name, players, count)
             for level in ai.LEVELS:
-                samples = []
+                samples, cpu = [], []
                 for i, game in enumerate(sample):
                     seat = min(game.to_move())
-                    start = time.perf_counter()
+                    start, start_cpu = time.perf_counter(), time.process_time()
                     ai.choose(game, seat, level, seed=i)
                     samples.append((time.perf_counter() - start) * 1000)
+                    cpu.append((time.process_time() - start_cpu) * 1000)
                 report(f"time per move {name} {players}p {level}", samples)
+                report(f"cpu time per move {name} {players}p {level}", cpu)
 
 
 def main() -> None:
@@ -146,19 +178,26 @@ def main() -> None:
     parser.add_argument("--timing", type=int, default=8)
     parser.add_argument("--no-matches", action="store_true")
     parser.add_argument("--no-timing", action="store_true")
+    parser.add_argument("--jobs", type=int, default=1, help="processes playing match games at once")
+    parser.add_argument("--pairs", default="", help="match-ups, e.g. hard-medium,easy-greedy (default: all four)")
+    parser.add_argument("--players", default="", help="player counts, e.g. 2,4 (default: all)")
     args = parser.parse_args()
+    print(f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores at the start", flush=True)
     names = args.only.split(",") if args.only else list(engines.GAMES)
+    players = {int(p) for p in args.players.split(",")} if args.players else set()
     if not args.no_timing:
-        timing(names, args.timing)
+        timing(names, args.timing, players)
     if args.no_matches:
         return
     if args.scale != 1.0:
         print(f"matches at {args.scale} x the levels' work")
         for lv, work in list(levels.WORK.items()):
-            levels.WORK[lv] = replace(work, iterations=max(1, round(work.iterations * args.scale)))
+            levels.WORK[lv] = replace(work, iterations=max(1, round(work.iterations * args.scale)),
+                                      alphabeta=round(work.alphabeta * args.scale))
+    pairs = [tuple(p.split("-")) for p in args.pairs.split(",")] if args.pairs else list(PAIRS)
     times: dict[str, list[float]] = {}
-    matches(names, args.games, times)
-    for level, samples in times.items():
+    matches(names, args.games, times, args.jobs, pairs, players)  # type: ignore[arg-type]
+    for level, samples in sorted(times.items()):
         print(f"match moves {level}: p50 {percentile(samples, 50):.0f} ms, p95 {percentile(samples, 95):.0f} ms")
 
 

@@ -23,7 +23,7 @@ DUEL = ("Tree", "Crane", "Wolf", "Rhino", "Snake")
 
 @pytest.fixture(autouse=True)
 def small_work(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setitem(levels.WORK, "hard", levels.Work(iterations=12, solve=3, solve_nodes=200))
+    monkeypatch.setitem(levels.WORK, "hard", levels.Work(iterations=12, solve=3, solve_nodes=200, prior_visits=0))
     monkeypatch.setitem(levels.WORK, "easy", levels.Work(iterations=6, solve=0, solve_nodes=0, explore=1.4))
     monkeypatch.setitem(levels.ROLLOUT_DEPTH, "zodiac", 4)
 
