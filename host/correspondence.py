@@ -259,7 +259,7 @@ async def timeout(host: Host, game_id: int, seat: int) -> Report:
     who = f"{game.seat_name(seat)} (<@{user}>)" if user is not None else game.seat_name(seat)
     prefix = f"⏰ {who} ran out of time ({tc.describe()}).{then}"
     await host.commit(row, game, applied, draw_offers=[], late_ok=True, prefix=prefix)
-    report = await host.report(row, game, applied)
+    report = await host.settled(await host.report(row, game, applied), game)
     report.caption = f"{prefix}\n{report.caption}"
     return report
 

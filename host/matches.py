@@ -98,13 +98,13 @@ async def continue_after(host: Host, game_id: int) -> Report | None:
     return await _next_game(host, row, await host.engine_of(row), current)
 
 
-async def continue_match(host: Host, row: GameRow, game: Game) -> tuple[str, Report | None]:
-    """After a game of a match ends: the score line, and the next game's start report if it goes on."""
+async def continue_match(host: Host, row: GameRow, game: Game) -> Report | None:
+    """After the commit that ended a game of a match: the next game's start report if the match goes on."""
     current = await score(host, row)
     if current.decided:
         await host.store.settle_match(row.id)
-        return current.line(), None
-    return current.line(), await _next_game(host, row, game, current)
+        return None
+    return await _next_game(host, row, game, current)
 
 
 async def resume_all(host: Host) -> list[Report]:

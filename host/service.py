@@ -280,7 +280,7 @@ class Host:
             raise HostError(captions.clip(str(error), 300)) from None
         applied = [(seat, canonical)] + [(CHANCE, r) for r in dice.roll_pending(game, row.seed)]
         await self.commit(row, game, applied, draw_offers=[])
-        return await self.report(row, game, applied, before=before)
+        return await self.settled(await self.report(row, game, applied, before=before), game)
 
     async def resign(self, game_id: int, user: int) -> Report:
         row = await self._row(game_id)
@@ -290,7 +290,7 @@ class Host:
         game.eliminate(seats[0], "resign")
         applied = [(seats[0], "resign")] + [(CHANCE, r) for r in dice.roll_pending(game, row.seed)]
         await self.commit(row, game, applied, draw_offers=[])
-        return await self.report(row, game, applied)
+        return await self.settled(await self.report(row, game, applied), game)
 
     async def offer_draw(self, game_id: int, user: int, *, accept_only: bool = False) -> Report | str:
         """Offer a draw, or accept the offers on the table; a draw needs every remaining player.
@@ -310,7 +310,7 @@ class Host:
             game.agree_draw(seats[0])
             applied = [(seats[0], "draw")]
             await self.commit(row, game, applied, draw_offers=[])
-            return await self.report(row, game, applied)
+            return await self.settled(await self.report(row, game, applied), game)
         await self.write(row, draw_offers=offers, state=game)
         waiting = [mention(row.user_at(s)) for s in game.active_seats() if s not in offers]
         return (f"{mention(user)} offers a draw. {', '.join(waiting)}: press Accept draw (or use the draw command) "
@@ -681,15 +681,27 @@ class Host:
         for move in moves[first:upto]:
             game.apply_record(move.seat, move.text)
         applied = [(m.seat, m.text) for m in moves[first:upto]]
-        report = await self.report(row, game, applied, before=before, continue_match=False)
+        report = await self.report(row, game, applied, before=before)
         if prefix:
             report.caption = f"{prefix}\n{report.caption}"
         return report
 
+    async def settled(self, report: Report, game: Game) -> Report:
+        """After the commit that ended a match game, start the match's next game: explicitly, here, never
+        while a report is built (a report only reads). If this fails or the process dies, the ``match_next``
+        job written with the finishing move continues the match elsewhere."""
+        if report.outcome is None or report.row.settings.get("match", 1) <= 1:
+            return report
+        try:
+            report.next_game = await matches.continue_match(self, report.row, game)
+        except Exception:  # the finished game stands; the owed job or recover() starts the next one
+            log.exception("could not continue the match of game %s", report.row.id)
+        return report
+
     async def report(self, row: GameRow, game: Game, applied: list[tuple[int, str]], *,
-                     before: Game | None = None, continue_match: bool = True) -> Report:
+                     before: Game | None = None) -> Report:
         """The caption and board for moves just applied to ``game`` (``before``: the position they were
-        played in); a finished match game starts the next one unless ``continue_match`` is off."""
+        played in). Reads only: it never writes to the database."""
         lines: list[str] = []
         continues = captions.continues_turn(game, applied)
         if continues:  # the turn's message is edited in place: it tells the whole turn so far
@@ -706,18 +718,11 @@ class Host:
                              f"{captions.played(game, before, seat, text)}")
         lines += captions.revealed(row, game, before)
         outcome = game.outcome()
-        next_game = None
         if outcome is not None:
             lines.append(self._result_line(row, game))
             lines.append(f"Seed: `{row.seed}` (its SHA-256 was shown at the start).")
-            if row.settings.get("match", 1) > 1 and not continue_match:
+            if row.settings.get("match", 1) > 1:
                 lines.append((await matches.score(self, row)).line())
-            elif row.settings.get("match", 1) > 1:
-                try:
-                    score_line, next_game = await matches.continue_match(self, row, game)
-                    lines.append(score_line)
-                except Exception:  # the finished game stands; recover() starts the next one on restart
-                    log.exception("could not continue the match of game %s", row.id)
         else:
             status = game.status()
             if status:
@@ -738,7 +743,7 @@ class Host:
         key = outbox.post_key(row.id, len(game.history)) if applied else outbox.thread_key(row.id)
         follow = [item.key for item in self._choices_owed(row.id, game, row.seats)]
         return Report(row=row, caption=captions.fit("\n".join(lines)), board=board, outcome=outcome,
-                      to_notify=to_notify, next_game=next_game, secret=secret, continues_turn=continues,
+                      to_notify=to_notify, secret=secret, continues_turn=continues,
                       ply=len(game.history), owed=key, follow=follow)
 
     def _result_line(self, row: GameRow, game: Game) -> str:

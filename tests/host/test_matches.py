@@ -92,3 +92,19 @@ async def test_recovery_continues_a_match_and_keeps_its_swapped_seats(host: Host
     second = await host.get(reports[0].row.id)
     assert second.status == "active" and [s.user_id for s in second.seats] == order[::-1]
     assert await host.recover() == []
+
+
+async def test_building_a_report_never_writes_the_match_goes_on_only_after_the_commit(host: Host) -> None:
+    """A report of a finished match game only reads: rebuilding it (a re-post) starts no game."""
+    lobby = await host.challenge(game="dicenim", creator=ALICE, opponents=[BOB], settings={"match": 3})
+    first = (await host.accept(lobby.row.id, BOB)).row.id
+    resigned = await host.resign(first, ALICE)
+    assert resigned.next_game is not None
+    row, game = await host.engine(first)
+    statuses = ("challenge", "active", "finished")
+    versions = {g.id: g.version for g in await host.store.games_of(ALICE, statuses)}
+    assert len(versions) == 2
+    again = await host.report(row, game, list(game.history[-1:]))
+    assert again.next_game is None and "Match (best of 3)" in again.caption
+    assert {g.id: g.version for g in await host.store.games_of(ALICE, statuses)} == versions
+    assert await host.settled(again, game) is again and again.next_game is None, "the match went on once"
