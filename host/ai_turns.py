@@ -30,7 +30,8 @@ from data.store import GameRow
 from engines import CHANCE, Game
 from host import ai_worker, bots, dice
 from host.results import HostError, Report
-from host.service import Change, Host, mention
+from host.service import Host, mention
+from host.session import Change
 
 log = logging.getLogger(__name__)
 TURN, DRAW = "ai_turn", "ai_draw"

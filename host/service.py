@@ -11,43 +11,25 @@ import asyncio
 import logging
 import time
 from collections.abc import Awaitable, Callable, Mapping, Sequence
-from dataclasses import dataclass
 from typing import Any
 
 import engines
 import render
 from data.boards import BoardPost, BoardPosts
-from data.db import Database, StaleVersion, Tx
-from data.store import GameRow, GameStore, Seat, TooManyChallenges
+from data.db import Database, Tx
+from data.store import GameRow, Seat, TooManyChallenges
 from engines import CHANCE, Game, IllegalMove
 from host import bots, captions, clocks, correspondence, dice, matches, outbox
 from host.captions import mention
 from host.choices import narrow
-from host.engine_cache import ENGINE_CACHE, EngineCache, extend
+from host.engine_cache import ENGINE_CACHE
 from host.outbox import Outbox, Owed
 from host.results import Board, HostError, Lobby, Report
+from host.session import ChangeHook, FinishHook, GameSession
 from host.standings import Standings
 from host.tournaments import Tournaments
 
 Renderer = Callable[[dict[str, Any]], bytes]
-FinishHook = Callable[[Tx, GameRow, Game, float], Awaitable[None]]
-"""Runs inside the transaction that records a game's end (ratings), so both land or neither."""
-
-
-@dataclass(frozen=True)
-class Change:
-    """A write that moved a game on (start, move, draw offer): the state after it, for ``ChangeHook``s."""
-
-    row: GameRow
-    """The row as it was before this write (its version is the one being replaced)."""
-    game: Game
-    seats: list[Seat]
-    changes: dict[str, Any]
-    now: float
-
-
-ChangeHook = Callable[[Tx, Change], Awaitable[None]]
-"""Runs inside the transaction of every such write, so work it enqueues (an AI's turn) lands with it."""
 log = logging.getLogger(__name__)
 SETTINGS_DEFAULTS: dict[str, Any] = {"rated": True, "clock": "none", "match": 1}
 MAX_MOVE_TEXT = 100
@@ -69,20 +51,22 @@ class Host:
                  max_open_challenges: int = MAX_OPEN_CHALLENGES, challenge_ttl: float = CHALLENGE_TTL,
                  engine_cache: int = ENGINE_CACHE) -> None:
         self.db = db
-        self.store = GameStore(db)
         self.board_posts = BoardPosts(db)
         self.games = games if games is not None else engines.GAMES
         self.renderer = renderer
         self.now = now
-        self.on_finish = list(on_finish)
-        self.on_change = list(on_change)
+        self.session = GameSession(db, self.games, now=lambda: self.now(), on_finish=on_finish,
+                                   on_change=on_change, engine_cache=engine_cache)
+        """Loading and version-checked writing underneath every service here."""
+        self.on_finish = self.session.on_finish
+        self.on_change = self.session.on_change
+        self._engines = self.session.engines
+        self.store = self.session.store
         self.outbox = Outbox(db)
         self.max_open_challenges = max_open_challenges
         self.challenge_ttl = challenge_ttl
         self.standings = Standings(db, self.games, lambda: self.now())
         """Leaderboards, profiles and seasons, for ``/leaderboard``, ``/profile`` and ``/season``."""
-        self._engines = EngineCache(engine_cache)
-        """Bounded LRU; an entry serves only a row of its exact version (another process may have moved)."""
         self.display_name: Callable[[int], str | None] | None = None
         """Set by the Discord side: a user's display name, put on the board images beside the colours."""
         self.tournaments = Tournaments(self)
@@ -517,59 +501,29 @@ class Host:
     async def vacation(self, user: int, days: int) -> str:
         return await correspondence.vacation(self, user, days)
 
-    # ----- building blocks (public for host/correspondence.py and host/matches.py) --------
+    # ----- building blocks: the session's, for host/correspondence.py, host/matches.py and peers ------
 
     def game_class(self, name: str) -> type[Game]:
-        """The engine class registered under ``name``; an unknown name is a clear refusal."""
-        try:
-            return self.games[name]
-        except KeyError:
-            raise HostError(f"There is no game called {name}.") from None
+        return self.session.game_class(name)
 
     async def _row(self, game_id: int) -> GameRow:
-        row = await self.store.get(game_id)
-        if row is None:
-            raise HostError(f"There is no game #{game_id}.")
-        return row
+        return await self.session.row(game_id)
 
     @staticmethod
     def require_status(row: GameRow, status: str) -> None:
-        """Refuse, in words a player understands, unless the game is in ``status``."""
-        if row.status == status:
-            return
-        said = {"challenge": "is still waiting for players", "active": "is already under way",
-                "finished": "is over", "aborted": "was aborted", "declined": "was declined"}
-        raise HostError(f"Game #{row.id} {said.get(row.status, row.status)}.")
+        GameSession.require_status(row, status)
 
     async def engine_of(self, row: GameRow) -> Game:
-        """The engine at the row's version: cached, else rebuilt by replaying the move log.
-
-        The cached object itself: clone it before trying moves on it."""
-        cached = self._engines.get(row.id)
-        if cached and cached[0] == row.version:
-            return cached[1]
-        log_ = [(move.seat, move.text) for move in await self.store.moves(row.id)]
-        game = extend(cached[1] if cached else None, log_)  # stale: add the moves another process made
-        if game is None:
-            game = self.game_class(row.game).new(row.players, row.options)
-            for seat, text in log_:
-                game.apply_record(seat, text)
-        self._engines[row.id] = (row.version, game)
-        return game
+        return await self.session.engine_of(row)
 
     async def engines_of(self, rows: Sequence[GameRow]) -> list[Game]:
-        """The engines of many games (listings): cached ones as they are, the rest from one move-log query."""
-        found = {row.id: cached[1] for row in rows
-                 if (cached := self._engines.get(row.id)) is not None and cached[0] == row.version}
-        missing = [row for row in rows if row.id not in found]
-        logs = await self.store.moves_of([row.id for row in missing])
-        for row in missing:
-            game = self.game_class(row.game).new(row.players, row.options)
-            for move in logs.get(row.id, []):
-                game.apply_record(move.seat, move.text)
-            self._engines[row.id] = (row.version, game)
-            found[row.id] = game
-        return [found[row.id] for row in rows]
+        return await self.session.engines_of(rows)
+
+    async def write(self, row: GameRow, *, moves: list[tuple[int, str]] | None = None, first_ply: int = 0,
+                    seats: list[Seat] | None = None, finished: Game | None = None, state: Game | None = None,
+                    owed: Sequence[Owed] = (), **changes: Any) -> None:
+        await self.session.write(row, moves=moves, first_ply=first_ply, seats=seats, finished=finished,
+                                 state=state, owed=owed, **changes)
 
     @staticmethod
     def _seats_in_play(row: GameRow, game: Game, user: int) -> list[int]:
@@ -589,34 +543,6 @@ class Host:
         if not movers:
             raise HostError(captions.not_your_turn(row, game, seats))
         return movers[0]
-
-    async def write(self, row: GameRow, *, moves: list[tuple[int, str]] | None = None, first_ply: int = 0,
-                    seats: list[Seat] | None = None, finished: Game | None = None, state: Game | None = None,
-                    owed: Sequence[Owed] = (), **changes: Any) -> None:
-        """One version-checked transaction: the change, the finish hooks (ratings), the change hooks (an AI's
-        turn, for ``state``: the game after this write) and what it owes (outbox), all or nothing."""
-        now = self.now()
-
-        async def also(conn: Tx) -> None:
-            for hook in self.on_finish if finished is not None else ():
-                await hook(conn, row, finished, now)  # type: ignore[arg-type]
-            if state is not None:
-                change = Change(row, state, list(seats if seats is not None else row.seats), changes, now)
-                for on_change in self.on_change:
-                    await on_change(conn, change)
-            await outbox.write(conn, owed, now)
-
-        try:
-            await self.store.update(row, now=now, new_moves=moves or (), first_ply=first_ply, seats=seats,
-                                    also=also if finished is not None or state is not None or owed else None,
-                                    **changes)
-        except StaleVersion:
-            self._engines.pop(row.id, None)
-            raise HostError("Someone acted on this game at the same moment; look at the board and try again.") \
-                from None
-        kinds = {item.kind for item in owed}
-        outbox.crash_point("start" if "thread" in kinds else "end" if finished is not None else
-                           "move" if "post" in kinds else "write")
 
     async def commit(self, row: GameRow, game: Game, applied: list[tuple[int, str]], *, late_ok: bool = False,
                      prefix: str = "", **changes: Any) -> None:
