@@ -44,6 +44,8 @@ def choose(game: Game, seat: int, level: str, *, seed: int, budget_s: float | No
     moves = book.filter_opening(game, seat, moves)
     if len(moves) == 1:
         return moves[0]
+    if work.noise and rng.random() < work.noise:
+        return rng.choice(moves)  # a beginner's level: now and then a move without thought (levels.LEVEL_NOISE)
     found = solve.winning_move(game, seat, moves, work.solve, work.solve_nodes)
     if found is not None:
         return found

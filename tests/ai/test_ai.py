@@ -181,3 +181,36 @@ def test_draw_offers_are_accepted_only_when_not_better() -> None:
     assert isinstance(ai.accepts_draw(dice, 0, "easy", seed=1), bool)
     with pytest.raises(ValueError, match="level"):
         ai.accepts_draw(engines.get("zaic").new(2), 0, "expert", seed=1)
+
+
+def test_zrtz_easy_sometimes_plays_without_thought_and_stays_deterministic(monkeypatch: pytest.MonkeyPatch) -> None:
+    """ZÈRTZ easy's seeded noise (levels.LEVEL_NOISE): it misses a win in one about that often, never for one seed.
+
+    Easy is given the win-in-one search here, so without noise it always wins; no other level or game has noise.
+    """
+    from tests.ai.test_zrtz_tactics import won
+
+    for name, cls in engines.GAMES.items():
+        for players in cls.players:
+            for level in ai.LEVELS:
+                noise = levels.work_for(level, name, players).noise
+                assert noise == (levels.LEVEL_NOISE[("easy", "zrtz")] if (level, name) == ("easy", "zrtz") else 0)
+    levels.WORK["easy"] = levels.Work(iterations=1, solve=1, solve_nodes=10000)
+    wide = [p for p in last_positions() if len(p.legal_moves(p.turn)) >= 100]
+    position = min(wide, key=lambda p: len(p.legal_moves(p.turn)))  # a placement that wins, among hundreds
+    seat, moves = position.turn, position.legal_moves(position.turn)
+    winning = sum(won(_after(position, seat, m), seat) for m in moves) / len(moves)
+    assert 0 < winning < 0.1
+    monkeypatch.setitem(levels.LEVEL_NOISE, ("easy", "zrtz"), 0.0)
+    assert all(won(_after(position, seat, ai.choose(position, seat, "easy", seed=s)), seat) for s in range(10))
+    monkeypatch.setitem(levels.LEVEL_NOISE, ("easy", "zrtz"), 0.6)
+    picks = [ai.choose(position, seat, "easy", seed=s) for s in range(200)]
+    assert picks == [ai.choose(position, seat, "easy", seed=s) for s in range(200)]
+    missed = sum(not won(_after(position, seat, m), seat) for m in picks) / len(picks)
+    assert abs(missed - 0.6 * (1 - winning)) < 0.12
+
+
+def _after(game: Game, seat: int, move: str) -> Game:
+    twin = game.clone()
+    twin.play(seat, move)
+    return twin
