@@ -454,3 +454,22 @@ async def open_thread(bot: ZBot, message: discord.Message, lobby: Lobby) -> None
         return
     outbox.crash_point("posted")
     await report_shown(bot, lobby.report)
+
+
+def names_for(client: discord.Client, interaction: discord.Interaction,
+              unknown: Callable[[int], str] = lambda user_id: f"user {user_id}") -> Callable[[int], Awaitable[str]]:
+    """Display names for the host's pictures: server nickname, else the user's name, else ``unknown``."""
+
+    async def name_of(user_id: int) -> str:
+        member = interaction.guild.get_member(user_id) if interaction.guild else None
+        if member is not None:
+            return member.display_name
+        user = client.get_user(user_id)
+        if user is None:
+            try:
+                user = await client.fetch_user(user_id)
+            except discord.HTTPException:
+                return unknown(user_id)
+        return user.display_name
+
+    return name_of

@@ -16,8 +16,8 @@ from discord import app_commands
 from discord.ext import commands, tasks
 
 import engines
-from cogs._shared import MENTION_USERS, lobby_text, lobby_view
-from host.ladder import CLOCKS, MAX_IDLE_DAYS, MAX_REACH, Ladders, NameOf
+from cogs._shared import MENTION_USERS, lobby_text, lobby_view, names_for
+from host.ladder import CLOCKS, MAX_IDLE_DAYS, MAX_REACH, Ladders
 from host.results import HostError, Report
 
 if TYPE_CHECKING:
@@ -66,23 +66,6 @@ class Ladder(commands.GroupCog, group_name="ladder", group_description="This ser
             except Exception:
                 log.exception("ladder jobs failed after game %s", report.row.id)
 
-    def _name_of(self, interaction: discord.Interaction) -> NameOf:
-        """Server nickname, else the user's name (as on the leaderboard)."""
-
-        async def name_of(user_id: int) -> str:
-            member = interaction.guild.get_member(user_id) if interaction.guild else None
-            if member is not None:
-                return member.display_name
-            user = self.bot.get_user(user_id)
-            if user is None:
-                try:
-                    user = await self.bot.fetch_user(user_id)
-                except discord.HTTPException:
-                    return f"user {user_id}"
-            return user.display_name
-
-        return name_of
-
     @app_commands.command(name="show", description="The ladder as a picture, and where you stand")
     @app_commands.describe(game="Which game's ladder", page="Players 33-64 are page 2, and so on")
     @app_commands.choices(game=GAME_CHOICES)
@@ -90,7 +73,7 @@ class Ladder(commands.GroupCog, group_name="ladder", group_description="This ser
                    page: app_commands.Range[int, 1, 1000] = 1) -> None:
         await interaction.response.defer(thinking=True)
         picture = await self.ladders.show(interaction.guild_id, game, interaction.user.id,
-                                          self._name_of(interaction), page)
+                                          names_for(self.bot, interaction), page)
         await interaction.followup.send(picture.text, file=discord.File(io.BytesIO(picture.image),
                                                                         filename=picture.filename),
                                         allowed_mentions=discord.AllowedMentions.none())

@@ -13,6 +13,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from cogs._ai import AI_CHOICES
+from cogs._shared import names_for
 from host import bots
 from host.results import HostError
 from host.standings import CHART_FILENAME, NameOf
@@ -28,22 +29,9 @@ class Ratings(commands.Cog):
     def __init__(self, bot: ZBot) -> None:
         self.bot = bot
 
-    def _names(self, interaction: discord.Interaction) -> NameOf:
+    def names(self, interaction: discord.Interaction) -> NameOf:
         """Server nickname, else the user's name, else the mention text."""
-
-        async def name_of(user_id: int) -> str:
-            member = interaction.guild.get_member(user_id) if interaction.guild else None
-            if member is not None:
-                return member.display_name
-            user = self.bot.get_user(user_id)
-            if user is None:
-                try:
-                    user = await self.bot.fetch_user(user_id)
-                except discord.HTTPException:
-                    return f"<@{user_id}>"
-            return user.display_name
-
-        return name_of
+        return names_for(self.bot, interaction, lambda user_id: f"<@{user_id}>")
 
     # ----- commands ---------------------------------------------------------------------
 
@@ -62,7 +50,7 @@ class Ratings(commands.Cog):
         await interaction.response.defer(thinking=True)
         picture = await standings.leaderboard(
             request, interaction.user.id, include_bots=include_bots,
-            server_name=interaction.guild.name if interaction.guild else "", name_of=self._names(interaction))
+            server_name=interaction.guild.name if interaction.guild else "", name_of=self.names(interaction))
         await interaction.followup.send(picture.text, file=discord.File(io.BytesIO(picture.image),
                                                                         filename=picture.filename))
 
@@ -88,7 +76,7 @@ class Ratings(commands.Cog):
                 raise HostError("I play as three AI levels, each rated on its own: use `/profile ai:` with a level.")
             raise HostError("Other bots play no games here, so they have no profile.")
         await interaction.response.defer(thinking=True)
-        page = await self.bot.host.standings.profile(who_id, interaction.guild_id, self._names(interaction))
+        page = await self.bot.host.standings.profile(who_id, interaction.guild_id, self.names(interaction))
         embed = discord.Embed(title=page.title, description=page.description)
         for item in page.fields:
             embed.add_field(name=item.name, value=item.value, inline=item.inline)
