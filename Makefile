@@ -22,7 +22,7 @@ run: $(STAMP)
 # The tests start a throwaway PostgreSQL server: install Debian's package when its initdb is missing.
 postgres:
 	@command -v initdb >/dev/null 2>&1 || ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || \
-		{ $(SUDO) apt-get update && $(SUDO) apt-get install -y postgresql; }
+		{ $(SUDO) apt-get update && $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y postgresql; }
 
 test: $(STAMP) postgres
 	$(BIN)/ruff check .
