@@ -9,13 +9,11 @@ from __future__ import annotations
 
 import asyncio
 import sqlite3
-from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
 from pathlib import Path
 
 from host import bots
 from tests.e2e.test_ai import ai_move_count, legal_for, played_by, start_ai_game
-from tests.e2e.test_crash import BotProcess
+from tests.e2e.test_crash import BotProcess, bot_process
 from tests.fakediscord import FakeDiscord
 
 
@@ -23,19 +21,6 @@ class BotGroup(BotProcess):
     """The bot in a process group of its own, SIGKILLed whole: its AI worker processes die with it."""
 
     whole_group = True
-
-
-@asynccontextmanager
-async def bot_process(fake: FakeDiscord, database: Path) -> AsyncIterator[BotGroup]:
-    bot = BotGroup(fake, database)
-    try:
-        yield bot
-    except BaseException:
-        print("\n".join(bot.lines))  # the bot's own log explains a failure
-        raise
-    finally:
-        if bot.proc is not None and bot.proc.returncode is None:
-            await bot.kill()
 
 
 def claimed_ai_job(database: Path, game_id: int) -> bool:
@@ -56,7 +41,7 @@ async def poll(predicate: object, what: str, timeout: float = 30.0) -> None:
 async def test_sigkill_while_the_ai_thinks_then_exactly_one_ai_move_is_stored_and_posted(
         fake_discord: FakeDiscord, tmp_path: Path) -> None:
     fake, database = fake_discord, tmp_path / "ai-crash.sqlite3"
-    async with bot_process(fake, database) as bot:
+    async with bot_process(fake, database, kind=BotGroup) as bot:
         bot.env["AI_THINK_DELAY"] = "20"
         await bot.start()
         game_id, thread = await start_ai_game(fake, "alice", "zaic", {"ai": "medium", "rated": False})

@@ -18,6 +18,7 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 
 from tests.fakediscord import FakeDiscord, Message
+from tests.fakediscord.world import Channel
 
 ROOT = Path(__file__).resolve().parents[2]
 HOUR = 3600.0
@@ -70,9 +71,10 @@ class BotProcess:
 
 
 @asynccontextmanager
-async def bot_process(fake: FakeDiscord, database: Path | str,
-                      env: Mapping[str, str] | None = None) -> AsyncIterator[BotProcess]:
-    bot = BotProcess(fake, database, env)
+async def bot_process(fake: FakeDiscord, database: Path | str, env: Mapping[str, str] | None = None,
+                      kind: type[BotProcess] | None = None) -> AsyncIterator[BotProcess]:
+    """The bot running for the ``with`` block (``kind``: a BotProcess subclass); killed at its end."""
+    bot = (kind or BotProcess)(fake, database, env)
     try:
         yield bot
     except BaseException:
@@ -94,18 +96,22 @@ def age(database: Path, game_id: int, seconds: float) -> None:
                      (json.dumps(clock), deadline - seconds, remind_at - seconds if remind_at else None, game_id))
 
 
-async def start_game(fake: FakeDiscord, challenger: str, opponent: str) -> tuple[int, Message]:
-    rec = await fake.slash(challenger, "zaic new", {"opponent": opponent, "clock": "1d"}, wait="response")
+async def start_game(fake: FakeDiscord, challenger: str, opponent: str,
+                     where: Channel | None = None) -> tuple[int, Message]:
+    rec = await fake.slash(challenger, "zaic new", {"opponent": opponent, "clock": "1d"}, channel=where,
+                           wait="response")
     challenge = await fake.wait_until(lambda: rec.original if rec.original and rec.original.custom_ids() else None,
                                       what="the challenge")
     accept = next(c for c in challenge.custom_ids() if c.startswith("zg:accept:"))
     return int(accept.rsplit(":", 1)[1]), challenge
 
 
-async def accept(fake: FakeDiscord, user: str, game_id: int, challenge: Message) -> None:
+async def accept(fake: FakeDiscord, user: str, game_id: int, challenge: Message) -> Channel:
+    """Accept the challenge; returns the game's thread once its first board is there."""
     await fake.click(user, challenge, f"zg:accept:{game_id}", wait="response")
     await fake.wait_until(lambda: any(t.name == f"Zaic #{game_id}" and t.messages for t in fake.threads()),
                           what=f"the first board of game {game_id}")
+    return fake.thread(f"Zaic #{game_id}")
 
 
 def mover_of(database: Path, game_id: int, fake: FakeDiscord) -> str:

@@ -16,8 +16,8 @@ from pathlib import Path
 import pytest
 
 from data.db import Database
-from tests.e2e.test_crash import HOUR, BotProcess, bot_process, dms_about
-from tests.fakediscord import FakeDiscord, Message
+from tests.e2e.test_crash import HOUR, BotProcess, accept, bot_process, dms_about, start_game
+from tests.fakediscord import FakeDiscord
 from tests.fakediscord.world import Channel
 
 SHARDS = 2
@@ -68,22 +68,6 @@ async def mover_of(database: str, fake: FakeDiscord, game_id: int) -> str:
     return next(u.name for u in fake.world.users.values() if int(u.id) == user)
 
 
-async def challenge(fake: FakeDiscord, where: Channel, challenger: str, opponent: str) -> tuple[int, Message]:
-    rec = await fake.slash(challenger, "zaic new", {"opponent": opponent, "clock": "1d"}, channel=where,
-                           wait="response")
-    made = await fake.wait_until(lambda: rec.original if rec.original and rec.original.custom_ids() else None,
-                                 what="the challenge")
-    accept = next(c for c in made.custom_ids() if c.startswith("zg:accept:"))
-    return int(accept.rsplit(":", 1)[1]), made
-
-
-async def accept(fake: FakeDiscord, user: str, game_id: int, made: Message) -> Channel:
-    await fake.click(user, made, f"zg:accept:{game_id}", wait="response")
-    await fake.wait_until(lambda: any(t.name == f"Zaic #{game_id}" and t.messages for t in fake.threads()),
-                          what=f"the first board of game {game_id}")
-    return fake.thread(f"Zaic #{game_id}")
-
-
 async def first_move(fake: FakeDiscord, database: str, game_id: int) -> None:
     thread = fake.thread(f"Zaic #{game_id}")
     played = await fake.slash(await mover_of(database, fake, game_id), "zaic move", {"move": "2x2 h8"},
@@ -94,7 +78,7 @@ async def first_move(fake: FakeDiscord, database: str, game_id: int) -> None:
 
 async def play_to_the_end(fake: FakeDiscord, database: str, where: Channel, a: str, b: str) -> int:
     """A game in ``where``'s guild: challenge, accept, a move, and the next player resigns."""
-    game_id, made = await challenge(fake, where, a, b)
+    game_id, made = await start_game(fake, a, b, where)
     thread = await accept(fake, b, game_id, made)
     assert thread.guild_id == where.guild_id
     await first_move(fake, database, game_id)
@@ -125,10 +109,10 @@ async def test_two_shard_processes_over_one_database_survive_a_sigkill(fake_disc
         await play_to_the_end(fake, database, zero, "alice", "bob")
         await play_to_the_end(fake, database, one, "carol", "dave")
 
-        reminded, made = await challenge(fake, one, "alice", "carol")  # both on shard 1's guild
+        reminded, made = await start_game(fake, "alice", "carol", one)  # both on shard 1's guild
         await accept(fake, "carol", reminded, made)
         await first_move(fake, database, reminded)
-        pending, old_button = await challenge(fake, one, "bob", "dave")
+        pending, old_button = await start_game(fake, "bob", "dave", one)
         await p1.kill()
         assert p1.errors() == []
 
