@@ -7,7 +7,6 @@ stay fast while AIs think.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 from typing import TYPE_CHECKING
 
@@ -15,6 +14,7 @@ import discord
 from discord.ext import commands
 
 from cogs._shared import post_report, thread_of
+from cogs._tasks import stop_task
 from host.ai_turns import Done
 from host.results import Report
 
@@ -33,10 +33,7 @@ class AiPlayersCog(commands.Cog):
         self.worker = asyncio.create_task(self.bot.ai.run(self.deliver), name="zgames-ai-worker")
 
     async def cog_unload(self) -> None:
-        if self.worker is not None:
-            self.worker.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self.worker
+        await stop_task(self.worker)
 
     async def deliver(self, done: Done) -> None:
         """The AI's move (board and caption) or its answer to a draw offer, in the game's thread."""

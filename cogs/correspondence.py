@@ -15,6 +15,7 @@ from discord import app_commands
 from discord.ext import commands, tasks
 
 from cogs._shared import MENTION_USERS, post_report, retire_board, thread_of
+from cogs._tasks import stop_task
 from cogs.records import history_view
 from host import clocks, outbox
 from host.correspondence import NOTIFY_MODES, Reminder
@@ -59,6 +60,7 @@ class Correspondence(commands.Cog):
 
     async def cog_unload(self) -> None:
         self.loop.cancel()
+        await stop_task(self.loop.get_task())
 
     # ----- the scheduler loop -------------------------------------------------------------
 

@@ -20,6 +20,7 @@ from discord.ext import commands
 
 import engines
 from cogs._shared import MENTION_USERS, board_shown, post_report, report_message, thread_of
+from cogs._tasks import stop_task
 from host import outbox
 from host.outbox import Job
 from host.results import GameRow
@@ -60,8 +61,7 @@ class Dispatch(commands.Cog):
             self.task = asyncio.create_task(self._loop(), name="zgames-outbox")
 
     async def cog_unload(self) -> None:
-        if self.task is not None:
-            self.task.cancel()
+        await stop_task(self.task)
 
     async def _loop(self) -> None:
         purged = 0.0

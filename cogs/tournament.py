@@ -9,7 +9,6 @@ message (edited after every result) and the final podium.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import io
 import logging
 import re
@@ -23,6 +22,7 @@ from discord.ext import commands
 import engines
 from cogs._ai import AI_CHOICES
 from cogs._shared import MENTION_USERS, bot_of, guarded, post_report, thread_of
+from cogs._tasks import stop_task
 from cogs.correspondence import CLOCK_CHOICES
 from host import outbox
 from host.results import HostError
@@ -112,10 +112,7 @@ class TournamentCog(commands.GroupCog, group_name="tournament",
 
     async def cog_unload(self) -> None:
         self.worker.closed = True
-        if self.task is not None:
-            self.task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self.task
+        await stop_task(self.task)
 
     async def interaction_check(self, interaction: discord.Interaction) -> bool:  # type: ignore[override]
         if interaction.guild_id is None:

@@ -11,6 +11,7 @@ from discord import app_commands
 from cogs._game import GameCog
 from cogs._limits import expensive
 from cogs._new import new_command
+from cogs._tasks import stop_task
 from cogs.records import RecordCommands
 from host import offload
 
@@ -27,7 +28,7 @@ class ZrtzCog(GameCog, group_name="zrtz", group_description="ZÈRTZ: marbles on 
 
     async def cog_unload(self) -> None:
         """The import worker goes with the bot (it would also exit on its own once its stdin closes)."""
-        self.warming.cancel()
+        await stop_task(self.warming)
         await offload.stop()
 
     new = new_command("zrtz", labels={"rings": lambda n: f"{n} rings"})

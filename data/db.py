@@ -200,20 +200,39 @@ class SqliteDatabase(Database):
             raise Busy() from None
         try:
             try:
-                await self.conn.execute("BEGIN IMMEDIATE")
+                cancelled = await self._settle("BEGIN IMMEDIATE")
             except sqlite3.OperationalError as error:
                 if "locked" in str(error) or "busy" in str(error):
                     log.warning("write refused: the database is locked by another writer")
                     raise Busy() from None
                 raise
+            if cancelled:
+                await self._settle("ROLLBACK")
+                raise asyncio.CancelledError()
             try:
                 yield SqliteTx(self.conn)
             except BaseException:
-                await self.conn.execute("ROLLBACK")
+                await self._settle("ROLLBACK")
                 raise
-            await self.conn.execute("COMMIT")
+            if await self._settle("COMMIT"):
+                raise asyncio.CancelledError()  # the write stands; the caller was cancelled meanwhile
         finally:
             self._write_lock.release()
+
+    async def _settle(self, sql: str) -> bool:
+        """Run a BEGIN, COMMIT or ROLLBACK to its end even if the caller is cancelled meanwhile, and say
+        whether it was. aiosqlite runs a statement whose caller stopped waiting anyway: a cancelled
+        ``BEGIN`` that let go of the write lock would leave the connection inside a transaction that
+        the next writer cannot begin (and a cancelled ``ROLLBACK`` would keep a half-done write)."""
+        step = asyncio.ensure_future(self.conn.execute(sql))
+        cancelled = False
+        while not step.done():
+            try:
+                await asyncio.shield(step)
+            except asyncio.CancelledError:
+                cancelled = True
+        step.result()
+        return cancelled
 
     async def fetchall(self, sql: str, params: Params = ()) -> list[Row]:
         """Execute and fetch in one step on the reader's thread. Separate steps let another coroutine's

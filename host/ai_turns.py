@@ -121,25 +121,31 @@ class AiPlayers:
     async def run(self, deliver: Callable[[Done], Awaitable[None]]) -> None:
         """Forever: claim due AI jobs while a pool worker is free, and hand each result to ``deliver``."""
         running: set[asyncio.Task[None]] = set()
-        while not self.closed:
-            self.wake.clear()
-            free = self.workers - len(running)
-            if free > 0:
+        try:
+            while not self.closed:
+                self.wake.clear()
+                free = self.workers - len(running)
+                if free > 0:
+                    try:
+                        claimed = await self.queue.claim(self.host.now(), self.owner, kinds=KINDS, limit=free,
+                                                         lease=LEASE)
+                    except Exception:  # the database is busy or gone for a moment: the next round retries
+                        log.warning("could not claim AI jobs", exc_info=True)
+                        claimed = []
+                    for job in claimed:
+                        task = asyncio.create_task(self.run_job(job, deliver), name=f"ai-job {job.id}")
+                        running.add(task)
+                        task.add_done_callback(running.discard)
+                        task.add_done_callback(lambda _: self.wake.set())
                 try:
-                    claimed = await self.queue.claim(self.host.now(), self.owner, kinds=KINDS, limit=free,
-                                                     lease=LEASE)
-                except Exception:  # the database is busy or gone for a moment: the next round retries
-                    log.warning("could not claim AI jobs", exc_info=True)
-                    claimed = []
-                for job in claimed:
-                    task = asyncio.create_task(self.run_job(job, deliver), name=f"ai-job {job.id}")
-                    running.add(task)
-                    task.add_done_callback(running.discard)
-                    task.add_done_callback(lambda _: self.wake.set())
-            try:
-                await asyncio.wait_for(self.wake.wait(), POLL)
-            except TimeoutError:
-                pass
+                    await asyncio.wait_for(self.wake.wait(), POLL)
+                except TimeoutError:
+                    pass
+        finally:  # a job cut short is claimed again once its lease runs out; none may outlive the database
+            for task in running:
+                task.cancel()
+            if running:
+                await asyncio.wait(running, timeout=5.0)
 
     async def run_job(self, job: Job, deliver: Callable[[Done], Awaitable[None]]) -> None:
         """One job, start to end: a failure gives it back for later; success is delivered, then marked done."""

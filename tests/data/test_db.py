@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
 
 import pytest
@@ -68,3 +69,23 @@ async def test_a_failed_transaction_rolls_back_everything(db: Database) -> None:
     fresh = await store.get(game_id)
     assert fresh is not None and fresh.version == 1 and fresh.seat_of(99) is None
     assert len(await store.moves(game_id)) == 1
+
+
+async def test_a_writer_cancelled_at_any_point_leaves_the_database_whole_and_writable(db: Database) -> None:
+    """A shutdown cancels background writers wherever they are: the write is then all there or not at
+    all, and the next writer can begin (a cancelled BEGIN once left the connection inside a transaction)."""
+    store = GameStore(db)
+    game_id = await make_game(store)
+    for steps in range(40):
+        row = await store.get(game_id)
+        assert row is not None
+        writer = asyncio.create_task(store.update(row, now=6.0, new_moves=[(0, f"bid {steps}")],
+                                                  first_ply=row.version))
+        for _ in range(steps):
+            await asyncio.sleep(0)
+        writer.cancel()
+        await asyncio.wait({writer})
+        fresh = await store.get(game_id)
+        assert fresh is not None
+        assert len(await store.moves(game_id)) == fresh.version  # each version added one move, or none
+        await store.update(fresh, now=7.0, new_moves=[(0, "after")], first_ply=fresh.version)  # the next write begins
