@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 import discord
 from discord import app_commands
 
-from cogs._shared import thread_of
+from cogs._shared import deliver_owed
 from host import bots
 from host.results import HostError
 
@@ -70,7 +70,5 @@ class HintCommand:
             return
         self.bot.hints.spend(interaction.user.id)
         await interaction.followup.send(f"💡 Hint for #{row.id}: `{hint.move}` ({hint.label})"[:2000], ephemeral=True)
-        if hint.notice is not None:
-            thread = await thread_of(self.bot, hint.row.thread_id)
-            if thread is not None:
-                await thread.send(hint.notice, allowed_mentions=discord.AllowedMentions.none())
+        if hint.notice_key is not None:
+            await deliver_owed(self.bot, [hint.notice_key])

@@ -10,7 +10,7 @@ import io
 import logging
 import re
 import weakref
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar, Self
 
 import discord
@@ -94,12 +94,17 @@ async def report_message(bot: ZBot, report: Report) -> dict[str, Any]:
             "view": await turn_view(bot, report)}
 
 
+async def deliver_owed(bot: ZBot, keys: Sequence[str]) -> None:
+    """Send these owed jobs now through the dispatcher (what it cannot send stays owed and is retried)."""
+    if keys and (dispatcher := bot.get_cog("Dispatch")) is not None:
+        await dispatcher.run_keys(keys)  # type: ignore[attr-defined]
+
+
 async def report_shown(bot: ZBot, report: Report) -> None:
     """After a report is on screen: its outbox job is done, what follows it (Zodiac's DMs) goes out,
     listeners hear of it, and a match's next game follows."""
     await bot.host.outbox.done(report.owed, bot.host.now())
-    if report.follow and (dispatcher := bot.get_cog("Dispatch")) is not None:
-        await dispatcher.run_keys(report.follow)  # type: ignore[attr-defined]
+    await deliver_owed(bot, report.follow)
     bot.dispatch("game_report", report)
     if report.next_game is not None:
         await post_report(bot, report.next_game)

@@ -186,7 +186,8 @@ class Dispatch(commands.Cog):
         channel = await thread_of(self.bot, row.thread_id or row.channel_id)
         if channel is None:
             raise NotYet(f"no channel for game {row.id}")
-        await channel.send(str(job.payload["text"])[:2000], nonce=outbox.nonce(job.dedupe))
+        quiet = discord.AllowedMentions.none() if job.payload.get("quiet") else MENTION_USERS
+        await channel.send(str(job.payload["text"])[:2000], nonce=outbox.nonce(job.dedupe), allowed_mentions=quiet)
 
     async def outbox_remind(self, job: Job) -> None:
         """By DM when the player asked for DMs; in the thread (with a mention) otherwise or when DMs are closed."""

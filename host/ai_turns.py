@@ -29,6 +29,7 @@ from data.jobs import Job, JobQueue
 from data.store import GameRow
 from engines import CHANCE, Game
 from host import ai_worker, bots, dice
+from host.outbox import Owed
 from host.results import HostError, Report
 from host.service import Host, mention
 from host.session import Change
@@ -68,6 +69,8 @@ class Hint:
     label: str
     notice: str | None
     """For the thread when other people play this game: a hint was used (never which)."""
+    notice_key: str | None = None
+    """The owed notice's outbox key: the cog sends it at once, the dispatcher if this process dies first."""
 
 
 def ai_seed(seed: str, purpose: str) -> int:
@@ -266,5 +269,9 @@ class AiPlayers:
         seat, ply = movers[0], len(game.history)
         move = await self.think(game, seat, bots.HINT_LEVEL, ai_seed(row.seed, f"hint{ply}:{seat}"))
         people = {u for s in row.seats if (u := s.user_id) is not None and u != user and not bots.is_ai(u)}
-        notice = f"💡 {mention(user)} used a hint." if people else None
-        return Hint(row, move, game.describe(seat, move), notice)
+        if not people:
+            return Hint(row, move, game.describe(seat, move), None)
+        notice = f"💡 {mention(user)} used a hint."
+        key = f"notice:{row.id}:hint:{ply}:{user}"  # a second hint for the same move is told once
+        await self.host.outbox.owe([Owed("notice", key, row.id, {"text": notice, "quiet": True})], self.host.now())
+        return Hint(row, move, game.describe(seat, move), notice, key)

@@ -88,6 +88,11 @@ class Outbox:
         self.db = db
         self.jobs = JobQueue(db)
 
+    async def owe(self, owed: Sequence[Owed], now: float) -> None:
+        """Owe messages that no game change carries (a hint's notice): kept even if this process dies now."""
+        async with self.db.transaction() as tx:
+            await write(tx, owed, now)
+
     async def done(self, key: str | None, now: float) -> None:
         """The owed thing was delivered by the process that made it."""
         if key is not None:

@@ -268,6 +268,11 @@ async def test_hints_are_refused_in_rated_games_and_off_turn_and_announced_again
     hint = await players.hint(casual, mover)
     assert hint.move in game.legal_moves(min(game.to_move())) and hint.notice == f"💡 <@{mover}> used a hint."
     assert len((await host.engine(casual))[1].history) == len(game.history)  # a hint plays nothing
+    owed = [j for j in await host.outbox.pending() if j.dedupe == hint.notice_key]
+    assert [(j.kind, j.game_id, j.payload["text"]) for j in owed] == [("notice", casual, hint.notice)]
+    again = await players.hint(casual, mover)  # asked twice for the same move: the thread is told once
+    assert again.notice_key == hint.notice_key
+    assert len([j for j in await host.outbox.pending() if j.kind == "notice"]) == 1
 
     solo = (await host.challenge(game="zaic", creator=A, opponents=[EASY], settings={"rated": False})).row.id
     await run_due(players, clock)
