@@ -119,6 +119,9 @@ class Game(ABC):
     """True when a player's legal moves may betray a secret (hidden kings): no public move buttons then."""
     has_chance: ClassVar[bool] = False
     """True when dice decide part of the game (``CHANCE`` ever moves): ratings then allow more luck."""
+    stepped_turns: ClassVar[bool] = False
+    """True when one player's turn is several plies after one roll: a replay steps a whole turn at a
+    time, and the turn's steps edit one message instead of posting one each."""
 
     def __init__(self, players: int, options: dict[str, Any]) -> None:
         """Set up the opening position. Called by ``new`` with checked options."""

@@ -11,8 +11,6 @@ from engines import CHANCE, Game
 from engines.base import META_MOVES
 from host import bots
 
-STEPPED_TURNS = frozenset({"ziggurat"})
-"""Games whose turn is a roll and then several steps: one message per turn, edited step by step."""
 STATUS_SAID = {"challenge": "is still waiting for players", "finished": "is over", "aborted": "was aborted",
                "declined": "was declined"}
 MAX_CAPTION = 2000
@@ -106,7 +104,7 @@ def revealed(row: GameRow, game: Game, before: Game | None) -> list[str]:
 
 def continues_turn(game: Game, applied: list[tuple[int, str]]) -> bool:
     """A step inside a turn of a stepped game (no new roll, game still on): its message is edited, not repeated."""
-    return (game.name in STEPPED_TURNS and game.outcome() is None and bool(applied)
+    return (game.stepped_turns and game.outcome() is None and bool(applied)
             and all(seat != CHANCE and text not in META_MOVES for seat, text in applied))
 
 

@@ -30,8 +30,6 @@ if TYPE_CHECKING:
     from host.service import Host
 
 Namer = Callable[[int], Awaitable[str]]
-TURN_STEPS = {"ziggurat"}
-"""Games replayed one whole turn per step (dice turns of several plies)."""
 MENU_SIZE = 25
 META_WORDS = {"resign": "resigned", "timeout": "ran out of time", "draw": "agreed to the draw"}
 
@@ -190,7 +188,7 @@ def walk(loaded: Loaded, target: int | None = None, *, frames: bool = False) -> 
     record = loaded.record
     game = engines.get(record.game).new(record.players, record.options)
     out = Walk()
-    turn_steps = record.game in TURN_STEPS
+    turn_steps = engines.get(record.game).stepped_turns
     key: Any = None
     label: list[str] = []
     step = 0
@@ -302,7 +300,7 @@ async def page(host: Host, kind: str, ident: int, step: int | None, game: str | 
 
 def _caption(loaded: Loaded, walked: Walk, step: int, last: int) -> str:
     record = loaded.record
-    unit = "turn" if record.game in TURN_STEPS else "move"
+    unit = "turn" if engines.get(record.game).stepped_turns else "move"
     head = f"**{record.title}** {loaded.label} replay: " + " vs ".join(loaded.who)
     shown = f"Position after {unit} {step} of {last}" + ("" if loaded.reveal else " (game in progress: public view)")
     lines = [head[:400], shown]
@@ -350,7 +348,7 @@ async def gif(host: Host, game_id: int, kind: str = "g", game: str | None = None
         return animate([host.renderer(named(obs, loaded)) for obs in walked.frames], labels)
 
     data = await asyncio.to_thread(build)
-    unit = "turns" if loaded.record.game in TURN_STEPS else "moves"
+    unit = "turns" if engines.get(loaded.record.game).stepped_turns else "moves"
     caption = f"**{loaded.record.title}** {loaded.label}: {len(walked.frames) - 1} {unit}" + (
         "" if loaded.reveal else " so far (public view)")
     return caption, Board(image=data, filename=f"{loaded.record.game}-{kind}{game_id}.gif")

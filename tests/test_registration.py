@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import importlib
 import pkgutil
+import random
 from pathlib import Path
 
 import pytest
@@ -84,3 +85,27 @@ def test_no_table_keeps_a_game_that_is_not_registered() -> None:
     assert set(teaching.SCRIPTS) <= set(GAMES)
     assert set(levels.ROLLOUT_DEPTH) <= set(GAMES) and set(evaluate.SCORERS) <= set(GAMES)
     assert {game for game, _ in levels.GAME_SCALE} <= set(GAMES)
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_a_game_has_stepped_turns_exactly_when_one_roll_gives_a_seat_several_plies(name: str) -> None:
+    """``stepped_turns`` groups a roll and the plies it allows (replays, edited turn messages): a game
+    whose random play shows a seat moving twice after one roll must say so, and only such a game."""
+    cls = engines.get(name)
+    rng = random.Random(7)
+    stepped = False
+    for _ in range(6):
+        game = cls.new(max(cls.players))
+        last: tuple[int, bool] | None = None  # the previous mover, and whether a roll came just before it
+        while game.outcome() is None and len(game.history) < 400 and not stepped:
+            movers = game.to_move()
+            if engines.CHANCE in movers:
+                texts, weights = zip(*game.chance_outcomes(), strict=True)
+                game.play(engines.CHANCE, rng.choices(texts, weights)[0])
+                last = None
+                continue
+            seat = min(movers)
+            stepped = last is not None and last[0] == seat and last[1]
+            last = (seat, last is None)
+            game.play(seat, rng.choice(game.legal_moves(seat)))
+    assert cls.stepped_turns == stepped

@@ -52,6 +52,7 @@ class Ziggurat(Game):
     )
     help = HELP
     has_chance = True  # the movement and action dice
+    stepped_turns = True  # a roll, then the moves and actions it allows
 
     @classmethod
     def check_options(cls, players: int, options: Any) -> dict[str, Any]:
