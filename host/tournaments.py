@@ -177,6 +177,8 @@ class Tournaments:
         await repo.set_organiser_role(self.db, guild_id, role_id)
         if role_id is None:
             return "Only members with Manage Server may create events now."
+        if role_id == guild_id:  # @everyone's id is the server's; Discord shows no mention <@&id> for it
+            return "Everyone in this server may now create events."
         return f"Members with the role <@&{role_id}> (and anyone with Manage Server) may now create events."
 
     # ----- sign-up ------------------------------------------------------------------------

@@ -7,8 +7,9 @@ import secrets
 from typing import TYPE_CHECKING, Any, Literal
 
 from . import payloads as P
-from .commands import build_command, build_context_menu
+from .commands import Invoker, build_command, build_context_menu
 from .records import InteractionRecord
+from .roles import role_payload
 from .sync import handler_tasks, wait_handlers_idle
 from .world import Channel, Message, User, walk_components
 
@@ -64,9 +65,10 @@ class UserActions:
             "version": 1,
             "data": data,
             "channel_id": str(channel.id),
-            "channel": P.interaction_channel_payload(world, channel),
+            "channel": P.interaction_channel_payload(world, channel, user),
             "locale": locale,
-            "app_permissions": P.ALL_PERMISSIONS,
+            "app_permissions": P.ALL_PERMISSIONS if channel.guild_id is None
+            else str(world.permissions_of(world.bot, channel.guild_id)),
             "entitlements": [],
             "attachment_size_limit": P.ATTACHMENT_SIZE_LIMIT,
         }
@@ -75,7 +77,7 @@ class UserActions:
                 guild_id=str(channel.guild_id),
                 guild_locale="en-US",
                 guild={"id": str(channel.guild_id), "locale": "en-US", "features": []},
-                member=P.member_payload(world, user, permissions=True),
+                member=P.member_payload(world, user, permissions=True, guild_id=channel.guild_id),
                 authorizing_integration_owners={"0": str(channel.guild_id)},
                 context=0,
             )
@@ -116,7 +118,7 @@ class UserActions:
                     locale: str = "en-US") -> InteractionRecord:  # fmt: skip
         """Run ``/command`` (space-separated group/subcommand path) with option values by name."""
         user, ch = self._u(user), self._c(channel)
-        built = build_command(self, command, options or {}, in_guild=ch.guild_id is not None)  # type: ignore[arg-type]
+        built = build_command(self, command, options or {}, by=Invoker(user, ch.guild_id))  # type: ignore[arg-type]
         rec = self._new_record(APPLICATION_COMMAND, user, ch, built.data, command, locale=locale)
         return await self._deliver(rec, wait, timeout)
 
@@ -129,7 +131,7 @@ class UserActions:
         if channel is None and isinstance(target, Message):
             channel = self.world.channels[target.channel_id]
         user, ch = self._u(user), self._c(channel)
-        built = build_context_menu(self, name, target, in_guild=ch.guild_id is not None)  # type: ignore[arg-type]
+        built = build_context_menu(self, name, target, by=Invoker(user, ch.guild_id))  # type: ignore[arg-type]
         rec = self._new_record(APPLICATION_COMMAND, user, ch, built.data, name)
         return await self._deliver(rec, wait, timeout)
 
@@ -139,7 +141,7 @@ class UserActions:
         """Type ``value`` into option ``focused``; returns the choices the bot offered."""
         user, ch = self._u(user), self._c(channel)
         values = {**(options or {}), focused: value}
-        built = build_command(self, command, values, in_guild=ch.guild_id is not None, focused=focused)  # type: ignore[arg-type]
+        built = build_command(self, command, values, by=Invoker(user, ch.guild_id), focused=focused)  # type: ignore[arg-type]
         rec = self._new_record(AUTOCOMPLETE, user, ch, built.data, f"{command} [{focused}]")
         await self._deliver(rec, "idle", timeout)
         return rec.choices
@@ -184,10 +186,16 @@ class UserActions:
         elif kind == 5:
             users = [self._u(v) for v in values]
             data["values"] = [str(u.id) for u in users]
+            guild_id = self.world.channels[message.channel_id].guild_id
             data["resolved"] = {
                 "users": {str(u.id): P.user_payload(u) for u in users},
-                "members": {str(u.id): P.member_payload(self.world, u, with_user=False) for u in users},
+                "members": {str(u.id): P.member_payload(self.world, u, with_user=False, guild_id=guild_id)
+                            for u in users},
             }
+        elif kind == 6:  # a role select: Discord resolves the picked roles
+            roles = [self.world.role(v, self.world.channels[message.channel_id].guild_id) for v in values]
+            data["values"] = [str(r.id) for r in roles]
+            data["resolved"] = {"roles": {str(r.id): role_payload(r) for r in roles}}
         else:
             data["values"] = [str(getattr(v, "id", v)) for v in values]
         msg = self.world.messages[message.id]

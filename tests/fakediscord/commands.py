@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from . import payloads as P
+from .roles import Role, role_payload
 from .world import Attachment, Channel, Message, User
 
 if TYPE_CHECKING:
@@ -26,6 +27,14 @@ class Upload:
     filename: str
     data: bytes
     content_type: str | None = None
+
+
+@dataclass(frozen=True)
+class Invoker:
+    """Who runs the command, and in which guild (None: a DM): resolved members, roles and channels depend on it."""
+
+    user: User
+    guild_id: int | None
 
 
 @dataclass
@@ -61,7 +70,31 @@ def find_command(fake: FakeDiscord, path: list[str], in_guild: bool, kind: int =
     )
 
 
-def _convert(fake: FakeDiscord, opt: dict[str, Any], value: Any, resolved: dict[str, Any]) -> Any:
+def _role(fake: FakeDiscord, name: str, value: Any, by: Invoker) -> Role:
+    """The role a user picks: Discord's picker offers only the roles of the guild the command runs in."""
+    if by.guild_id is None:
+        raise LookupError(f"option {name!r}: there are no roles to pick from in a DM")
+    try:
+        return fake.world.role(value, by.guild_id)
+    except KeyError as error:
+        raise LookupError(f"option {name!r}: {error.args[0]} (Discord's role picker offers no other)") from None
+
+
+def _resolve_user(fake: FakeDiscord, user: User, resolved: dict[str, Any], by: Invoker) -> str:
+    world = fake.world
+    resolved.setdefault("users", {})[str(user.id)] = P.user_payload(user)
+    if by.guild_id is not None and user.id in world.member_ids:
+        member = P.member_payload(world, user, with_user=False, permissions=True, guild_id=by.guild_id)
+        resolved.setdefault("members", {})[str(user.id)] = member
+    return str(user.id)
+
+
+def _resolve_role(role: Role, resolved: dict[str, Any]) -> str:
+    resolved.setdefault("roles", {})[str(role.id)] = role_payload(role)
+    return str(role.id)
+
+
+def _convert(fake: FakeDiscord, opt: dict[str, Any], value: Any, resolved: dict[str, Any], by: Invoker) -> Any:
     kind, name = opt["type"], opt["name"]
     world = fake.world
     if kind == STRING:
@@ -78,20 +111,14 @@ def _convert(fake: FakeDiscord, opt: dict[str, Any], value: Any, resolved: dict[
             raise ValueError(f"option {name!r}: {value} > max {opt['max_value']}")
     elif kind == BOOLEAN:
         value = bool(value)
-    elif kind in (USER, MENTIONABLE):
-        user = value if isinstance(value, User) else world.user(value)
-        resolved.setdefault("users", {})[str(user.id)] = P.user_payload(user)
-        if user.id in world.member_ids:
-            member = P.member_payload(world, user, with_user=False, permissions=True)
-            resolved.setdefault("members", {})[str(user.id)] = member
-        value = str(user.id)
+    elif kind == USER or (kind == MENTIONABLE and not isinstance(value, Role)):
+        value = _resolve_user(fake, value if isinstance(value, User) else world.user(value), resolved, by)
     elif kind == CHANNEL:
         ch = value if isinstance(value, Channel) else world.channel(value)
-        resolved.setdefault("channels", {})[str(ch.id)] = P.interaction_channel_payload(world, ch)
+        resolved.setdefault("channels", {})[str(ch.id)] = P.interaction_channel_payload(world, ch, by.user)
         value = str(ch.id)
-    elif kind == ROLE:
-        resolved.setdefault("roles", {})[str(world.guild_id)] = P.everyone_role(world)
-        value = str(world.guild_id)  # only @everyone exists in the fake guild
+    elif kind in (ROLE, MENTIONABLE):
+        value = _resolve_role(_role(fake, name, value, by), resolved)
     elif kind == ATTACHMENT:
         up = value if isinstance(value, Upload) else Upload(*value)
         att: Attachment = fake.messages_ops.new_attachment(0, up.filename, up.data, up.content_type)
@@ -108,11 +135,11 @@ def build_command(
     command: str,
     values: dict[str, Any],
     *,
-    in_guild: bool,
+    by: Invoker,
     focused: str | None = None,
 ) -> BuiltCommand:
     path = command.split()
-    top = find_command(fake, path, in_guild)
+    top = find_command(fake, path, by.guild_id is not None)
     schema = top.get("options", [])
     wrappers: list[dict[str, Any]] = []
     for part in path[1:]:
@@ -136,7 +163,7 @@ def build_command(
                 raise LookupError(f"option {name!r} of {command!r} has no autocomplete")
             options.append({"type": opt["type"], "name": name, "value": str(values.get(name, "")), "focused": True})
         elif name in values:
-            value = _convert(fake, opt, values[name], resolved)
+            value = _convert(fake, opt, values[name], resolved, by)
             options.append({"type": opt["type"], "name": name, "value": value})
         elif opt.get("required") and focused is None:
             raise ValueError(f"{command!r}: required option {name!r} missing")
@@ -153,16 +180,16 @@ def build_command(
     return BuiltCommand(data=data, name=command)
 
 
-def build_context_menu(fake: FakeDiscord, name: str, target: User | Message, *, in_guild: bool) -> BuiltCommand:
+def build_context_menu(fake: FakeDiscord, name: str, target: User | Message, *, by: Invoker) -> BuiltCommand:
     """A user (type 2) or message (type 3) context-menu invocation on ``target``."""
     world = fake.world
     kind = 3 if isinstance(target, Message) else 2
-    cmd = find_command(fake, [name], in_guild, kind)
+    cmd = find_command(fake, [name], by.guild_id is not None, kind)
     resolved: dict[str, Any] = {}
     if isinstance(target, Message):
         resolved["messages"] = {str(target.id): P.message_payload(world, target)}
     else:
-        _convert(fake, {"type": USER, "name": "target"}, target, resolved)
+        _resolve_user(fake, target, resolved, by)
     data: dict[str, Any] = {"id": cmd["id"], "name": name, "type": kind, "target_id": str(target.id)}
     data["resolved"] = resolved
     if "guild_id" in cmd:

@@ -123,8 +123,9 @@ class Gateway:
         elif op == RESUME:
             await session.send(INVALID_SESSION, False)  # no replay buffer: make the client identify afresh
         elif op == REQUEST_MEMBERS:
-            members = [payloads.member_payload(self.world, self.world.users[u]) for u in self.world.member_ids]
             guild = d.get("guild_id") or self.world.guild_id
+            members = [payloads.member_payload(self.world, self.world.users[u], guild_id=int(guild))
+                       for u in self.world.member_ids]
             chunk = {"guild_id": str(guild), "members": members, "chunk_index": 0, "chunk_count": 1}
             if d.get("nonce"):
                 chunk["nonce"] = d["nonce"]

@@ -7,11 +7,13 @@ from typing import Any
 
 import discord
 
+from .roles import role_payload
 from .world import DM, Attachment, Channel, Message, User, World, now_iso
 
 ALL_PERMISSIONS = str(discord.Permissions.all().value)
 ATTACHMENT_SIZE_LIMIT = 10 * 1024 * 1024
 MENTION_RE = re.compile(r"<@!?(\d+)>")
+ROLE_MENTION_RE = re.compile(r"<@&(\d+)>")
 
 
 def user_payload(user: User) -> dict[str, Any]:
@@ -27,9 +29,11 @@ def user_payload(user: User) -> dict[str, Any]:
     }
 
 
-def member_payload(world: World, user: User, *, with_user: bool = True, permissions: bool = False) -> dict[str, Any]:
+def member_payload(world: World, user: User, *, with_user: bool = True, permissions: bool = False,
+                   guild_id: int | None = None) -> dict[str, Any]:
+    """A guild member: their role ids (never @everyone) and, in interactions, their computed permissions."""
     data: dict[str, Any] = {
-        "roles": [],
+        "roles": [str(r.id) for r in world.member_roles(user, guild_id)],
         "joined_at": now_iso(),
         "deaf": False,
         "mute": False,
@@ -41,22 +45,13 @@ def member_payload(world: World, user: User, *, with_user: bool = True, permissi
     if with_user:
         data["user"] = user_payload(user)
     if permissions:
-        data["permissions"] = user.permissions if user.permissions is not None else ALL_PERMISSIONS
+        data["permissions"] = str(world.permissions_of(user, guild_id))
     return data
 
 
-def everyone_role(world: World, guild_id: int | None = None) -> dict[str, Any]:
-    return {
-        "id": str(guild_id or world.guild_id),
-        "name": "@everyone",
-        "permissions": ALL_PERMISSIONS,
-        "position": 0,
-        "color": 0,
-        "hoist": False,
-        "managed": False,
-        "mentionable": False,
-        "flags": 0,
-    }
+def roles_payload(world: World, guild_id: int | None = None) -> list[dict[str, Any]]:
+    """Every role of the guild, @everyone first (``GET /guilds/{id}/roles`` and GUILD_CREATE)."""
+    return [role_payload(r) for r in world.guild_roles(guild_id)]
 
 
 def thread_metadata(ch: Channel) -> dict[str, Any]:
@@ -102,11 +97,11 @@ def channel_payload(world: World, ch: Channel) -> dict[str, Any]:
     return base
 
 
-def interaction_channel_payload(world: World, ch: Channel) -> dict[str, Any]:
-    """The ``channel`` object inside interactions also carries the invoker's permissions."""
+def interaction_channel_payload(world: World, ch: Channel, user: User) -> dict[str, Any]:
+    """The ``channel`` object inside interactions also carries the invoker's permissions in it."""
     data = channel_payload(world, ch)
     if not ch.is_dm:
-        data["permissions"] = ALL_PERMISSIONS
+        data["permissions"] = str(world.permissions_of(user, ch.guild_id))
     return data
 
 
@@ -124,7 +119,7 @@ def guild_payload(world: World, guild_id: int | None = None) -> dict[str, Any]:
         "verification_level": 0,
         "default_message_notifications": 0,
         "explicit_content_filter": 0,
-        "roles": [everyone_role(world, guild_id)],
+        "roles": roles_payload(world, guild_id),
         "emojis": [],
         "stickers": [],
         "features": [],
@@ -152,7 +147,7 @@ def guild_create_payload(world: World, guild_id: int | None = None) -> dict[str,
             "large": False,
             "unavailable": False,
             "member_count": len(world.member_ids),
-            "members": [member_payload(world, world.users[uid]) for uid in world.member_ids],
+            "members": [member_payload(world, world.users[uid], guild_id=guild_id) for uid in world.member_ids],
             "channels": [channel_payload(world, c) for c in world.text_channels(guild_id)],
             "threads": [channel_payload(world, t) for t in world.threads(guild_id) if not t.archived],
             "voice_states": [],
@@ -194,7 +189,7 @@ def message_payload(world: World, msg: Message, *, hide_content: bool = False) -
         "tts": False,
         "mention_everyone": False,
         "mentions": [user_payload(u) for u in mentions],
-        "mention_roles": [],
+        "mention_roles": [i for i in ROLE_MENTION_RE.findall(msg.content) if int(i) in world.roles],
         "attachments": [] if hide_content else [attachment_payload(a) for a in msg.attachments],
         "embeds": [] if hide_content else msg.embeds,
         "components": [] if hide_content else msg.components,
@@ -210,7 +205,7 @@ def message_payload(world: World, msg: Message, *, hide_content: bool = False) -
     if channel.guild_id is not None:
         data["guild_id"] = str(channel.guild_id)
         if msg.webhook_id is None:
-            data["member"] = member_payload(world, author, with_user=False)
+            data["member"] = member_payload(world, author, with_user=False, guild_id=channel.guild_id)
     if msg.webhook_id is not None:
         data["webhook_id"] = str(msg.webhook_id)
         data["application_id"] = str(world.application_id)

@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from . import payloads
 from .gateway import GUILD_MEMBERS, GUILDS
+from .roles import Role, role_payload
 from .world import Channel, Message, User
 
 if TYPE_CHECKING:
@@ -53,9 +54,55 @@ class WorldQueries:
     async def join(self, name: str) -> User:
         """A new member joining while the bot is connected (GUILD_MEMBER_ADD, members intent only)."""
         user = self.world.add_user(name)
-        data = {**payloads.member_payload(self.world, user), "guild_id": str(self.world.guild_id)}
+        data = {**payloads.member_payload(self.world, user, guild_id=self.world.guild_id),
+                "guild_id": str(self.world.guild_id)}
         await self.gateway.dispatch("GUILD_MEMBER_ADD", data, GUILD_MEMBERS)
         return user
+
+    def add_role(self, name: str, permissions: int = 0, *, members: tuple[User | str, ...] = (),
+                 guild_id: int | None = None) -> Role:  # fmt: skip
+        """A new role held by ``members``; add it before the bot connects (GUILD_CREATE carries the roles)."""
+        role = self.world.add_role(name, permissions, guild_id=guild_id)
+        for member in members:
+            self.world.give_role(self._member(member), role)
+        return role
+
+    async def create_role(self, name: str, permissions: int = 0, *, guild_id: int | None = None) -> Role:
+        """A new role while the bot is connected (GUILD_ROLE_CREATE, which every bot with GUILDS receives)."""
+        role = self.world.add_role(name, permissions, guild_id=guild_id)
+        await self.gateway.dispatch("GUILD_ROLE_CREATE", {"guild_id": str(role.guild_id), "role": role_payload(role)},
+                                    GUILDS)
+        return role
+
+    async def delete_role(self, role: Role | str) -> None:
+        """Delete a role while the bot is connected: its members lose it (GUILD_ROLE_DELETE)."""
+        found = self.world.role(role)
+        if found.is_everyone or found.bot_id is not None:
+            raise ValueError(f"role {found.name!r} cannot be deleted")
+        del self.world.roles[found.id]
+        for user in self.world.users.values():
+            user.role_ids.discard(found.id)
+        await self.gateway.dispatch("GUILD_ROLE_DELETE", {"guild_id": str(found.guild_id), "role_id": str(found.id)},
+                                    GUILDS)
+
+    async def give_role(self, member: User | str, role: Role | str) -> None:
+        """A moderator gives ``member`` the role (GUILD_MEMBER_UPDATE, members intent only)."""
+        user, found = self._member(member), self.world.role(role)
+        self.world.give_role(user, found)
+        await self._member_update(user, found.guild_id)
+
+    async def take_role(self, member: User | str, role: Role | str) -> None:
+        """A moderator takes the role away (GUILD_MEMBER_UPDATE, members intent only)."""
+        user, found = self._member(member), self.world.role(role)
+        self.world.take_role(user, found)
+        await self._member_update(user, found.guild_id)
+
+    def _member(self, member: User | str) -> User:
+        return member if isinstance(member, User) else self.user(member)
+
+    async def _member_update(self, user: User, guild_id: int) -> None:
+        data = {**payloads.member_payload(self.world, user, guild_id=guild_id), "guild_id": str(guild_id)}
+        await self.gateway.dispatch("GUILD_MEMBER_UPDATE", data, GUILD_MEMBERS)
 
     async def create_channel(self, name: str) -> Channel:
         """A new text channel while the bot is connected (sends CHANNEL_CREATE)."""

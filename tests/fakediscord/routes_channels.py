@@ -10,13 +10,14 @@ from aiohttp import web
 from . import payloads as P
 from .gateway import GUILDS
 from .http_util import empty_response, error_response, invalid_form, json_response, read_body
+from .roles import role_payload
 from .validate import thread_problems
 from .world import Channel, Message, User
 
 if TYPE_CHECKING:
     from .server import FakeDiscord
 
-UNKNOWN_CHANNEL, UNKNOWN_MESSAGE, UNKNOWN_USER, UNKNOWN_MEMBER = 10003, 10008, 10013, 10007
+UNKNOWN_CHANNEL, UNKNOWN_MESSAGE, UNKNOWN_USER, UNKNOWN_MEMBER, UNKNOWN_ROLE = 10003, 10008, 10013, 10007, 10011
 CANNOT_DM, THREAD_LOCKED = 50007, 50083
 NONCE_WINDOW = 300.0
 """Seconds within which Discord answers a repeated ``enforce_nonce`` send with the first message."""
@@ -46,6 +47,7 @@ class ChannelRoutes:
             ("GET", "/guilds/{guild_id}", self.get_guild),
             ("GET", "/guilds/{guild_id}/channels", self.get_guild_channels),
             ("GET", "/guilds/{guild_id}/roles", self.get_roles),
+            ("GET", "/guilds/{guild_id}/roles/{role_id}", self.get_role),
             ("GET", "/guilds/{guild_id}/members/{user_id}", self.get_member),
             ("GET", "/channels/{channel_id}", self.get_channel),
             ("PATCH", "/channels/{channel_id}", self.edit_channel),
@@ -145,13 +147,20 @@ class ChannelRoutes:
                               for c in self.world.text_channels(self._guild_id(request))])
 
     async def get_roles(self, request: web.Request) -> web.Response:
-        return json_response([P.everyone_role(self.world, self._guild_id(request))])
+        return json_response(P.roles_payload(self.world, self._guild_id(request)))
+
+    async def get_role(self, request: web.Request) -> web.Response:
+        try:
+            role = self.world.role(int(request.match_info["role_id"]), self._guild_id(request))
+        except (KeyError, ValueError):
+            raise NotFoundError(UNKNOWN_ROLE, "Role") from None
+        return json_response(role_payload(role))
 
     async def get_member(self, request: web.Request) -> web.Response:
         user = self._user(request.match_info["user_id"])
         if user.id not in self.world.member_ids:
             raise NotFoundError(UNKNOWN_MEMBER, "Member")
-        return json_response(P.member_payload(self.world, user))
+        return json_response(P.member_payload(self.world, user, guild_id=self._guild_id(request)))
 
     # -- channels -------------------------------------------------------------------------------------
     async def get_channel(self, request: web.Request) -> web.Response:

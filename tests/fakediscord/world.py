@@ -9,6 +9,8 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
+from .roles import ADMINISTRATOR, BOT_INVITE, EVERYONE_DEFAULT, Role, combined
+
 DISCORD_EPOCH_MS = 1420070400000
 
 GUILD_TEXT = 0
@@ -54,7 +56,10 @@ class User:
     bot: bool = False
     dms_open: bool = True
     permissions: str | None = None
-    """The member's permission bits in interactions (a decimal string); None: every permission."""
+    """A shortcut overriding the member's permission bits in interactions (a decimal string); None: computed
+    from their roles, as Discord does (prefer roles: ``World.add_role`` and ``World.give_role``)."""
+    role_ids: set[int] = field(default_factory=set)
+    """The roles they hold, in any guild (a role belongs to one guild); @everyone is implied, never listed."""
 
     @property
     def mention(self) -> str:
@@ -156,9 +161,11 @@ class Channel:
 
 
 class World:
-    """Guilds (one unless a test adds more) with text channels, users/members, threads and DM channels.
+    """Guilds (one unless a test adds more) with roles, text channels, users/members, threads and DM channels.
 
-    Every user is a member of every guild. ``guild_id`` is the first guild, the one most tests use."""
+    Every user is a member of every guild. ``guild_id`` is the first guild, the one most tests use. The user
+    ``owner`` owns every guild; in the first guild ``alice`` holds the role ``Admin`` (Administrator), the bot
+    its managed role with the invite's permissions, and everyone else only @everyone (no Manage Server)."""
 
     def __init__(self, bot_name: str = "FakeBot") -> None:
         self.ids = Snowflakes()
@@ -170,6 +177,7 @@ class World:
         self.channels: dict[int, Channel] = {}
         self.messages: dict[int, Message] = {}
         self.attachments: dict[int, Attachment] = {}
+        self.roles: dict[int, Role] = {}
         self.bot = self.add_user(bot_name, bot=True)
         self.application_id = self.bot.id
         self.owner = self.add_user("owner")
@@ -178,6 +186,9 @@ class World:
         self.command_ids: dict[tuple[int | None, str, int], int] = {}
         for name in DEFAULT_USERS:
             self.add_user(name)
+        self._add_guild_roles(self.guild_id)
+        self.admin_role = self.add_role("Admin", ADMINISTRATOR)
+        self.give_role(self.user("alice"), self.admin_role)
         self.add_text_channel("general")
 
     def add_user(self, name: str, *, bot: bool = False, member: bool = True) -> User:
@@ -199,7 +210,13 @@ class World:
         on shard ``(id, count)`` when given. Returns the channel; its ``guild_id`` is the new guild."""
         guild_id = self.ids.on_shard(*shard) if shard is not None else self.ids.next()
         self.guilds[guild_id] = name
+        self._add_guild_roles(guild_id)
         return self.add_text_channel(channel, guild_id)
+
+    def _add_guild_roles(self, guild_id: int) -> None:
+        """@everyone (id == guild id) and the bot's managed role, as a guild has them once the bot is in."""
+        self.roles[guild_id] = Role(id=guild_id, guild_id=guild_id, name="@everyone", permissions=EVERYONE_DEFAULT)
+        self.give_role(self.bot, self.add_role(self.bot.name, BOT_INVITE, guild_id=guild_id, bot_id=self.bot.id))
 
     def guild_name_of(self, guild_id: int | None) -> str:
         return self.guilds.get(guild_id or self.guild_id, self.guild_name)
@@ -238,6 +255,58 @@ class World:
         channel = self.channels.get(msg.channel_id)
         if channel is not None and msg in channel.messages:
             channel.messages.remove(msg)
+
+    # -- roles and permissions ------------------------------------------------------------------------
+    def add_role(self, name: str, permissions: int = 0, *, guild_id: int | None = None, mentionable: bool = False,
+                 bot_id: int | None = None) -> Role:  # fmt: skip
+        """A new role above the guild's others (Discord puts a new role at the bottom; order does not matter
+        here: the fake has no role hierarchy checks)."""
+        guild_id = guild_id or self.guild_id
+        position = max((r.position for r in self.guild_roles(guild_id)), default=0) + 1
+        role = Role(id=self.ids.next(), guild_id=guild_id, name=name, permissions=permissions, position=position,
+                    mentionable=mentionable, bot_id=bot_id)
+        self.roles[role.id] = role
+        return role
+
+    def guild_roles(self, guild_id: int | None = None) -> list[Role]:
+        """The guild's roles, @everyone first, by position."""
+        guild_id = guild_id or self.guild_id
+        return sorted((r for r in self.roles.values() if r.guild_id == guild_id), key=lambda r: (r.position, r.id))
+
+    def everyone(self, guild_id: int | None = None) -> Role:
+        return self.roles[guild_id or self.guild_id]
+
+    def role(self, name_or_id: str | int | Role, guild_id: int | None = None) -> Role:
+        """A role of the guild by id, name, or ``everyone``/``@everyone``; KeyError if it has none such."""
+        guild_id = guild_id or self.guild_id
+        if isinstance(name_or_id, Role):
+            name_or_id = name_or_id.id
+        if name_or_id in ("everyone", "@everyone"):
+            return self.everyone(guild_id)
+        for role in self.guild_roles(guild_id):
+            if role.id == name_or_id or role.name == name_or_id or str(role.id) == name_or_id:
+                return role
+        names = [r.name for r in self.guild_roles(guild_id)]
+        raise KeyError(f"guild {guild_id} has no role {name_or_id!r}; has {names}")
+
+    def member_roles(self, user: User, guild_id: int | None = None) -> list[Role]:
+        """The member's roles in the guild, without @everyone (as in a member object's ``roles``)."""
+        return [r for r in self.guild_roles(guild_id) if r.id in user.role_ids]
+
+    def give_role(self, user: User, role: Role) -> None:
+        if role.is_everyone:
+            raise ValueError("every member has @everyone; it cannot be given")
+        user.role_ids.add(role.id)
+
+    def take_role(self, user: User, role: Role) -> None:
+        user.role_ids.discard(role.id)
+
+    def permissions_of(self, user: User, guild_id: int | None = None) -> int:
+        """The member's guild-wide permission bits, as Discord computes them (``user.permissions`` overrides)."""
+        if user.permissions is not None:
+            return int(user.permissions)
+        guild_id = guild_id or self.guild_id
+        return combined(self.everyone(guild_id), self.member_roles(user, guild_id), owner=user.id == self.owner.id)
 
     def user(self, name_or_id: str | int) -> User:
         for u in self.users.values():

@@ -240,6 +240,17 @@ async def test_role_set_in_settings_may_create(run: Run) -> None:
     assert event.organiser_id == 5
 
 
+async def test_everyone_as_organiser_role_is_said_in_words_and_lets_anyone_create(run: Run) -> None:
+    said = await run.t.settings(GUILD, ADMIN, GUILD)  # @everyone's role id is the server's id
+    assert said == "Everyone in this server may now create events."
+    everyone = Actor(6, roles=(GUILD,))  # discord.py lists @everyone among every member's roles
+    assert (await run.t.create(guild_id=GUILD, channel_id=CHANNEL, actor=everyone, game="zaic",
+                               format="knockout")).organiser_id == 6
+    assert await run.t.settings(GUILD, ADMIN, None) == "Only members with Manage Server may create events now."
+    with pytest.raises(HostError, match="Manage Server"):
+        await run.t.create(guild_id=GUILD, channel_id=CHANNEL, actor=everyone, game="zaic", format="knockout")
+
+
 @pytest.mark.parametrize(("fields", "said"), [
     ({"format": "arena"}, "format must be"),
     ({"format": "swiss", "rounds": None}, "rounds"),
