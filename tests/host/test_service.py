@@ -126,8 +126,18 @@ async def test_rolls_come_from_the_committed_seed_only(host: Host) -> None:
     assert dice.commitment(row.seed) == hashlib.sha256(row.seed.encode()).hexdigest()
 
 
-async def test_two_moves_at_the_same_instant_apply_exactly_one(host: Host) -> None:
+async def test_two_moves_at_the_same_instant_apply_exactly_one(host: Host, monkeypatch: pytest.MonkeyPatch) -> None:
     game_id = await started_game(host)
+    both_loaded = asyncio.Barrier(2)
+    update = host.session.store.update
+
+    async def update_once_both_have_loaded(*args: object, **kwargs: object) -> int:
+        """The same instant: each move has read the game before either writes (without this, a fast
+        first move may commit before the second reads, and then both bids are simply legal)."""
+        await asyncio.wait_for(both_loaded.wait(), 5)
+        return await update(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(host.session.store, "update", update_once_both_have_loaded)
     results = await asyncio.gather(host.play(game_id, ALICE, "bid 1"), host.play(game_id, BOB, "bid 2"),
                                    return_exceptions=True)
     errors = [r for r in results if isinstance(r, Exception)]
