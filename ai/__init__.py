@@ -46,7 +46,7 @@ def choose(game: Game, seat: int, level: str, *, seed: int, budget_s: float | No
         return moves[0]
     if work.noise and rng.random() < work.noise:
         return rng.choice(moves)  # a beginner's level: now and then a move without thought (levels.LEVEL_NOISE)
-    found = solve.winning_move(game, seat, moves, work.solve, work.solve_nodes)
+    found = solve.winning_move(game, seat, moves, work.solve, work.solve_nodes, deadline)
     if found is not None:
         return found
     if work.alphabeta and game.name in levels.ALPHABETA and solve.applies(game):

@@ -62,27 +62,36 @@ def one_ply(world: Game, who: int, move: str) -> float:
     return evaluate(twin)[who]
 
 
+CLOCK_EVERY = 16
+"""With a deadline, the one-ply values look at the clock every this many moves."""
+
+
 def pick_untried(node: Node, world: Game, who: int, untried: list[str], prior_visits: int,
-                 rng: random.Random, root: bool) -> str:
+                 rng: random.Random, root: bool, deadline: float | None = None) -> str:
     """The untried move to add: at random, or (the root, or a node visited ``prior_visits`` times) the best by one ply.
 
     The one-ply values are kept in the node, keyed by move text, so a wide node (1944 ZÈRTZ moves)
     pays for them once; moves first seen in another determinized world or after other dice are
-    valued when they appear.
+    valued when they appear. Past the deadline the moves not yet valued are skipped: the best of
+    those valued (or a random one if none was) is added.
     """
     if prior_visits < 0 or (node.visits < prior_visits and not root):
         return rng.choice(untried)
     prior = node.prior
     if prior is None:
         prior = node.prior = {}
-    best, pick = -1.0, untried[0]
+    best, pick = -1.0, ""
+    fresh = 0
     for m in untried:
         value = prior.get(m)
         if value is None:
+            if deadline is not None and fresh % CLOCK_EVERY == CLOCK_EVERY - 1 and time.perf_counter() >= deadline:
+                break
+            fresh += 1
             value = prior[m] = one_ply(world, who, m) + 1e-6 * rng.random()  # ties at random
         if value > best:
             best, pick = value, m
-    return pick
+    return pick or rng.choice(untried)
 
 
 def rollout(game: Game, seat: int, depth: int, rng: random.Random) -> list[float]:
@@ -146,7 +155,7 @@ def search(game: Game, seat: int, root_moves: list[str], iterations: int, depth:
             room = not present or len(children) < WIDEN * math.sqrt(node.visits + 1)
             untried = [m for m in moves if m not in children] if room else []
             if untried:
-                move = pick_untried(node, world, who, untried, prior_visits, rng, node is root)
+                move = pick_untried(node, world, who, untried, prior_visits, rng, node is root, deadline)
                 child = Node(who)
                 children[move] = child
                 expanded = True
