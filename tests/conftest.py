@@ -67,6 +67,13 @@ async def db(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[Da
         await database.close()
 
 
+@pytest.fixture(params=["sqlite", "postgres"])
+def shared(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    """What ``Database.open`` takes, for tests that open one database several times (two processes, or a
+    restart): a SQLite file path (WAL), or a fresh database on the test PostgreSQL server."""
+    return str(tmp_path / "shared.sqlite3") if request.param == "sqlite" else str(request.getfixturevalue("pg_url"))
+
+
 @pytest.fixture
 def clock() -> FakeClock:
     return FakeClock()

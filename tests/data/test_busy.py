@@ -13,6 +13,8 @@ from data.db import Busy, Database
 
 
 async def test_another_process_holding_the_lock_makes_a_write_busy_within_2_seconds(tmp_path: Path) -> None:
+    """SQLite only, by nature: another process's ``BEGIN IMMEDIATE`` locks the whole file. The PostgreSQL
+    counterpart (a row held by another writer) is in tests/data/test_postgres.py."""
     db = await Database.open(tmp_path / "z.sqlite3")
     other = sqlite3.connect(tmp_path / "z.sqlite3", isolation_level=None)
     other.execute("BEGIN IMMEDIATE")
@@ -32,6 +34,9 @@ async def test_another_process_holding_the_lock_makes_a_write_busy_within_2_seco
 
 
 async def test_a_long_transaction_in_this_process_makes_others_busy_within_2_seconds(tmp_path: Path) -> None:
+    """SQLite only, by nature: SQLite has one writer at a time, so a second transaction waits for the first
+    one whatever it touches. PostgreSQL runs both at once unless they touch the same rows or lock key, which
+    tests/data/test_postgres.py holds (a held row, a held advisory lock)."""
     db = await Database.open(tmp_path / "z.sqlite3")
     holding = asyncio.Event()
 

@@ -1,8 +1,11 @@
 """``python -m data.copy``: a SQLite database filled by the host, copied into PostgreSQL, replays the same.
 
 Games of every kind are played with random legal moves (dice included), some finish rated, challenges and
-AI turns leave jobs. After the copy every table holds the same rows on both sides, every game rebuilds
-to the same engine state and the same observation for every seat, and new rows get fresh ids.
+AI turns leave jobs; a season, a Swiss event two rounds in, a ladder with a challenge played out, a sent
+reminder, a vacation, a posted board and an imported record fill the other tables. ``populate`` must leave
+no table of the schema empty, so a table added later fails here until it is filled (and so copied for
+real). After the copy every table holds the same rows on both sides, every game rebuilds to the same engine
+state and the same observation for every seat, and new rows get fresh ids.
 """
 
 from __future__ import annotations
@@ -17,8 +20,11 @@ from typing import Any
 import engines
 from data.db import Database
 from engines import CHANCE
-from host import bots, ratings
+from host import bots, correspondence, ratings, record_exchange, seasons
+from host.ladder import Ladders, record_finish
 from host.service import Host
+from host.tournament_jobs import Post, TournamentWorker
+from host.tournaments import Actor, no_image
 from tests.conftest import FakeClock, text_renderer
 from tests.pg import PgServer
 
@@ -32,7 +38,8 @@ PLAYED = [("zarathustra", 3, 24), ("zaic", 2, 30), ("zrtz", 2, 30), ("zodiac", 2
 
 
 def make_host(db: Database, clock: FakeClock) -> Host:
-    return Host(db, games=dict(engines.GAMES), renderer=text_renderer, now=clock, on_finish=[ratings.record_result])
+    return Host(db, games=dict(engines.GAMES), renderer=text_renderer, now=clock,
+                on_finish=[ratings.record_result, record_finish])
 
 
 async def play_randomly(host: Host, game_id: int, rng: random.Random, plies: int) -> None:
@@ -60,7 +67,66 @@ async def populate(host: Host, clock: FakeClock) -> list[int]:
     ids.append((await host.challenge(game="zaic", creator=USERS[2], opponents=[USERS[3]])).row.id)  # waits: a job
     ids.append((await host.challenge(game="zrtz", creator=USERS[3], opponents=[bots.user_of("easy")])).row.id)
     await host.set_notify(USERS[1], "digest")
-    return ids
+    return ids + await populate_the_rest(host, clock, ids[5])
+
+
+async def populate_the_rest(host: Host, clock: FakeClock, finished: int) -> list[int]:
+    """Every other table, through the services that write it; returns the games this created."""
+    before = {r["id"] for r in await host.db.fetchall("SELECT id FROM games")}
+    await seasons.start_season(host.db, GUILD, USERS[0], clock())  # seasons; later rated games count in it
+    rng = random.Random(17)
+    for _ in range(5):  # five rated games each: counted on the board, so rating_buckets has rows
+        lobby = await host.challenge(game="zaic", creator=USERS[2], opponents=[USERS[3]], guild_id=GUILD)
+        await host.accept(lobby.row.id, USERS[3])
+        await play_randomly(host, lobby.row.id, rng, 2 * ratings.MIN_MOVES)
+        if (await host.get(lobby.row.id)).status == "active":
+            await host.resign(lobby.row.id, USERS[3])
+        clock.advance(30)
+    await host.set_last_board(finished, GUILD + 1, GUILD + 2, 3)  # board_posts
+    await host.vacation(USERS[3], 2)  # vacations
+    async def namer(user: int) -> str:
+        return f"player {user}"
+
+    _, files = await record_exchange.export(host, finished, namer)
+    await record_exchange.import_record(host, "zaic", files[0][1], USERS[0], GUILD)  # records
+    clocked = await host.challenge(game="zaic", creator=USERS[0], opponents=[USERS[1]], settings={"clock": "1d"},
+                                   guild_id=GUILD, channel_id=GUILD + 1)
+    await host.accept(clocked.row.id, USERS[1])
+    clock.advance(20 * 3600)  # a quarter of the day is left: a reminder is sent and recorded
+    assert await correspondence.remind(host, clocked.row.id, clock())
+
+    organiser = Actor(USERS[0], manage_guild=True)
+    await host.tournaments.settings(GUILD, organiser, GUILD + 3)  # event_settings
+    host.tournaments.image = no_image
+    posts: list[Post] = []
+
+    async def deliver(post: Post) -> int | None:
+        posts.append(post)
+        return None
+
+    worker = TournamentWorker(host.tournaments, deliver)
+    event = await host.tournaments.create(guild_id=GUILD, channel_id=GUILD + 1, actor=organiser, game="zaic",
+                                          format="swiss", rounds=2, rated=False, max_players=4)
+    for user in USERS:
+        await host.tournaments.join(event.id, user)
+    await host.tournaments.start(event.id, organiser)
+    await worker.drain()
+    for pairing in (await host.tournaments.load(event.id)).pairings:  # round 1 ends: round 2 is paired
+        assert pairing.game_id is not None
+        await host.resign(pairing.game_id, max(pairing.seats))
+    await worker.drain()
+    snap = await host.tournaments.load(event.id)
+    assert snap.event.current_round == 2 and len(snap.pairings) == 4 and posts
+
+    ladders = Ladders(host)
+    for user in USERS[:3]:
+        await ladders.join(GUILD, "zrtz", user)
+    ladder_game = await ladders.challenge(GUILD, GUILD + 1, "zrtz", USERS[2], USERS[0])
+    await host.accept(ladder_game.row.id, USERS[0])
+    await host.resign(ladder_game.row.id, USERS[0])
+    async with host.db.transaction() as tx:  # no service writes guild_settings yet (migration 001 made it)
+        await tx.execute("INSERT INTO guild_settings (guild_id, settings) VALUES (?, ?)", (GUILD, '{"x": 1}'))
+    return sorted({r["id"] for r in await host.db.fetchall("SELECT id FROM games")} - before)
 
 
 async def table_rows(db: Database, tables: list[str]) -> dict[str, list[str]]:
@@ -97,8 +163,12 @@ async def test_a_copied_database_replays_every_game_the_same_and_keeps_every_row
 
         lite, pg = await Database.open(source), await Database.open(url)
         try:
+            on_pg = {r[0] for r in await pg.fetchall("SELECT table_name FROM information_schema.tables"
+                                                     " WHERE table_schema = 'public'")}
+            assert on_pg - {"schema_version"} == set(tables), "both schemas have the same tables"
             before, after = await table_rows(lite, tables), await table_rows(pg, tables)
             assert {t: len(r) for t, r in after.items()} == {t: len(r) for t, r in before.items()}
+            assert [table for table, rows in before.items() if not rows] == [], "populate fills every table"
             assert after == before
             assert len(before["moves"]) > 100 and before["ratings"] and before["jobs"] and before["rating_history"]
             from_lite, from_pg = make_host(lite, clock), make_host(pg, clock)

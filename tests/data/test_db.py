@@ -1,4 +1,4 @@
-"""Storage on a real SQLite file: migrations, pragmas, version-checked writes."""
+"""Storage on a real database: SQLite migrations and pragmas, and version-checked writes on both backends."""
 
 from __future__ import annotations
 
@@ -13,6 +13,9 @@ from data.store import GameStore, Seat
 
 
 async def test_migrations_set_user_version_wal_and_foreign_keys(tmp_path: Path) -> None:
+    """SQLite only, by nature: ``user_version``, WAL and the foreign-keys switch are SQLite file pragmas.
+    PostgreSQL's migrations (``schema_version``, applied once even by two processes at once) are held by
+    tests/data/test_postgres.py; the tests below run on both backends."""
     db = await Database.open(tmp_path / "nested" / "x.sqlite3")
     try:
         latest = max(int(f.name[:3]) for f in MIGRATIONS.glob("*.sql"))

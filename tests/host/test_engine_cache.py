@@ -2,10 +2,6 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
-import pytest
-
 import engines
 from data.db import Database
 from engines import CHANCE
@@ -44,12 +40,6 @@ def test_a_stale_engine_is_extended_from_the_log_or_rebuilt() -> None:
     assert extend(grown, log[:2]) is None  # built at a newer version than this log
     assert extend(cached, [(0, "bid 2"), *log[1:]]) is None  # not a prefix: replay instead
     assert extend(None, log) is None
-
-
-@pytest.fixture(params=["sqlite", "postgres"])
-def shared(request: pytest.FixtureRequest, tmp_path: Path) -> str:
-    """One database for two processes: a SQLite file, or a fresh database on the test PostgreSQL server."""
-    return str(tmp_path / "shared.sqlite3") if request.param == "sqlite" else str(request.getfixturevalue("pg_url"))
 
 
 async def test_hosts_of_two_processes_playing_alternately_never_move_on_a_stale_engine(shared: str) -> None:

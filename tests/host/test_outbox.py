@@ -1,9 +1,7 @@
-"""The outbox on a real SQLite file: owed jobs land with the change, once, and only the process's own kinds
+"""The outbox on a real database (both backends): owed jobs land with the change, once, and only the process's own kinds
 are touched at start-up."""
 
 from __future__ import annotations
-
-from pathlib import Path
 
 import pytest
 
@@ -11,14 +9,13 @@ from data.db import Database
 from host import outbox
 from host.results import HostError
 from host.service import Host
+from tests.conftest import FakeClock
 
 
 @pytest.fixture
-async def host(tmp_path: Path):  # type: ignore[no-untyped-def]
-    db = await Database.open(tmp_path / "o.sqlite3")
-    clock = [1000.0]
-    yield Host(db, now=lambda: clock[0], renderer=lambda _obs: b"png", max_open_challenges=3)
-    await db.close()
+def host(db: Database) -> Host:
+    """The shared ``db`` (SQLite and PostgreSQL), a clock standing at 1000 and a cap of 3 open challenges."""
+    return Host(db, now=FakeClock(1000.0), renderer=lambda _obs: b"png", max_open_challenges=3)
 
 
 async def test_a_start_and_each_move_owe_one_job_each_written_with_the_change(host: Host) -> None:

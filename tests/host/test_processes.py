@@ -7,7 +7,6 @@ import asyncio
 import importlib
 import pkgutil
 from collections.abc import AsyncIterator
-from pathlib import Path
 
 import pytest
 
@@ -28,12 +27,6 @@ from tests.host.test_correspondence import bid, clocked
 ALICE, BOB, CAROL, DAVE = 101, 202, 303, 404
 HOUR = 3600.0
 GAMES = {**engines.GAMES, DiceNim.name: DiceNim}
-
-
-@pytest.fixture(params=["sqlite", "postgres"])
-def shared(request: pytest.FixtureRequest, tmp_path: Path) -> str:
-    """One database for several processes: a SQLite file (WAL), or a fresh database on the test PostgreSQL server."""
-    return str(tmp_path / "shared.sqlite3") if request.param == "sqlite" else str(request.getfixturevalue("pg_url"))
 
 
 @pytest.fixture

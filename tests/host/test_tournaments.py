@@ -1,7 +1,8 @@
-"""Tournaments through the host: every format played to the end over a real SQLite file, with the job worker.
+"""Tournaments through the host: every format played to the end over a real database (SQLite and PostgreSQL),
+with the job worker.
 
 Games are decided by scripted resignations and agreed draws (``decide``), so every result is known and
-the standings can be checked; a second Host over the same file stands in for a restart.
+the standings can be checked; a second Host over the same database stands in for a restart.
 """
 
 from __future__ import annotations
@@ -289,9 +290,8 @@ async def test_scheduled_start_runs_at_its_time_or_cancels(run: Run, clock: Fake
     assert (await run.t.load(lonely.id)).event.status == "cancelled"
 
 
-async def test_a_restart_mid_round_finishes_the_round_without_pairing_twice(tmp_path: Path, clock: FakeClock) -> None:
-    path = tmp_path / "restart.sqlite3"
-    db = await Database.open(path)
+async def test_a_restart_mid_round_finishes_the_round_without_pairing_twice(shared: str, clock: FakeClock) -> None:
+    db = await Database.open(shared)
     first = Run(db, clock)
     users = [801, 802, 803, 804, 805, 806, 807, 808]
     event_id = await new_event(first, "swiss", users, rounds=3)
@@ -303,7 +303,7 @@ async def test_a_restart_mid_round_finishes_the_round_without_pairing_twice(tmp_
     await first.worker.handle(job)  # recorded, but never marked done: a crash right here
     await db.close()
 
-    db = await Database.open(path)
+    db = await Database.open(shared)
     second = Run(db, clock)
     await second.worker.recover()
     await second.worker.drain()
@@ -362,9 +362,8 @@ async def test_an_event_game_cannot_be_aborted_and_one_the_clock_aborted_is_lost
     assert pairing.forfeit and pairing.points == (0.0, 1.0) and snap.event.status == "finished"
 
 
-async def test_two_workers_over_one_database_pair_and_start_everything_once(tmp_path: Path, clock: FakeClock) -> None:
-    path = tmp_path / "two.sqlite3"
-    db_a, db_b = await Database.open(path), await Database.open(path)
+async def test_two_workers_over_one_database_pair_and_start_everything_once(shared: str, clock: FakeClock) -> None:
+    db_a, db_b = await Database.open(shared), await Database.open(shared)
     a, b = Run(db_a, clock), Run(db_b, clock)
     event = await a.t.create(guild_id=GUILD, channel_id=CHANNEL, actor=ADMIN, game="zrtz", format="swiss", rounds=3)
     for user in range(1201, 1211):
@@ -400,10 +399,9 @@ def test_long_tables_and_pairings_fit_discord_messages() -> None:
     assert all(len(p) <= 2000 for p in parts) and "\n".join(parts) == "\n".join(rows) and len(parts) == 3
 
 
-async def test_a_game_created_but_not_started_before_a_crash_keeps_its_pairing_sides(tmp_path: Path,
+async def test_a_game_created_but_not_started_before_a_crash_keeps_its_pairing_sides(shared: str,
                                                                                     clock: FakeClock) -> None:
-    path = tmp_path / "start.sqlite3"
-    db = await Database.open(path)
+    db = await Database.open(shared)
     first = Run(db, clock)
     event = await first.t.create(guild_id=GUILD, channel_id=CHANNEL, actor=ADMIN, game="zrtz", format="round_robin")
     for user in (1301, 1302, 1303, 1304):
@@ -417,7 +415,7 @@ async def test_a_game_created_but_not_started_before_a_crash_keeps_its_pairing_s
     assert game_id is not None and (await first.host.get(game_id)).status == "challenge"
     await db.close()
 
-    db = await Database.open(path)
+    db = await Database.open(shared)
     second = Run(db, clock)
     await second.host.recover()  # the host's own recovery starts full tables: an event game keeps its seats
     row = await second.host.get(game_id)

@@ -42,6 +42,53 @@ def test_sonneborn_berger_matches_sensei_library_example() -> None:
     assert [s.rank for s in table] == [1, 2, 3, 4]
 
 
+def test_sonneborn_berger_with_draws_matches_chesskids_published_double_round_robin() -> None:
+    # ChessKid (chess.com) help centre, "What is a tie-break?" (support.chesskid.com, article 8863009): a
+    # double round robin of three. Bob beat Mary once and John twice (3 pts), Mary beat Bob once and drew
+    # with John once (1½), John beat Mary once and drew with her once (1½). Published tie-breaks:
+    # Bob 4.5, Mary 3.75, John 2.25. A well-known platform's worked example, not a federation's.
+    rows = {"Bob": "- 0 1 | - 1 1", "Mary": "1 - 0 | 0 - 0.5", "John": "0 1 - | 0 0.5 -"}
+    table = standings(list(rows), crosstable(rows, cycles=2), rounds=4, system=ROUND_ROBIN)
+    assert {s.entrant: (s.points, s.tiebreaks[1]) for s in table} == {
+        "Bob": (3, 4.5), "Mary": (1.5, 3.75), "John": (1.5, 2.25)}
+    assert [s.entrant for s in table] == ["Bob", "John", "Mary"]  # head-to-head (1½ to ½) before SB
+
+
+def test_sonneborn_berger_follows_fides_definition_in_a_crosstable_worked_by_hand() -> None:
+    """No federation handbook or pairing program's manual we could reach publishes a crosstable with SB
+    values (FIDE C.07 defines SB without a worked table), so this one is worked by hand from FIDE's
+    definition (Tie-Break Regulations 2023/2024, Sonneborn-Berger: the sum, over a participant's
+    opponents, of the opponent's final score times the points the participant scored against them).
+
+    Single round robin of five; row = the player's score against each column::
+
+             A  B  C  D  E   pts
+        A    -  1  ½  1  0   2½
+        B    0  -  1  ½  1   2½
+        C    ½  0  -  1  ½   2
+        D    0  ½  0  -  1   1½
+        E    1  0  ½  0  -   1½
+
+        SB(A) = 1·2½ (B) + ½·2 (C) + 1·1½ (D) + 0·1½ (E) = 2½ + 1 + 1½     = 5
+        SB(B) = 0·2½ (A) + 1·2 (C) + ½·1½ (D) + 1·1½ (E) = 2 + ¾ + 1½      = 4¼
+        SB(C) = ½·2½ (A) + 0·2½ (B) + 1·1½ (D) + ½·1½ (E) = 1¼ + 1½ + ¾    = 3½
+        SB(D) = 0·2½ (A) + ½·2½ (B) + 0·2 (C) + 1·1½ (E)  = 1¼ + 1½        = 2¾
+        SB(E) = 1·2½ (A) + 0·2½ (B) + ½·2 (C) + 0·1½ (D)  = 2½ + 1         = 3½
+
+    Ranks for round robin: points, then head-to-head, then SB. A beat B, so A is first; D beat E, so D
+    is fourth although E's SB is higher. With every game played, a Swiss ranking (Buchholz, SB) finds
+    the same SB values: no unplayed game brings in a virtual opponent.
+    """
+    rows = {"A": "- 1 0.5 1 0", "B": "0 - 1 0.5 1", "C": "0.5 0 - 1 0.5", "D": "0 0.5 0 - 1", "E": "1 0 0.5 0 -"}
+    results = crosstable(rows, cycles=1)
+    table = standings(list(rows), results, rounds=4, system=ROUND_ROBIN)
+    assert [(s.entrant, s.points, s.tiebreaks[1]) for s in table] == [
+        ("A", 2.5, 5.0), ("B", 2.5, 4.25), ("C", 2.0, 3.5), ("D", 1.5, 2.75), ("E", 1.5, 3.5)]
+    swiss = buchholz_and_sb(list(rows), results, rounds=4, system=SWISS)
+    assert {name: values[1] for name, values in swiss.items()} == {
+        "A": 5.0, "B": 4.25, "C": 3.5, "D": 2.75, "E": 3.5}
+
+
 def test_players_equal_on_everything_share_the_place_as_in_fiveinline_example_two() -> None:
     # http://www.fiveinline.com/sbps.html "Example 2": A, B and D on 4 points and SB 8 are all winners.
     rows = {"A": "- 1 1 0 | - 1 1 0", "B": "0 - 1 1 | 0 - 1 1", "C": "0 0 - 0 | 0 0 - 0", "D": "1 0 1 - | 1 0 1 -"}
