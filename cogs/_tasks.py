@@ -11,6 +11,8 @@ from __future__ import annotations
 import asyncio
 import logging
 
+from discord.ext import tasks
+
 log = logging.getLogger(__name__)
 PATIENCE = 10.0
 """Seconds to wait for a task to end before giving up on it (a write it is finishing is worth waiting for)."""
@@ -30,3 +32,9 @@ async def stop_task(task: asyncio.Task[object] | asyncio.Task[None] | None, pati
         await asyncio.wait({task}, timeout=0.2)
     if not task.cancelled() and (error := task.exception()) is not None:
         log.warning("background task %s ended with %r", task.get_name(), error)
+
+
+async def stop_loop(loop: tasks.Loop[object]) -> None:
+    """A ``tasks.loop`` stopped for good: no next iteration is scheduled, and the one under way has ended."""
+    loop.cancel()
+    await stop_task(loop.get_task())

@@ -15,7 +15,7 @@ from discord import app_commands
 from discord.ext import commands, tasks
 
 from cogs._shared import MENTION_USERS, post_report, retire_board, thread_of
-from cogs._tasks import stop_task
+from cogs._tasks import stop_loop
 from cogs.records import history_view
 from host import clocks, outbox
 from host.correspondence import NOTIFY_MODES, Reminder
@@ -59,8 +59,7 @@ class Correspondence(commands.Cog):
             self.loop.start()
 
     async def cog_unload(self) -> None:
-        self.loop.cancel()
-        await stop_task(self.loop.get_task())
+        await stop_loop(self.loop)
 
     # ----- the scheduler loop -------------------------------------------------------------
 

@@ -238,10 +238,5 @@ class Dispatch(commands.Cog):
             pass
 
 
-def dispatcher_of(bot: ZBot) -> Dispatch | None:
-    cog = bot.get_cog("Dispatch")
-    return cog if isinstance(cog, Dispatch) else None
-
-
 async def setup(bot: ZBot) -> None:
     await bot.add_cog(Dispatch(bot))

@@ -17,7 +17,7 @@ from discord.ext import commands, tasks
 
 import engines
 from cogs._shared import MENTION_USERS, lobby_text, lobby_view, names_for
-from cogs._tasks import stop_task
+from cogs._tasks import stop_loop
 from host.ladder import CLOCKS, MAX_IDLE_DAYS, MAX_REACH, Ladders
 from host.results import HostError, Report
 
@@ -46,8 +46,7 @@ class Ladder(commands.GroupCog, group_name="ladder", group_description="This ser
             self.loop.start()
 
     async def cog_unload(self) -> None:
-        self.loop.cancel()
-        await stop_task(self.loop.get_task())
+        await stop_loop(self.loop)
 
     @tasks.loop(seconds=POLL_SECONDS)
     async def loop(self) -> None:

@@ -21,7 +21,7 @@ from discord.ext import commands
 
 import engines
 from cogs._ai import AI_CHOICES
-from cogs._shared import MENTION_USERS, bot_of, guarded, post_report, thread_of
+from cogs._shared import MENTION_USERS, bot_of, deliver_owed, guarded, post_report, thread_of
 from cogs._tasks import stop_task
 from cogs.correspondence import CLOCK_CHOICES
 from host import outbox
@@ -232,9 +232,7 @@ class TournamentCog(commands.GroupCog, group_name="tournament",
         """Send (or edit) what an event job produced; returns the message id, for the worker to remember."""
         await self.bot.wait_until_ready()
         if post.what == "games":
-            dispatcher = self.bot.get_cog("Dispatch")
-            if dispatcher is not None:
-                await dispatcher.run_keys(list(post.thread_keys))  # type: ignore[attr-defined]
+            await deliver_owed(self.bot, list(post.thread_keys))
             return None
         if post.what == "reports":
             for report in post.reports:
