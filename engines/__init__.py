@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from engines.base import CHANCE, Game, IllegalMove, Option, Outcome
+from engines.base import CHANCE, Game, IllegalMove, Option, Outcome, Pick
 
 GAMES: dict[str, type[Game]] = {}
 
@@ -39,4 +39,4 @@ def from_dict(data: Mapping[str, Any]) -> Game:
 
 _register_games()
 
-__all__ = ["CHANCE", "GAMES", "Game", "IllegalMove", "Option", "Outcome", "from_dict", "get", "register"]
+__all__ = ["CHANCE", "GAMES", "Game", "IllegalMove", "Option", "Outcome", "Pick", "from_dict", "get", "register"]

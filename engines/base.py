@@ -34,6 +34,31 @@ class RandomSource(Protocol):
     def choice(self, seq: Sequence[T]) -> T: ...
 
 
+@dataclass(frozen=True)
+class Pick:
+    """One click of a move in the move builder (and, later, on a clickable board).
+
+    A legal move decomposes into a short sequence of picks (``Game.move_picks``): ZÈRTZ ``wd4 e1`` is
+    marble colour ``w`` → ring ``d4`` → ring to remove ``e1``. ``kind`` says what is being chosen (the
+    builder asks "Choose a <prompt>" from it), ``label`` is the player-facing text (≤ 80 characters),
+    ``target`` names what on the board the pick points at, a key of the renderer's ``hotspots`` (a cell
+    or ring name such as ``d4``, or ``<space>:<id>`` such as ``hand:2`` or ``supply:w``), or ``None``
+    for a choice that is not a place on the board (a rotation, "no free ring", ``end``). ``group``
+    bunches the choices of one step when there are more than a menu holds (a file or row of the board,
+    a colour, a piece); choices with the same group are shown together.
+    """
+
+    kind: str
+    label: str
+    target: str | None = None
+    group: str = ""
+
+    @property
+    def key(self) -> tuple[str, str, str | None]:
+        """Identity of the pick inside one step: two choices of a step never share it."""
+        return (self.kind, self.label, self.target)
+
+
 class IllegalMove(ValueError):
     """A move the rules forbid. The message is shown to the player as is, so write it for them."""
 
@@ -214,6 +239,18 @@ class Game(ABC):
             return []
         return sorted(set(self._legal_moves(seat)))
 
+    def move_picks(self, seat: int) -> list[tuple[str, tuple[Pick, ...]]]:
+        """Each legal move of ``seat`` with the picks that build it, in ``legal_moves`` order.
+
+        Every interface (the move builder, a clickable board) walks these as a prefix tree: the picks of
+        two different moves differ, and no move's picks are a prefix of another's, so every complete
+        pick sequence leads to exactly one legal move.
+        """
+        if seat not in self.to_move():
+            return []
+        by_move = dict(self._move_picks(seat))
+        return [(move, by_move[move]) for move in self.legal_moves(seat)]
+
     def chance_outcomes(self) -> list[tuple[str, float]]:
         """The possible dice results and their probabilities while ``CHANCE`` is to move."""
         if CHANCE not in self.to_move():
@@ -382,6 +419,11 @@ class Game(ABC):
 
     def _chance_outcomes(self) -> list[tuple[str, float]]:
         return []
+
+    def _move_picks(self, seat: int) -> list[tuple[str, tuple[Pick, ...]]]:
+        """The picks of each legal move. The default is one pick per move, labelled by ``describe``:
+        games override it to split a move into the few clicks a player would make."""
+        return [(move, (Pick("move", self.describe(seat, move)[:80]),)) for move in self.legal_moves(seat)]
 
     def _skip_seat(self, seat: int) -> None:
         """A seat left mid-game (3-4 players): pass its turn on. Games for 3+ players override this."""

@@ -310,6 +310,56 @@ def seat_label(obs: dict[str, Any], seat: int) -> str:
     return f"{short_name(name)} ({colour})" if name else colour
 
 
+@dataclass(frozen=True)
+class Hotspot:
+    """Where a board target lies in a rendered PNG, in its pixel coordinates: what a click on the image hits.
+
+    ``shape`` is ``rect`` (``points`` = x0, y0, x1, y1), ``circle`` (cx, cy, r) or ``polygon``
+    (x0, y0, x1, y1, …). The same hotspots make the board clickable in a web view, so they are plain data.
+    """
+
+    shape: str
+    points: tuple[float, ...]
+
+    def bbox(self) -> Box:
+        if self.shape == "circle":
+            cx, cy, r = self.points
+            return (cx - r, cy - r, cx + r, cy + r)
+        xs, ys = self.points[0::2], self.points[1::2]
+        return (min(xs), min(ys), max(xs), max(ys))
+
+    def mask(self, size: tuple[int, int]) -> Image.Image:
+        """The hotspot as a 1-bit image of ``size``: for tests and for clicks mapped pixel by pixel."""
+        image = Image.new("1", size, 0)
+        draw = ImageDraw.Draw(image)
+        if self.shape == "circle":
+            draw.ellipse(self.bbox(), fill=1)
+        elif self.shape == "rect":
+            draw.rectangle(self.bbox(), fill=1)
+        else:
+            draw.polygon(list(self.points), fill=1)
+        return image
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"shape": self.shape, "points": [round(p, 1) for p in self.points]}
+
+
+def highlights(obs: dict[str, Any]) -> tuple[set[str], set[str]]:
+    """The targets a move builder marks on this image: (picked so far, offered for the next pick).
+
+    The host puts them in the observation as ``highlights: {"picked": [...], "offered": [...]}``; a
+    renderer draws each mark inside that target's hotspot only.
+    """
+    marks = obs.get("highlights") or {}
+    return set(marks.get("picked") or ()), set(marks.get("offered") or ())
+
+
+PICKED = (240, 200, 40)
+"""A target already picked: the highlight yellow."""
+OFFERED = (40, 180, 90)
+"""A target the next pick may choose: green, apart from the seat colours and the highlight yellow."""
+
+
 def to_png(image: Image.Image) -> bytes:
     """Encode for Discord; a fast compression level keeps render time low."""
     buffer = io.BytesIO()
