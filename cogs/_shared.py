@@ -186,9 +186,13 @@ async def retire_board(bot: ZBot, game_id: int) -> None:
 
 
 async def turn_view(bot: ZBot, report: Report) -> discord.ui.View:
-    """One button per legal move when there are few (dice turns, forced captures): play by clicking.
-    A finished game (and not a match that goes on) offers a rematch instead."""
+    """The Move button (the move builder) and one button per legal move when there are few (dice turns,
+    forced captures): play by clicking. A finished game (and not a match that goes on) offers a rematch."""
+    from cogs.builder import OpenBuilder  # the builder's module builds on this one
+
     view = discord.ui.View(timeout=None)
+    if report.outcome is None and report.can_build:
+        view.add_item(OpenBuilder(report.row.id))
     if report.outcome is not None:
         if report.next_game is None:
             view.add_item(RematchButton(report.row.id))

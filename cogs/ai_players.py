@@ -7,7 +7,9 @@ stay fast while AIs think.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
+from collections.abc import AsyncIterator
 from typing import TYPE_CHECKING
 
 import discord
@@ -16,7 +18,7 @@ from discord.ext import commands
 from cogs._shared import post_report, thread_of
 from cogs._tasks import stop_task
 from host.ai_turns import Done
-from host.results import Report
+from host.results import GameRow, Report
 
 if TYPE_CHECKING:
     from bot import ZBot
@@ -30,10 +32,31 @@ class AiPlayersCog(commands.Cog):
         self.worker: asyncio.Task[None] | None = None
 
     async def cog_load(self) -> None:
+        self.bot.ai.thinking = self.typing
         self.worker = asyncio.create_task(self.bot.ai.run(self.deliver), name="zgames-ai-worker")
 
     async def cog_unload(self) -> None:
         await stop_task(self.worker)
+
+    @contextlib.asynccontextmanager
+    async def typing(self, row: GameRow) -> AsyncIterator[None]:
+        """Discord's typing indicator in the game's thread while the AI searches (renewed until it moves).
+        The indicator is a courtesy: when it cannot be shown, the AI thinks all the same."""
+        channel = await thread_of(self.bot, row.thread_id) if row.thread_id else None
+        if channel is None:
+            yield
+            return
+        try:
+            indicator = channel.typing()
+            await indicator.__aenter__()
+        except (discord.HTTPException, AttributeError) as error:
+            log.info("no typing indicator for game %s: %s", row.id, error)
+            yield
+            return
+        try:
+            yield
+        finally:
+            await indicator.__aexit__(None, None, None)
 
     async def deliver(self, done: Done) -> None:
         """The AI's move (board and caption) or its answer to a draw offer, in the game's thread."""

@@ -367,6 +367,10 @@ class Game(ABC):
         """How a move is told to everyone in the channel. Games with hidden choices hide them here."""
         return move
 
+    def pick_prompt(self, kind: str) -> str:
+        """What the move builder asks before a step whose picks are of ``kind`` (see ``Pick``)."""
+        return f"Choose the {kind}:"
+
     def status(self) -> str:
         """One public line for the caption under the board: scores, captures, dice."""
         return ""

@@ -20,6 +20,7 @@ import uuid
 from collections.abc import Awaitable, Callable
 from concurrent.futures import Executor, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
+from contextlib import AbstractAsyncContextManager, nullcontext
 from dataclasses import dataclass
 from typing import Any
 
@@ -92,6 +93,8 @@ class AiPlayers:
         self.wake = asyncio.Event()
         self._pool: Executor | None = pool
         self.closed = False
+        self.thinking: Callable[[GameRow], AbstractAsyncContextManager[Any]] = lambda row: nullcontext()
+        """Wraps each search: the Discord side shows the typing indicator in the game's thread meanwhile."""
 
     # ----- enqueueing (a host ChangeHook) -------------------------------------------------
 
@@ -192,7 +195,8 @@ class AiPlayers:
             return None
         if row.thread_id is None and row.channel_id is not None and job.attempts < NOT_YET_LIMIT:
             raise NotYet
-        move = await self.think(game, seat, level, ai_seed(row.seed, f"ply{ply}:{seat}"))
+        async with self.thinking(row):
+            move = await self.think(game, seat, level, ai_seed(row.seed, f"ply{ply}:{seat}"))
         try:
             report = await self.host.play(row.id, user, move, expected_ply=ply)
         except HostError:

@@ -43,6 +43,8 @@ class Report:
     """The outbox key of this post (host/outbox.py): mark it done once shown, or the dispatcher posts it."""
     follow: list[str] = field(default_factory=list)
     """Outbox keys of what follows the post (secret-choice DMs), for the dispatcher to run at once."""
+    can_build: bool = False
+    """A person (not an AI) has a move to make: the board carries the Move button of the move builder."""
 
 
 @dataclass

@@ -20,6 +20,7 @@ from data.db import Database, Tx
 from data.store import GameRow, Seat, TooManyChallenges
 from engines import CHANCE, Game, IllegalMove
 from host import bots, captions, clocks, correspondence, dice, matches, outbox
+from host.builder import MoveBuilder, wants_builder
 from host.captions import mention
 from host.choices import narrow
 from host.engine_cache import ENGINE_CACHE
@@ -69,6 +70,8 @@ class Host:
         """Leaderboards, profiles and seasons, for ``/leaderboard``, ``/profile`` and ``/season``."""
         self.display_name: Callable[[int], str | None] | None = None
         """Set by the Discord side: a user's display name, put on the board images beside the colours."""
+        self.builder = MoveBuilder(load=self._loaded, draw=self._draw, play=self.play)
+        """The move builder: a move by clicks, one step at a time (``host/builder.py``)."""
         self.tournaments = Tournaments(self)
         """Swiss, round-robin and knockout events; registers its finish hook (an event game's result)."""
 
@@ -575,13 +578,21 @@ class Host:
             names.append(self.display_name(user) if user is not None else None)
         return names
 
+    async def _loaded(self, game_id: int) -> tuple[GameRow, Game]:
+        """The row and its cached engine, for readers that never change it (the move builder)."""
+        row = await self._row(game_id)
+        return row, await self.engine_of(row)
+
     async def _board(self, row: GameRow, game: Game, seat: int | None) -> Board:
-        observation = game.observation(seat)
-        names = self.player_names(row, game.num_players)
+        return await self._draw(row, game.observation(seat))
+
+    async def _draw(self, row: GameRow, observation: dict[str, Any]) -> Board:
+        """An observation as a board image, with the players' names, drawn off the event loop."""
+        names = self.player_names(row, observation["players"])
         if names is not None:
             observation["player_names"] = names
         image = await asyncio.to_thread(self.renderer, observation)
-        return Board(image=image, filename=f"{row.game}-{row.id}-{len(game.history)}.png")
+        return Board(image=image, filename=f"{row.game}-{row.id}-{observation['ply']}.png")
 
     @staticmethod
     def _choices_owed(game_id: int, game: Game, seats: Sequence[Seat]) -> list[Owed]:
@@ -656,10 +667,13 @@ class Host:
             movers = sorted(s for s in game.to_move() if s != CHANCE)
             names = ", ".join(f"{game.seat_name(s)} {mention(row.user_at(s))}" for s in movers)
             lines.append(f"To move: {names}")
+            thinking = sorted({u for s in movers if bots.is_ai(u := row.user_at(s))})
+            lines += [f"{bots.name(u)} is thinking…" for u in thinking if u is not None]
         if not applied:
             header = (f"**{game.title}** #{row.id} begins: "
                       + ", ".join(f"{game.seat_name(s)} {mention(row.user_at(s))}" for s in range(row.players)))
             lines.insert(0, f"{header}\nDice seed SHA-256: `{dice.commitment(row.seed)}`")
+            lines.append(f"How to move: press **Move** under the board, or type `/{row.game} move`.")
             if isinstance(origin := row.settings.get("origin"), dict):
                 lines.insert(1, f"Played on from {origin.get('source')} after move {origin.get('move')} (never rated).")
         to_notify = sorted({u for s in game.to_move()
@@ -670,7 +684,7 @@ class Host:
         follow = [item.key for item in self._choices_owed(row.id, game, row.seats)]
         return Report(row=row, caption=captions.fit("\n".join(lines)), board=board, outcome=outcome,
                       to_notify=to_notify, secret=secret, continues_turn=continues,
-                      ply=len(game.history), owed=key, follow=follow)
+                      ply=len(game.history), owed=key, follow=follow, can_build=wants_builder(row, game))
 
     def _result_line(self, row: GameRow, game: Game) -> str:
         outcome = game.outcome()
