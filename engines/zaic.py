@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from typing import Any, NamedTuple, Self
 
-from engines.base import Game, IllegalMove, Option, Outcome
+from engines.base import Game, IllegalMove, Option, Outcome, Pick
 from engines.text import quote
 
 N = 15
@@ -355,6 +355,44 @@ class Zaic(Game):
 
     def _legal_moves(self, seat: int) -> list[str]:
         return [TEXTS[s][a] for s, a in self.moves]
+
+    def _move_picks(self, seat: int) -> list[tuple[str, tuple[Pick, ...]]]:
+        """Size, then anchor square, then (only where a 2x1 could lie both ways) direction.
+
+        The square step names the anchor as the notation does (the lower-left square) and says which
+        squares the tile will cover, so a player never has to know the anchor convention in advance;
+        the direction step targets the square the tile reaches into, which is what one would click.
+        """
+        supply = self.supply[seat]
+        both: dict[int, int] = {}
+        for s, a in self.moves:
+            if s in (1, 2):
+                both[a] = both.get(a, 0) + 1
+        found: list[tuple[str, tuple[Pick, ...]]] = []
+        for s, a in self.moves:
+            shape = SHAPES[s]
+            cells = CELLS[s][a]
+            assert cells is not None
+            size = Pick("tile", f"{shape.kind} tile ({supply[shape.kind]} left)", f"supply:{shape.kind}")
+            name, h = square(a), self.height[a]
+            where = "on the table" if h == 0 else f"on level {h + 1}"
+            if shape.kind == "1x1":
+                what = ""
+            elif shape.kind == "2x2":
+                what = f" (lower left of {name}-{square(cells[-1])})"
+            elif both[a] > 1:
+                what = " (left or lower end)"
+            else:
+                what = f" ({'left' if shape.orientation == 'h' else 'lower'} end of {name}-{square(cells[-1])})"
+            anchor = Pick("square", f"{name}{what}, {where}", name, f"Row {a // N + 1}")
+            if shape.kind == "2x1" and both[a] > 1:
+                other = square(cells[-1])
+                way = "Right" if shape.orientation == "h" else "Up"
+                turn = Pick("direction", f"{way}: {name}-{other} ({shape.orientation})", other)
+                found.append((TEXTS[s][a], (size, anchor, turn)))
+            else:
+                found.append((TEXTS[s][a], (size, anchor)))
+        return found
 
     def group_sizes(self) -> list[list[int]]:
         return [[len(g) for g in groups(self.top_owner, seat)] for seat in (0, 1)]

@@ -8,11 +8,25 @@ Built only from ``Zaic.observation()``.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, NamedTuple
 
 from PIL import Image, ImageDraw
 
-from render.common import INK, MUTED, PAPER, SEAT_COLOURS, draw_centered, seat_label, text, to_png
+from render.common import (
+    INK,
+    MUTED,
+    OFFERED,
+    PAPER,
+    PICKED,
+    SEAT_COLOURS,
+    Hotspot,
+    draw_centered,
+    highlights,
+    seat_label,
+    text,
+    text_width,
+    to_png,
+)
 
 COLUMNS = "abcdefghijklmno"
 # Fill per level (1, 2, 3, 4+): higher is deeper for both colours.
@@ -28,6 +42,10 @@ HATCH = (205, 200, 190)
 AREA = 560     # the board's square, whatever part of the grid is in view
 HEADER = 92
 FOOTER = 96
+LEFT, RIGHT = 34, 16
+FOOTER_TOP = HEADER + AREA + 30
+COUNT_SIZE = 18
+SEPARATOR = " · "
 
 
 def _rc(name: str) -> tuple[int, int]:
@@ -43,19 +61,37 @@ def render(obs: dict[str, Any]) -> bytes:
     return to_png(draw_board(obs))
 
 
-def draw_board(obs: dict[str, Any]) -> Image.Image:
-    """The whole picture: header (turn or result), board, footer (supplies, last move)."""
-    stacks: dict[tuple[int, int], list[int]] = {_rc(sq): owners for sq, owners in obs["stacks"].items()}
-    top: dict[tuple[int, int], int] = {_rc(sq): t for sq, t in obs["top_tiles"].items()}
+class View(NamedTuple):
+    """Which part of the grid is drawn and where: shared by the picture and its hotspots."""
+
+    r0: int
+    r1: int
+    c0: int
+    c1: int
+    cell: int
+    x0: int
+    y0: int
+    width: int
+    height: int
+
+    def box(self, r: int, c: int) -> tuple[int, int, int, int]:
+        """Pixel box of square (r, c); row 1 is at the bottom. Its right and bottom edges are the next square's."""
+        x = self.x0 + (c - self.c0) * self.cell
+        y = self.y0 + (self.r1 - r) * self.cell
+        return x, y, x + self.cell, y + self.cell
+
+
+def view(obs: dict[str, Any]) -> View:
+    """The window on the 15x15 grid: what is used plus two squares (a new tile reaches that far),
+    at most one square past the still-possible frame; it moves and grows with the game."""
     frame_rows, frame_cols = obs["frame"]["rows"], obs["frame"]["cols"]
     grid = obs["grid"]
-    if stacks:
-        rows = [r for r, _ in stacks]
-        cols = [c for _, c in stacks]
+    if obs["stacks"]:
+        rows = [int(sq[1:]) - 1 for sq in obs["stacks"]]
+        cols = [COLUMNS.index(sq[0]) for sq in obs["stacks"]]
         used = (min(rows), max(rows), min(cols), max(cols))
     else:
         used = (grid // 2, grid // 2, grid // 2, grid // 2)
-    # Two squares beyond the footprint (a new tile reaches that far), at most one past the frame.
     r0 = max(0, used[0] - 2, frame_rows[0] - 1)
     r1 = min(grid - 1, used[1] + 2, frame_rows[1] + 1)
     c0 = max(0, used[2] - 2, frame_cols[0] - 1)
@@ -63,21 +99,22 @@ def draw_board(obs: dict[str, Any]) -> Image.Image:
     n_rows, n_cols = r1 - r0 + 1, c1 - c0 + 1
     # One image size for the whole game: the view is scaled into a fixed square and centred in it.
     cell = min(80, AREA // max(n_rows, n_cols))
-    left, header, right = 34, HEADER, 16
-    board_w, board_h = n_cols * cell, n_rows * cell
-    width = left + AREA + right
-    height = header + AREA + 30 + FOOTER
-    image = Image.new("RGB", (width, height), PAPER)
+    x0 = LEFT + (AREA - n_cols * cell) // 2
+    y0 = HEADER + (AREA - n_rows * cell) // 2
+    return View(r0, r1, c0, c1, cell, x0, y0, LEFT + AREA + RIGHT, HEADER + AREA + 30 + FOOTER)
+
+
+def draw_board(obs: dict[str, Any]) -> Image.Image:
+    """The whole picture: header (turn or result), board, footer (supplies, last move)."""
+    stacks: dict[tuple[int, int], list[int]] = {_rc(sq): owners for sq, owners in obs["stacks"].items()}
+    top: dict[tuple[int, int], int] = {_rc(sq): t for sq, t in obs["top_tiles"].items()}
+    grid = obs["grid"]
+    v = view(obs)
+    r0, r1, c0, c1, cell, x0 = v.r0, v.r1, v.c0, v.c1, v.cell, v.x0
+    width = v.width
+    image = Image.new("RGB", (width, v.height), PAPER)
     draw = ImageDraw.Draw(image)
-    x0 = left + (AREA - board_w) // 2
-    y0 = header + (AREA - board_h) // 2
-
-    def box(r: int, c: int) -> tuple[int, int, int, int]:
-        """Pixel box of square (r, c); row 1 is at the bottom."""
-        x = x0 + (c - c0) * cell
-        y = y0 + (r1 - r) * cell
-        return x, y, x + cell, y + cell
-
+    box = v.box
     _draw_grid(draw, obs, box, (r0, r1, c0, c1), cell)
     _draw_tiles(draw, obs, stacks, top, box, cell)
     if not stacks:
@@ -85,6 +122,8 @@ def draw_board(obs: dict[str, Any]) -> Image.Image:
         draw.rectangle((x + 4, y + 4, x2 - 4, y2 - 4), outline=MUTED, width=3)
         draw_centered(draw, ((x + x2) / 2, (y + y2) / 2), "h8", int(cell * 0.36), MUTED, box=(x, y, x2, y2))
     _draw_marks(draw, obs, stacks, top, box, cell)
+    picked, offered = highlights(obs)
+    _draw_square_highlights(draw, v, picked, offered)
     for c in range(c0, c1 + 1):
         x, _, x2, y2 = box(r0, c)
         draw_centered(draw, ((x + x2) / 2, y2 + 14), COLUMNS[c], 16, MUTED)
@@ -92,8 +131,80 @@ def draw_board(obs: dict[str, Any]) -> Image.Image:
         _, y, x, y2 = box(r, c0)
         draw_centered(draw, (x0 - 16, (y + y2) / 2), str(r + 1), 16, MUTED)
     _draw_header(draw, obs, stacks, width)
-    _draw_footer(draw, obs, width, header + AREA + 30)
+    _draw_supply_highlights(draw, obs, width, picked, offered)
+    _draw_footer(draw, obs, width, FOOTER_TOP)
     return image
+
+
+# ----- move builder: hotspots and highlights ---------------------------------------------
+
+def _square_spot(v: View, r: int, c: int) -> tuple[int, int, int, int]:
+    """A square's own pixels (its right and bottom edges belong to the neighbours), so spots never overlap."""
+    x, y, x2, y2 = v.box(r, c)
+    return x, y, x2 - 1, y2 - 1
+
+
+def _supply_spots(obs: dict[str, Any], width: int) -> dict[str, tuple[int, int, int, int]]:
+    """Each ``2x2: 8`` count on the row of the player to move: where the size of the next tile is chosen."""
+    seat = obs["turn"]
+    if seat is None or obs["outcome"] is not None:
+        return {}
+    pieces = _counts(obs["supply"][seat])
+    line = SEPARATOR.join(pieces)
+    right = width - 14
+    start = right - text_width(None, line, COUNT_SIZE)
+    top = FOOTER_TOP + seat * 28
+    spots: dict[str, tuple[int, int, int, int]] = {}
+    done = ""
+    for kind, piece in zip(("2x2", "2x1", "1x1"), pieces, strict=True):
+        x = start + text_width(None, done, COUNT_SIZE)
+        done += piece
+        x2 = start + text_width(None, done, COUNT_SIZE)
+        done += SEPARATOR
+        spots[f"supply:{kind}"] = (int(x) - 4, top, min(width - 1, int(x2) + 5), top + 26)
+    return spots
+
+
+def hotspots(obs: dict[str, Any]) -> dict[str, Hotspot]:
+    """Every square in view (a name like ``h8``) and the mover's tile counts (``supply:2x1``)."""
+    v = view(obs)
+    spots = {f"{COLUMNS[c]}{r + 1}": Hotspot("rect", _square_spot(v, r, c))
+             for r in range(v.r0, v.r1 + 1) for c in range(v.c0, v.c1 + 1)}
+    spots.update({key: Hotspot("rect", rect) for key, rect in _supply_spots(obs, v.width).items()})
+    return spots
+
+
+def _draw_square_highlights(draw: ImageDraw.ImageDraw, v: View, picked: set[str], offered: set[str]) -> None:
+    """Picked: a thick yellow frame just inside the square. Offered: a green ring around its centre."""
+    frame = max(5, v.cell // 7)
+    for name in sorted(picked | offered):
+        if len(name) < 2 or name[0] not in COLUMNS or not name[1:].isdigit():
+            continue
+        r, c = _rc(name)
+        if not (v.r0 <= r <= v.r1 and v.c0 <= c <= v.c1):
+            continue
+        x, y, x2, y2 = _square_spot(v, r, c)
+        if name in picked:
+            draw.rectangle((x + 1, y + 1, x2 - 1, y2 - 1), outline=INK, width=frame + 2)
+            draw.rectangle((x + 2, y + 2, x2 - 2, y2 - 2), outline=PICKED, width=frame)
+        else:
+            cx, cy = (x + x2) / 2, (y + y2) / 2
+            radius = v.cell * 0.34
+            ring = max(4, v.cell // 10)
+            # A pale halo keeps the ring visible on the deep blue of a high Dark stack.
+            draw.ellipse((cx - radius - 1, cy - radius - 1, cx + radius + 1, cy + radius + 1), outline=PAPER,
+                         width=ring + 2)
+            draw.ellipse((cx - radius, cy - radius, cx + radius, cy + radius), outline=OFFERED, width=ring)
+
+
+def _draw_supply_highlights(draw: ImageDraw.ImageDraw, obs: dict[str, Any], width: int, picked: set[str],
+                            offered: set[str]) -> None:
+    """Under the mover's tile counts, before they are written: a yellow band when picked, a green frame when offered."""
+    for key, (x, y, x2, y2) in _supply_spots(obs, width).items():
+        if key in picked:
+            draw.rounded_rectangle((x, y, x2, y2), radius=6, fill=PICKED)
+        elif key in offered:
+            draw.rounded_rectangle((x, y, x2, y2), radius=6, outline=OFFERED, width=3)
 
 
 def _draw_grid(draw: ImageDraw.ImageDraw, obs: dict[str, Any], box: Any, view: tuple[int, int, int, int],
@@ -183,6 +294,11 @@ def _outline(draw: ImageDraw.ImageDraw, region: set[tuple[int, int]], box: Any, 
             draw.rectangle((x2 - inset - w, y - a, x2 - inset, y2 + b), fill=colour)
 
 
+def _counts(left: dict[str, int]) -> list[str]:
+    """The footer's tile counts, one piece per size, so the builder can point at each."""
+    return [f"{kind}: {left[kind]}" for kind in ("2x2", "2x1", "1x1")]
+
+
 def _swatch(draw: ImageDraw.ImageDraw, x: int, y: int, owner: int, size: int = 18) -> None:
     draw.rectangle((x, y, x + size, y + size), fill=_fill(owner, 2), outline=INK, width=2)
 
@@ -222,8 +338,8 @@ def _draw_footer(draw: ImageDraw.ImageDraw, obs: dict[str, Any], width: int, y: 
         left = obs["supply"][seat]
         _swatch(draw, 14, y + 4 + seat * 28, seat)
         row = (42, y + seat * 28, width - 14, y + 26 + seat * 28)
-        counts = f"2x2: {left['2x2']} · 2x1: {left['2x1']} · 1x1: {left['1x1']}"
-        text(draw, (width - 14, y + 13 + seat * 28), counts, 18, box=row, anchor="rm")
+        counts = SEPARATOR.join(_counts(left))
+        text(draw, (width - 14, y + 13 + seat * 28), counts, COUNT_SIZE, box=row, anchor="rm")
         room = (42, row[1], width - 14 - 250, row[3])
         text(draw, (42, y + 13 + seat * 28), f"{seat_label(obs, seat)} has", 18, box=room, anchor="lm")
     last = obs["last_move"]

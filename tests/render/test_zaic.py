@@ -75,3 +75,21 @@ def test_finished_game_marks_the_largest_areas() -> None:
     marked = draw_board(obs)
     obs["largest"] = [[], []]
     assert ImageChops.difference(marked, draw_board(obs)).getbbox() is not None
+
+
+def test_builder_marks_change_the_square_and_the_tile_count_only_when_asked() -> None:
+    from render.zaic import hotspots
+
+    game = played(12)
+    obs = game.observation(game.turn)
+    plain = as_image(render(obs))
+    spots = hotspots(obs)
+    assert "h8" in spots and "supply:2x1" in spots
+    for marks in ({"picked": ["h8"]}, {"offered": ["h8"]}, {"picked": ["supply:2x1"]}, {"offered": ["supply:1x1"]}):
+        marked = as_image(render({**obs, "highlights": marks}))
+        changed = ImageChops.difference(plain, marked).getbbox()
+        target = next(iter(marks.values()))[0]
+        x0, y0, x1, y1 = spots[target].bbox()
+        assert changed is not None and x0 <= changed[0] and y0 <= changed[1]
+        assert changed[2] <= x1 + 1 and changed[3] <= y1 + 1
+    assert render({**obs, "highlights": {}}) == render(obs)
