@@ -16,10 +16,14 @@ from render.common import (
     HIGHLIGHT,
     INK,
     MUTED,
+    OFFERED,
     PAPER,
+    PICKED,
     SEAT_COLOURS,
     Colour,
+    Hotspot,
     draw_centered,
+    highlights,
     record,
     seat_label,
     text,
@@ -36,6 +40,14 @@ HOLE = (214, 200, 170)
 MARBLE = {"w": ((232, 232, 228), (115, 115, 115)), "g": ((150, 150, 155), (90, 90, 95)),
           "b": ((45, 45, 50), (10, 10, 10))}
 LABEL_INK = (95, 85, 70)
+# Move-builder marks: a ring body tinted (labels stay readable on it), a thick outline over a marble.
+TINT = {"picked": PICKED, "offered": (170, 226, 186)}
+EDGE = {"picked": (175, 130, 0), "offered": OFFERED}
+SPOT = 0.48
+"""A ring's hotspot radius in pitches: wider than the drawn ring (0.46), short of touching a neighbour."""
+SEAT_ROW_Y = (180, 300)
+POOL_ROW_Y = 412
+"""Sidebar rows of marble counts (each player's captures, the pool): the panel and the hotspots share them."""
 
 
 def layout(rings: int) -> tuple[dict[str, tuple[float, float]], float]:
@@ -133,11 +145,14 @@ def render(obs: dict[str, Any]) -> bytes:
     label_size = max(18, int(pitch * 0.42))  # 10 px or more at 400 px wide
     capture = last.get("kind") == "capture"
     marked = {name for name, _ in last.get("jumped", [])} | set(last.get("path", [])) if capture else set()
+    marks = builder_marks(obs)
     for name, symbol in zip(names, cells, strict=True):
         if symbol == "x":
             continue
         x, y = centres[name]
-        draw.ellipse((x - ring_r, y - ring_r, x + ring_r, y + ring_r), fill=RING_FILL, outline=RING_EDGE, width=2)
+        mark = marks.get(name)
+        fill, edge, width = (TINT[mark], EDGE[mark], 4) if mark else (RING_FILL, RING_EDGE, 2)
+        draw.ellipse((x - ring_r, y - ring_r, x + ring_r, y + ring_r), fill=fill, outline=edge, width=width)
         hole = ring_r * 0.5
         draw.ellipse((x - hole, y - hole, x + hole, y + hole), fill=HOLE)
         if symbol == "." and name not in marked:
@@ -160,15 +175,54 @@ def render(obs: dict[str, Any]) -> bytes:
         x, y = centres[last["at"] if not capture else last["path"][-1]]
         draw.ellipse((x - ring_r, y - ring_r, x + ring_r, y + ring_r), outline=HIGHLIGHT, width=5)
 
-    panel(draw, obs)
+    for name, mark in marks.items():  # over a marble only the rim shows: a thick outline reads at a glance
+        if name in centres and cells[names.index(name)] in "wgb":
+            x, y = centres[name]
+            box = (x - ring_r, y - ring_r, x + ring_r, y + ring_r)
+            draw.ellipse(box, outline=OFFERED if mark == "offered" else PICKED, width=max(7, round(pitch * 0.13)))
+            draw.ellipse(box, outline=EDGE[mark], width=2)  # a dark rim tells it from the last move's outline
+
+    panel(draw, obs, marks)
     return to_png(image)
 
 
+def builder_marks(obs: dict[str, Any]) -> dict[str, str]:
+    """The move builder's marks by target: "picked" or "offered" (picked wins when a target is both)."""
+    picked, offered = highlights(obs)
+    return dict.fromkeys(offered, "offered") | dict.fromkeys(picked, "picked")
+
+
+def count_box(x: int, y: int, i: int) -> tuple[int, int, int, int]:
+    """The box of the ``i``-th marble and its count in a sidebar row: where a colour is clicked."""
+    cx = x + 18 + i * 92
+    return (cx - 17, y - 21, cx + 73, y + 21)
+
+
+def hotspots(obs: dict[str, Any]) -> dict[str, Hotspot]:
+    """Every ring still on the board (a circle), the pool's colours (``supply:w``) and each player's
+    captured colours (``captured:0:w``), which are placed from once the pool is empty."""
+    centres, pitch = layout(obs["rings"])
+    spots = {name: Hotspot("circle", (*centres[name], pitch * SPOT))
+             for name, symbol in zip(obs["names"], obs["cells"], strict=True) if symbol != "x"}
+    x = PANEL_X + 10
+    for i, colour in enumerate("wgb"):
+        spots[f"supply:{colour}"] = Hotspot("rect", count_box(x, POOL_ROW_Y, i))
+        for seat, y in enumerate(SEAT_ROW_Y):
+            spots[f"captured:{seat}:{colour}"] = Hotspot("rect", count_box(x, y, i))
+    return spots
+
+
 def counts_row(draw: ImageDraw.ImageDraw, x: int, y: int, counts: dict[str, int],
-               goal: dict[str, int] | None) -> None:
-    """Three marbles with their counts (and the goal, for a player's captures)."""
+               goal: dict[str, int] | None, marks: dict[str, str], space: str) -> None:
+    """Three marbles with their counts (and the goal, for a player's captures); a colour the move builder
+    marks (target ``<space>:<colour>``) sits on a tinted box."""
     for i, colour in enumerate("wgb"):
         cx = x + 18 + i * 92
+        mark = marks.get(f"{space}:{colour}")
+        if mark:
+            x0, y0, x1, y1 = count_box(x, y, i)
+            draw.rounded_rectangle((x0 + 1, y0 + 1, x1 - 1, y1 - 1), radius=8, fill=TINT[mark], outline=EDGE[mark],
+                                   width=3)
         marble(draw, (cx, y), 15, colour)
         shown = f"{counts[colour]}" + (f"/{goal[colour]}" if goal else "")
         text(draw, (cx + 22, y), shown, 24, box=(cx + 16, y - 20, cx + 88, y + 20), anchor="lm")
@@ -181,7 +235,7 @@ def notation(last: dict[str, Any]) -> str:
     return "x".join(last["path"])
 
 
-def panel(draw: ImageDraw.ImageDraw, obs: dict[str, Any]) -> None:
+def panel(draw: ImageDraw.ImageDraw, obs: dict[str, Any], marks: dict[str, str]) -> None:
     """Whose turn or the result, each player's captures against the goal, and the pool."""
     x = PANEL_X + 10
     right = WIDTH - 14
@@ -211,10 +265,10 @@ def panel(draw: ImageDraw.ImageDraw, obs: dict[str, Any]) -> None:
             text(draw, (x + 4, y + 12), f"{label_text} · to move", 22, box=tab, fill=PAPER, anchor="lm")
         else:
             text(draw, (x + 4, y + 12), label_text, 22, box=tab, fill=colour, anchor="lm")
-        counts_row(draw, x, y + 60, obs["captured"][seat], goal)
+        counts_row(draw, x, SEAT_ROW_Y[seat], obs["captured"][seat], goal, marks, f"captured:{seat}")
         y += 120
     text(draw, (x, y + 4), "Pool", 22)
-    counts_row(draw, x, y + 52, obs["pool"], None)
+    counts_row(draw, x, POOL_ROW_Y, obs["pool"], None, marks, "supply")
     y += 100
     rules = (f"Win: {goal['w']} white, {goal['g']} grey, {goal['b']} black or {goal['each']} of each. "
              "Filling the last vacant ring also wins.")

@@ -11,7 +11,7 @@ import re
 from collections.abc import Mapping
 from typing import Any, Self
 
-from engines.base import Game, IllegalMove, Option, Outcome
+from engines.base import Game, IllegalMove, Option, Outcome, Pick
 from engines.text import quote
 from engines.zrtz.board import Board, board
 
@@ -24,6 +24,7 @@ SEAT_NAMES = ("Blue", "Orange")
 STANDARD: tuple[tuple[int, int, int], tuple[int, int, int], int] = ((6, 8, 10), (4, 5, 6), 3)
 BLITZ: tuple[tuple[int, int, int], tuple[int, int, int], int] = ((5, 7, 9), (3, 4, 5), 2)
 
+NO_REMOVAL = Pick("remove", "No free ring to remove")
 CELL = r"[a-i][0-9]{1,2}"
 PLACEMENT_RE = re.compile(rf"^([wgb])\s*({CELL})(?:\s*[\s,;/-]?\s*({CELL}))?$")
 CAPTURE_RE = re.compile(rf"^{CELL}(?:\s*[x\s:,-]\s*{CELL})+$")
@@ -251,6 +252,52 @@ class Zrtz(Game):
                 targets.append(at)
         return [c + t for c in colours for t in targets]
 
+    def _move_picks(self, seat: int) -> list[tuple[str, tuple[Pick, ...]]]:
+        """A placement is colour → ring → ring to remove; a capture is the jumping marble → each landing.
+
+        Built from the same data as ``_legal_moves`` (no replays), so a builder press costs about as much.
+        A capture needs no "capture" step: when one is possible only captures are legal.
+        """
+        names = self.board.names
+        cells = self.cells
+        paths = self._capture_paths()
+        if paths:
+            neighbours = self.board.neighbours
+            out: list[tuple[str, tuple[Pick, ...]]] = []
+            for path in paths:
+                start = names[path[0]]
+                picks = [Pick("marble", f"{COLOUR_NAMES[cells[path[0]]].capitalize()} marble on {start}", start,
+                              _file(start))]
+                for at, to in itertools.pairwise(path):
+                    # The jumped ring lies between: the neighbour of ``at`` that ``to`` also borders in line.
+                    over = next(n for d, n in enumerate(neighbours[at]) if n >= 0 and neighbours[n][d] == to)
+                    land = names[to]
+                    picks.append(Pick("jump", f"Jump to {land}, taking {COLOUR_NAMES[cells[over]]} {names[over]}",
+                                      land, _file(land)))
+                out.append(("x".join(names[c] for c in path), tuple(picks)))
+            return out
+        source = self._source(seat)
+        colours = [c for c in range(3) if source[c] > 0]
+        if not colours:
+            return [("pass", (Pick("action", "Pass: no marble to place"),))]
+        from_pool = source is self.pool
+        vacant = [names[r] for r in range(len(cells)) if cells[r] == VACANT]
+        free = [names[r] for r in self._free_rings(cells)]
+        removes = [(r, Pick("remove", f"Remove {r}", r, _file(r))) for r in free]  # built once, shared by moves
+        rings = [(at, Pick("ring", f"Ring {at}", at, _file(at))) for at in vacant]
+        out = []
+        for c in colours:
+            letter = COLOURS[c]
+            colour = (Pick("colour", f"{COLOUR_NAMES[c].capitalize()} marble", f"supply:{letter}") if from_pool
+                      else Pick("colour", f"{COLOUR_NAMES[c].capitalize()} marble from your captures",
+                                f"captured:{seat}:{letter}"))
+            for at, ring in rings:
+                placed = letter + at
+                if not any(r != at for r in free):
+                    out.append((placed, (colour, ring, NO_REMOVAL)))
+                out.extend((f"{placed} {r}", (colour, ring, remove)) for r, remove in removes if r != at)
+        return out
+
     def _play(self, seat: int, text: str) -> str:
         move = " ".join(text.strip().lower().split())
         if move == "pass":
@@ -388,3 +435,8 @@ class Zrtz(Game):
             "last": self.last,
             "status": self.status(),
         }
+
+
+def _file(ring: str) -> str:
+    """The menu group of a ring: its column, as the notation's letter (at most 9 rings a file)."""
+    return f"File {ring[0]}"

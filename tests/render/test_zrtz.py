@@ -70,3 +70,19 @@ def test_panel_and_ring_labels_use_the_notation_case() -> None:
     assert "gd3 a2" in texts
     assert "d4" in texts and "d3" in texts, "occupied rings keep their coordinates"
     assert not [t for t in texts if re.fullmatch(r"[A-Z]\d+", t) or re.fullmatch(r"[A-Z][a-z]\d.*", t)]
+
+
+def test_builder_marks_change_pixels_only_when_asked() -> None:
+    """A picked pool colour and offered rings are drawn; without highlights the image is unchanged."""
+    from render.zrtz import hotspots
+
+    obs = Zrtz.new(2).observation(0)
+    plain = image(render(obs))
+    assert ImageChops.difference(plain, image(render({**obs, "highlights": {}}))).getbbox() is None
+    marked = image(render({**obs, "highlights": {"picked": ["supply:w"], "offered": ["d4", "a1"]}}))
+    changed = ImageChops.difference(plain, marked).getbbox()
+    assert changed is not None
+    spots = hotspots(obs)
+    for target in ("supply:w", "d4", "a1"):
+        x0, y0, x1, y1 = (round(v) for v in spots[target].bbox())
+        assert ImageChops.difference(plain.crop((x0, y0, x1, y1)), marked.crop((x0, y0, x1, y1))).getbbox()
