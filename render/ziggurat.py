@@ -4,15 +4,31 @@ Levels are shaded from the rim (light) to the peak (dark) with a step edge betwe
 diagonals are the pyramid's ridges (the corners). Each colour's walls are coloured ramps on the
 edge it climbs over, its Goal a large outlined pyramid, its Start Station a box off the board.
 Stacks are side-view pyramids from the bottom piece up, Queens wider with a crown notch.
+A move builder's marks: a picked square, station or die turns yellow; an offered one gets a green ring
+(dice also a green face), drawn inside the last-move outline so both stay visible.
 """
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from typing import Any
 
 from PIL import Image, ImageDraw
 
-from render.common import HIGHLIGHT, INK, MUTED, PAPER, SEAT_COLOURS, font, short_name, to_png
+from render.common import (
+    HIGHLIGHT,
+    INK,
+    MUTED,
+    OFFERED,
+    PAPER,
+    PICKED,
+    SEAT_COLOURS,
+    Hotspot,
+    font,
+    highlights,
+    short_name,
+    to_png,
+)
 from render.common import text as write
 
 SQ = 80
@@ -159,16 +175,21 @@ def station_box(sx: int, sy: int) -> tuple[int, int, int, int]:
     return px + dx + 2, py + dy + 2, px + dx + SQ - 2, py + dy + SQ - 2
 
 
-def draw_stations(draw: ImageDraw.ImageDraw, obs: dict[str, Any]) -> None:
+def draw_stations(draw: ImageDraw.ImageDraw, obs: dict[str, Any], picked: Collection[str] = (),
+                  offered: Collection[str] = ()) -> None:
     for entry in obs["layout"]:
         if not entry["in_play"]:
             continue
         colour = SEAT_COLOURS[entry["colour"]]
         sx, sy = entry["station"]
         box = station_box(sx, sy)
-        draw.rounded_rectangle(box, radius=8, fill=lighten(colour, 0.8), outline=colour, width=3)
+        key = f"start:{entry['name']}"
+        fill = lighten(PICKED, 0.2) if key in picked else lighten(colour, 0.8)
+        draw.rounded_rectangle(box, radius=8, fill=fill, outline=colour, width=3)
         tokens = obs["stations"].get(entry["name"], [])
         draw_stack(draw, box, tokens)
+        if key in offered:
+            offer_ring(draw, box)
         label = f"start {len(tokens)}"
         if sy in (0, 9):  # above or below the board: the label beside the box, towards the middle
             lx = box[2] + 8 if sx < 5 else box[0] - 8
@@ -189,14 +210,41 @@ def draw_marks(draw: ImageDraw.ImageDraw, obs: dict[str, Any], marks: list[str])
             draw.rectangle((px + 1, py + 1, px + SQ - 1, py + SQ - 1), outline=HIGHLIGHT, width=5)
 
 
-def draw_die(draw: ImageDraw.ImageDraw, x: int, y: int, face: str, spent: bool, colour: tuple[int, int, int]) -> int:
-    w = max(52, int(draw.textlength(face, font=font(20))) + 22)
-    fill = (235, 235, 235) if spent else PAPER
-    draw.rounded_rectangle((x, y, x + w, y + 44), radius=9, fill=fill, outline=MUTED if spent else colour, width=3)
-    write(draw, (x + w // 2, y + 22), face, 20, box=(x, y, x + w, y + 44), fill=MUTED if spent else INK, anchor="mm")
+def die_width(face: str) -> int:
+    return max(52, int(font(20).getlength(face)) + 22)
+
+
+def dice(obs: dict[str, Any]) -> list[tuple[str | None, str, bool, tuple[int, int, int, int]]]:
+    """(target, face, spent, box) of each die in the header, movement dice first. The live die of each
+    kind is the last one rolled; its target (``die:move`` / ``die:action``) is what the move builder's
+    form picks point at."""
+    rolled = obs["dice"]["rolled"]
+    movement_faces = [r for r in rolled if r.isdigit()]
+    action_faces = [r.capitalize() for r in rolled if not r.isdigit()]
+    out: list[tuple[str | None, str, bool, tuple[int, int, int, int]]] = []
+    x = 16
+    kinds = ((movement_faces, "die:move", "movement_left"), (action_faces, "die:action", "action_left"))
+    for faces, key, left in kinds:
+        for k, face in enumerate(faces):
+            last = k == len(faces) - 1
+            w = die_width(face)
+            out.append((key if last else None, face, not (last and obs["dice"][left] is not None), (x, 50, x + w, 94)))
+            x += w + 10
+    return out
+
+
+def draw_die(draw: ImageDraw.ImageDraw, box: tuple[int, int, int, int], face: str, spent: bool,
+             colour: tuple[int, int, int], mark: str = "") -> None:
+    """One die; ``mark`` is ``picked`` (yellow face) or ``offered`` (green face and ring)."""
+    x, y, right, bottom = box
+    plain = (235, 235, 235) if spent else PAPER
+    fill = {"picked": lighten(PICKED, 0.2), "offered": lighten(OFFERED, 0.7)}.get(mark, plain)
+    draw.rounded_rectangle(box, radius=9, fill=fill, outline=MUTED if spent else colour, width=3)
+    if mark == "offered":
+        draw.rounded_rectangle((x + 4, y + 4, right - 4, bottom - 4), radius=6, outline=OFFERED, width=4)
+    write(draw, ((x + right) // 2, y + 22), face, 20, box=box, fill=MUTED if spent else INK, anchor="mm")
     if spent:
-        draw.line((x + 6, y + 38, x + w - 6, y + 6), fill=MUTED, width=3)
-    return x + w + 10
+        draw.line((x + 6, y + 38, right - 6, y + 6), fill=MUTED, width=3)
 
 
 def who(obs: dict[str, Any], seat: int, colour: str) -> str:
@@ -206,7 +254,8 @@ def who(obs: dict[str, Any], seat: int, colour: str) -> str:
     return f"{short_name(name)} ({colour})" if name else colour
 
 
-def draw_header(draw: ImageDraw.ImageDraw, obs: dict[str, Any]) -> None:
+def draw_header(draw: ImageDraw.ImageDraw, obs: dict[str, Any], picked: Collection[str] = (),
+                offered: Collection[str] = ()) -> None:
     turn = obs["turn"]
     index = next(e["colour"] for e in obs["layout"] if e["name"] == turn["colour"])
     colour = SEAT_COLOURS[index]
@@ -222,18 +271,12 @@ def draw_header(draw: ImageDraw.ImageDraw, obs: dict[str, Any]) -> None:
         title = f"Round {turn['round']} · {mover} {verb}"
     draw.rectangle((0, 0, WIDTH, 8), fill=colour)
     write(draw, (16, 30), title, 24, box=(16, 12, WIDTH - 16, 48), anchor="lm", min_size=14)
-    dice = obs["dice"]
-    rolled = dice["rolled"]
+    rolled = obs["dice"]["rolled"]
     x = 16
-    if rolled:
-        movement_faces = [r for r in rolled if r.isdigit()]
-        action_faces = [r for r in rolled if not r.isdigit()]
-        for k, face in enumerate(movement_faces):
-            last = k == len(movement_faces) - 1
-            x = draw_die(draw, x, 50, face, not (last and dice["movement_left"] is not None), colour)
-        for k, face in enumerate(action_faces):
-            last = k == len(action_faces) - 1
-            x = draw_die(draw, x, 50, face.capitalize(), not (last and dice["action_left"] is not None), colour)
+    for key, face, spent, box in dice(obs):
+        mark = "picked" if key in picked else "offered" if key in offered else ""
+        draw_die(draw, box, face, spent, colour, mark)
+        x = box[2] + 10
     home = obs["home"]
     hx = WIDTH - 16
     for entry in reversed(obs["layout"]):
@@ -264,17 +307,55 @@ def draw_footer(draw: ImageDraw.ImageDraw, obs: dict[str, Any]) -> None:
           anchor="mm")
 
 
+def square_hotspot(square: str) -> tuple[int, int, int, int]:
+    """A square's pixels, its right and bottom edge lines left to the neighbours so no two overlap."""
+    px, py = origin(*cell(square))
+    return px, py, px + SQ - 1, py + SQ - 1
+
+
+def hotspots(obs: dict[str, Any]) -> dict[str, Hotspot]:
+    """Every square by name, each Start Station in play as ``start:<Colour>``, and the live dice."""
+    spots = {f"{f}{r}": Hotspot("rect", square_hotspot(f"{f}{r}")) for f in FILES for r in range(1, 9)}
+    for entry in obs["layout"]:
+        if entry["in_play"]:
+            spots[f"start:{entry['name']}"] = Hotspot("rect", station_box(*entry["station"]))
+    for key, _, _, box in dice(obs):
+        if key is not None:
+            spots[key] = Hotspot("rect", box)
+    return spots
+
+
+def tint_squares(image: Image.Image, squares: Collection[str]) -> None:
+    """Picked squares glow yellow under their pieces, unlike the last-move outline, so the two never mix up."""
+    for square in squares:
+        box = square_hotspot(square)
+        region = image.crop((box[0], box[1], box[2] + 1, box[3] + 1))
+        image.paste(Image.blend(region, Image.new("RGB", region.size, PICKED), 0.6), box[:2])
+        ImageDraw.Draw(image).rectangle(box, outline=(200, 150, 0), width=3)
+
+
+def offer_ring(draw: ImageDraw.ImageDraw, box: tuple[int, int, int, int]) -> None:
+    """A green ring just inside the box (inside any last-move outline): the next click may go here."""
+    x0, y0, x1, y1 = box
+    draw.rounded_rectangle((x0 + 7, y0 + 7, x1 - 7, y1 - 7), radius=8, outline=OFFERED, width=5)
+
+
 def render(obs: dict[str, Any]) -> bytes:
+    picked, offered = highlights(obs)
     image = Image.new("RGB", (WIDTH, HEIGHT), PAPER)
     draw = ImageDraw.Draw(image)
     draw_board(draw)
     draw_layout(draw, obs["layout"])
+    squares = {f"{f}{r}" for f in FILES for r in range(1, 9)}
+    tint_squares(image, squares & picked)
     marks = obs.get("marks") or (obs["last_turn"]["marks"] if obs.get("last_turn") else [])
     draw_marks(draw, obs, marks)
     for square, tokens in obs["board"].items():
         px, py = origin(*cell(square))
         draw_stack(draw, (px, py, px + SQ, py + SQ), tokens)
-    draw_stations(draw, obs)
-    draw_header(draw, obs)
+    for square in sorted(squares & (offered - picked)):
+        offer_ring(draw, square_hotspot(square))
+    draw_stations(draw, obs, picked, offered - picked)
+    draw_header(draw, obs, picked, offered - picked)
     draw_footer(draw, obs)
     return to_png(image)

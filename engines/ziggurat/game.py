@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from engines.base import CHANCE, Game, IllegalMove, Option, Outcome
+from engines.base import CHANCE, Game, IllegalMove, Option, Outcome, Pick
 from engines.text import quote
 from engines.ziggurat import rules
 from engines.ziggurat.board import (
@@ -350,6 +350,11 @@ class Ziggurat(Game):
         from engines.ziggurat.explain import describe
 
         return describe(self, move)
+
+    def _move_picks(self, seat: int) -> list[tuple[str, tuple[Pick, ...]]]:
+        from engines.ziggurat.picks import picks
+
+        return picks(self)
 
     def status(self) -> str:
         from engines.ziggurat.explain import status

@@ -60,3 +60,20 @@ def test_pieces_and_spent_dice_change_pixels() -> None:
     spent["dice"]["action_left"] = None
     header = ImageChops.difference(image(render(full.observation(None))), image(render(spent))).crop((0, 0, 824, 96))
     assert header.getbbox() is not None
+
+
+def test_builder_marks_change_pixels_inside_their_hotspot_only() -> None:
+    from render.ziggurat import hotspots
+
+    game = position({"c2": "BO", "start:B": "B"}, movement=2, action="wild")
+    obs = game.observation(0)
+    spots = hotspots(obs)
+    assert {"c2", "start:Blue", "die:move", "die:action"} <= set(spots)
+    plain = image(render(obs))
+    for target in ("c2", "start:Blue", "die:move", "die:action"):
+        for kind in ("picked", "offered"):
+            marked = image(render({**obs, "highlights": {kind: [target]}}))
+            changed = ImageChops.difference(plain, marked).getbbox()
+            assert changed is not None, (target, kind)
+            x0, y0, x1, y1 = spots[target].bbox()
+            assert x0 <= changed[0] and y0 <= changed[1] and changed[2] <= x1 + 1 and changed[3] <= y1 + 1
