@@ -15,7 +15,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, ClassVar, Self
 
-from engines.base import Game, IllegalMove, Option, Outcome
+from engines.base import Game, IllegalMove, Option, Outcome, Pick
 
 SEAT_NAMES = ("Blue", "Orange", "Green", "Purple")
 """Match the renderer's colour-blind-safe palette, so names and colours agree."""
@@ -98,6 +98,44 @@ def _geometry(size: int) -> Geometry:
 
 GEOMETRY = {size: _geometry(size) for size in (5, 6, 7)}
 MOVE_SHAPES = (re.compile(r"([a-z])([0-9]{1,2})([.ox]{4})"), re.compile(r"([.ox]{4})([a-z])([0-9]{1,2})"))
+EDGE_WORDS = {SWORD: "sword", SHIELD: "shield", BLANK: "blank"}
+AIMS = ("up", "right", "down", "left")
+"""Where each edge of the notation (top, right, bottom, left) points on the board image."""
+
+
+def _and(words: list[str]) -> str:
+    """"up", "up and down", "up, right and down": how a player would list directions."""
+    return words[0] if len(words) == 1 else f"{', '.join(words[:-1])} and {words[-1]}"
+
+
+def tile_label(tile: str) -> str:
+    """A tile read clockwise, starting after a blank and with a sword first where it can, so a
+    newcomer reads ``..ox`` as "Shield, sword, blank, blank" and tells it from its mirror."""
+    shown = min((r for r in rotations(tile) if r[0] != BLANK and r[-1] == BLANK),
+                key=lambda r: [(SWORD + SHIELD + BLANK).index(c) for c in r])
+    return ", ".join(EDGE_WORDS[c] for c in shown).capitalize()
+
+
+def aim_label(edges: str) -> str:
+    """One placement told by where its swords and shields point, e.g. "Swords up and right; shield down"."""
+    parts = []
+    for symbol in (SWORD, SHIELD):
+        aims = [AIMS[d] for d, c in enumerate(edges) if c == symbol]
+        if aims:
+            parts.append(f"{EDGE_WORDS[symbol]}{'s' if len(aims) > 1 else ''} {_and(aims)}")
+    return "; ".join(parts).capitalize()
+
+
+TILE_PICKS: dict[str, Pick] = {
+    t: Pick("tile", tile_label(t), f"hand:{t}", f"{t.count(BLANK)} blank{'s' if t.count(BLANK) > 1 else ''}")
+    for t in TILES}
+"""The first pick of a move: a tile of the mover's hand, aimed at that tile in the tray. A hand holds
+each tile once, so a tile is one choice whatever rotation is played."""
+assert len({p.label for p in TILE_PICKS.values()}) == len(TILES)
+AIM_PICKS: dict[str, Pick] = {e: Pick("rotation", aim_label(e)) for t in TILES for e in PLACEMENTS[t]}
+"""The last pick on a square with no neighbour, where no fight can happen: built once."""
+MAX_LABEL = 80
+
 HOW_TO_WRITE = ("Write a move as a square and the four edges clockwise from the top "
                 "(x sword, o shield, . blank), e.g. c3 oo.x.")
 
@@ -180,6 +218,37 @@ class Zarathustra(Game):
         hand = self.hands[seat]
         moves = self.geo.moves
         return [text for i in self.open_squares() for tile, text in moves[i] if tile in hand]
+
+    def _move_picks(self, seat: int) -> list[tuple[str, tuple[Pick, ...]]]:
+        """Tile from the hand → square → rotation: the notation's edges are the tile turned, so the first
+        and last picks together name them. The rotation's label previews the fights, as ``describe`` does."""
+        hand = self.hands[seat]
+        names = self.geo.names
+        out = []
+        for i in self.open_squares():
+            square = Pick("square", names[i], names[i], f"Row {names[i][1:]}")
+            lonely = all(self.cells[other] is None for _, other in self.geo.neighbours[i])
+            for tile, text in self.geo.moves[i]:
+                if tile in hand:
+                    edges = text[-4:]
+                    aim = AIM_PICKS[edges] if lonely else self._aim_with_fights(seat, i, edges)
+                    out.append((text, (TILE_PICKS[tile], square, aim)))
+        return out
+
+    def _aim_with_fights(self, seat: int, square: int, edges: str) -> Pick:
+        """The rotation pick with what it costs, e.g. "Sword up — destroys b3, your c4; this tile dies"."""
+        aim = AIM_PICKS[edges]
+        dead = self.fights(seat, square, edges)
+        if not dead:
+            return aim
+        for mine in ("your ", ""):  # the longest case (three kills of your own, and death) just fits
+            others = [(mine if cell[0] == seat else "") + self.geo.names[sq]
+                      for sq in dead if sq != square and (cell := self.cells[sq]) is not None]
+            parts = (["destroys " + ", ".join(others)] if others else []) + (["this tile dies"] * (square in dead))
+            label = f"{aim.label} — {'; '.join(parts)}"
+            if len(label) <= MAX_LABEL:
+                break
+        return Pick("rotation", label[:MAX_LABEL])
 
     def parse(self, text: str) -> tuple[int, str]:
         """Square index and edges of a move text; lenient about case, spaces and order."""

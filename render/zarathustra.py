@@ -13,7 +13,21 @@ from typing import Any
 
 from PIL import Image, ImageDraw
 
-from render.common import HIGHLIGHT, INK, MUTED, PAPER, SEAT_COLOURS, draw_centered, seat_label, text, to_png
+from render.common import (
+    HIGHLIGHT,
+    INK,
+    MUTED,
+    OFFERED,
+    PAPER,
+    PICKED,
+    SEAT_COLOURS,
+    Hotspot,
+    draw_centered,
+    highlights,
+    seat_label,
+    text,
+    to_png,
+)
 
 WIDTH = 640
 MARGIN = 14
@@ -207,15 +221,79 @@ def _tray(image: Image.Image, draw: ImageDraw.ImageDraw, obs: dict[str, Any], to
                                   (MARGIN + k * (TRAY_TILE + TRAY_GAP), int(y + 24)))
 
 
+Rect = tuple[int, int, int, int]
+BOARD_TOP = HEADER
+TRAY_TOP = BOARD_TOP + BOARD_SIDE + FILE_GUTTER + 10
+
+
+def _square_rect(name: str, size: int) -> Rect:
+    """A square's pixels, inclusive and rounded so that neighbouring squares never share a pixel."""
+    cell = BOARD_SIDE / size
+    f, r = FILES.index(name[0]), size - int(name[1:])
+    return (round(RANK_GUTTER + f * cell), round(BOARD_TOP + r * cell),
+            round(RANK_GUTTER + (f + 1) * cell) - 1, round(BOARD_TOP + (r + 1) * cell) - 1)
+
+
+def _hand_rect(seat: int, k: int) -> Rect:
+    """The ``k``-th tile of a seat's tray row with a pixel of the gap on each side, below the name line
+    and above the to-move frame, so a mark around the tile touches neither."""
+    x = MARGIN + k * (TRAY_TILE + TRAY_GAP)
+    y = TRAY_TOP + seat * TRAY_ROW + 24
+    return (x - 1, y - 2, x + TRAY_TILE + 1, y + TRAY_TILE)
+
+
+def hotspots(obs: dict[str, Any]) -> dict[str, Hotspot]:
+    """Every square by its name, and each tile of the mover's tray as ``hand:<tile>`` (a hand holds a
+    tile once, so the tile's name is a stable key while the others are played)."""
+    size = obs["size"]
+    spots = {f"{FILES[f]}{r + 1}": Hotspot("rect", _square_rect(f"{FILES[f]}{r + 1}", size))
+             for f in range(size) for r in range(size)}
+    turn = obs.get("turn")
+    if turn is not None and obs.get("outcome") is None:
+        for k, edges in enumerate(obs["hands"][turn]):
+            spots[f"hand:{edges}"] = Hotspot("rect", _hand_rect(turn, k))
+    return spots
+
+
+def _marks(image: Image.Image, obs: dict[str, Any]) -> None:
+    """The move builder's marks, each inside its hotspot: a picked square gets a yellow wash and frame, an
+    offered one a green dot; a picked tray tile a thick yellow frame, an offered one a green frame."""
+    picked, offered = highlights(obs)
+    if not picked and not offered:
+        return
+    spots = hotspots(obs)
+    draw = ImageDraw.Draw(image)
+    for target in sorted(picked | offered):
+        spot = spots.get(target)
+        if spot is None:
+            continue
+        x0, y0, x1, y1 = (int(v) for v in spot.points)
+        chosen = target in picked
+        if target.startswith("hand:"):
+            draw.rounded_rectangle((x0, y0, x1, y1), radius=4, outline=PICKED if chosen else OFFERED,
+                                   width=4 if chosen else 3)
+            continue
+        side = x1 - x0 + 1
+        if chosen:
+            wash = Image.new("RGBA", (side - 4, y1 - y0 - 3), (*PICKED, 130))
+            image.alpha_composite(wash, (x0 + 2, y0 + 2))
+            width = max(5, side // 14)
+            draw.rectangle((x0 + 2, y0 + 2, x1 - 2, y1 - 2), outline=PICKED, width=width)
+            draw.rectangle((x0 + 2 + width, y0 + 2 + width, x1 - 2 - width, y1 - 2 - width), outline=INK, width=1)
+        else:
+            cx, cy, r = (x0 + x1) / 2, (y0 + y1) / 2, side * 0.15
+            draw.ellipse((cx - r, cy - r, cx + r, cy + r), fill=OFFERED, outline=WHITE, width=max(2, side // 40))
+
+
 def render(obs: dict[str, Any]) -> bytes:
-    """The whole picture: header (whose turn or the result), board with coordinates, tray per player."""
+    """The whole picture: header (whose turn or the result), board with coordinates, tray per player,
+    and the move builder's marks when the observation carries ``highlights``."""
     players = len(obs["hands"])
-    board_top = HEADER
-    tray_top = board_top + BOARD_SIDE + FILE_GUTTER + 10
-    height = int(tray_top + players * TRAY_ROW + 4)
+    height = int(TRAY_TOP + players * TRAY_ROW + 4)
     image = Image.new("RGBA", (WIDTH, height), PAPER)
     draw = ImageDraw.Draw(image)
     _header(draw, obs)
-    _board(image, draw, obs, board_top)
-    _tray(image, draw, obs, tray_top)
+    _board(image, draw, obs, BOARD_TOP)
+    _tray(image, draw, obs, TRAY_TOP)
+    _marks(image, obs)
     return to_png(image.convert("RGB"))

@@ -8,7 +8,7 @@ import random
 from PIL import Image, ImageChops
 
 from engines.zarathustra import Zarathustra
-from render.zarathustra import render, tile_image
+from render.zarathustra import hotspots, render, tile_image
 
 PNG = b"\x89PNG\r\n\x1a\n"
 
@@ -86,3 +86,34 @@ def test_swords_and_shields_differ_in_shape_not_just_colour() -> None:
     white = [img.crop((20, 3, 70, 40)).point(lambda p: 255 if p > 240 else 0).histogram()[255]
              for img in (sword, shield, blank)]
     assert white[1] > 1.5 * white[0] > 0 and white[2] == 0
+
+
+def test_hotspots_cover_every_square_and_the_movers_tray_only() -> None:
+    game = played(3, 5, 1)
+    obs = game.observation(None)
+    spots = hotspots(obs)
+    mover = obs["turn"]
+    assert {t for t in spots if t.startswith("hand:")} == {f"hand:{t}" for t in obs["hands"][mover]}
+    assert len([t for t in spots if not t.startswith("hand:")]) == 36
+    assert spots["a6"].points == (26, 64, 125, 163) and spots["f1"].points == (526, 564, 625, 663)
+    first = spots[f"hand:{obs['hands'][mover][0]}"].bbox()
+    tray_row = 64 + 600 + 26 + 10 + mover * 66
+    assert first[1] > tray_row + 20 and first[3] < tray_row + 58  # below the name, inside the to-move frame
+    assert not any(t.startswith("hand:") for t in hotspots(played(2, 999, 1).observation(None)))
+
+
+def test_picked_and_offered_marks_change_only_their_target() -> None:
+    game = played(2, 6, 2)
+    obs = game.observation(0)
+    plain = Image.open(io.BytesIO(render(obs))).convert("RGB")
+    assert render({**obs, "highlights": {}}) == render(obs)
+    square = game.legal_moves(game.turn)[0].split()[0]
+    tile = f"hand:{obs['hands'][game.turn][0]}"
+    spots = hotspots(obs)
+    for target in (square, tile):
+        for kind in ("picked", "offered"):
+            marked = Image.open(io.BytesIO(render({**obs, "highlights": {kind: [target]}}))).convert("RGB")
+            box = ImageChops.difference(plain, marked).getbbox()
+            assert box is not None
+            x0, y0, x1, y1 = spots[target].bbox()
+            assert x0 <= box[0] and y0 <= box[1] and box[2] <= x1 + 1 and box[3] <= y1 + 1
