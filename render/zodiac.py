@@ -7,6 +7,8 @@ disc in front of the trunk; a fainted goat lies as a flat oval at the bottom of 
 its host is a small disc with a purple ring in the top right corner. Badges: P poisoned, E entangled,
 Z zombie, S shed, C rhino charge used, K your king; a penguin shows its facing as a red arrow; ink tokens
 carry a "?" (their owner sees the shadows faded). The board turns so the viewer's own side is at the bottom.
+A move builder's marks (``highlights``) tint its squares: yellow for a square already picked, green with a dot
+(empty) or a ring (occupied) where the next click may go. ``hotspots`` gives every square's rectangle.
 Built only from ``Zodiac.observation()``; nothing is fetched while drawing.
 """
 
@@ -19,7 +21,21 @@ from typing import Any
 
 from PIL import Image, ImageDraw
 
-from render.common import INK, MUTED, PAPER, SEAT_COLOURS, draw_centered, seat_label, short_name, text, to_png
+from render.common import (
+    INK,
+    MUTED,
+    OFFERED,
+    PAPER,
+    PICKED,
+    SEAT_COLOURS,
+    Hotspot,
+    draw_centered,
+    highlights,
+    seat_label,
+    short_name,
+    text,
+    to_png,
+)
 
 FILES = "abcde"
 CELL = 84
@@ -64,6 +80,22 @@ def cell_origin(obs: dict[str, Any], name: str) -> tuple[int, int]:
     return LEFT + f * CELL, TOP + (7 - r) * CELL
 
 
+def hotspots(obs: dict[str, Any]) -> dict[str, Hotspot]:
+    """Every square of the board by its name (``c3``), as drawn for this viewer (Dark's own view is turned)."""
+    spots = {}
+    for f in range(5):
+        for r in range(8):
+            name = f"{FILES[f]}{r + 1}"
+            x, y = cell_origin(obs, name)
+            spots[name] = Hotspot("rect", (x, y, x + CELL - 1, y + CELL - 1))
+    return spots
+
+
+def tint(colour: tuple[int, int, int], mark: tuple[int, int, int], share: float) -> tuple[int, int, int]:
+    r, g, b = (round(c * (1 - share) + m * share) for c, m in zip(colour, mark, strict=True))
+    return r, g, b
+
+
 def draw_board(obs: dict[str, Any]) -> Image.Image:
     width = LEFT + 5 * CELL + RIGHT
     height = TOP + 8 * CELL + 24 + FOOTER
@@ -71,14 +103,22 @@ def draw_board(obs: dict[str, Any]) -> Image.Image:
     draw = ImageDraw.Draw(image)
     last = obs.get("last") or {}
     marked = {sq for sq in (last.get("from"), last.get("to")) if sq}
+    picked, offered = highlights(obs)
+    occupied = {entry["sq"] for entry in obs.get("board", [])}
     for f in range(5):
         for r in range(8):
             name = f"{FILES[f]}{r + 1}"
             x, y = cell_origin(obs, name)
             colour = DARK_SQ if (f + r) % 2 == 0 else LIGHT_SQ
+            if name in picked:
+                colour = tint(colour, PICKED, 0.75)
+            elif name in offered:
+                colour = tint(colour, OFFERED, 0.3)
             draw.rectangle((x, y, x + CELL - 1, y + CELL - 1), fill=colour)
             if name in marked:
                 draw.rectangle((x + 2, y + 2, x + CELL - 3, y + CELL - 3), outline=LAST, width=5)
+            if name in offered:
+                _offer(draw, x, y, name in occupied)
     for i in range(5):
         name = f"{FILES[i]}1"
         x, _ = cell_origin(obs, name)
@@ -91,6 +131,16 @@ def draw_board(obs: dict[str, Any]) -> Image.Image:
     _draw_header(draw, obs, width)
     _draw_footer(image, draw, obs, width, TOP + 8 * CELL + 26)
     return image
+
+
+def _offer(draw: ImageDraw.ImageDraw, x: int, y: int, occupied: bool) -> None:
+    """Where the next click may go: a green dot on an empty square, a green ring around a piece (drawn under
+    the piece's badges, so they stay readable); the square itself is tinted green as well."""
+    cx, cy = x + CELL / 2, y + CELL / 2
+    if occupied:
+        draw.ellipse((cx - 41, cy - 41, cx + 41, cy + 41), outline=OFFERED, width=5)
+    else:
+        draw.ellipse((cx - 13, cy - 13, cx + 13, cy + 13), fill=OFFERED, outline=(255, 255, 255), width=2)
 
 
 def _draw_stack(image: Image.Image, draw: ImageDraw.ImageDraw, obs: dict[str, Any], sq: str,

@@ -10,9 +10,9 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from engines.base import CHANCE, Game, IllegalMove, Option, Outcome, RandomSource
+from engines.base import CHANCE, Game, IllegalMove, Option, Outcome, Pick, RandomSource
 from engines.text import clip, quote
-from engines.zodiac import hidden, view
+from engines.zodiac import hidden, picks, view
 from engines.zodiac.core import (
     DARK,
     KINDS,
@@ -183,6 +183,11 @@ class Zodiac(Game):
 
     def _legal_moves(self, seat: int) -> list[str]:
         return list(self.move_table(seat))
+
+    def _move_picks(self, seat: int) -> list[tuple[str, tuple[Pick, ...]]]:
+        """Piece, then destination, then a facing or octopus option where needed (engines/zodiac/picks.py);
+        the duel pick and the king are one ``secret`` pick each, for the host to ask in a DM."""
+        return picks.move_picks(self, seat)
 
     def _chance_outcomes(self) -> list[tuple[str, float]]:
         return [(f"roll {n}", 1 / 6) for n in range(1, 7)]

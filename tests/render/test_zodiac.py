@@ -11,7 +11,7 @@ from PIL import Image, ImageChops
 from engines.base import CHANCE
 from engines.zodiac import Zodiac
 from engines.zodiac.core import KINDS
-from render.zodiac import CELL, CODES, ICONS, RADIUS, cell_origin, draw_board, icon, load_icon, render
+from render.zodiac import CELL, CODES, ICONS, RADIUS, cell_origin, draw_board, hotspots, icon, load_icon, render
 from tests.engines.test_zodiac_pieces import board, play
 
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
@@ -100,3 +100,23 @@ def test_each_piece_draws_its_own_animal_on_a_disc_of_its_side() -> None:
             assert len(crop.getcolors(4096) or range(4097)) > 12, kind  # a picture, not a plain disc
             crops[side, kind] = crop.tobytes()
     assert len(set(crops.values())) == len(crops)  # no two pieces (or sides) look the same
+
+
+def test_builder_marks_change_only_their_square_and_no_marks_change_nothing() -> None:
+    g = board({"c3": "L Monkey", "c4": "D Goat", "a1": "L Bear", "e8": "D Bear"}, kings=("Bear", "Bear"))
+    for seat in (0, 1):  # Dark's own board is turned: the hotspots turn with it
+        obs = g.observation(seat)
+        plain = draw_board(obs)
+        assert draw_board({**obs, "highlights": {"picked": [], "offered": []}}).tobytes() == plain.tobytes()
+        spots = hotspots(obs)
+        assert len(spots) == 40
+        x, y = cell_origin(obs, "c4")
+        assert spots["c4"].points == (x, y, x + CELL - 1, y + CELL - 1)
+        both = {"picked": ["c3"], "offered": ["c3"]}  # a penguin turning in place: picked and offered at once
+        for marks in ({"picked": ["c3"]}, {"offered": ["c4"]}, {"offered": ["d5"]}, both):
+            target = next(iter(marks.values()))[0]
+            marked = draw_board({**obs, "highlights": marks})
+            changed = ImageChops.difference(plain, marked).getbbox()
+            assert changed is not None, marks
+            x0, y0, x1, y1 = spots[target].bbox()
+            assert x0 <= changed[0] and y0 <= changed[1] and changed[2] <= x1 + 1 and changed[3] <= y1 + 1, marks
