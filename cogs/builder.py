@@ -45,7 +45,7 @@ def builder_message(step: Step) -> dict[str, Any]:
     state = (step.game_id, step.ply, step.token)
     if step.groups:
         options = [(f"~{k}", name) for k, name in enumerate(step.groups)]
-        view.add_item(BuilderSelect(*state, "", 0, options, "Where on the board…"))
+        view.add_item(BuilderSelect(*state, encode(step.path), 0, options, "Where on the board…"))
     elif step.choices and len(step.choices) <= MAX_BUTTONS and all(len(c.label) <= 80 for c in step.choices):
         for n, choice in enumerate(step.choices):
             view.add_item(BuilderPick(*state, choice.value, choice.label, row=n // 5))
