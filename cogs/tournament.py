@@ -234,6 +234,8 @@ class TournamentCog(commands.GroupCog, group_name="tournament",
         if post.what == "games":
             await deliver_owed(self.bot, list(post.thread_keys))
             return None
+        if post.what == "podium":  # the last boards first (their nonces make a post racing this one appear once)
+            await deliver_owed(self.bot, list(post.thread_keys))
         if post.what == "reports":
             for report in post.reports:
                 await post_report(self.bot, report)

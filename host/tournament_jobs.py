@@ -58,7 +58,8 @@ class Post:
     open: bool = False
     """The sign-up still takes entrants: show the Join and Leave buttons."""
     thread_keys: tuple[str, ...] = ()
-    """``games``: the outbox jobs that open the new games' threads and post their first boards."""
+    """``games``: the outbox jobs that open the new games' threads and post their first boards; ``podium``: the
+    event's board posts still owed, sent before the podium so it never comes before the last board."""
     reports: tuple[Report, ...] = field(default_factory=tuple)
     """``reports``: boards to post (a withdrawn player's games, resigned)."""
 
@@ -335,14 +336,20 @@ class TournamentWorker:
                 return None  # a burst of results: the last of their updates shows them all
             view = await self.t.standings(event_id, name_of=self.name_of)
             return Post(event, what, key, view.text, tuple(view.images), edit=event.standings_message_id)
-        if what == "podium":
-            return Post(event, what, key, self.t.podium_text(snap))
+        if what == "podium":  # the last boards first: the cog sends these owed posts before the podium
+            return Post(event, what, key, self.t.podium_text(snap), thread_keys=await self.boards_owed(snap))
         return Post(event, "notice", key, str(job.payload.get("text", ""))[:2000])
 
     async def newer_standings(self, event_id: int, job_id: int) -> bool:
         pending = await self.queue.pending(kind=POST)
         return any(j.id > job_id and j.payload.get("event") == event_id and j.payload.get("what") == "standings"
                    for j in pending)
+
+    async def boards_owed(self, snap: Snapshot) -> tuple[str, ...]:
+        """The outbox keys of the event's game posts not yet delivered (a last board still on its way)."""
+        games = {p.game_id for p in snap.pairings if p.game_id is not None}
+        owed = await self.host.outbox.pending()
+        return tuple(j.dedupe for j in owed if j.game_id in games and j.dedupe and j.kind in ("thread", "post"))
 
     async def threads(self, snap: Snapshot, round_: int) -> dict[int, int | None]:
         found: dict[int, int | None] = {}
