@@ -25,6 +25,7 @@ from data.jobs import Job, JobQueue
 from data.store import Seat
 from host import outbox
 from host import tournament_plan as plan
+from host.events.dutch import NoLegalPairing
 from host.events.model import placing_points
 from host.results import HostError, Report
 from host.standings import NameOf
@@ -62,6 +63,10 @@ class Post:
     event's board posts still owed, sent before the podium so it never comes before the last board."""
     reports: tuple[Report, ...] = field(default_factory=tuple)
     """``reports``: boards to post (a withdrawn player's games, resigned)."""
+    ways: tuple[str, ...] = ()
+    """``decision``: what the organiser may allow (``rematch``, ``second_bye``, both joined by +), one button each."""
+    round: int = 0
+    """``decision``: the round waiting to be paired."""
 
 
 Deliver = Callable[[Post], Awaitable[int | None]]
@@ -190,7 +195,12 @@ class TournamentWorker:
             return None  # paired already (this job ran before a crash) or the event ended
         if event.current_round != round_ - 1 or (round_ > 1 and not plan.round_decided(snap)):
             raise NotReady(f"round {round_ - 1} of event {event_id} is not decided yet")
-        pairings = plan.pair_round(snap, round_)
+        allow = tuple(job.payload.get("allow", ()))
+        try:
+            pairings = plan.pair_round(snap, round_, allow)
+        except NoLegalPairing as conflict:  # FIDE has no legal pairing: the event waits for the organiser
+            return Post(event, "decision", job.dedupe or "", self.t.decision_text(snap, round_, conflict),
+                        ways=tuple("+".join(way) for way in conflict.options), round=round_)
         now = self.host.now()
         async with self.t.db.transaction() as tx:
             await repo.bump(tx, event, now, current_round=round_)
