@@ -85,6 +85,39 @@ class SignupButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
                                                 allowed_mentions=NO_MENTIONS)
 
 
+DECISION_LABELS = {"rematch": "Pair with a rematch", "second_bye": "Give a second bye",
+                   "rematch+second_bye": "Allow a rematch and a second bye"}
+
+
+def decision_view(event_id: int, round_: int, ways: Sequence[str]) -> discord.ui.View:
+    view = discord.ui.View(timeout=None)
+    for way in ways:
+        view.add_item(DecisionButton(event_id, round_, way))
+    return view
+
+
+class DecisionButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
+                     template=r"ze:decide:(?P<id>[0-9]+):(?P<round>[0-9]+):(?P<way>[a-z_+]+)"):
+    """The organiser's choice when a round has no legal pairing; works after a restart (all in the custom id)."""
+
+    def __init__(self, event_id: int, round_: int, way: str) -> None:
+        super().__init__(discord.ui.Button(label=DECISION_LABELS.get(way, way), style=discord.ButtonStyle.primary,
+                                           custom_id=f"ze:decide:{event_id}:{round_}:{way}"))
+        self.event_id, self.round, self.way = event_id, round_, way
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button[Any],
+                             match: re.Match[str]) -> DecisionButton:
+        return cls(int(match["id"]), int(match["round"]), match["way"])
+
+    @guarded
+    async def callback(self, interaction: discord.Interaction) -> None:
+        said = await bot_of(interaction).host.tournaments.decide(self.event_id, actor(interaction), self.round,
+                                                                 self.way)
+        await interaction.response.edit_message(content=f"{interaction.message.content if interaction.message else ''}"
+                                                f"\n✅ {said}"[:2000], view=None, allowed_mentions=NO_MENTIONS)
+
+
 async def event_choices(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[int]]:
     found = await bot_of(interaction).host.tournaments.choices(interaction.guild_id, current)
     return [app_commands.Choice(name=label, value=event_id) for label, event_id in found]
@@ -234,6 +267,8 @@ class TournamentCog(commands.GroupCog, group_name="tournament",
         if post.what == "games":
             await deliver_owed(self.bot, list(post.thread_keys))
             return None
+        if post.what == "podium":  # the last boards first (their nonces make a post racing this one appear once)
+            await deliver_owed(self.bot, list(post.thread_keys))
         if post.what == "reports":
             for report in post.reports:
                 await post_report(self.bot, report)
@@ -254,6 +289,10 @@ class TournamentCog(commands.GroupCog, group_name="tournament",
             except discord.NotFound:
                 if post.what == "signup":
                     return None
+        if post.what == "decision":  # the organiser is mentioned, and answers with the buttons
+            sent = await channel.send(post.text, view=decision_view(post.event.id, post.round, post.ways),
+                                      allowed_mentions=MENTION_USERS, nonce=outbox.nonce(post.key))
+            return sent.id
         mentions = MENTION_USERS if post.what == "pairings" else NO_MENTIONS
         key = f"event:{post.event.id}:standings-message" if post.what == "standings" else post.key
         parts = split_lines(post.text)
@@ -266,5 +305,5 @@ class TournamentCog(commands.GroupCog, group_name="tournament",
 
 
 async def setup(bot: ZBot) -> None:
-    bot.add_dynamic_items(SignupButton)
+    bot.add_dynamic_items(SignupButton, DecisionButton)
     await bot.add_cog(TournamentCog(bot))

@@ -25,6 +25,7 @@ from data.jobs import Job, JobQueue
 from data.store import Seat
 from host import outbox
 from host import tournament_plan as plan
+from host.events.dutch import NoLegalPairing
 from host.events.model import placing_points
 from host.results import HostError, Report
 from host.standings import NameOf
@@ -58,9 +59,14 @@ class Post:
     open: bool = False
     """The sign-up still takes entrants: show the Join and Leave buttons."""
     thread_keys: tuple[str, ...] = ()
-    """``games``: the outbox jobs that open the new games' threads and post their first boards."""
+    """``games``: the outbox jobs that open the new games' threads and post their first boards; ``podium``: the
+    event's board posts still owed, sent before the podium so it never comes before the last board."""
     reports: tuple[Report, ...] = field(default_factory=tuple)
     """``reports``: boards to post (a withdrawn player's games, resigned)."""
+    ways: tuple[str, ...] = ()
+    """``decision``: what the organiser may allow (``rematch``, ``second_bye``, both joined by +), one button each."""
+    round: int = 0
+    """``decision``: the round waiting to be paired."""
 
 
 Deliver = Callable[[Post], Awaitable[int | None]]
@@ -189,7 +195,12 @@ class TournamentWorker:
             return None  # paired already (this job ran before a crash) or the event ended
         if event.current_round != round_ - 1 or (round_ > 1 and not plan.round_decided(snap)):
             raise NotReady(f"round {round_ - 1} of event {event_id} is not decided yet")
-        pairings = plan.pair_round(snap, round_)
+        allow = tuple(job.payload.get("allow", ()))
+        try:
+            pairings = plan.pair_round(snap, round_, allow)
+        except NoLegalPairing as conflict:  # FIDE has no legal pairing: the event waits for the organiser
+            return Post(event, "decision", job.dedupe or "", self.t.decision_text(snap, round_, conflict),
+                        ways=tuple("+".join(way) for way in conflict.options), round=round_)
         now = self.host.now()
         async with self.t.db.transaction() as tx:
             await repo.bump(tx, event, now, current_round=round_)
@@ -335,14 +346,20 @@ class TournamentWorker:
                 return None  # a burst of results: the last of their updates shows them all
             view = await self.t.standings(event_id, name_of=self.name_of)
             return Post(event, what, key, view.text, tuple(view.images), edit=event.standings_message_id)
-        if what == "podium":
-            return Post(event, what, key, self.t.podium_text(snap))
+        if what == "podium":  # the last boards first: the cog sends these owed posts before the podium
+            return Post(event, what, key, self.t.podium_text(snap), thread_keys=await self.boards_owed(snap))
         return Post(event, "notice", key, str(job.payload.get("text", ""))[:2000])
 
     async def newer_standings(self, event_id: int, job_id: int) -> bool:
         pending = await self.queue.pending(kind=POST)
         return any(j.id > job_id and j.payload.get("event") == event_id and j.payload.get("what") == "standings"
                    for j in pending)
+
+    async def boards_owed(self, snap: Snapshot) -> tuple[str, ...]:
+        """The outbox keys of the event's game posts not yet delivered (a last board still on its way)."""
+        games = {p.game_id for p in snap.pairings if p.game_id is not None}
+        owed = await self.host.outbox.pending()
+        return tuple(j.dedupe for j in owed if j.game_id in games and j.dedupe and j.kind in ("thread", "post"))
 
     async def threads(self, snap: Snapshot, round_: int) -> dict[int, int | None]:
         found: dict[int, int | None] = {}

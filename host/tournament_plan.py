@@ -102,13 +102,14 @@ def forfeited(round_: int, seats: tuple[int, ...], absent: set[int], board: int)
     return NewPairing(round_, board, seats, points=game.points, forfeit=True)
 
 
-def pair_round(snap: Snapshot, round_: int) -> list[NewPairing]:
-    """Round ``round_`` of the event, from everything decided so far."""
+def pair_round(snap: Snapshot, round_: int, allow: Sequence[str] = ()) -> list[NewPairing]:
+    """Round ``round_`` of the event, from everything decided so far. A Swiss raises ``NoLegalPairing``
+    when no pairing avoids a rematch and a second bye, unless ``allow`` (the organiser's decision) covers it."""
     event, order, absent = snap.event, seed_order(snap), gone(snap)
     done = results(snap.pairings)
     out: list[NewPairing] = []
     if event.format == SWISS and event.table_size == 2:
-        swiss = pair_swiss(order, done, round_, absent)
+        swiss = pair_swiss(order, done, round_, absent, event.rounds or None, allow)
         out = [NewPairing(round_, i, seats) for i, seats in enumerate(swiss.boards, start=1)]
         if swiss.bye is not None:
             out.append(NewPairing(round_, len(out) + 1, (swiss.bye,), bye=True, points=(WIN,)))

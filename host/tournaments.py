@@ -39,6 +39,7 @@ MAX_SWISS_ROUNDS = 15
 STATUS_SAID = {"open": "is open for sign-up", "running": "is under way", "finished": "is over",
                "cancelled": "was cancelled"}
 MEDALS = ("🥇", "🥈", "🥉")
+DECISION_WORDS = {"rematch": "a rematch", "second_bye": "a second bye"}
 FORMAT_NAMES = {plan.SWISS: "Swiss", plan.ROUND_ROBIN: "round robin", plan.KNOCKOUT: "knockout"}
 
 
@@ -455,6 +456,29 @@ class Tournaments:
                 replay = f", replay {p.match_game - 1}" if p.match_game > 1 else ""
                 lines.append(f"Board {p.board}{replay}: {names}{where}")
         return "\n".join(lines)  # may pass 2,000 characters with many boards: the cog splits it by lines
+
+    def decision_text(self, snap: Snapshot, round_: int, conflict: Any) -> str:
+        """The organiser's question when no legal pairing exists (FIDE's absolute criteria C.1 and C.2)."""
+        ways = " or ".join(" and ".join(DECISION_WORDS[o] for o in way) for way in conflict.options)
+        return (f"⚠️ <@{snap.event.organiser_id}>: event #{snap.event.id} cannot pair round {round_} without "
+                f"{ways}: every other pairing repeats a game or gives someone a second bye. The event waits "
+                "until you choose below (FIDE leaves this to the arbiter).")
+
+    async def decide(self, event_id: int, actor: Actor, round_: int, way: str) -> str:
+        """The organiser allows a rematch and/or a second bye for one round that has no legal pairing."""
+        snap = await self.load(event_id)
+        await self.require_organiser(snap.event, actor)
+        allow = tuple(sorted(set(way.split("+"))))
+        if not set(allow) <= set(DECISION_WORDS):
+            raise HostError("That is not a choice for a pairing.")
+        if snap.event.status != "running" or snap.event.current_round != round_ - 1:
+            raise HostError(f"Round {round_} of event #{event_id} is no longer waiting for a decision.")
+        now = self.host.now()
+        async with self.db.transaction() as tx:
+            await self.owe(tx, PAIR, event_id, f"round:{round_}:allow:{'+'.join(allow)}", now, round=round_,
+                           allow=list(allow))
+        said = " and ".join(DECISION_WORDS[o] for o in allow)
+        return f"Round {round_} of event #{event_id} will be paired allowing {said}."
 
     def podium_text(self, snap: Snapshot) -> str:
         table = plan.standings(snap)

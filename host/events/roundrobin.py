@@ -9,9 +9,9 @@ dummy sits the round out (a round-robin bye scores nothing: everybody gets exact
   cyclically over 1..n-1, where ``opp`` is that round's opponent of player n.
 
 This is the rotation that generates the published tables; tests compare it with them for 4, 5, 6
-and 8 players. A double round robin repeats the cycle with sides reversed and, as FIDE recommends,
-swaps the last two rounds of the first cycle so nobody gets the same side three times running (with
-four players, three rounds a cycle, one player still does).
+and 8 players. A double round robin plays the table twice, the second time with sides reversed;
+as FIDE recommends (C.05 Annex 1), the last two rounds of the first cycle only are swapped, so nobody
+gets the same side three times running (the second cycle keeps the table's order).
 """
 
 from __future__ import annotations
@@ -56,10 +56,11 @@ def round_robin(entrants: Sequence[EntrantId], cycles: int = 1) -> list[RoundRob
     if cycles not in (1, 2):
         raise ValueError("one or two cycles")
     table = berger_table(len(entrants))
-    if cycles == 2:
-        if len(table) >= 2:
-            table[-2], table[-1] = table[-1], table[-2]
-        table = table + [[(b, a) for a, b in boards] for boards in table]
+    if cycles == 2:  # the second cycle is the table itself, sides reversed; only the first cycle is swapped
+        first = list(table)
+        if len(first) >= 2:
+            first[-2], first[-1] = first[-1], first[-2]
+        table = first + [[(b, a) for a, b in boards] for boards in table]
     schedule = []
     for index, boards in enumerate(table, start=1):
         pairs, bye = [], None

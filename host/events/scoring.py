@@ -124,12 +124,20 @@ def _rounds_of(results: Sequence[Result], rounds: int, withdrawn: Collection[Ent
     return table
 
 
+def double_forfeit(game: Game) -> bool:
+    """An unplayed game nobody scored in (two absent players still due to meet, 0-0): nobody's game."""
+    return game.forfeit and not any(game.points)
+
+
 def _counts_as_played(row: _Round, swiss: bool) -> bool:
-    """Swiss: only games really played; round robin: forfeits too (byes never)."""
-    return row.game is not None and (not swiss or not row.game.forfeit)
+    """Swiss: only games really played; round robin: forfeits too, except a double forfeit (byes never)."""
+    return row.game is not None and (not row.game.forfeit if swiss else not double_forfeit(row.game))
 
 
 def _outcome(game: Game, entrant: EntrantId, other: EntrantId) -> float:
+    """1 for finishing above ``other``, ½ level, 0 below; a double forfeit (0-0) is 0 for both, not a draw."""
+    if double_forfeit(game):
+        return 0.0
     mine, theirs = game.points_of(entrant), game.points_of(other)
     return 1.0 if mine > theirs else 0.5 if mine == theirs else 0.0
 

@@ -130,6 +130,10 @@ async def test_swiss_of_five_plays_three_rounds_with_one_bye_each_and_ranks_by_p
     assert whats.count("pairings") == 3 and whats.count("podium") == 1
     podium = next(p for p in run.posts if p.what == "podium")
     assert "🥇 <@101>" in podium.text
+    # Nothing delivers board posts here, so the last round's final boards are still owed: the podium
+    # names them, and the cog sends them before the podium.
+    last = [p.game_id for p in snap.pairings if p.round == 3 and p.game_id is not None]
+    assert {f"post:{g}" for g in last} <= {k.rsplit(":", 1)[0] for k in podium.thread_keys}
 
 
 async def test_round_robin_of_four_is_the_berger_table_and_draws_split_points(run: Run) -> None:
@@ -474,3 +478,28 @@ async def test_a_burst_of_results_updates_the_standings_once(run: Run) -> None:
     await run.worker.drain()
     shown = [p for p in run.posts if p.what == "standings"][before:]
     assert len(shown) == 1 and shown[0].text.count(": 1 pt (") == 3  # all three results in the one update
+
+
+async def test_a_round_without_a_legal_pairing_waits_for_the_organisers_decision(run: Run) -> None:
+    # Four players, four Swiss rounds: after three everyone has met everyone, so round 4 has no pairing
+    # without a rematch. The event stops and asks the organiser (FIDE C.04.3 C.1), who allows a rematch.
+    users = [501, 502, 503, 504]
+    event_id = await new_event(run, "swiss", users, rounds=4)
+    for _ in range(3):
+        await play(run, event_id, lower_id_wins)
+    snap = await run.t.load(event_id)
+    assert snap.event.current_round == 3 and snap.event.status == "running"
+    decision = [p for p in run.posts if p.what == "decision"]
+    assert len(decision) == 1 and decision[0].ways == ("rematch",) and decision[0].round == 4
+    assert "cannot pair round 4 without a rematch" in decision[0].text
+    with pytest.raises(HostError, match="Only the organiser"):
+        await run.t.decide(event_id, Actor(501), 4, "rematch")
+    said = await run.t.decide(event_id, ADMIN, 4, "rematch")
+    assert "allowing a rematch" in said
+    await run.worker.drain()
+    snap = await run.t.load(event_id)
+    assert snap.event.current_round == 4 and len([p for p in snap.pairings if p.round == 4]) == 2
+    with pytest.raises(HostError, match="no longer waiting"):
+        await run.t.decide(event_id, ADMIN, 4, "rematch")
+    await play_out(run, event_id)
+    assert (await run.t.load(event_id)).event.status == "finished"

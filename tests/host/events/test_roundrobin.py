@@ -85,11 +85,20 @@ def test_double_round_robin_reverses_sides_and_avoids_three_in_a_row(players: in
     schedule = round_robin(list(range(players)), cycles=2)
     boards = [board for r in schedule for board in r.boards]
     assert sorted(boards) == sorted((a, b) for a in range(players) for b in range(players) if a != b)
-    if players == 4:  # 3 rounds a cycle: the swap cannot save player 4 (B, B, W | W, W, B); documented
-        return
     for player in range(players):
         sides = [0 if board[0] == player else 1 for r in schedule for board in r.boards if player in board]
         assert all(len(set(sides[i:i + 3])) > 1 for i in range(len(sides) - 2))
+
+
+def test_double_round_robin_of_four_swaps_the_first_cycle_only_as_fide_recommends() -> None:
+    # Berger 4: R1 1-4 2-3, R2 4-3 1-2, R3 2-4 3-1. First cycle R1 R3 R2; second cycle R1 R2 R3 reversed.
+    schedule = round_robin([1, 2, 3, 4], cycles=2)
+    assert [r.boards for r in schedule] == [
+        ((1, 4), (2, 3)), ((2, 4), (3, 1)), ((4, 3), (1, 2)),
+        ((4, 1), (3, 2)), ((3, 4), (2, 1)), ((4, 2), (1, 3))]
+    for player in (1, 2, 3, 4):
+        sides = [board.index(player) for r in schedule for board in r.boards if player in board]
+        assert all(len(set(sides[i:i + 3])) > 1 for i in range(len(sides) - 2)), (player, sides)
 
 
 def test_withdrawal_forfeits_the_remaining_games_as_losses() -> None:

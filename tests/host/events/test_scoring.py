@@ -230,3 +230,39 @@ def test_a_bye_at_tables_of_four_meets_a_virtual_opponent_on_the_same_scale() ->
     assert values[5] == (1.5 + 3.0, 1.5 + 3.0)
     # 4's bye came in round 2 on 0 points: 0 + 0 + 0 = 0.
     assert values[4][0] == (5.0 + 3.0 + 1.0) / 3 + 0.0
+
+
+def double_forfeit(round_: int, first: int, second: int) -> Game:
+    """Two withdrawn players still due to meet: the game is never played and neither scores (0-0)."""
+    return Game(round_, (first, second), (0.0, 0.0), forfeit=True)
+
+
+def test_a_double_forfeit_scores_nothing_in_sonneborn_berger_and_head_to_head() -> None:
+    # Issue 26's worked example: a 4-player round robin (Berger table: 1-4 2-3 | 4-3 1-2 | 2-4 3-1).
+    # Round 1: 1 beats 4, 2 and 3 draw. Then 1 and 2 withdraw: round 2 4-3 drawn, 1-2 forfeited 0-0;
+    # round 3: 2-4 and 3-1 forfeited to 4 and 3. Points: 1: 1, 2: ½, 3: 2, 4: 1½.
+    results: list[Result] = [
+        two_player(1, 1, 4, 1), two_player(1, 2, 3, 0.5),
+        two_player(2, 4, 3, 0.5), double_forfeit(2, 1, 2),
+        forfeit(3, 2, 4, absent=2), forfeit(3, 3, 1, absent=1),
+    ]
+    values = buchholz_and_sb([1, 2, 3, 4], results, rounds=3, system=ROUND_ROBIN, withdrawn={1, 2})
+    # SB by the definition: 1 beat 4 (1½) and lost the rest, 0-0 included: 1½. 2 drew with 3 (2): ½ x 2 = 1.
+    assert values[1][1] == 1.5
+    assert values[2][1] == 1.0
+    # Buchholz: the 0-0 game is nobody's game, so it adds nothing (1: 4's 1½ + 3's 2; 2: 3's 2 + 4's 1½).
+    assert values[1][0] == 3.5 and values[2][0] == 3.5
+    # Head-to-head between 1 and 2: neither scored in their 0-0 game.
+    from host.events.scoring import head_to_head
+    assert head_to_head(1, {1, 2}, results, 3) == 0.0 and head_to_head(2, {1, 2}, results, 3) == 0.0
+    table = standings([1, 2, 3, 4], results, rounds=3, system=ROUND_ROBIN, withdrawn={1, 2})
+    assert [(s.entrant, s.points) for s in table] == [(3, 2.0), (4, 1.5), (1, 1.0), (2, 0.5)]
+
+
+def test_a_double_forfeit_in_a_swiss_is_an_unplayed_loss_for_both() -> None:
+    # A Swiss double forfeit counts like any unplayed loss: the virtual opponent goes to Buchholz, 0 to SB.
+    results: list[Result] = [two_player(1, 1, 2, 1), two_player(1, 3, 4, 1), double_forfeit(2, 1, 3),
+                             two_player(2, 2, 4, 1)]
+    values = buchholz_and_sb([1, 2, 3, 4], results, rounds=2, system=SWISS)
+    # 1: opponent 2 (1 played, nothing unplayed) + virtual 1 + (1 - 0) + 0 = 2; SB 2's 1 x 1 + 0.
+    assert values[1] == (1.0 + 2.0, 1.0)
