@@ -367,9 +367,20 @@ class Game(ABC):
         """How a move is told to everyone in the channel. Games with hidden choices hide them here."""
         return move
 
+    pick_prompts: ClassVar[dict[str, str]] = {
+        "action": "What do you do?", "colour": "Which marble do you place?", "direction": "Which way does it lie?",
+        "end": "What do you do?", "facing": "Which way does it face?", "jump": "Where does it land?",
+        "marble": "Which marble jumps?", "move": "Which move?", "piece": "Which piece?",
+        "queen": "Where does your Queen go?", "remove": "Which free ring do you remove?", "ring": "On which ring?",
+        "roll": "Which roll?", "rotation": "Which way round?", "side": "Which side do you take?",
+        "square": "Which square?", "stack": "Which stack or piece?", "swap": "Swap with what?",
+        "tile": "Which tile?", "to": "Where to?",
+    }
+    """The move builder's question before a step, by the kind of its picks; a game may override entries."""
+
     def pick_prompt(self, kind: str) -> str:
         """What the move builder asks before a step whose picks are of ``kind`` (see ``Pick``)."""
-        return f"Choose the {kind}:"
+        return self.pick_prompts.get(kind, f"Choose the {kind}:")
 
     def status(self) -> str:
         """One public line for the caption under the board: scores, captures, dice."""
