@@ -224,11 +224,11 @@ def standings(snap: Snapshot) -> Table:
         return _knockout_table(snap, order, playing)
     system = scoring.SWISS if event.format == SWISS else scoring.ROUND_ROBIN
     table = scoring.standings(order, results(snap.pairings), event.current_round, system, event.table_size,
-                              gone(snap))
+                              gone(snap), event.tiebreaks)
     rows = tuple(Row(s.rank, s.entrant, s.points, s.tiebreaks, playing.get(s.entrant, 0), s.withdrawn)
                  for s in table)
-    columns = tuple(t.code for t in scoring.TIEBREAKS[system])
-    return Table(columns, rows, tuple(scoring.explanations(system, event.table_size)))
+    columns = tuple(t.code for t in scoring.chosen(system, event.tiebreaks, event.table_size))
+    return Table(columns, rows, tuple(scoring.explanations(system, event.table_size, event.tiebreaks)))
 
 
 KNOCKOUT_TEXT = ("Knockout: one game a match, the better seed in the first seat; a draw is replayed with the sides "

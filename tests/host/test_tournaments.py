@@ -503,3 +503,25 @@ async def test_a_round_without_a_legal_pairing_waits_for_the_organisers_decision
         await run.t.decide(event_id, ADMIN, 4, "rematch")
     await play_out(run, event_id)
     assert (await run.t.load(event_id)).event.status == "finished"
+
+
+async def test_the_organisers_tie_break_order_and_name_carry_to_the_standings(run: Run) -> None:
+    event = await run.t.create(guild_id=GUILD, channel_id=CHANNEL, actor=ADMIN, game="zrtz", format="swiss",
+                               rounds=2, rated=False, max_players=4, name="  Spring   Swiss ",
+                               tiebreaks="cut1, wins, direct encounter")
+    assert event.name == "Spring Swiss" and event.tiebreaks == ("BhC1", "W", "DE")
+    for user in (501, 502, 503, 504):
+        await run.t.join(event.id, user)
+    assert "tie-breaks BhC1, W, DE" in run.t.signup_text(await run.t.load(event.id))
+    await run.t.start(event.id, ADMIN)
+    await run.worker.drain()
+    await play_out(run, event.id, lambda g, seats: max(seats))
+    view = await run.t.standings(event.id)
+    assert view.table.columns == ("BhC1", "W", "DE")
+    assert "Spring Swiss: Zèrtz Swiss" in view.text or "Spring Swiss: " in view.text
+    assert "Tie-breaks in order: BhC1, then W, then DE." in view.text
+    assert "Unplayed games (FIDE's 2009 rule)" in view.text
+    for fmt, breaks, said in (("knockout", "Bh", "no tie-breaks"), ("swiss", "Bh, elo", "not a tie-break")):
+        with pytest.raises(HostError, match=said):
+            await run.t.create(guild_id=GUILD, channel_id=CHANNEL, actor=ADMIN, game="zrtz", format=fmt, rounds=2,
+                               tiebreaks=breaks)
