@@ -214,7 +214,7 @@ class TournamentCog(commands.GroupCog, group_name="tournament",
     @app_commands.command(name="standings", description="The table: points, tie-breaks (explained) and games")
     @app_commands.autocomplete(event=event_choices)
     async def standings(self, interaction: discord.Interaction, event: int | None = None) -> None:
-        event_id = await self.t.resolve(interaction.guild_id, event, ("running", "finished"))
+        event_id = await self.t.resolve_shown(interaction.guild_id, event)
         await interaction.response.defer(thinking=True)
         view = await self.t.standings(event_id, name_of=self.name_of)
         files = standings_files(view.images)

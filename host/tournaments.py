@@ -132,6 +132,17 @@ class Tournaments:
             raise HostError(f"There are several events here ({listed}): say which with the `event` option.")
         return found[0].id
 
+    async def resolve_shown(self, guild_id: int | None, event_id: int | None) -> int:
+        """The event ``/tournament standings`` means without ``event:``: the only one running here, else the
+        newest running one, else the server's newest event (open, or finished)."""
+        if event_id is not None or guild_id is None:
+            return await self.resolve(guild_id, event_id)
+        found = await repo.of_guild(self.db, guild_id, ("open", "running", "finished"))
+        if not found:
+            raise HostError("No event here yet; an organiser creates one with /tournament create.")
+        running = [e for e in found if e.status == "running"]
+        return (running or found)[0].id  # newest first
+
     async def choices(self, guild_id: int | None, typed: str) -> list[tuple[str, int]]:
         """Autocomplete: (label, id) of the server's events, newest first."""
         if guild_id is None:

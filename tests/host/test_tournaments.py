@@ -149,6 +149,10 @@ async def test_round_robin_of_four_is_the_berger_table_and_draws_split_points(ru
     # 201 and 202 drew and beat the rest: equal on points, head-to-head and SB, so they share first place
     assert sorted((r.rank, r.entrant, r.points) for r in rows.rows) == [
         (1, 201, 2.5), (1, 202, 2.5), (3, 203, 1.0), (4, 204, 0.0)]
+    # The podium comes after the last board: its post names the last round's board posts still owed.
+    podium = next(p for p in run.posts if p.what == "podium")
+    last = [p.game_id for p in snap.pairings if p.round == 3 and p.game_id is not None]
+    assert last and {f"post:{g}" for g in last} <= {k.rsplit(":", 1)[0] for k in podium.thread_keys}
 
 
 async def test_knockout_replays_a_draw_with_sides_swapped_and_the_seed_decides_after_two(run: Run) -> None:
@@ -525,3 +529,33 @@ async def test_the_organisers_tie_break_order_and_name_carry_to_the_standings(ru
         with pytest.raises(HostError, match=said):
             await run.t.create(guild_id=GUILD, channel_id=CHANNEL, actor=ADMIN, game="zrtz", format=fmt, rounds=2,
                                tiebreaks=breaks)
+
+
+def test_event_game_threads_are_named_with_the_event_and_round_within_100_characters() -> None:
+    from host.tournament_texts import thread_name
+    assert thread_name("Zaic", 5, {}) == "Zaic #5"
+    assert thread_name("Zaic", 5, {"event": 3, "event_round": 2, "event_name": "Spring Swiss"}) == \
+        "Spring Swiss R2: Zaic #5"
+    assert thread_name("Zaic", 5, {"event": 3, "event_round": 1}) == "Event #3 R1: Zaic #5"
+    long = thread_name("Zodiac Chess", 123456789, {"event": 3, "event_round": 12, "event_name": "x" * 120})
+    assert len(long) == 100 and long.endswith("… R12: Zodiac Chess #123456789")
+
+
+async def test_standings_without_an_event_pick_the_running_one_else_the_newest(run: Run) -> None:
+    with pytest.raises(HostError, match="No event here yet"):
+        await run.t.resolve_shown(GUILD, None)
+    first = await run.t.create(guild_id=GUILD, channel_id=CHANNEL, actor=ADMIN, game="zrtz", format="round_robin")
+    assert await run.t.resolve_shown(GUILD, None) == first.id  # before the start: the open event's entrants
+    for user in (601, 602):
+        await run.t.join(first.id, user)
+    view = await run.t.standings(first.id)
+    assert "<@601>" in view.text
+    await run.t.start(first.id, ADMIN)
+    second = await run.t.create(guild_id=GUILD, channel_id=CHANNEL, actor=ADMIN, game="zrtz", format="round_robin")
+    assert await run.t.resolve_shown(GUILD, None) == first.id  # the only one running, not the newer open one
+    third = await run.t.create(guild_id=GUILD, channel_id=CHANNEL, actor=ADMIN, game="zrtz", format="round_robin")
+    for user in (601, 602):
+        await run.t.join(third.id, user)
+    await run.t.start(third.id, ADMIN)
+    assert await run.t.resolve_shown(GUILD, None) == third.id  # several running: the newest
+    assert second.id != third.id
