@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from data.events import NewPairing, Pairing, Snapshot
 from host.events import knockout, scoring
@@ -53,6 +54,10 @@ class Picture:
     table: Table
     names: dict[int, str]
     final: bool
+    bracket: Any = None
+    """A knockout's bracket (``render.events.Bracket``), built by ``host/tournament_image.py``."""
+    crosstable: Any = None
+    """A round robin's (or small Swiss's) crosstable (``render.events.Crosstable``)."""
 
 
 def seed_order(snap: Snapshot) -> list[int]:
@@ -163,6 +168,11 @@ def match_of(games: Sequence[Pairing]) -> knockout.MatchState | None:
         return None
     high_points = [g.points[g.seats.index(high)] for g in games if g.points is not None]
     return knockout.match_state(knockout.KnockoutPair(high, low), high_points)
+
+
+def boards_of(snap: Snapshot, round_: int) -> dict[int, list[Pairing]]:
+    """A round's boards, each with its games in match order."""
+    return _boards(snap.pairings, round_)
 
 
 def winners(snap: Snapshot, round_: int) -> list[int]:

@@ -470,8 +470,11 @@ class Tournaments:
         text = fit_table(lines, [f"-# {line}" for line in table.explanations])
         subtitle = ("final standings" if final else f"after round {snap.event.current_round}"
                     if snap.event.status == "running" else STATUS_SAID[snap.event.status])
-        picture = Picture(f"Event #{event_id}: {self.title(snap.event)}", subtitle, table,
-                          await self.names([row.entrant for row in table.rows], name_of), final)
+        title = f"Event #{event_id}: {self.title(snap.event)}"
+        names = await self.names([row.entrant for row in table.rows], name_of)
+        picture = Picture(title, subtitle, table, names, final,
+                          bracket=tournament_image.bracket(snap, names, title, subtitle),
+                          crosstable=tournament_image.crosstable(snap, table, names, title, subtitle))
         images = await asyncio.to_thread(self.image, picture)
         return StandingsView(snap.event, text, images, table)
 

@@ -559,3 +559,51 @@ async def test_standings_without_an_event_pick_the_running_one_else_the_newest(r
     await run.t.start(third.id, ADMIN)
     assert await run.t.resolve_shown(GUILD, None) == third.id  # several running: the newest
     assert second.id != third.id
+
+
+async def test_a_knockout_draws_its_bracket_and_a_round_robin_its_crosstable_with_the_standings(
+        run: Run, tmp_path: Path) -> None:
+    import io
+    import os
+
+    from PIL import Image
+
+    from host.tournament_image import bracket, crosstable
+    from render.events import render_bracket, render_crosstable
+    keep = Path(os.environ.get("EVENT_IMAGES", tmp_path))
+    ko = await new_event(run, "knockout", [701, 702, 703, 704, 705, 706])
+    await play(run, ko, lambda g, seats: "draw" if set(seats) == {703, 706} else max(seats))
+    snap = await run.t.load(ko)
+    names = {u: f"Player {u} with a long name" for u in range(700, 710)}
+    shown = bracket(snap, names, "Event #1: Spring Knockout", "after round 1")
+    assert shown is not None and [r.label for r in shown.rounds] == ["Quarter-finals", "Semi-finals", "Final"]
+    first = shown.rounds[0].matches
+    assert sum(1 for m in first if m.note == "bye") == 2 and all(m.top is not None for m in first)
+    decided = [m for m in first if m.note == "" and m.top and m.bottom]
+    assert decided and all((m.top.won or m.bottom.won) for m in decided if m.top and m.bottom)
+    await play_out(run, ko, lambda g, seats: max(seats))
+    snap = await run.t.load(ko)
+    final = bracket(snap, names, "Event #1: Spring Knockout", "final")
+    assert final is not None and final.rounds[-1].matches[0].top is not None
+    (keep / "bracket.png").write_bytes(render_bracket(final))
+
+    rr = await new_event(run, "round_robin", [801, 802, 803, 804, 805])
+    await play_out(run, rr, lambda g, seats: "draw" if set(seats) == {801, 802} else max(seats))
+    snap = await run.t.load(rr)
+    view = await run.t.standings(rr)
+    cross = crosstable(snap, view.table, names, "Event #2: Club round robin", "final standings")
+    assert cross is not None and len(cross.rows) == 5
+    top = cross.rows[0]
+    assert top.cells[0] == "" and sorted(c for c in top.cells if c) in (["1", "1", "1", "½"], ["0", "1", "1", "½"])
+    for i, row in enumerate(cross.rows):  # the table is symmetric: a win one way is a loss the other
+        for j, cell in enumerate(row.cells):
+            if cell and i != j:
+                assert {cell, cross.rows[j].cells[i]} in ({"1", "0"}, {"½"})
+    png = render_crosstable(cross)
+    (keep / "crosstable.png").write_bytes(png)
+    assert Image.open(io.BytesIO(png)).size[0] == 720
+    # A knockout has no crosstable, a round robin no bracket; the standings post carries the extra image.
+    assert crosstable(await run.t.load(ko), (await run.t.standings(ko)).table, names, "", "") is None
+    assert bracket(snap, names, "", "") is None
+    run.t.image = tournament_image.draw
+    assert len((await run.t.standings(rr)).images) == 2 and len((await run.t.standings(ko)).images) == 2
