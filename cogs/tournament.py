@@ -220,6 +220,15 @@ class TournamentCog(commands.GroupCog, group_name="tournament",
         files = standings_files(view.images)
         await interaction.followup.send(view.text, files=files, allowed_mentions=NO_MENTIONS)
 
+    @app_commands.command(name="export", description="The event as a FIDE tournament report file (TRF-16)")
+    @app_commands.autocomplete(event=event_choices)
+    async def export(self, interaction: discord.Interaction, event: int | None = None) -> None:
+        event_id = await self.t.resolve_shown(interaction.guild_id, event)
+        await interaction.response.defer(thinking=True)
+        filename, text = await self.t.export(event_id, name_of=self.name_of)
+        await interaction.followup.send(f"Event #{event_id} as a TRF-16 file (FIDE C.04 Annex 2).",
+                                        file=discord.File(io.BytesIO(text.encode()), filename=filename))
+
     @app_commands.command(name="withdraw", description="Leave an event: you forfeit the games you have not played")
     @app_commands.autocomplete(event=event_choices)
     async def withdraw(self, interaction: discord.Interaction, event: int | None = None) -> None:

@@ -20,7 +20,7 @@ from data.db import StaleVersion, Tx
 from data.events import EventRow, Snapshot
 from data.store import GameRow
 from engines import Game
-from host import bots, clocks, tournament_image
+from host import bots, clocks, tournament_image, trf
 from host import tournament_plan as plan
 from host.events import scoring
 from host.events.model import seeded_order
@@ -477,6 +477,19 @@ class Tournaments:
                           crosstable=tournament_image.crosstable(snap, table, names, title, subtitle))
         images = await asyncio.to_thread(self.image, picture)
         return StandingsView(snap.event, text, images, table)
+
+    async def export(self, event_id: int, name_of: NameOf | None = None) -> tuple[str, str]:
+        """The event as a TRF-16 file (FIDE's tournament report): (file name, text)."""
+        snap = await self.load(event_id)
+        if snap.event.status in ("open", "cancelled"):
+            raise HostError(f"Event #{event_id} {STATUS_SAID[snap.event.status]}: there is nothing to report yet.")
+        table = plan.standings(snap)
+        names = await self.names(plan.seed_order(snap), name_of)
+        try:
+            text = trf.export(snap, table, names, f"Event #{event_id}: {self.title(snap.event)}", self.host.now())
+        except trf.NotExportable as error:
+            raise HostError(f"{str(error).capitalize()}.") from None
+        return f"event-{event_id}.trf", text
 
     def pairings_text(self, snap: Snapshot, round_: int, thread_of: Callable[[int], int | None]) -> str:
         event = snap.event

@@ -607,3 +607,42 @@ async def test_a_knockout_draws_its_bracket_and_a_round_robin_its_crosstable_wit
     assert bracket(snap, names, "", "") is None
     run.t.image = tournament_image.draw
     assert len((await run.t.standings(rr)).images) == 2 and len((await run.t.standings(ko)).images) == 2
+
+
+async def test_a_finished_swiss_exported_as_trf16_reads_back_with_the_same_games_and_scores(run: Run) -> None:
+    """Written by host/trf.py, read by caissify-pairings' TRF-16 parser (independent code), then re-checked:
+    every player's score is the sum of their blocks, every game appears from both sides with opposite
+    colours and results, and the byes and the withdrawn player's absences are where the event had them."""
+    from caissify_pairings.trf import TRFParser
+    users = [901, 902, 903, 904, 905, 906, 907]
+    event_id = await new_event(run, "swiss", users, rounds=3)
+    await play(run, event_id, lambda g, seats: "draw" if 903 in seats else max(seats))
+    await run.t.withdraw(event_id, 907)
+    await run.worker.drain()
+    await play_out(run, event_id, lambda g, seats: max(seats))
+    filename, text = await run.t.export(event_id)
+    assert filename == f"event-{event_id}.trf"
+    parsed = TRFParser(text).parse()
+    assert parsed["tournament"]["name"].startswith(f"Event #{event_id}")
+    players = {p["starting_number"]: p for p in parsed["players"]}
+    assert len(players) == 7
+    value = {"1": 1.0, "=": 0.5, "0": 0.0, "+": 1.0, "-": 0.0, "U": 1.0, "Z": 0.0}
+    opposite = {"1": "0", "0": "1", "=": "=", "+": "-", "-": "+"}
+    for number, player in players.items():
+        assert sum(value[r["result"]] for r in player["results"].values()) == player["score"]
+        for round_, r in player["results"].items():
+            if r["opponent"] is not None:
+                theirs = players[r["opponent"]]["results"][round_]
+                assert theirs["opponent"] == number and {r["color"], theirs["color"]} == {"w", "b"}
+                assert opposite[r["result"]] == theirs["result"]
+    snap = await run.t.load(event_id)
+    seed = {u: i for i, u in enumerate([e.user_id for e in sorted(snap.entrants, key=lambda e: e.seed or 0)], 1)}
+    table = {row.entrant: row.points for row in (await run.t.standings(event_id)).table.rows}
+    assert {seed[u]: pts for u, pts in table.items()} == {n: p["score"] for n, p in players.items()}
+    byes = [(seed[p.seats[0]], p.round) for p in snap.pairings if p.bye]
+    assert byes and all(players[n]["results"][r]["result"] == "U" for n, r in byes)
+    absent = players[seed[907]]["results"]
+    assert absent[3]["result"] == "Z" and absent[3]["opponent"] is None
+    with pytest.raises(HostError, match="3-4 player tables"):
+        tables = await new_event(run, "swiss", [911, 912, 913], rounds=1, game="ziggurat", table_size=3)
+        await run.t.export(tables)
