@@ -294,7 +294,8 @@ async def test_sign_up_buttons_settings_and_refusals(harness: BotHarness,
         await fake.wait_until(lambda: "AI (easy)" in signup.content and "(3/3)" in signup.content,
                               what="the sign-up message shows the AI")
         early = await fake.slash("carol", "tournament standings")
-        assert early.ephemeral and "No event here is under way or finished" in early.content
+        # Issue 26: before the start, standings without event: show the open event (its entrants), not a refusal.
+        assert not early.ephemeral and f"Event #{event_id}" in early.content and "is open for sign-up" in early.content
     async with harness.running():  # the buttons outlive a restart
         left = await fake.click("dave", signup, f"ze:leave:{event_id}")
         assert not left.ephemeral and "(2/3)" in signup.content
