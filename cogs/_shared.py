@@ -21,6 +21,7 @@ from cogs._limits import cooldown_text
 from host import outbox
 from host.results import Board, Busy, HostError, Lobby, Report
 from host.service import mention
+from host.tournament_texts import thread_name
 
 if TYPE_CHECKING:
     from bot import ZBot
@@ -447,7 +448,8 @@ async def open_thread(bot: ZBot, message: discord.Message, lobby: Lobby) -> None
     outbox.crash_point("thread")
     try:
         try:
-            thread = await message.create_thread(name=f"{title} #{lobby.row.id}", auto_archive_duration=10080)
+            thread = await message.create_thread(name=thread_name(title, lobby.row.id, lobby.row.settings),
+                                                 auto_archive_duration=10080)
         except discord.HTTPException as error:
             if error.code != 160004:  # anything but "this message already has a thread"
                 raise

@@ -24,6 +24,7 @@ from cogs._tasks import stop_task
 from host import outbox
 from host.outbox import Job
 from host.results import GameRow
+from host.tournament_texts import thread_name
 
 if TYPE_CHECKING:
     from bot import ZBot
@@ -139,7 +140,7 @@ class Dispatch(commands.Cog):
     async def ensure_thread(self, row: GameRow) -> discord.abc.Messageable:
         if row.thread_id is not None and (known := await thread_of(self.bot, row.thread_id)) is not None:
             return known
-        name = f"{engines.get(row.game).title} #{row.id}"
+        name = thread_name(engines.get(row.game).title, row.id, row.settings)
         channel = await thread_of(self.bot, row.channel_id)
         if not isinstance(channel, discord.TextChannel):
             raise NotYet(f"game {row.id} has no channel to open its thread in")

@@ -129,6 +129,11 @@ async def option_choices(interaction: discord.Interaction, current: str) -> list
     return [app_commands.Choice(name=text, value=text) for text in found]
 
 
+async def tiebreak_choices(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+    found = bot_of(interaction).host.tournaments.tiebreak_choices(current)
+    return [app_commands.Choice(name=text, value=text) for text in found]
+
+
 @app_commands.guild_only()
 class TournamentCog(commands.GroupCog, group_name="tournament",
                     group_description="Swiss, round-robin and knockout events"):
@@ -163,17 +168,21 @@ class TournamentCog(commands.GroupCog, group_name="tournament",
                            clock="Time per move (days) or a live clock per player", rated="Count the games for ratings",
                            max_players="Most players who may join", starts="`manual` (default), `2h`, or a UTC "
                            "time `2030-05-01 18:00`", options="The game's options as name=value, e.g. rings=48",
-                           table_size="Players per game (3 or 4: Zarathustra and Ziggurat tables, Swiss only)")
+                           table_size="Players per game (3 or 4: Zarathustra and Ziggurat tables, Swiss only)",
+                           name="The event's name, e.g. Spring Swiss (shown in its game threads)",
+                           tiebreaks="Tie-breaks in order, e.g. BhC1, Bh, SB, W, DE (default Swiss: Bh, SB; "
+                           "round robin: H2H, SB)")
     @app_commands.choices(game=GAME_CHOICES, format=FORMAT_CHOICES, clock=CLOCK_CHOICES)
-    @app_commands.autocomplete(options=option_choices)
+    @app_commands.autocomplete(options=option_choices, tiebreaks=tiebreak_choices)
     async def create(self, interaction: discord.Interaction, game: str, format: str,
                      rounds: app_commands.Range[int, 1, 15] | None = None, clock: str = "none", rated: bool = True,
                      max_players: app_commands.Range[int, 2, 64] = 16, starts: str | None = None,
-                     options: str | None = None, table_size: app_commands.Range[int, 2, 4] = 2) -> None:
+                     options: str | None = None, table_size: app_commands.Range[int, 2, 4] = 2,
+                     name: app_commands.Range[str, 1, 40] | None = None, tiebreaks: str | None = None) -> None:
         event = await self.t.create(guild_id=interaction.guild_id, channel_id=interaction.channel_id,
                                     actor=actor(interaction), game=game, format=format, rounds=rounds, clock=clock,
                                     rated=rated, max_players=max_players, starts=starts, options=options,
-                                    table_size=table_size)
+                                    table_size=table_size, name=name, tiebreaks=tiebreaks)
         snap = await self.t.load(event.id)
         await interaction.response.send_message(self.t.signup_text(snap), view=signup_view(event.id),
                                                 allowed_mentions=NO_MENTIONS)
@@ -205,11 +214,20 @@ class TournamentCog(commands.GroupCog, group_name="tournament",
     @app_commands.command(name="standings", description="The table: points, tie-breaks (explained) and games")
     @app_commands.autocomplete(event=event_choices)
     async def standings(self, interaction: discord.Interaction, event: int | None = None) -> None:
-        event_id = await self.t.resolve(interaction.guild_id, event, ("running", "finished"))
+        event_id = await self.t.resolve_shown(interaction.guild_id, event)
         await interaction.response.defer(thinking=True)
         view = await self.t.standings(event_id, name_of=self.name_of)
         files = standings_files(view.images)
         await interaction.followup.send(view.text, files=files, allowed_mentions=NO_MENTIONS)
+
+    @app_commands.command(name="export", description="The event as a FIDE tournament report file (TRF-16)")
+    @app_commands.autocomplete(event=event_choices)
+    async def export(self, interaction: discord.Interaction, event: int | None = None) -> None:
+        event_id = await self.t.resolve_shown(interaction.guild_id, event)
+        await interaction.response.defer(thinking=True)
+        filename, text = await self.t.export(event_id, name_of=self.name_of)
+        await interaction.followup.send(f"Event #{event_id} as a TRF-16 file (FIDE C.04 Annex 2).",
+                                        file=discord.File(io.BytesIO(text.encode()), filename=filename))
 
     @app_commands.command(name="withdraw", description="Leave an event: you forfeit the games you have not played")
     @app_commands.autocomplete(event=event_choices)

@@ -236,7 +236,7 @@ class TournamentWorker:
     async def create_game(self, event: EventRow, pairing: Pairing) -> int | None:
         """A normal game for the pairing, linked in the same transaction (None: it already had one)."""
         settings = {"rated": event.rated, "clock": event.clock, "match": 1, "event": event.id,
-                    "event_round": pairing.round}
+                    "event_round": pairing.round, "event_name": event.name or f"Event #{event.id}"}
         seats = [Seat(i, user, True) for i, user in enumerate(pairing.seats)]
 
         async def link(tx: Any, game_id: int) -> None:

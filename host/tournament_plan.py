@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from data.events import NewPairing, Pairing, Snapshot
 from host.events import knockout, scoring
@@ -53,6 +54,10 @@ class Picture:
     table: Table
     names: dict[int, str]
     final: bool
+    bracket: Any = None
+    """A knockout's bracket (``render.events.Bracket``), built by ``host/tournament_image.py``."""
+    crosstable: Any = None
+    """A round robin's (or small Swiss's) crosstable (``render.events.Crosstable``)."""
 
 
 def seed_order(snap: Snapshot) -> list[int]:
@@ -165,6 +170,11 @@ def match_of(games: Sequence[Pairing]) -> knockout.MatchState | None:
     return knockout.match_state(knockout.KnockoutPair(high, low), high_points)
 
 
+def boards_of(snap: Snapshot, round_: int) -> dict[int, list[Pairing]]:
+    """A round's boards, each with its games in match order."""
+    return _boards(snap.pairings, round_)
+
+
 def winners(snap: Snapshot, round_: int) -> list[int]:
     """The winners of a decided knockout round, in bracket order."""
     found = []
@@ -224,11 +234,11 @@ def standings(snap: Snapshot) -> Table:
         return _knockout_table(snap, order, playing)
     system = scoring.SWISS if event.format == SWISS else scoring.ROUND_ROBIN
     table = scoring.standings(order, results(snap.pairings), event.current_round, system, event.table_size,
-                              gone(snap))
+                              gone(snap), event.tiebreaks)
     rows = tuple(Row(s.rank, s.entrant, s.points, s.tiebreaks, playing.get(s.entrant, 0), s.withdrawn)
                  for s in table)
-    columns = tuple(t.code for t in scoring.TIEBREAKS[system])
-    return Table(columns, rows, tuple(scoring.explanations(system, event.table_size)))
+    columns = tuple(t.code for t in scoring.chosen(system, event.tiebreaks, event.table_size))
+    return Table(columns, rows, tuple(scoring.explanations(system, event.table_size, event.tiebreaks)))
 
 
 KNOCKOUT_TEXT = ("Knockout: one game a match, the better seed in the first seat; a draw is replayed with the sides "

@@ -96,3 +96,22 @@ def parse_start(text: str | None, now: float) -> float | None:
     if at > now + MAX_START_DAYS * 86400:
         raise HostError(f"starts: at most {MAX_START_DAYS} days ahead.")
     return at
+
+
+THREAD_NAME_LIMIT = 100
+"""Discord's longest channel (thread) name."""
+
+
+def thread_name(title: str, game_id: int, settings: dict[str, Any]) -> str:
+    """A game thread's name: ``Zaic #5``, or for an event game ``Spring Swiss R2: Zaic #5`` (the event's name,
+    else ``Event #3``, shortened so the whole fits Discord's 100 characters)."""
+    plain = f"{title} #{game_id}"
+    if settings.get("event") is None:
+        return plain[:THREAD_NAME_LIMIT]
+    event = " ".join(str(settings.get("event_name") or f"Event #{settings['event']}").split())
+    round_ = settings.get("event_round")
+    tail = f"{' R' + str(round_) if round_ else ''}: {plain}"
+    room = THREAD_NAME_LIMIT - len(tail)
+    if len(event) > room:
+        event = event[:max(room - 1, 1)].rstrip() + "…"
+    return (event + tail)[:THREAD_NAME_LIMIT]

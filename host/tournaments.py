@@ -20,8 +20,9 @@ from data.db import StaleVersion, Tx
 from data.events import EventRow, Snapshot
 from data.store import GameRow
 from engines import Game
-from host import bots, clocks, tournament_image
+from host import bots, clocks, tournament_image, trf
 from host import tournament_plan as plan
+from host.events import scoring
 from host.events.model import seeded_order
 from host.ratings import display_rating
 from host.results import HostError
@@ -36,6 +37,8 @@ START, RESULT, PAIR, SETTLE, GAMES, WITHDRAW, POST = (
 KINDS = (START, RESULT, PAIR, SETTLE, GAMES, WITHDRAW, POST)
 MAX_PLAYERS = 64
 MAX_SWISS_ROUNDS = 15
+MAX_NAME = 40
+"""An event's name, short enough for thread names ("Spring Swiss R2: Zaic #5" within Discord's 100)."""
 STATUS_SAID = {"open": "is open for sign-up", "running": "is under way", "finished": "is over",
                "cancelled": "was cancelled"}
 MEDALS = ("🥇", "🥈", "🥉")
@@ -129,6 +132,17 @@ class Tournaments:
             raise HostError(f"There are several events here ({listed}): say which with the `event` option.")
         return found[0].id
 
+    async def resolve_shown(self, guild_id: int | None, event_id: int | None) -> int:
+        """The event ``/tournament standings`` means without ``event:``: the only one running here, else the
+        newest running one, else the server's newest event (open, or finished)."""
+        if event_id is not None or guild_id is None:
+            return await self.resolve(guild_id, event_id)
+        found = await repo.of_guild(self.db, guild_id, ("open", "running", "finished"))
+        if not found:
+            raise HostError("No event here yet; an organiser creates one with /tournament create.")
+        running = [e for e in found if e.status == "running"]
+        return (running or found)[0].id  # newest first
+
     async def choices(self, guild_id: int | None, typed: str) -> list[tuple[str, int]]:
         """Autocomplete: (label, id) of the server's events, newest first."""
         if guild_id is None:
@@ -149,10 +163,20 @@ class Tournaments:
                  for c in o.choices if f"{o.name}={c}".lower().startswith(last.strip().lower())]
         return [c for c in found if len(c) <= 100][:25]
 
+    @staticmethod
+    def tiebreak_choices(typed: str) -> list[str]:
+        """Autocomplete for ``tiebreaks``: what is typed so far, plus one more tie-break code."""
+        done, _, last = typed.rpartition(",")
+        given = {part.strip().lower() for part in done.split(",")}
+        prefix = f"{done.strip()}, " if done.strip() else ""
+        return [f"{prefix}{code}" for code, t in scoring.CHOICES.items() if code.lower() not in given
+                and (code.lower().startswith(last.strip().lower()) or t.name.startswith(last.strip().lower()))][:25]
+
     def title(self, event: EventRow) -> str:
         game = self.host.game_class(event.game).title
         tables = f", tables of {event.table_size}" if event.table_size > 2 else ""
-        return f"{game} {FORMAT_NAMES[event.format]}{tables}"
+        named = f"{event.name}: " if event.name else ""
+        return f"{named}{game} {FORMAT_NAMES[event.format]}{tables}"
 
     # ----- permissions --------------------------------------------------------------------
 
@@ -186,7 +210,8 @@ class Tournaments:
 
     async def create(self, *, guild_id: int | None, channel_id: int | None, actor: Actor, game: str, format: str,
                      rounds: int | None = None, clock: str = "none", rated: bool = True, max_players: int = 16,
-                     starts: str | None = None, options: str | None = None, table_size: int = 2) -> EventRow:
+                     starts: str | None = None, options: str | None = None, table_size: int = 2,
+                     name: str | None = None, tiebreaks: str | None = None) -> EventRow:
         if guild_id is None:
             raise HostError("Events are run in a server channel.")
         if not await self.may_organise(guild_id, actor):
@@ -204,6 +229,15 @@ class Tournaments:
             raise HostError(f"A Swiss event needs `rounds` between 1 and {MAX_SWISS_ROUNDS}.")
         if not 2 <= max_players <= MAX_PLAYERS:
             raise HostError(f"max_players must be between 2 and {MAX_PLAYERS}.")
+        order = None
+        if tiebreaks is not None and tiebreaks.strip():
+            if format == plan.KNOCKOUT:
+                raise HostError("A knockout has no tie-breaks: a match is decided by its games.")
+            try:
+                order = scoring.parse_tiebreaks(tiebreaks, format)
+            except ValueError as error:
+                raise HostError(f"Cannot use those tie-breaks: {error}.") from None
+        name = " ".join((name or "").split())[:MAX_NAME] or None
         sizes = plan.table_sizes(table_size) if format == plan.SWISS else (2,)
         checked = parse_options(cls, options, [s for s in sizes if s in cls.players])
         try:
@@ -217,7 +251,7 @@ class Tournaments:
                 tx, guild_id=guild_id, channel_id=channel_id, organiser_id=actor.user_id, game=game,
                 options=checked, format=format, rounds=(rounds or 0) if format == plan.SWISS else 0,
                 table_size=table_size, clock=clock_text, rated=rated, max_players=max_players, starts_at=starts_at,
-                now=now)
+                now=now, name=name, tiebreaks=order)
             if starts_at is not None:
                 await self.owe(tx, START, event_id, "start", now, due_at=starts_at)
         return (await self.load(event_id)).event
@@ -394,8 +428,9 @@ class Tournaments:
         rounds = f"{event.rounds} rounds" if event.format == plan.SWISS or event.status != "open" else ""
         options = ", ".join(f"{k} {v}" for k, v in event.options.items()
                             if any(o.name == k and o.default != v for o in game_cls.options_spec))
+        breaks = ("tie-breaks " + ", ".join(event.tiebreaks)) if event.tiebreaks else ""
         facts = [f for f in (rounds, clocks.parse(event.clock).describe(), "rated" if event.rated else "unrated",
-                             f"up to {event.max_players} players", options) if f]
+                             f"up to {event.max_players} players", options, breaks) if f]
         when = (f"Starts <t:{int(event.starts_at)}:F> (<t:{int(event.starts_at)}:R>)." if event.starts_at is not None
                 else "Starts when the organiser runs /tournament start.")
         head = f"🏆 **Event #{event.id}: {self.title(event)}** ({', '.join(facts)}). Organiser <@{event.organiser_id}>."
@@ -435,10 +470,26 @@ class Tournaments:
         text = fit_table(lines, [f"-# {line}" for line in table.explanations])
         subtitle = ("final standings" if final else f"after round {snap.event.current_round}"
                     if snap.event.status == "running" else STATUS_SAID[snap.event.status])
-        picture = Picture(f"Event #{event_id}: {self.title(snap.event)}", subtitle, table,
-                          await self.names([row.entrant for row in table.rows], name_of), final)
+        title = f"Event #{event_id}: {self.title(snap.event)}"
+        names = await self.names([row.entrant for row in table.rows], name_of)
+        picture = Picture(title, subtitle, table, names, final,
+                          bracket=tournament_image.bracket(snap, names, title, subtitle),
+                          crosstable=tournament_image.crosstable(snap, table, names, title, subtitle))
         images = await asyncio.to_thread(self.image, picture)
         return StandingsView(snap.event, text, images, table)
+
+    async def export(self, event_id: int, name_of: NameOf | None = None) -> tuple[str, str]:
+        """The event as a TRF-16 file (FIDE's tournament report): (file name, text)."""
+        snap = await self.load(event_id)
+        if snap.event.status in ("open", "cancelled"):
+            raise HostError(f"Event #{event_id} {STATUS_SAID[snap.event.status]}: there is nothing to report yet.")
+        table = plan.standings(snap)
+        names = await self.names(plan.seed_order(snap), name_of)
+        try:
+            text = trf.export(snap, table, names, f"Event #{event_id}: {self.title(snap.event)}", self.host.now())
+        except trf.NotExportable as error:
+            raise HostError(f"{str(error).capitalize()}.") from None
+        return f"event-{event_id}.trf", text
 
     def pairings_text(self, snap: Snapshot, round_: int, thread_of: Callable[[int], int | None]) -> str:
         event = snap.event

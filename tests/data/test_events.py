@@ -70,3 +70,14 @@ async def test_the_organiser_role_is_set_and_cleared(db: Database) -> None:
     assert await events.organiser_role(db, 5) == 78
     await events.set_organiser_role(db, 5, None)
     assert await events.organiser_role(db, 5) is None
+
+
+async def test_an_events_name_and_tie_break_order_are_kept(db: Database) -> None:
+    async with db.transaction() as tx:
+        chosen = await events.create(tx, guild_id=1, channel_id=2, organiser_id=3, game="zaic", options={},
+                                     format="swiss", rounds=5, table_size=2, clock="1d", rated=False, max_players=8,
+                                     starts_at=None, now=NOW, name="Spring Swiss", tiebreaks=("BhC1", "Bh", "DE"))
+    snap = await events.load(db, chosen)
+    assert snap is not None and snap.event.name == "Spring Swiss" and snap.event.tiebreaks == ("BhC1", "Bh", "DE")
+    plain = await events.load(db, await new_event(db))
+    assert plain is not None and plain.event.name is None and plain.event.tiebreaks is None

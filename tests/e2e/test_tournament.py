@@ -38,6 +38,15 @@ async def clocked(harness: BotHarness, clock: FakeClock) -> AsyncIterator[tuple[
         yield bot, cog
 
 
+def is_game_thread(name: str, game_id: int) -> bool:
+    """An event game's thread is named with the event and round: ``Event #1 R2: ZÈRTZ #7``."""
+    return re.fullmatch(rf"Event #\d+ R\d+: ZÈRTZ #{game_id}", name) is not None
+
+
+def game_thread(fake: Any, game_id: int) -> Any:
+    return next(t for t in fake.threads() if is_game_thread(t.name, game_id))
+
+
 def channel_texts(harness: BotHarness) -> list[str]:
     return [m.content for m in harness.fake.messages(CHANNEL)]
 
@@ -55,14 +64,14 @@ async def wait_round(harness: BotHarness, bot: ZBot, event_id: int, round_: int,
     await fake.wait_until(lambda: any(head in text for text in channel_texts(harness)), what=f"round {round_}")
     games = await round_games(bot, event_id, round_)
     for game_id, _ in games:
-        await fake.wait_until(lambda g=game_id: any(t.name == f"ZÈRTZ #{g}" and t.messages for t in fake.threads()),
+        await fake.wait_until(lambda g=game_id: any(is_game_thread(t.name, g) and t.messages for t in fake.threads()),
                               what=f"the thread of game {game_id}")
     return games
 
 
 async def move_once(harness: BotHarness, bot: ZBot, game_id: int) -> None:
     fake = harness.fake
-    thread = fake.thread(f"ZÈRTZ #{game_id}")
+    thread = game_thread(fake, game_id)
     row, game = await bot.host.engine(game_id)
     seat = min(game.to_move())
     mover = harness.name_of(row.user_at(seat) or 0)
@@ -74,7 +83,7 @@ async def finish(harness: BotHarness, bot: ZBot, game_id: int, seats: tuple[int,
     """One move, then the scripted ending: the lower-numbered player wins, except a draw when the numbers
     add up to a multiple of five."""
     fake = harness.fake
-    thread = fake.thread(f"ZÈRTZ #{game_id}")
+    thread = game_thread(fake, game_id)
     await move_once(harness, bot, game_id)
     a, b = (harness.name_of(u) for u in seats)
     if (int(a[1:]) + int(b[1:])) % 5 == 0:
@@ -183,7 +192,7 @@ async def test_an_eight_player_swiss_of_zertz_end_to_end(harness: BotHarness, di
         said = await fake.slash(leaver, "tournament withdraw", {"event": event_id})
         assert said.ephemeral and "withdrew" in said.content
         await fake.wait_until(lambda: (any("resigned" in m.content for m in
-                                           fake.messages(fake.thread(f"ZÈRTZ #{round2[1][0]}")))),
+                                           fake.messages(game_thread(fake, round2[1][0])))),
                               what="the withdrawn player's resignation")
         before = await bot.host.tournaments.load(event_id)
         threads_before = len(fake.threads())
@@ -285,7 +294,8 @@ async def test_sign_up_buttons_settings_and_refusals(harness: BotHarness,
         await fake.wait_until(lambda: "AI (easy)" in signup.content and "(3/3)" in signup.content,
                               what="the sign-up message shows the AI")
         early = await fake.slash("carol", "tournament standings")
-        assert early.ephemeral and "No event here is under way or finished" in early.content
+        # Issue 26: before the start, standings without event: show the open event (its entrants), not a refusal.
+        assert not early.ephemeral and f"Event #{event_id}" in early.content and "is open for sign-up" in early.content
     async with harness.running():  # the buttons outlive a restart
         left = await fake.click("dave", signup, f"ze:leave:{event_id}")
         assert not left.ephemeral and "(2/3)" in signup.content
@@ -311,7 +321,7 @@ async def test_a_knockout_replays_a_drawn_game_in_a_new_thread_with_sides_swappe
         await fake.slash("alice", "tournament start")
         games = await wait_round(harness, bot, event_id, 1, rounds=2)
         (drawn, seats), (other, other_seats) = games
-        thread = fake.thread(f"ZÈRTZ #{drawn}")
+        thread = game_thread(fake, drawn)
         await move_once(harness, bot, drawn)
         await fake.slash(harness.name_of(seats[0]), "zrtz draw", channel=thread)
         await fake.slash(harness.name_of(seats[1]), "zrtz draw", channel=thread)
@@ -319,13 +329,13 @@ async def test_a_knockout_replays_a_drawn_game_in_a_new_thread_with_sides_swappe
         snap = await bot.host.tournaments.load(event_id)
         replay = next(p for p in snap.pairings if p.match_game == 2)
         assert replay.seats == seats[::-1] and replay.game_id is not None
-        await fake.wait_until(lambda: any(t.name == f"ZÈRTZ #{replay.game_id}" and t.messages
+        await fake.wait_until(lambda: any(is_game_thread(t.name, replay.game_id) and t.messages
                                           for t in fake.threads()), what="the replay's thread")
         assert (await bot.host.get(replay.game_id)).options["rings"] == 48
         await move_once(harness, bot, other)
-        await fake.slash(harness.name_of(other_seats[1]), "zrtz resign", channel=fake.thread(f"ZÈRTZ #{other}"))
+        await fake.slash(harness.name_of(other_seats[1]), "zrtz resign", channel=game_thread(fake, other))
         winner, loser = seats[1], seats[0]  # the replay: the player now in the first seat resigns
         await move_once(harness, bot, replay.game_id)
-        await fake.slash(harness.name_of(loser), "zrtz resign", channel=fake.thread(f"ZÈRTZ #{replay.game_id}"))
+        await fake.slash(harness.name_of(loser), "zrtz resign", channel=game_thread(fake, replay.game_id))
         final = await wait_round(harness, bot, event_id, 2, rounds=2)
         assert winner in final[0][1]

@@ -149,6 +149,10 @@ async def test_round_robin_of_four_is_the_berger_table_and_draws_split_points(ru
     # 201 and 202 drew and beat the rest: equal on points, head-to-head and SB, so they share first place
     assert sorted((r.rank, r.entrant, r.points) for r in rows.rows) == [
         (1, 201, 2.5), (1, 202, 2.5), (3, 203, 1.0), (4, 204, 0.0)]
+    # The podium comes after the last board: its post names the last round's board posts still owed.
+    podium = next(p for p in run.posts if p.what == "podium")
+    last = [p.game_id for p in snap.pairings if p.round == 3 and p.game_id is not None]
+    assert last and {f"post:{g}" for g in last} <= {k.rsplit(":", 1)[0] for k in podium.thread_keys}
 
 
 async def test_knockout_replays_a_draw_with_sides_swapped_and_the_seed_decides_after_two(run: Run) -> None:
@@ -503,3 +507,142 @@ async def test_a_round_without_a_legal_pairing_waits_for_the_organisers_decision
         await run.t.decide(event_id, ADMIN, 4, "rematch")
     await play_out(run, event_id)
     assert (await run.t.load(event_id)).event.status == "finished"
+
+
+async def test_the_organisers_tie_break_order_and_name_carry_to_the_standings(run: Run) -> None:
+    event = await run.t.create(guild_id=GUILD, channel_id=CHANNEL, actor=ADMIN, game="zrtz", format="swiss",
+                               rounds=2, rated=False, max_players=4, name="  Spring   Swiss ",
+                               tiebreaks="cut1, wins, direct encounter")
+    assert event.name == "Spring Swiss" and event.tiebreaks == ("BhC1", "W", "DE")
+    for user in (501, 502, 503, 504):
+        await run.t.join(event.id, user)
+    assert "tie-breaks BhC1, W, DE" in run.t.signup_text(await run.t.load(event.id))
+    await run.t.start(event.id, ADMIN)
+    await run.worker.drain()
+    await play_out(run, event.id, lambda g, seats: max(seats))
+    view = await run.t.standings(event.id)
+    assert view.table.columns == ("BhC1", "W", "DE")
+    assert "Spring Swiss: Zèrtz Swiss" in view.text or "Spring Swiss: " in view.text
+    assert "Tie-breaks in order: BhC1, then W, then DE." in view.text
+    assert "Unplayed games (FIDE's 2009 rule)" in view.text
+    for fmt, breaks, said in (("knockout", "Bh", "no tie-breaks"), ("swiss", "Bh, elo", "not a tie-break")):
+        with pytest.raises(HostError, match=said):
+            await run.t.create(guild_id=GUILD, channel_id=CHANNEL, actor=ADMIN, game="zrtz", format=fmt, rounds=2,
+                               tiebreaks=breaks)
+
+
+def test_event_game_threads_are_named_with_the_event_and_round_within_100_characters() -> None:
+    from host.tournament_texts import thread_name
+    assert thread_name("Zaic", 5, {}) == "Zaic #5"
+    assert thread_name("Zaic", 5, {"event": 3, "event_round": 2, "event_name": "Spring Swiss"}) == \
+        "Spring Swiss R2: Zaic #5"
+    assert thread_name("Zaic", 5, {"event": 3, "event_round": 1}) == "Event #3 R1: Zaic #5"
+    long = thread_name("Zodiac Chess", 123456789, {"event": 3, "event_round": 12, "event_name": "x" * 120})
+    assert len(long) == 100 and long.endswith("… R12: Zodiac Chess #123456789")
+
+
+async def test_standings_without_an_event_pick_the_running_one_else_the_newest(run: Run) -> None:
+    with pytest.raises(HostError, match="No event here yet"):
+        await run.t.resolve_shown(GUILD, None)
+    first = await run.t.create(guild_id=GUILD, channel_id=CHANNEL, actor=ADMIN, game="zrtz", format="round_robin")
+    assert await run.t.resolve_shown(GUILD, None) == first.id  # before the start: the open event's entrants
+    for user in (601, 602):
+        await run.t.join(first.id, user)
+    view = await run.t.standings(first.id)
+    assert "<@601>" in view.text
+    await run.t.start(first.id, ADMIN)
+    second = await run.t.create(guild_id=GUILD, channel_id=CHANNEL, actor=ADMIN, game="zrtz", format="round_robin")
+    assert await run.t.resolve_shown(GUILD, None) == first.id  # the only one running, not the newer open one
+    third = await run.t.create(guild_id=GUILD, channel_id=CHANNEL, actor=ADMIN, game="zrtz", format="round_robin")
+    for user in (601, 602):
+        await run.t.join(third.id, user)
+    await run.t.start(third.id, ADMIN)
+    assert await run.t.resolve_shown(GUILD, None) == third.id  # several running: the newest
+    assert second.id != third.id
+
+
+async def test_a_knockout_draws_its_bracket_and_a_round_robin_its_crosstable_with_the_standings(
+        run: Run, tmp_path: Path) -> None:
+    import io
+    import os
+
+    from PIL import Image
+
+    from host.tournament_image import bracket, crosstable
+    from render.events import render_bracket, render_crosstable
+    keep = Path(os.environ.get("EVENT_IMAGES", tmp_path))
+    ko = await new_event(run, "knockout", [701, 702, 703, 704, 705, 706])
+    await play(run, ko, lambda g, seats: "draw" if set(seats) == {703, 706} else max(seats))
+    snap = await run.t.load(ko)
+    names = {u: f"Player {u} with a long name" for u in range(700, 710)}
+    shown = bracket(snap, names, "Event #1: Spring Knockout", "after round 1")
+    assert shown is not None and [r.label for r in shown.rounds] == ["Quarter-finals", "Semi-finals", "Final"]
+    first = shown.rounds[0].matches
+    assert sum(1 for m in first if m.note == "bye") == 2 and all(m.top is not None for m in first)
+    decided = [m for m in first if m.note == "" and m.top and m.bottom]
+    assert decided and all((m.top.won or m.bottom.won) for m in decided if m.top and m.bottom)
+    await play_out(run, ko, lambda g, seats: max(seats))
+    snap = await run.t.load(ko)
+    final = bracket(snap, names, "Event #1: Spring Knockout", "final")
+    assert final is not None and final.rounds[-1].matches[0].top is not None
+    (keep / "bracket.png").write_bytes(render_bracket(final))
+
+    rr = await new_event(run, "round_robin", [801, 802, 803, 804, 805])
+    await play_out(run, rr, lambda g, seats: "draw" if set(seats) == {801, 802} else max(seats))
+    snap = await run.t.load(rr)
+    view = await run.t.standings(rr)
+    cross = crosstable(snap, view.table, names, "Event #2: Club round robin", "final standings")
+    assert cross is not None and len(cross.rows) == 5
+    top = cross.rows[0]
+    assert top.cells[0] == "" and sorted(c for c in top.cells if c) in (["1", "1", "1", "½"], ["0", "1", "1", "½"])
+    for i, row in enumerate(cross.rows):  # the table is symmetric: a win one way is a loss the other
+        for j, cell in enumerate(row.cells):
+            if cell and i != j:
+                assert {cell, cross.rows[j].cells[i]} in ({"1", "0"}, {"½"})
+    png = render_crosstable(cross)
+    (keep / "crosstable.png").write_bytes(png)
+    assert Image.open(io.BytesIO(png)).size[0] == 720
+    # A knockout has no crosstable, a round robin no bracket; the standings post carries the extra image.
+    assert crosstable(await run.t.load(ko), (await run.t.standings(ko)).table, names, "", "") is None
+    assert bracket(snap, names, "", "") is None
+    run.t.image = tournament_image.draw
+    assert len((await run.t.standings(rr)).images) == 2 and len((await run.t.standings(ko)).images) == 2
+
+
+async def test_a_finished_swiss_exported_as_trf16_reads_back_with_the_same_games_and_scores(run: Run) -> None:
+    """Written by host/trf.py, read by caissify-pairings' TRF-16 parser (independent code), then re-checked:
+    every player's score is the sum of their blocks, every game appears from both sides with opposite
+    colours and results, and the byes and the withdrawn player's absences are where the event had them."""
+    from caissify_pairings.trf import TRFParser
+    users = [901, 902, 903, 904, 905, 906, 907]
+    event_id = await new_event(run, "swiss", users, rounds=3)
+    await play(run, event_id, lambda g, seats: "draw" if 903 in seats else max(seats))
+    await run.t.withdraw(event_id, 907)
+    await run.worker.drain()
+    await play_out(run, event_id, lambda g, seats: max(seats))
+    filename, text = await run.t.export(event_id)
+    assert filename == f"event-{event_id}.trf"
+    parsed = TRFParser(text).parse()
+    assert parsed["tournament"]["name"].startswith(f"Event #{event_id}")
+    players = {p["starting_number"]: p for p in parsed["players"]}
+    assert len(players) == 7
+    value = {"1": 1.0, "=": 0.5, "0": 0.0, "+": 1.0, "-": 0.0, "U": 1.0, "Z": 0.0}
+    opposite = {"1": "0", "0": "1", "=": "=", "+": "-", "-": "+"}
+    for number, player in players.items():
+        assert sum(value[r["result"]] for r in player["results"].values()) == player["score"]
+        for round_, r in player["results"].items():
+            if r["opponent"] is not None:
+                theirs = players[r["opponent"]]["results"][round_]
+                assert theirs["opponent"] == number and {r["color"], theirs["color"]} == {"w", "b"}
+                assert opposite[r["result"]] == theirs["result"]
+    snap = await run.t.load(event_id)
+    seed = {u: i for i, u in enumerate([e.user_id for e in sorted(snap.entrants, key=lambda e: e.seed or 0)], 1)}
+    table = {row.entrant: row.points for row in (await run.t.standings(event_id)).table.rows}
+    assert {seed[u]: pts for u, pts in table.items()} == {n: p["score"] for n, p in players.items()}
+    byes = [(seed[p.seats[0]], p.round) for p in snap.pairings if p.bye]
+    assert byes and all(players[n]["results"][r]["result"] == "U" for n, r in byes)
+    absent = players[seed[907]]["results"]
+    assert absent[3]["result"] == "Z" and absent[3]["opponent"] is None
+    with pytest.raises(HostError, match="3-4 player tables"):
+        tables = await new_event(run, "swiss", [911, 912, 913], rounds=1, game="ziggurat", table_size=3)
+        await run.t.export(tables)

@@ -266,3 +266,74 @@ def test_a_double_forfeit_in_a_swiss_is_an_unplayed_loss_for_both() -> None:
     values = buchholz_and_sb([1, 2, 3, 4], results, rounds=2, system=SWISS)
     # 1: opponent 2 (1 played, nothing unplayed) + virtual 1 + (1 - 0) + 0 = 2; SB 2's 1 x 1 + 0.
     assert values[1] == (1.0 + 2.0, 1.0)
+
+
+# ----- the organiser's tie-breaks (FIDE C.07: Buchholz cut-1, median Buchholz, wins, direct encounter) --------
+
+
+def _six_player_swiss() -> list[Result]:
+    """Three rounds of a Swiss of six, worked by hand below (first named = first seat):
+
+    R1: A 1-0 D, B ½-½ E, C 1-0 F;  R2: A ½-½ C, B 1-0 F, E 1-0 D;  R3: A 1-0 E, C 0-1 B, D 1-0 F.
+    Scores: A 2½, B 2½, C 1½, E 1½, D 1, F 0.
+    """
+    return [two_player(1, "A", "D", 1), two_player(1, "B", "E", 0.5), two_player(1, "C", "F", 1),
+            two_player(2, "A", "C", 0.5), two_player(2, "B", "F", 1), two_player(2, "E", "D", 1),
+            two_player(3, "A", "E", 1), two_player(3, "C", "B", 0), two_player(3, "D", "F", 1)]
+
+
+def test_buchholz_cut_1_median_and_wins_follow_fides_definitions_worked_by_hand() -> None:
+    """FIDE C.07 (2023/2024): Buchholz is the sum of the opponents' scores; Cut-1 drops the least significant
+    (lowest) contribution; Median-1 drops the lowest and the highest; WON counts games won over the board.
+
+    A met D (1), C (1½), E (1½): Bh 4, BhC1 4 − 1 = 3, BhM 4 − 1 − 1½ = 1½, wins 2 (D, E).
+    B met E (1½), F (0), C (1½): Bh 3, BhC1 3 − 0 = 3, BhM 3 − 0 − 1½ = 1½, wins 2 (F, C).
+    C met F (0), A (2½), B (2½): Bh 5, BhC1 5, BhM 2½, wins 1.  E met B (2½), D (1), A (2½): Bh 6, BhC1 5,
+    BhM 2½, wins 1. SB: A = 1 + ½·1½ + 1½ = 3¼, B = ½·1½ + 0 + 1½ = 2¼, C = 0 + ½·2½ = 1¼, E = ½·2½ + 1 = 2¼.
+    """
+    entrants = ["A", "B", "C", "D", "E", "F"]
+    table = standings(entrants, _six_player_swiss(), rounds=3, system=SWISS, order=("BhC1", "BhM", "W", "SB", "Bh"))
+    by = {s.entrant: s.tiebreaks for s in table}
+    assert by["A"] == (3.0, 1.5, 2.0, 3.25, 4.0)
+    assert by["B"] == (3.0, 1.5, 2.0, 2.25, 3.0)
+    assert by["C"] == (5.0, 2.5, 1.0, 1.25, 5.0)
+    assert by["E"] == (5.0, 2.5, 1.0, 2.25, 6.0)
+    # A and B tie on cut-1, median and wins: SB splits them; C and E likewise, E ahead on SB.
+    assert [s.entrant for s in table][:4] == ["A", "B", "E", "C"]
+    # Cut-1 then plain Buchholz: the same order, split by Bh instead.
+    other = standings(entrants, _six_player_swiss(), rounds=3, system=SWISS, order=("BhC1", "Bh"))
+    assert [(s.entrant, s.tiebreaks) for s in other][:4] == [
+        ("A", (3.0, 4.0)), ("B", (3.0, 3.0)), ("E", (5.0, 6.0)), ("C", (5.0, 5.0))]
+
+
+def test_direct_encounter_counts_only_when_every_tied_player_met_every_other() -> None:
+    """FIDE C.07 direct encounter: among participants still tied, the points scored in their mutual games,
+    applied only when all of them have met. A and B (2½ each) never met: DE 0 for both, and SB decides."""
+    table = standings(list("ABCDEF"), _six_player_swiss(), rounds=3, system=SWISS, order=("DE", "SB"))
+    assert [(s.entrant, s.tiebreaks) for s in table][:2] == [("A", (0.0, 3.25)), ("B", (0.0, 2.25))]
+    # A 4-player round robin, A and B on 1½: A beat B, so DE puts A first though B has more SB
+    # (A: B 1½·1 + C 1·½ = 2; B: C 1·½ + D 2·1 = 2½).
+    results = [two_player(1, "A", "B", 1), two_player(1, "C", "D", 0), two_player(2, "A", "C", 0.5),
+               two_player(2, "B", "D", 1), two_player(3, "A", "D", 0), two_player(3, "B", "C", 0.5)]
+    rr = standings(list("ABCD"), results, rounds=3, system=ROUND_ROBIN, order=("DE", "SB"))
+    assert [(s.entrant, s.points, s.tiebreaks) for s in rr] == [
+        ("D", 2.0, (0.0, 2.5)), ("A", 1.5, (1.0, 2.0)), ("B", 1.5, (0.0, 2.5)), ("C", 1.0, (0.0, 1.5))]
+    # Three tied players who all met and beat one another in a circle: 1 point each, DE does not split them.
+    circle = [two_player(1, "A", "B", 1), two_player(2, "B", "C", 1), two_player(3, "C", "A", 1)]
+    assert {s.entrant: s.tiebreaks[0] for s in standings(list("ABC"), circle, 3, ROUND_ROBIN, order=("DE",))} == {
+        "A": 1.0, "B": 1.0, "C": 1.0}
+    # After a tie-break that separates them, DE looks at nobody: the group is one player.
+    assert all(s.tiebreaks[1] == 0.0 for s in standings(list("ABCD"), results, 3, ROUND_ROBIN, order=("SB", "DE")))
+
+
+def test_a_tie_break_order_is_parsed_from_names_and_codes_and_stated_with_the_unplayed_rule() -> None:
+    from host.events.scoring import parse_tiebreaks
+    assert parse_tiebreaks("cut1, Buchholz, median, wins, DE", SWISS) == ("BhC1", "Bh", "BhM", "W", "DE")
+    assert parse_tiebreaks("", SWISS) is None
+    for bad in ("Bh, bh", "elo", "Bh, BhC1, BhM, SB, W, DE"):
+        with pytest.raises(ValueError):
+            parse_tiebreaks(bad, SWISS)
+    lines = explanations(SWISS, order=("BhC1", "W"))
+    assert "Tie-breaks in order: BhC1, then W." in lines
+    assert any(line.startswith("Unplayed games (FIDE's 2009 rule)") for line in lines)
+    assert any(line.startswith("Unplayed games (all-play-all rule)") for line in explanations(ROUND_ROBIN))

@@ -1,0 +1,62 @@
+"""The bracket and crosstable images: every text inside its box, 720 px wide, same input same bytes.
+
+Looked at by eye at full size and shrunk to 400 px (a 16-player crosstable and a 16-player bracket
+with long and CJK names): names are cut with an ellipsis rather than shrunk below reading size.
+"""
+
+from __future__ import annotations
+
+import io
+
+import pytest
+from PIL import Image
+
+from render.common import recording
+from render.events import (
+    Bracket,
+    BracketRound,
+    CrossRow,
+    Crosstable,
+    Match,
+    Slot,
+    render_bracket,
+    render_crosstable,
+    shown_rounds,
+)
+from tests.render.test_ratings_images import NAMES
+from tests.render.test_text_fits import inside
+
+
+def cross(n: int) -> Crosstable:
+    rows = tuple(CrossRow(i + 1, NAMES[i % len(NAMES)], "7½", tuple("" if i == j else "½+−10"[(i + j) % 5]
+                                                                      for j in range(n)), "withdrawn" * (i == 2))
+                 for i in range(n))
+    return Crosstable("Event #9: a round robin " * 3, "after round 9", rows, "Rows in standing order. " * 4)
+
+
+def bracket(size: int) -> Bracket:
+    rounds, count, k = [], size // 2, 1
+    while count >= 1:
+        matches = tuple(Match(Slot(NAMES[j % len(NAMES)], j + 1, "1½", True), Slot(NAMES[(j + 3) % len(NAMES)], 9, "½"))
+                        if k == 1 else Match(None, None) for j in range(count))
+        rounds.append(BracketRound(f"Round {k}", matches))
+        count, k = count // 2, k + 1
+    return Bracket("Event #3: knockout " * 3, "round 1", tuple(rounds))
+
+
+@pytest.mark.parametrize("picture", [lambda: render_crosstable(cross(3)), lambda: render_crosstable(cross(16)),
+                                     lambda: render_bracket(bracket(2)), lambda: render_bracket(bracket(16))])
+def test_every_text_stays_inside_the_image_and_the_drawing_is_reproducible(picture) -> None:  # type: ignore[no-untyped-def]
+    with recording() as drawn:
+        png = picture()
+    shape = Image.open(io.BytesIO(png)).size
+    assert shape[0] == 720 and drawn
+    assert all(inside(item.bbox, (0, 0, *shape)) for item in drawn)
+    assert all(inside(item.bbox, item.panel) for item in drawn)
+    assert picture() == png
+
+
+def test_a_big_knockout_shows_its_latest_four_rounds() -> None:
+    assert list(shown_rounds(3, 1)) == [1, 2, 3]
+    assert list(shown_rounds(6, 1)) == [1, 2, 3, 4]
+    assert list(shown_rounds(6, 5)) == [3, 4, 5, 6]
