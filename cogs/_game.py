@@ -205,7 +205,7 @@ class GameCog(HintCommand, RecordCommands, commands.GroupCog):
         else:
             await self._send_report(interaction, result)
 
-    @app_commands.command(name="abort", description="Cancel a challenge, or a game before anyone moved")
+    @app_commands.command(name="abort", description="Cancel a challenge, or a game before any person moved")
     @app_commands.guild_only()
     async def abort(self, interaction: discord.Interaction) -> None:
         row = await self._game_here(interaction, ("challenge", "active"))

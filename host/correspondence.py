@@ -270,7 +270,7 @@ async def abandon(host: Host, game_id: int) -> Notice | None:
     if row.status != "active":
         return None
     game = await host.engine_of(row)
-    if any(seat != CHANCE for seat, _ in game.history):
+    if host.people_moved(row, game):  # only the AI moved: nobody who could run out of time did
         return None
     ran_out = control_of(row).describe()
     text = f"⏰ {game.title} #{row.id} is aborted: nobody moved before the clock ran out ({ran_out})."

@@ -322,11 +322,26 @@ class Host:
             return f"{mention(user)} withdrew the challenge."
         self.require_status(row, "active")
         game = await self.engine_of(row)
-        played_on = (row.settings.get("origin") or {}).get("plies", 0)  # moves copied from another game
-        if any(seat != CHANCE for seat, _ in game.history[played_on:]):
+        if self.people_moved(row, game):
             raise HostError("The game has started: resign instead, or offer a draw.")
         await self.write(row, status="aborted")
+        if any(bots.is_ai(row.user_at(seat)) for seat, _ in self._own_moves(row, game)):
+            return f"{mention(user)} aborted the game before their first move; the AI's moves are taken back with it."
         return f"{mention(user)} aborted the game before the first move."
+
+    @staticmethod
+    def _own_moves(row: GameRow, game: Game) -> list[tuple[int, str]]:
+        """The moves played in this game itself: no dice, and none copied from another game (``origin``)."""
+        played_on = (row.settings.get("origin") or {}).get("plies", 0)
+        return [(seat, text) for seat, text in game.history[played_on:] if seat != CHANCE]
+
+    @classmethod
+    def people_moved(cls, row: GameRow, game: Game) -> bool:
+        """Whether a person (not an AI seat) has made a move: until then the game may be aborted, unrated.
+
+        The AI's moves do not count: it answers within a second (Zodiac's secret choices at once), and a
+        player must be able to abort a game against it until they have moved themselves."""
+        return any(not bots.is_ai(row.user_at(seat)) for seat, _ in cls._own_moves(row, game))
 
     # ----- reading ----------------------------------------------------------------------
 
