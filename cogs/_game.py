@@ -125,7 +125,7 @@ class GameCog(HintCommand, RecordCommands, commands.GroupCog):
 
     async def start_challenge(self, interaction: discord.Interaction, *,
                               opponents: list[discord.User | discord.Member | None], open_seats: int,
-                              options: dict[str, Any], rated: bool = True, clock: str = "none",
+                              options: dict[str, Any], rated: bool | None = None, clock: str = "none",
                               match: int = 1, ai: str | None = None) -> None:
         """``/<game> new``: a challenge message with persistent buttons, or the game at once if all are seated."""
         if interaction.guild_id is None or isinstance(interaction.channel, discord.Thread):

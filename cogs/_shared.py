@@ -19,6 +19,7 @@ from discord import app_commands
 import engines
 from cogs._limits import cooldown_text
 from host import outbox
+from host.ratings import rating_note
 from host.results import Board, Busy, HostError, Lobby, Report
 from host.service import mention
 
@@ -337,10 +338,8 @@ def lobby_text(lobby: Lobby, title: str) -> str:
     players = ", ".join(mention(s.user_id) + ("" if s.accepted else " (invited)")
                         for s in row.seats if s.user_id is not None)
     text = f"**{title}** #{row.id}: <@{row.creator_id}> wants to play. Players: {players}."
-    if not row.settings.get("rated", True):
-        seated = [s.user_id for s in row.seats if s.user_id is not None]
-        against_self = len(set(seated)) < len(seated)
-        text += " Unrated (you cannot rate a game against yourself)." if against_self else " Unrated."
+    if note := rating_note(row, engines.get(row.game)):
+        text += f" {note}"
     if row.settings.get("rematch_of"):
         text += f" A rematch of #{row.settings['rematch_of']}, seats rotated."
     if lobby.open_seats:

@@ -19,7 +19,7 @@ from data.boards import BoardPost, BoardPosts
 from data.db import Database, Tx
 from data.store import GameRow, Seat, TooManyChallenges
 from engines import CHANCE, Game, IllegalMove
-from host import bots, captions, clocks, correspondence, dice, matches, outbox
+from host import bots, captions, clocks, correspondence, dice, matches, outbox, ratings
 from host.captions import mention
 from host.choices import narrow
 from host.engine_cache import ENGINE_CACHE
@@ -98,8 +98,14 @@ class Host:
         people = [u for u in opponents if not bots.is_ai(u)]  # one AI level may hold several seats
         if len(set(people)) != len(people):
             raise HostError("Each opponent can only take one seat.")
+        if merged["rated"] is None:  # not chosen: a game against the easy AI alone is practice, with hints
+            practice = bool(opponents) and not open_seats and all(u == bots.user_of("easy") for u in opponents)
+            merged["rated"] = not practice
+            if practice:
+                merged["practice"] = True
         if creator in opponents:
             merged["rated"] = False
+            merged.pop("practice", None)
         seats = [Seat(0, creator, True)]
         seats += [Seat(i + 1, user, user == creator or bots.is_ai(user)) for i, user in enumerate(opponents)]
         seats += [Seat(len(seats) + i, None, False) for i in range(open_seats)]
@@ -453,6 +459,8 @@ class Host:
         rotated = users[1:] + users[:1]
         seats = [Seat(i, u, u == user or bots.is_ai(u)) for i, u in enumerate(rotated)]  # the AI always accepts
         settings = {k: row.settings.get(k, v) for k, v in SETTINGS_DEFAULTS.items()}
+        if row.settings.get("practice"):
+            settings["practice"] = True
         options = dict(row.options)
         if row.settings.get("match_of") is not None:  # a match's later games swapped sides: start as the first did
             first = await self._row(int(row.settings["match_of"]))
@@ -677,6 +685,8 @@ class Host:
             lines.insert(0, f"{header}\nDice seed SHA-256: `{dice.commitment(row.seed)}`")
             if isinstance(origin := row.settings.get("origin"), dict):
                 lines.insert(1, f"Played on from {origin.get('source')} after move {origin.get('move')} (never rated).")
+            elif note := ratings.rating_note(row, type(game)):
+                lines.insert(1, note)
         to_notify = sorted({u for s in game.to_move()
                             if s != CHANCE and (u := row.user_at(s)) is not None and not bots.is_ai(u)})
         board = await self._board(row, game, None)

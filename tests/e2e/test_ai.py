@@ -116,12 +116,14 @@ async def test_a_hint_in_a_rated_game_is_refused_privately_and_allowed_in_an_unr
         harness: BotHarness) -> None:
     fake = harness.fake
     async with harness.running() as bot:
-        _, thread = await start_ai_game(fake, "alice", "zaic", {"ai": "easy"})
+        _, thread = await start_ai_game(fake, "alice", "zaic", {"ai": "easy", "rated": True})
         before = len(fake.messages(thread))
         rec = await fake.slash("alice", "zaic hint", {}, channel=thread)
         followups = await rec.wait_followups(1, timeout=AI_WAIT)
         assert rec.ephemeral and followups[0].ephemeral
-        assert followups[0].content == "Hints are for unrated games only: this game counts for the leaderboards."
+        assert followups[0].content.startswith("Hints are for unrated games only: this game counts for the"
+                                               " leaderboards. For a game with hints, start one with"
+                                               " `/zaic new ai: easy`")
         assert all("hint" not in m.content for m in fake.messages(thread)[before:])
 
         rec = await fake.slash("carol", "zaic new", {"opponent": "dave", "rated": False})

@@ -43,3 +43,42 @@ async def test_a_game_against_the_ai_cannot_be_aborted_once_the_player_moved(har
         await fake.slash("alice", "zaic move", {"move": move}, channel=thread)
         refused = await fake.slash("alice", "zaic abort", channel=thread)
         assert refused.ephemeral and "resign instead" in refused.content
+
+
+async def test_a_newcomers_game_against_the_easy_ai_is_practice_and_their_first_hint_works(
+        harness: BotHarness) -> None:
+    fake = harness.fake
+    async with harness.running() as bot:
+        game_id, thread = await start_ai_game(fake, "alice", "zaic", {"ai": "easy"})
+        started = fake.messages("general")[-1].content
+        assert "Unrated: a practice game against the easy AI" in started, started
+        assert "practice game" in fake.messages(thread)[0].content  # the first board says it too
+        alice = harness.user_id("alice")
+        await fake.wait_until(lambda: bool(legal_for(harness.database_path, game_id, alice)),
+                              timeout=AI_WAIT, what="alice's turn")
+        rec = await fake.slash("alice", "zaic hint", {}, channel=thread)
+        followups = await rec.wait_followups(1, timeout=AI_WAIT)
+        assert followups[0].content.startswith(f"💡 Hint for #{game_id}"), followups[0].content
+        assert not (await bot.host.get(game_id)).settings["rated"]
+
+        rated_id, rated_thread = await start_ai_game(fake, "bob", "zrtz", {"ai": "medium"})
+        assert "Rated: it counts for the leaderboards" in fake.messages("general")[-1].content
+        await fake.wait_until(lambda: bool(legal_for(harness.database_path, rated_id, harness.user_id("bob"))),
+                              timeout=AI_WAIT, what="bob's turn")
+        refused = await fake.slash("bob", "zrtz hint", {}, channel=rated_thread)
+        answer = (await refused.wait_followups(1, timeout=AI_WAIT))[0].content
+        assert "`/zrtz new ai: easy`" in answer and "`rated: False`" in answer
+
+
+async def test_two_ai_seats_in_a_free_for_all_are_rated_by_the_same_rule_and_it_is_said_up_front(
+        harness: BotHarness) -> None:
+    fake = harness.fake
+    async with harness.running():
+        rec = await fake.slash("alice", "ziggurat new", {"opponent": "bob", "open_seats": 2, "ai": "easy"})
+        challenge = rec.original
+        assert "Rated: it counts for the leaderboards" in challenge.content, challenge.content
+        assert "🤖 AI (easy) plays several sides" in challenge.content
+        game_id = int(next(c for c in challenge.custom_ids() if c.startswith("zg:accept:")).rsplit(":", 1)[1])
+        await fake.click("bob", challenge, f"zg:accept:{game_id}")
+        first = fake.messages(fake.thread(f"Ziggurat #{game_id}"))[0]
+        assert "Rated: it counts for the leaderboards" in first.content and "plays several sides" in first.content
