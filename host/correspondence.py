@@ -256,7 +256,7 @@ async def timeout(host: Host, game_id: int, seat: int) -> Report:
         applied = [(seat, "timeout")]
         then = "" if game.outcome() is not None else " They are skipped from now on and rank last."
     applied += [(CHANCE, r) for r in dice.roll_pending(game, row.seed)]
-    who = f"{game.seat_name(seat)} (<@{user}>)" if user is not None else game.seat_name(seat)
+    who = f"{game.seat_name(seat)} ({bots.mention(user)})" if user is not None else game.seat_name(seat)
     prefix = f"⏰ {who} ran out of time ({tc.describe()}).{then}"
     await host.commit(row, game, applied, draw_offers=[], late_ok=True, prefix=prefix)
     report = await host.settled(await host.report(row, game, applied), game)

@@ -35,7 +35,7 @@ async def export(host: Host, game_id: int, namer: Namer, game: str | None = None
     loaded = await source(host, "g", game_id, game, viewer)
     row = await host.get(game_id)
     record = loaded.record
-    record.names = [await namer(u) if u else "open seat" for u in users_of(row)]
+    record.names = [(bots.name(u) if bots.is_ai(u) else await namer(u)) if u else "open seat" for u in users_of(row)]
     if not loaded.reveal:
         record = _public(record)
     base = f"{record.game}-{game_id}"

@@ -113,13 +113,14 @@ async def load(host: Host, kind: str, ident: int) -> Loaded:
         raise HostError(f"Game #{ident} has no moves to replay: it {why}.")
     moves = await host.store.moves(row.id)
     record = GameRecord(game=row.game, players=row.players, options=dict(row.options),
-                        names=[f"user {u}" if u else "open seat" for u in users_of(row)],
+                        names=[(bots.name(u) if bots.is_ai(u) else f"user {u}") if u else "open seat"
+                               for u in users_of(row)],
                         history=[Ply(m.seat, m.text, m.at) for m in moves], seed=row.seed,
                         commitment=dice.commitment(row.seed), outcome=row.result, date=row.created_at,
                         source=f"game #{row.id}", origin=_origin(row))
     game = await asyncio.to_thread(replay_record, record)
     record.sides = [game.seat_name(s) for s in range(row.players)]
-    people = [f"<@{u}>" if u else "open seat" for u in users_of(row)]
+    people = [bots.mention(u) if u else "open seat" for u in users_of(row)]  # an AI seat by its name
     return Loaded("g", ident, record, row.status == "finished", f"#{row.id}", people, row.guild_id,
                   frozenset(u for u in users_of(row) if u is not None), names=_image_names(host, row))
 

@@ -82,3 +82,19 @@ async def test_two_ai_seats_in_a_free_for_all_are_rated_by_the_same_rule_and_it_
         await fake.click("bob", challenge, f"zg:accept:{game_id}")
         first = fake.messages(fake.thread(f"Ziggurat #{game_id}"))[0]
         assert "Rated: it counts for the leaderboards" in first.content and "plays several sides" in first.content
+
+
+async def test_replays_and_records_name_an_ai_seat_like_a_player(harness: BotHarness) -> None:
+    fake = harness.fake
+    ai = f"<@{bots.user_of('hard')}>"
+    async with harness.running():
+        game_id, thread = await start_ai_game(fake, "alice", "zaic", {"ai": "hard"})
+        await fake.slash("alice", "zaic resign", channel=thread)
+        replay = await fake.slash("alice", "zaic replay", {"game": game_id})
+        shown = replay.original.content if replay.original is not None else replay.content
+        assert "(🤖 AI (hard))" in shown and ai not in shown, shown
+        assert "🏁 Result:" in shown and "won" in shown
+        exported = await fake.slash("alice", "zaic export", {"game": game_id})
+        for file in exported.files:
+            text = file.data.decode()
+            assert "🤖 AI (hard)" in text and "user 4194" not in text, file.filename
