@@ -19,6 +19,7 @@ from discord import app_commands
 import engines
 from cogs._limits import cooldown_text
 from host import outbox
+from host.captions import lobby_teams
 from host.ratings import rating_note
 from host.results import Board, Busy, HostError, Lobby, Report
 from host.service import mention
@@ -338,7 +339,10 @@ def lobby_text(lobby: Lobby, title: str) -> str:
     players = ", ".join(mention(s.user_id) + ("" if s.accepted else " (invited)")
                         for s in row.seats if s.user_id is not None)
     text = f"**{title}** #{row.id}: <@{row.creator_id}> wants to play. Players: {players}."
-    if note := rating_note(row, engines.get(row.game)):
+    cls = engines.get(row.game)
+    if partners := lobby_teams(row, cls.new(row.players, row.options).teams()):
+        text += f" {partners}"
+    if note := rating_note(row, cls):
         text += f" {note}"
     if row.settings.get("rematch_of"):
         text += f" A rematch of #{row.settings['rematch_of']}, seats rotated."

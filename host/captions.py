@@ -125,3 +125,25 @@ def turn_so_far(row: GameRow, game: Game, before: Game | None = None) -> list[st
         moves = ", then ".join(shown)
         lines.append(f"{_name(row, game, seat)} played {moves}")
     return lines
+
+
+def teams_line(row: GameRow, game: Game) -> str | None:
+    """``Teams: Blue <@a> & Green <@c> vs Orange <@b> & Purple 🤖 AI (easy)`` in a team game, else ``None``."""
+    teams = game.teams()
+    if len(set(teams)) == len(teams):
+        return None
+    groups: dict[int, list[int]] = {}
+    for seat, team in enumerate(teams):
+        groups.setdefault(team, []).append(seat)
+    return "Teams: " + " vs ".join(" & ".join(f"{game.seat_name(s)} {mention(row.user_at(s))}" for s in seats)
+                                   for seats in groups.values())
+
+
+def lobby_teams(row: GameRow, teams: tuple[int, ...]) -> str | None:
+    """Who partners whom in a challenge (seat order is only rotated at the start, so teams stay as named)."""
+    if len(set(teams)) == len(teams) or len(teams) != len(row.seats):
+        return None
+    groups: dict[int, list[str]] = {}
+    for seat in sorted(row.seats, key=lambda s: s.seat):
+        groups.setdefault(teams[seat.seat], []).append(mention(seat.user_id))
+    return "Partners: " + " vs ".join(" & ".join(group) for group in groups.values()) + "."

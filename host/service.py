@@ -687,6 +687,8 @@ class Host:
                 lines.insert(1, f"Played on from {origin.get('source')} after move {origin.get('move')} (never rated).")
             elif note := ratings.rating_note(row, type(game)):
                 lines.insert(1, note)
+            if teams := captions.teams_line(row, game):
+                lines.insert(1, teams)
         to_notify = sorted({u for s in game.to_move()
                             if s != CHANCE and (u := row.user_at(s)) is not None and not bots.is_ai(u)})
         board = await self._board(row, game, None)
@@ -703,4 +705,11 @@ class Host:
         if outcome.is_draw:
             return f"🤝 Draw: {outcome.reason}."
         winners = ", ".join(f"{game.seat_name(s)} {mention(row.user_at(s))}" for s in sorted(outcome.winners))
+        teams = game.teams()
+        if len(set(teams)) < len(teams):  # a team game: say which team won, and that the other lost
+            won = {teams[s] for s in outcome.winners}
+            losers = [s for s in range(game.num_players) if teams[s] not in won]
+            lost = " & ".join(f"{game.seat_name(s)} {mention(row.user_at(s))}" for s in losers)
+            winners = " & ".join(f"{game.seat_name(s)} {mention(row.user_at(s))}" for s in sorted(outcome.winners))
+            return f"🏆 Team {winners} won: {outcome.reason}. Team {lost} lost."
         return f"🏆 {winners} won: {outcome.reason}."

@@ -98,3 +98,30 @@ async def test_replays_and_records_name_an_ai_seat_like_a_player(harness: BotHar
         for file in exported.files:
             text = file.data.decode()
             assert "🤖 AI (hard)" in text and "user 4194" not in text, file.filename
+
+
+async def test_ziggurat_partners_say_who_partners_whom_and_the_losing_team_lost(harness: BotHarness) -> None:
+    fake = harness.fake
+    alice, carol = f"<@{harness.user_id('alice')}>", f"<@{harness.user_id('carol')}>"
+    async with harness.running() as bot:
+        rec = await fake.slash("alice", "ziggurat new", {"mode": "partners", "opponent2": "carol", "open_seats": 2,
+                                                         "ai": "easy"})
+        challenge = rec.original
+        assert f"Partners: {alice} & 🤖 AI (easy) vs" not in challenge.content
+        assert f"Partners: {alice} & {carol} vs 🤖 AI (easy) & 🤖 AI (easy)." in challenge.content, challenge.content
+        game_id = int(next(c for c in challenge.custom_ids() if c.startswith("zg:accept:")).rsplit(":", 1)[1])
+        await fake.click("carol", challenge, f"zg:accept:{game_id}")
+        thread = fake.thread(f"Ziggurat #{game_id}")
+        first = fake.messages(thread)[0].content
+        teams = next(line for line in first.splitlines() if line.startswith("Teams: "))
+        ours = next(half for half in teams.removeprefix("Teams: ").split(" vs ") if alice in half)
+        assert carol in ours and "AI" not in ours, teams
+        await fake.slash("alice", "ziggurat resign", channel=thread)
+        await fake.wait_until(lambda: any("🏆" in m.content for m in fake.messages(thread)), what="the result")
+        result = next(m.content for m in fake.messages(thread) if "🏆" in m.content)
+        assert "🏆 Team " in result and " lost." in result and alice in result.split("won")[1], result
+        assert (await bot.host.get(game_id)).status == "finished"
+        for user in ("alice", "carol"):
+            history = await fake.slash(user, "history")
+            line = next(x for x in history.content.splitlines() if f"#{game_id}" in x)
+            assert ": lost (" in line and " with " in line and "shared" not in line, line
