@@ -50,9 +50,11 @@ class GameLine:
     time_left: float | None
     clock: str
 
-    def text(self) -> str:
-        against = ", ".join(bots.mention(u) for u in self.opponents) or "yourself"
-        turn = "**your turn**" if self.my_turn else "waiting for " + ", ".join(bots.mention(u) for u in self.to_move)
+    def text(self, player: int | None = None) -> str:
+        """The line as its player reads it; ``player``: someone else's list, read by another member."""
+        against = ", ".join(bots.mention(u) for u in self.opponents) or ("yourself" if player is None else "themselves")
+        mine = "**your turn**" if player is None else f"**{bots.mention(player)}'s turn**"
+        turn = mine if self.my_turn else "waiting for " + ", ".join(bots.mention(u) for u in self.to_move)
         left = f" · {clocks.format_duration(self.time_left)} left" if self.time_left is not None else ""
         where = f" · <#{self.thread_id}>" if self.thread_id else ""
         return f"**{self.title}** #{self.game_id} vs {against} · {turn}{left}{where}"

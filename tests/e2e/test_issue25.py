@@ -7,6 +7,7 @@ import sqlite3
 from host import bots
 from tests.e2e.conftest import BotHarness
 from tests.e2e.test_ai import AI_WAIT, ai_move_count, legal_for, start_ai_game
+from tests.e2e.test_platform import challenge_and_accept, mover_name
 
 
 def rating_rows(harness: BotHarness) -> int:
@@ -125,3 +126,15 @@ async def test_ziggurat_partners_say_who_partners_whom_and_the_losing_team_lost(
             history = await fake.slash(user, "history")
             line = next(x for x in history.content.splitlines() if f"#{game_id}" in x)
             assert ": lost (" in line and " with " in line and "shared" not in line, line
+
+
+async def test_games_of_another_member_never_say_your_turn(harness: BotHarness) -> None:
+    fake = harness.fake
+    async with harness.running() as bot:
+        game_id, _ = await challenge_and_accept(harness, "zaic")
+        mover = await mover_name(harness, bot, game_id)
+        seen = await fake.slash("carol", "games", {"user": fake.user(mover)})
+        line = next(x for x in seen.content.splitlines() if f"#{game_id}" in x)
+        assert "your turn" not in line and f"**<@{harness.user_id(mover)}>'s turn**" in line, line
+        own = await fake.slash(mover, "games")
+        assert "**your turn**" in next(x for x in own.content.splitlines() if f"#{game_id}" in x)
