@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from openskill.models import PlackettLuce, PlackettLuceRating
 
@@ -203,10 +203,13 @@ class Leaderboard:
     scope: str
     season: int
     rows: list[Standing]
+    """Ranked players first; on a board with room left, provisional players below them (rank ``None``)."""
     me: Standing | None
     """The caller's line when they are not among ``rows`` (rank ``None`` below ``MIN_GAMES`` games)."""
     players: int
     """How many players qualify for the board."""
+    bots: list[Standing] = field(default_factory=list)
+    """The AI levels' lines, when they are left out of the ranking (``bots_too=False``): shown apart."""
 
 
 def _standing(rank: int | None, r: Rating) -> Standing:
@@ -223,13 +226,18 @@ async def leaderboard(db: Database, game: str, scope: str, season: int = ALL_TIM
     exclude = () if bots_too else tuple(bots.AI_USERS.values())
     top = await store.top(game, scope, season, min_games=MIN_GAMES, limit=limit, exclude=exclude)
     rows = [_standing(place, r) for place, r in enumerate(top, start=1)]
+    if len(rows) < limit:  # every ranked player is shown: fill the room with provisional ones, unranked, as "?"
+        newer = await store.top(game, scope, season, min_games=1, limit=limit, exclude=exclude)
+        rows += [_standing(None, r) for r in newer if r.games < MIN_GAMES][:limit - len(rows)]
     count = await store.count(game, scope, season, min_games=MIN_GAMES, exclude=exclude)
+    apart = [] if bots_too else [_standing(None, r) for u in bots.AI_USERS.values()
+                                 if (r := await store.get(u, game, scope, season)) is not None]
     me = None
     if user_id is not None and all(s.user_id != user_id for s in rows):
         mine = await store.get(user_id, game, scope, season)
         if mine is not None:
             me = _standing(await store.place(mine, min_games=MIN_GAMES, exclude=exclude), mine)
-    return Leaderboard(game, scope, season, rows, me, count)
+    return Leaderboard(game, scope, season, rows, me, count, apart)
 
 
 @dataclass(frozen=True)

@@ -138,3 +138,14 @@ async def test_games_of_another_member_never_say_your_turn(harness: BotHarness) 
         assert "your turn" not in line and f"**<@{harness.user_id(mover)}>'s turn**" in line, line
         own = await fake.slash(mover, "games")
         assert "**your turn**" in next(x for x in own.content.splitlines() if f"#{game_id}" in x)
+
+
+async def test_after_one_rated_game_the_leaderboard_is_not_empty(harness: BotHarness) -> None:
+    from tests.e2e.test_ratings import play_rated_game
+
+    fake = harness.fake
+    async with harness.running() as bot:
+        await play_rated_game(harness, bot, loser="bob")
+        board = await fake.slash("alice", "leaderboard", {"game": "zaic"})
+        assert "Nobody is ranked yet" not in board.content
+        assert "listed, unranked, with a provisional ?" in board.content, board.content

@@ -6,7 +6,9 @@ import engines
 from data.db import Database
 from data.store import GameRow, Seat
 from host import bots, ratings
-from tests.host.test_ratings import SCOPE, A, B, count_ratings, finish, rating, scripted
+from host.service import Host
+from tests.host.test_ratings import GUILD, SCOPE, A, B, count_ratings, finish, rating, scripted
+from tests.host.test_standings import Names
 
 EASY = bots.user_of("easy")
 
@@ -36,3 +38,18 @@ def test_the_note_says_whether_a_game_counts() -> None:
     assert "plays several sides" in ratings.rating_note(row({"rated": True}, (A, EASY, B, EASY)), cls)
     assert "practice game" in ratings.rating_note(row({"rated": False, "practice": True}, (A, EASY)), cls)
     assert ratings.rating_note(row({"rated": False}, (A, B)), cls) == "Unrated."
+
+
+async def test_a_new_servers_board_lists_provisional_players_and_keeps_bots_apart(host: Host, db: Database) -> None:
+    await finish(db, (A, EASY), (2, 1), now=100.0)  # the easy AI beats a beginner
+    await finish(db, (B, A), (1, 2), now=101.0)
+    board = await ratings.leaderboard(db, "zrtz", SCOPE, user_id=A, bots_too=False)
+    assert [s.user_id for s in board.rows] == [B, A] and board.players == 0
+    assert all(s.rank is None and s.shown.endswith("?") for s in board.rows)
+    assert [s.user_id for s in board.bots] == [EASY] and board.bots[0].shown.endswith("?")
+    request = await host.standings.board_request("zrtz", GUILD, None, None)
+    picture = await host.standings.leaderboard(request, A, include_bots=False, server_name="Club", name_of=Names())
+    assert picture.text.startswith("You have 2 rated game(s) here: listed, unranked, with a provisional ?")
+    assert "AI levels (not ranked among people; `bots: True` ranks them): 🤖 AI (easy) " in picture.text
+    mixed = await ratings.leaderboard(db, "zrtz", SCOPE, bots_too=True)
+    assert EASY in [s.user_id for s in mixed.rows] and mixed.bots == []
