@@ -656,6 +656,8 @@ class Host:
         if continues:  # the turn's message is edited in place: it tells the whole turn so far
             lines += captions.turn_so_far(row, game, before)
         for seat, text in applied:
+            if seat == CHANCE and continues:
+                continue  # the turn's rolls, a Redo's included, are told by turn_so_far
             if seat == CHANCE:
                 lines.append(f"🎲 {text}")
             elif text == "resign" and game.outcome() is None:

@@ -149,3 +149,36 @@ async def test_after_one_rated_game_the_leaderboard_is_not_empty(harness: BotHar
         board = await fake.slash("alice", "leaderboard", {"game": "zaic"})
         assert "Nobody is ranked yet" not in board.content
         assert "listed, unranked, with a provisional ?" in board.content, board.content
+
+
+async def test_a_ziggurat_redo_keeps_the_turn_in_one_message(harness: BotHarness) -> None:
+    fake = harness.fake
+    async with harness.running() as bot:
+        game_id, _ = await challenge_and_accept(harness, "ziggurat")
+        thread = fake.thread(f"Ziggurat #{game_id}")
+        redone = steps_in_turn = 0
+        for _ in range(300):
+            if (await bot.host.get(game_id)).status != "active" or redone >= 2:
+                break
+            mover = await mover_name(harness, bot, game_id)
+            uid = harness.user_id(mover)
+            legal = legal_for(harness.database_path, game_id, uid)
+            redo = [m for m in legal if m.startswith("redo")]
+            steps = [m for m in legal if m != "end" and not m.startswith("redo")]
+            move = redo[0] if redo else steps[0] if steps and steps_in_turn < 3 else "end" if "end" in legal \
+                else legal[0]
+            before = len(fake.messages(thread))
+            turn_board = fake.messages(thread)[-1]
+            await fake.slash(mover, "ziggurat move", {"move": move}, channel=thread)
+            still = (await bot.host.get(game_id)).status == "active" and await mover_name(harness, bot, game_id) \
+                == mover and bool(legal_for(harness.database_path, game_id, uid))
+            if still:
+                assert len(fake.messages(thread)) == before, f"{move!r} inside the turn posted a new message"
+                steps_in_turn += 1
+                if move.startswith("redo"):
+                    redone += 1
+                    edited = fake.world.messages[turn_board.id].content
+                    assert "redo" in edited and "then" in edited, edited
+            else:
+                steps_in_turn = 0
+        assert redone, "no Redo came up in 300 steps"
