@@ -148,6 +148,9 @@ async def edit_turn_board(bot: ZBot, report: Report) -> bool:
 _DRAW_OFFERS: weakref.WeakKeyDictionary[Any, dict[int, tuple[int, int]]] = weakref.WeakKeyDictionary()
 
 
+DRAW_AGREED = "🤝 The game ended in a draw: see the result below."
+
+
 def open_draw_offers(bot: ZBot) -> dict[int, tuple[int, int]]:
     """game id -> (channel, message) of a draw offer whose buttons are live; a move ends the offer and them.
     Kept per bot in memory: after a restart an old offer's buttons still refuse clearly."""
@@ -166,7 +169,8 @@ async def retire_draw_offer(bot: ZBot, game_id: int, why: str = "Draw offer clos
 
 async def board_shown(bot: ZBot, report: Report, message: discord.Message | discord.InteractionMessage) -> None:
     """Remember the newest board and take the move buttons off the one before it: only one board is live."""
-    await retire_draw_offer(bot, report.row.id)
+    ended_drawn = report.outcome is not None and report.outcome.is_draw
+    await retire_draw_offer(bot, report.row.id, *([DRAW_AGREED] if ended_drawn else []))
     old = await bot.host.set_last_board(report.row.id, message.channel.id, message.id, report.ply)
     if old is None:
         return
@@ -270,7 +274,7 @@ class DrawButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
                                                     allowed_mentions=MENTION_USERS)
             return
         open_draw_offers(bot).pop(self.game_id, None)
-        await interaction.response.edit_message(view=None)
+        await interaction.response.edit_message(content=DRAW_AGREED, view=None)  # no "press Accept" left behind
         await post_report(bot, result)
 
 

@@ -47,9 +47,11 @@ async def export(host: Host, game_id: int, namer: Namer, game: str | None = None
             files.append((f"{base}.sgf", sgf.encode()))
         except ValueError as error:
             note = f" No boardspace SGF: {error}."
-    if loaded.reveal:
+    if loaded.reveal and engines.get(record.game).has_chance:
         text = (f"Record of {record.title} #{game_id}. Check every die against the revealed seed with "
                 f"`python -m host.dice verify {base}.json`.")
+    elif loaded.reveal:
+        text = f"Record of {record.title} #{game_id}."
     else:
         text = (f"Public record of {record.title} #{game_id}, still in progress: no secret moves and no seed "
                 "(it is revealed when the game ends).")

@@ -671,7 +671,8 @@ class Host:
         outcome = game.outcome()
         if outcome is not None:
             lines.append(self._result_line(row, game))
-            lines.append(f"Seed: `{row.seed}` (its SHA-256 was shown at the start).")
+            if game.has_chance:  # a game without dice has nothing to check against its seed
+                lines.append(f"Seed: `{row.seed}` (its SHA-256 was shown at the start).")
             if row.settings.get("match", 1) > 1:
                 lines.append((await matches.score(self, row)).line())
         else:
@@ -684,7 +685,8 @@ class Host:
         if not applied:
             header = (f"**{game.title}** #{row.id} begins: "
                       + ", ".join(f"{game.seat_name(s)} {mention(row.user_at(s))}" for s in range(row.players)))
-            lines.insert(0, f"{header}\nDice seed SHA-256: `{dice.commitment(row.seed)}`")
+            seed = f"\nDice seed SHA-256: `{dice.commitment(row.seed)}`" if game.has_chance else ""
+            lines.insert(0, f"{header}{seed}")
             if isinstance(origin := row.settings.get("origin"), dict):
                 lines.insert(1, f"Played on from {origin.get('source')} after move {origin.get('move')} (never rated).")
             elif note := ratings.rating_note(row, type(game)):

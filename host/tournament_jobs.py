@@ -333,7 +333,7 @@ class TournamentWorker:
         if what == "standings":
             if await self.newer_standings(event_id, job.id):
                 return None  # a burst of results: the last of their updates shows them all
-            view = await self.t.standings(event_id, name_of=self.name_of)
+            view = await self.t.standings(event_id, name_of=self.name_of, explain=False)
             return Post(event, what, key, view.text, tuple(view.images), edit=event.standings_message_id)
         if what == "podium":
             return Post(event, what, key, self.t.podium_text(snap))

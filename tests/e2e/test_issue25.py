@@ -182,3 +182,42 @@ async def test_a_ziggurat_redo_keeps_the_turn_in_one_message(harness: BotHarness
             else:
                 steps_in_turn = 0
         assert redone, "no Redo came up in 300 steps"
+
+
+async def test_wording_no_seed_without_dice_and_an_accepted_draw_offer_says_so(harness: BotHarness) -> None:
+    fake = harness.fake
+    async with harness.running():
+        game_id, first = await challenge_and_accept(harness, "zaic")
+        assert "SHA-256" not in first.content, first.content
+        thread = fake.thread(f"Zaic #{game_id}")
+        offer = await fake.slash("alice", "zaic draw", channel=thread)
+        assert "press Accept draw" in offer.content
+        await fake.click("bob", offer.original, f"zd:accept:{game_id}")
+        assert "press Accept" not in fake.world.messages[offer.original.id].content
+        assert "draw" in fake.world.messages[offer.original.id].content
+        result = fake.messages(thread)[-1].content
+        assert "🤝 Draw" in result and "Seed:" not in result, result
+        exported = await fake.slash("alice", "zaic export", {"game": game_id})
+        assert "host.dice verify" not in exported.content and "die" not in exported.content, exported.content
+
+        zig_id, zig_first = await challenge_and_accept(harness, "ziggurat")
+        assert "Dice seed SHA-256" in zig_first.content  # a dice game keeps its commitment
+
+
+async def test_the_zodiac_replay_names_the_sides_as_the_text_record_does(harness: BotHarness) -> None:
+    fake = harness.fake
+    async with harness.running():
+        game_id, _ = await challenge_and_accept(harness, "zodiac")
+        thread = fake.thread(f"Zodiac Chess #{game_id}")
+        await fake.slash("alice", "zodiac move", {"move": "pick Tree"}, channel=thread)
+        await fake.slash("bob", "zodiac move", {"move": "pick Wolf"}, channel=thread)
+        await fake.slash("alice", "zodiac move", {"move": "light"}, channel=thread)
+        await fake.slash("bob", "zodiac resign", channel=thread)
+        replay = await fake.slash("carol", "zodiac replay", {"game": game_id, "move": 1})
+        shown = replay.original.content
+        exported = await fake.slash("carol", "zodiac export", {"game": game_id})
+        record = next(f.data.decode() for f in exported.files if f.filename.endswith(".txt"))
+        first = next(line for line in record.splitlines() if line.startswith("1. "))
+        side = first.split("]", 1)[1].split(":", 1)[0].strip()
+        assert side in ("Light", "Dark"), first
+        assert f"{side} (<@" in shown and "Player 1" not in shown and "Player 2" not in shown, shown

@@ -27,3 +27,19 @@ def test_capturing_the_enemy_king_still_reads_as_a_capture() -> None:
     play(g, "Rhino a6-a4")
     outcome = g.outcome()
     assert outcome is not None and outcome.reason == "Dark captured Light's king (Bear)"
+
+
+def test_issue25_wording_one_tile_no_skulls_after_the_end_and_no_promised_king_marks() -> None:
+    from engines.zarathustra import Zarathustra
+    from host import teaching
+
+    game = Zarathustra.new(2, {})
+    game.hands[0] = {next(iter(game.hands[0]))}
+    assert "1 tile left" in game.status() and "1 tiles" not in game.status()
+    move = game.legal_moves(0)[0]
+    game.play(0, move)
+    assert game.observation(None)["skulls"], "skulls around the last tile while the game is on"
+    game.eliminate(1, "resign")
+    assert game.outcome() is not None and game.observation(None)["skulls"] == []
+    text = teaching.explain("zodiac")
+    assert "shown here" not in text and "never marks a king" in text

@@ -53,3 +53,20 @@ async def test_a_new_servers_board_lists_provisional_players_and_keeps_bots_apar
     assert "AI levels (not ranked among people; `bots: True` ranks them): 🤖 AI (easy) " in picture.text
     mixed = await ratings.leaderboard(db, "zrtz", SCOPE, bots_too=True)
     assert EASY in [s.user_id for s in mixed.rows] and mixed.bots == []
+
+
+async def test_the_podium_counts_as_its_table_does_and_updates_explain_tie_breaks_once(db: Database) -> None:
+    from tests.conftest import FakeClock
+    from tests.host.test_tournaments import Run, new_event, play_out
+
+    run = Run(db, FakeClock())
+    knockout = await new_event(run, "knockout", [101, 102, 103, 104])
+    await play_out(run, knockout)
+    podium = next(p.text for p in run.posts if p.what == "podium")
+    assert " won" in podium and "pts" not in podium, podium
+    swiss = await new_event(run, "swiss", [201, 202, 203, 204, 205], rounds=2)
+    await play_out(run, swiss)
+    updates = [p.text for p in run.posts if p.what == "standings" and f"#{swiss}" in p.text]
+    assert updates and all("Buchholz (Bh)" not in text for text in updates)
+    assert all(text.count("\n-# ") == 1 and "/tournament standings" in text for text in updates)
+    assert "Buchholz (Bh)" in (await run.t.standings(swiss)).text  # the command explains them
