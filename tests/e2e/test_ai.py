@@ -109,7 +109,8 @@ async def test_ziggurat_with_ai_seats_plays_several_rounds(harness: BotHarness) 
             assert not played.ephemeral or played.content.startswith("Played:"), played.content
             turns += 1
         assert ai_move_count(harness.database_path, game_id, "easy") >= 6  # every AI seat took turns
-        assert len(played_by(fake.messages(thread), "easy")) >= 6
+        # one message per turn (a Redo's roll included), and a turn the dice end at once shows no play
+        assert len(played_by(fake.messages(thread), "easy")) >= 3
 
 
 async def test_a_hint_in_a_rated_game_is_refused_privately_and_allowed_in_an_unrated_one(
