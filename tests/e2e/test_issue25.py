@@ -200,7 +200,7 @@ async def test_wording_no_seed_without_dice_and_an_accepted_draw_offer_says_so(h
         exported = await fake.slash("alice", "zaic export", {"game": game_id})
         assert "host.dice verify" not in exported.content and "die" not in exported.content, exported.content
 
-        zig_id, zig_first = await challenge_and_accept(harness, "ziggurat")
+        _, zig_first = await challenge_and_accept(harness, "ziggurat")
         assert "Dice seed SHA-256" in zig_first.content  # a dice game keeps its commitment
 
 
