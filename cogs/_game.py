@@ -125,7 +125,7 @@ class GameCog(HintCommand, RecordCommands, commands.GroupCog):
 
     async def start_challenge(self, interaction: discord.Interaction, *,
                               opponents: list[discord.User | discord.Member | None], open_seats: int,
-                              options: dict[str, Any], rated: bool = True, clock: str = "none",
+                              options: dict[str, Any], rated: bool | None = None, clock: str = "none",
                               match: int = 1, ai: str | None = None) -> None:
         """``/<game> new``: a challenge message with persistent buttons, or the game at once if all are seated."""
         if interaction.guild_id is None or isinstance(interaction.channel, discord.Thread):
@@ -205,7 +205,7 @@ class GameCog(HintCommand, RecordCommands, commands.GroupCog):
         else:
             await self._send_report(interaction, result)
 
-    @app_commands.command(name="abort", description="Cancel a challenge, or a game before anyone moved")
+    @app_commands.command(name="abort", description="Cancel a challenge, or a game before any person moved")
     @app_commands.guild_only()
     async def abort(self, interaction: discord.Interaction) -> None:
         row = await self._game_here(interaction, ("challenge", "active"))

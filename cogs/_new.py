@@ -28,7 +28,7 @@ DESCRIPTION_LIMIT = 100
 """Discord's limit for the description of a command or parameter."""
 SHARED_HELP = {
     "open_seats": "Seats anyone may join",
-    "rated": "Count this game for the leaderboards",
+    "rated": "Count this game for the leaderboards (default: yes, but no against the easy AI alone)",
     "clock": "Time per move (days) or a live clock per player",
     "ai": AI_HELP,
     MATCH: "A match: best of 3 or 5 (later games swap sides without a duel)",
@@ -78,7 +78,7 @@ def signature(cls: type[Game], options: list[Option], match: tuple[int, ...]) ->
     for option in options:  # left empty: the engine's default
         annotation = type(option.default) | None
         params.append(inspect.Parameter(option.name, kind, annotation=annotation, default=None))
-    params.append(inspect.Parameter("rated", kind, annotation=bool, default=True))
+    params.append(inspect.Parameter("rated", kind, annotation=bool | None, default=None))
     params.append(inspect.Parameter("clock", kind, annotation=str, default="none"))
     params.append(inspect.Parameter("ai", kind, annotation=str | None, default=None))
     if match:

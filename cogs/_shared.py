@@ -19,6 +19,8 @@ from discord import app_commands
 import engines
 from cogs._limits import cooldown_text
 from host import outbox
+from host.captions import lobby_teams
+from host.ratings import rating_note
 from host.results import Board, Busy, HostError, Lobby, Report
 from host.service import mention
 from host.tournament_texts import thread_name
@@ -147,6 +149,9 @@ async def edit_turn_board(bot: ZBot, report: Report) -> bool:
 _DRAW_OFFERS: weakref.WeakKeyDictionary[Any, dict[int, tuple[int, int]]] = weakref.WeakKeyDictionary()
 
 
+DRAW_AGREED = "🤝 The game ended in a draw: see the result below."
+
+
 def open_draw_offers(bot: ZBot) -> dict[int, tuple[int, int]]:
     """game id -> (channel, message) of a draw offer whose buttons are live; a move ends the offer and them.
     Kept per bot in memory: after a restart an old offer's buttons still refuse clearly."""
@@ -165,7 +170,8 @@ async def retire_draw_offer(bot: ZBot, game_id: int, why: str = "Draw offer clos
 
 async def board_shown(bot: ZBot, report: Report, message: discord.Message | discord.InteractionMessage) -> None:
     """Remember the newest board and take the move buttons off the one before it: only one board is live."""
-    await retire_draw_offer(bot, report.row.id)
+    ended_drawn = report.outcome is not None and report.outcome.is_draw
+    await retire_draw_offer(bot, report.row.id, *([DRAW_AGREED] if ended_drawn else []))
     old = await bot.host.set_last_board(report.row.id, message.channel.id, message.id, report.ply)
     if old is None:
         return
@@ -273,7 +279,7 @@ class DrawButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
                                                     allowed_mentions=MENTION_USERS)
             return
         open_draw_offers(bot).pop(self.game_id, None)
-        await interaction.response.edit_message(view=None)
+        await interaction.response.edit_message(content=DRAW_AGREED, view=None)  # no "press Accept" left behind
         await post_report(bot, result)
 
 
@@ -342,10 +348,11 @@ def lobby_text(lobby: Lobby, title: str) -> str:
     players = ", ".join(mention(s.user_id) + ("" if s.accepted else " (invited)")
                         for s in row.seats if s.user_id is not None)
     text = f"**{title}** #{row.id}: <@{row.creator_id}> wants to play. Players: {players}."
-    if not row.settings.get("rated", True):
-        seated = [s.user_id for s in row.seats if s.user_id is not None]
-        against_self = len(set(seated)) < len(seated)
-        text += " Unrated (you cannot rate a game against yourself)." if against_self else " Unrated."
+    cls = engines.get(row.game)
+    if partners := lobby_teams(row, cls.new(row.players, row.options).teams()):
+        text += f" {partners}"
+    if note := rating_note(row, cls):
+        text += f" {note}"
     if row.settings.get("rematch_of"):
         text += f" A rematch of #{row.settings['rematch_of']}, seats rotated."
     if lobby.open_seats:

@@ -141,7 +141,8 @@ class Correspondence(commands.Cog):
         await interaction.response.defer(ephemeral=True, thinking=True)  # a long list can take a second or more
         lines = await self.bot.host.games_overview(target.id, interaction.guild_id)
         start = ". Start one with `/<game> new` (for example `/zrtz new`), or see `/help`"
-        await self._listing(interaction, target, "active games", [g.text() for g in lines],
+        reader = None if target.id == interaction.user.id else target.id  # someone else's list: "their turn"
+        await self._listing(interaction, target, "active games", [g.text(reader) for g in lines],
                             "none" + (start if target.id == interaction.user.id else ""))
 
     async def _listing(self, interaction: discord.Interaction, target: discord.User | discord.Member, title: str,

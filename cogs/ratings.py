@@ -38,13 +38,13 @@ class Ratings(commands.Cog):
     @app_commands.command(name="leaderboard", description="The top 20 players of a game, and your own place")
     @app_commands.describe(game="Which game", scope="This server (default) or every server",
                            season="A season number of this server (default: all-time)",
-                           include_bots="Include the bot's AI levels (default: yes)")
+                           include_bots="Rank the bot's AI levels among the players (default: listed apart)")
     @app_commands.choices(scope=[app_commands.Choice(name="server", value="server"),
                                  app_commands.Choice(name="global", value="global")])
     @app_commands.rename(include_bots="bots")
     async def leaderboard(self, interaction: discord.Interaction, game: str, scope: str | None = None,
                           season: app_commands.Range[int, 1, 100_000] | None = None,
-                          include_bots: bool = True) -> None:
+                          include_bots: bool = False) -> None:
         standings = self.bot.host.standings
         request = await standings.board_request(game, interaction.guild_id, scope, season)
         await interaction.response.defer(thinking=True)

@@ -405,7 +405,8 @@ class Zarathustra(Game):
         parts = []
         for s in range(self.num_players):
             gone = " (out)" if s in self.eliminated else ""
-            parts.append(f"{self.seat_name(s)}{gone} {scores[s]} pts, {len(self.hands[s])} tiles left")
+            left = len(self.hands[s])
+            parts.append(f"{self.seat_name(s)}{gone} {scores[s]} pts, {left} tile{'' if left == 1 else 's'} left")
         return " · ".join(parts)
 
     def _observation(self, seat: int | None) -> dict[str, Any]:
@@ -419,7 +420,7 @@ class Zarathustra(Game):
             "size": self.size,
             "board": {names[i]: {"owner": c[0], "edges": c[1]} for i, c in enumerate(self.cells) if c is not None},
             "hands": [sorted(h) for h in self.hands],
-            "skulls": sorted(names[i] for i in self.skulls),
+            "skulls": sorted(names[i] for i in self.skulls) if self.outcome() is None else [],  # none after the end
             "scores": self.scores(),
             "turn": self.turn if self.result is None else None,
             "last": last,

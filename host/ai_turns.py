@@ -266,7 +266,9 @@ class AiPlayers:
         if not seats:
             raise HostError("You are not playing in this game.")
         if row.settings.get("rated", True):
-            raise HostError("Hints are for unrated games only: this game counts for the leaderboards.")
+            raise HostError(f"Hints are for unrated games only: this game counts for the leaderboards. For a game with"
+                            f" hints, start one with `/{row.game} new ai: easy` (a practice game, unrated unless you"
+                            f" set `rated: True`), or add `rated: False` against anyone.")
         movers = [s for s in seats if s in game.to_move()]
         if not movers:
             raise HostError("It is not your turn: a hint is for the move you are about to make.")

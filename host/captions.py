@@ -103,25 +103,58 @@ def revealed(row: GameRow, game: Game, before: Game | None) -> list[str]:
 
 
 def continues_turn(game: Game, applied: list[tuple[int, str]]) -> bool:
-    """A step inside a turn of a stepped game (no new roll, game still on): its message is edited, not repeated."""
-    return (game.stepped_turns and game.outcome() is None and bool(applied)
-            and all(seat != CHANCE and text not in META_MOVES for seat, text in applied))
+    """A step inside a turn of a stepped game, game still on: its message is edited, not repeated.
+
+    A roll the step leads to belongs to the same turn when the same player is still to move after it (a
+    Ziggurat Redo rolls a die again); a turn that ended hands the next roll to another player."""
+    if not (game.stepped_turns and game.outcome() is None and applied):
+        return False
+    seat, text = applied[0]
+    if seat == CHANCE or text in META_MOVES or any(t in META_MOVES for s, t in applied if s != CHANCE):
+        return False
+    return all(s in (CHANCE, seat) for s, _ in applied) and seat in game.to_move()
 
 
 def turn_so_far(row: GameRow, game: Game, before: Game | None = None) -> list[str]:
     """The turn's roll and every step played since, for the message edited in place; the newest step
     also says what it did (``Move: Blue c4 → c7``)."""
     steps: list[tuple[int, str]] = []
-    roll = ""
+    rolls: list[str] = []
+    # the turn's steps so far, Redo included, when the engine tells them: a redo's roll does not start a turn
+    owed = len(game.observation(None).get("turn_moves") or [])
     for seat, text in reversed(game.history):
         if seat == CHANCE:
-            roll = text
-            break
+            rolls.insert(0, text)
+            if len(steps) >= owed:
+                break
+            continue
         steps.insert(0, (seat, text))
-    lines = [f"🎲 {roll}"] if roll else []
+    lines = [f"🎲 {' · then '.join(rolls)}"] if rolls else []
     if steps:
         seat = steps[-1][0]
         shown = [f"`{game.announce(s, t)}`" for s, t in steps[:-1]] + [played(game, before, *steps[-1])]
         moves = ", then ".join(shown)
         lines.append(f"{_name(row, game, seat)} played {moves}")
     return lines
+
+
+def teams_line(row: GameRow, game: Game) -> str | None:
+    """``Teams: Blue <@a> & Green <@c> vs Orange <@b> & Purple 🤖 AI (easy)`` in a team game, else ``None``."""
+    teams = game.teams()
+    if len(set(teams)) == len(teams):
+        return None
+    groups: dict[int, list[int]] = {}
+    for seat, team in enumerate(teams):
+        groups.setdefault(team, []).append(seat)
+    return "Teams: " + " vs ".join(" & ".join(f"{game.seat_name(s)} {mention(row.user_at(s))}" for s in seats)
+                                   for seats in groups.values())
+
+
+def lobby_teams(row: GameRow, teams: tuple[int, ...]) -> str | None:
+    """Who partners whom in a challenge (seat order is only rotated at the start, so teams stay as named)."""
+    if len(set(teams)) == len(teams) or len(teams) != len(row.seats):
+        return None
+    groups: dict[int, list[str]] = {}
+    for seat in sorted(row.seats, key=lambda s: s.seat):
+        groups.setdefault(teams[seat.seat], []).append(mention(seat.user_id))
+    return "Partners: " + " vs ".join(" & ".join(group) for group in groups.values()) + "."

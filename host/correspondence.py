@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from data.correspondence import CorrespondenceStore, record_reminder, take_digest
@@ -50,9 +50,11 @@ class GameLine:
     time_left: float | None
     clock: str
 
-    def text(self) -> str:
-        against = ", ".join(bots.mention(u) for u in self.opponents) or "yourself"
-        turn = "**your turn**" if self.my_turn else "waiting for " + ", ".join(bots.mention(u) for u in self.to_move)
+    def text(self, player: int | None = None) -> str:
+        """The line as its player reads it; ``player``: someone else's list, read by another member."""
+        against = ", ".join(bots.mention(u) for u in self.opponents) or ("yourself" if player is None else "themselves")
+        mine = "**your turn**" if player is None else f"**{bots.mention(player)}'s turn**"
+        turn = mine if self.my_turn else "waiting for " + ", ".join(bots.mention(u) for u in self.to_move)
         left = f" · {clocks.format_duration(self.time_left)} left" if self.time_left is not None else ""
         where = f" · <#{self.thread_id}>" if self.thread_id else ""
         return f"**{self.title}** #{self.game_id} vs {against} · {turn}{left}{where}"
@@ -71,13 +73,16 @@ class HistoryLine:
     finished_at: float
     unrated: str | None = None
     """Why the game did not count for the ratings, or ``None`` when it did."""
+    partners: list[int] = field(default_factory=list)
+    """The user's partners in a team game (Ziggurat partners)."""
 
     def text(self) -> str:
         against = ", ".join(bots.mention(u) for u in self.opponents) or "yourself"
+        with_ = f" with {', '.join(bots.mention(u) for u in self.partners)}" if self.partners else ""
         where = f" · <#{self.thread_id}>" if self.thread_id else ""
         when = f"<t:{int(self.finished_at)}:d>"
         unrated = f" · unrated: {self.unrated}" if self.unrated else ""
-        return (f"**{self.title}** #{self.game_id} vs {against}: {self.result} ({self.reason[:80]}) · "
+        return (f"**{self.title}** #{self.game_id}{with_} vs {against}: {self.result} ({self.reason[:80]}) · "
                 f"{when}{unrated}{where}")
 
 
@@ -256,7 +261,7 @@ async def timeout(host: Host, game_id: int, seat: int) -> Report:
         applied = [(seat, "timeout")]
         then = "" if game.outcome() is not None else " They are skipped from now on and rank last."
     applied += [(CHANCE, r) for r in dice.roll_pending(game, row.seed)]
-    who = f"{game.seat_name(seat)} (<@{user}>)" if user is not None else game.seat_name(seat)
+    who = f"{game.seat_name(seat)} ({bots.mention(user)})" if user is not None else game.seat_name(seat)
     prefix = f"⏰ {who} ran out of time ({tc.describe()}).{then}"
     await host.commit(row, game, applied, draw_offers=[], late_ok=True, prefix=prefix)
     report = await host.settled(await host.report(row, game, applied), game)
@@ -270,7 +275,7 @@ async def abandon(host: Host, game_id: int) -> Notice | None:
     if row.status != "active":
         return None
     game = await host.engine_of(row)
-    if any(seat != CHANCE for seat, _ in game.history):
+    if host.people_moved(row, game):  # only the AI moved: nobody who could run out of time did
         return None
     ran_out = control_of(row).describe()
     text = f"⏰ {game.title} #{row.id} is aborted: nobody moved before the clock ran out ({ran_out})."
@@ -408,10 +413,22 @@ async def history(host: Host, user: int, guild_id: int | None, page: int = 1) ->
         ranks = result.get("ranks") or []
         seats = row.seats_of(user)
         best = min((ranks[s] for s in seats if s < len(ranks)), default=None)
-        outcome = place(best, ranks) if best is not None else "?"
+        team_of = {s.seat: s.team for s in row.seats}
+        mine = {team_of.get(s) for s in seats}
+        teamed = len(set(team_of.values())) < len(team_of) and len(ranks) == len(team_of)
+        if teamed and best is not None:  # a team game is won or lost by the team: "lost", not "shared 3rd-4th"
+            by_team: dict[int, int] = {}
+            for s, r in enumerate(ranks):
+                by_team[team_of[s]] = min(r, by_team.get(team_of[s], r))
+            outcome = place(best, sorted(by_team.values()))
+        else:
+            outcome = place(best, ranks) if best is not None else "?"
+        partners = sorted({u for s in row.seats if (u := s.user_id) is not None and u != user
+                           and teamed and s.team in mine})
         lines.append(HistoryLine(
             game_id=row.id, title=host.game_class(row.game).title, thread_id=row.thread_id,
-            opponents=sorted({u for s in row.seats if (u := s.user_id) is not None and u != user}),
+            opponents=sorted({u for s in row.seats if (u := s.user_id) is not None and u != user} - set(partners)),
+            partners=partners,
             result=outcome, reason=str(result.get("reason", "")), finished_at=row.updated_at,
             unrated=unrated_reason(row, await host.engine_of(row))))
     return HistoryPage(lines, page, pages, total)

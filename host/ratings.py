@@ -9,7 +9,8 @@ if anything fails, not at all (and the game stays unfinished).
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass
+from collections.abc import Sequence
+from dataclasses import dataclass, field
 
 from openskill.models import PlackettLuce, PlackettLuceRating
 
@@ -68,21 +69,49 @@ def shown(rating: int, games: int) -> str:
 def unrated_reason(row: GameRow, game: Game) -> str | None:
     """Why a finished game is not rated, or ``None`` when it is."""
     if not row.settings.get("rated", True):
-        return "the game was unrated"
+        return "a practice game against the easy AI" if row.settings.get("practice") else "the game was unrated"
     users = [row.user_at(seat) for seat in range(row.players)]
     if any(user is None for user in users):
         return "a seat had no player"
-    teams = game.teams()
-    repeated = {u for u in users if users.count(u) > 1}
-    one_side = all(len({teams[s] for s, u in enumerate(users) if u == r}) == 1 for r in repeated)
-    if repeated and not (one_side and all(bots.is_ai(u) for u in repeated)):
-        return "a player held several seats"  # an AI level may hold several seats of one team, as one player
+    if any(users.count(u) > 1 for u in users if not bots.is_ai(u)):
+        return "a player held several seats"  # an AI level may hold several seats: see ``split_ai``
     if game.outcome() is None:
         return "the game is not over"
     moves = Counter(seat for seat, text in game.history if seat != CHANCE and text not in META_MOVES)
     if any(moves[seat] < MIN_MOVES for seat in range(row.players)):
         return f"a player made fewer than {MIN_MOVES} moves"
     return None
+
+
+def split_ai(users: Sequence[int | None], teams: Sequence[int]) -> set[int]:
+    """AI levels that hold seats on more than one side (two ``easy`` seats in a free-for-all).
+
+    The rule, the same in every game: the people are rated, and each such AI seat plays as its level's
+    rating; only that level's own rating is left as it was, since it cannot be rated against itself.
+    An AI level holding the seats of one team (the AI partnership in Ziggurat partners) is one player."""
+    return {u for u in users if u is not None and bots.is_ai(u)
+            and len({teams[s] for s, v in enumerate(users) if v == u}) > 1}
+
+
+def rating_note(row: GameRow, cls: type[Game]) -> str:
+    """Whether the game will count, said the same way at its challenge and on its first board."""
+    if isinstance(row.settings.get("origin"), dict):
+        return ""  # played on from another game: its own line says it is never rated
+    if not row.settings.get("rated", True):
+        if row.settings.get("practice"):
+            return ("Unrated: a practice game against the easy AI, so `hint` works"
+                    " (`rated: True` makes such a game count).")
+        seated = [s.user_id for s in row.seats if s.user_id is not None]
+        if len(set(seated)) < len(seated):
+            return "Unrated (you cannot rate a game against yourself)."
+        return "Unrated."
+    users = [s.user_id for s in sorted(row.seats, key=lambda s: s.seat)]
+    split = split_ai(users, cls.new(row.players, row.options).teams())
+    text = f"Rated: it counts for the leaderboards if every seat makes at least {MIN_MOVES} moves."
+    if split:
+        names = ", ".join(bots.name(u) for u in sorted(split))
+        text += f" {names} plays several sides, so only its own rating stays as it is."
+    return text
 
 
 async def record_result(conn: Tx, row: GameRow, game: Game, now: float) -> None:
@@ -120,6 +149,8 @@ def _result(rank: int, ranks: list[int]) -> str:
 async def _rate_board(conn: Tx, row: GameRow, outcome: Outcome, scope: str, season: int,
                       now: float, model: PlackettLuce) -> None:
     teams = _teams(row, outcome)
+    split = split_ai([row.user_at(s) for s in range(row.players)], [t for _, t in sorted(
+        (s.seat, s.team) for s in row.seats)])
     before: list[list[PlackettLuceRating]] = []
     for users, _ in teams:
         members = []
@@ -132,6 +163,8 @@ async def _rate_board(conn: Tx, row: GameRow, outcome: Outcome, scope: str, seas
     for (users, rank), old_team, new_team in zip(teams, before, after, strict=True):
         result = _result(rank, ranks)
         for user, old, new in zip(users, old_team, new_team, strict=True):
+            if user in split:
+                continue  # it played at its rating on every side it held; it is not rated against itself
             await stored.add_change(conn, RatingChange(row.id, user, row.game, scope, season, rank, result, old.mu,
                                                        old.sigma, new.mu, new.sigma, now))
 
@@ -170,10 +203,13 @@ class Leaderboard:
     scope: str
     season: int
     rows: list[Standing]
+    """Ranked players first; on a board with room left, provisional players below them (rank ``None``)."""
     me: Standing | None
     """The caller's line when they are not among ``rows`` (rank ``None`` below ``MIN_GAMES`` games)."""
     players: int
     """How many players qualify for the board."""
+    bots: list[Standing] = field(default_factory=list)
+    """The AI levels' lines, when they are left out of the ranking (``bots_too=False``): shown apart."""
 
 
 def _standing(rank: int | None, r: Rating) -> Standing:
@@ -190,13 +226,18 @@ async def leaderboard(db: Database, game: str, scope: str, season: int = ALL_TIM
     exclude = () if bots_too else tuple(bots.AI_USERS.values())
     top = await store.top(game, scope, season, min_games=MIN_GAMES, limit=limit, exclude=exclude)
     rows = [_standing(place, r) for place, r in enumerate(top, start=1)]
+    if len(rows) < limit:  # every ranked player is shown: fill the room with provisional ones, unranked, as "?"
+        newer = await store.top(game, scope, season, min_games=1, limit=limit, exclude=exclude)
+        rows += [_standing(None, r) for r in newer if r.games < MIN_GAMES][:limit - len(rows)]
     count = await store.count(game, scope, season, min_games=MIN_GAMES, exclude=exclude)
+    apart = [] if bots_too else [_standing(None, r) for u in bots.AI_USERS.values()
+                                 if (r := await store.get(u, game, scope, season)) is not None]
     me = None
     if user_id is not None and all(s.user_id != user_id for s in rows):
         mine = await store.get(user_id, game, scope, season)
         if mine is not None:
             me = _standing(await store.place(mine, min_games=MIN_GAMES, exclude=exclude), mine)
-    return Leaderboard(game, scope, season, rows, me, count)
+    return Leaderboard(game, scope, season, rows, me, count, apart)
 
 
 @dataclass(frozen=True)

@@ -35,7 +35,7 @@ async def export(host: Host, game_id: int, namer: Namer, game: str | None = None
     loaded = await source(host, "g", game_id, game, viewer)
     row = await host.get(game_id)
     record = loaded.record
-    record.names = [await namer(u) if u else "open seat" for u in users_of(row)]
+    record.names = [(bots.name(u) if bots.is_ai(u) else await namer(u)) if u else "open seat" for u in users_of(row)]
     if not loaded.reveal:
         record = _public(record)
     base = f"{record.game}-{game_id}"
@@ -47,9 +47,11 @@ async def export(host: Host, game_id: int, namer: Namer, game: str | None = None
             files.append((f"{base}.sgf", sgf.encode()))
         except ValueError as error:
             note = f" No boardspace SGF: {error}."
-    if loaded.reveal:
+    if loaded.reveal and engines.get(record.game).has_chance:
         text = (f"Record of {record.title} #{game_id}. Check every die against the revealed seed with "
                 f"`python -m host.dice verify {base}.json`.")
+    elif loaded.reveal:
+        text = f"Record of {record.title} #{game_id}."
     else:
         text = (f"Public record of {record.title} #{game_id}, still in progress: no secret moves and no seed "
                 "(it is revealed when the game ends).")

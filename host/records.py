@@ -113,13 +113,14 @@ async def load(host: Host, kind: str, ident: int) -> Loaded:
         raise HostError(f"Game #{ident} has no moves to replay: it {why}.")
     moves = await host.store.moves(row.id)
     record = GameRecord(game=row.game, players=row.players, options=dict(row.options),
-                        names=[f"user {u}" if u else "open seat" for u in users_of(row)],
+                        names=[(bots.name(u) if bots.is_ai(u) else f"user {u}") if u else "open seat"
+                               for u in users_of(row)],
                         history=[Ply(m.seat, m.text, m.at) for m in moves], seed=row.seed,
                         commitment=dice.commitment(row.seed), outcome=row.result, date=row.created_at,
                         source=f"game #{row.id}", origin=_origin(row))
     game = await asyncio.to_thread(replay_record, record)
     record.sides = [game.seat_name(s) for s in range(row.players)]
-    people = [f"<@{u}>" if u else "open seat" for u in users_of(row)]
+    people = [bots.mention(u) if u else "open seat" for u in users_of(row)]  # an AI seat by its name
     return Loaded("g", ident, record, row.status == "finished", f"#{row.id}", people, row.guild_id,
                   frozenset(u for u in users_of(row) if u is not None), names=_image_names(host, row))
 
@@ -199,7 +200,7 @@ def walk(loaded: Loaded, target: int | None = None, *, frames: bool = False) -> 
         label.clear()
         if step == target:
             out.observation = _view(game, loaded.reveal)
-            out.seat_names = [game.seat_name(s) for s in range(record.players)]
+            out.seat_names = [_side(loaded, game, s) for s in range(record.players)]
         if frames:
             out.frames.append(_view(game, loaded.reveal))
 
@@ -224,7 +225,7 @@ def walk(loaded: Loaded, target: int | None = None, *, frames: bool = False) -> 
             out.lines.append(_line(game, seat, text, public, loaded))
         if target is not None and step == target + 1 and out.next_seat is None and seat != CHANCE:
             out.next_seat = seat
-        label.append(_short(game, seat, public, turn_steps, len(label) > 1))
+        label.append(_short(_side(loaded, game, seat), seat, public, turn_steps, len(label) > 1))
         game.apply_record(seat, text)
     close(len(record.history))
     out.game = game
@@ -235,21 +236,28 @@ def _view(game: Game, reveal: bool) -> dict[str, Any]:
     return game.revealed_observation() if reveal else game.observation(None)
 
 
-def _short(game: Game, seat: int, public: str, turn_steps: bool, more: bool) -> str:
+def _side(loaded: Loaded, game: Game, seat: int) -> str:
+    """A seat as the record names it (the sides at its end: Zodiac's Light and Dark even during the duel), so the
+    replay and the exported text record call every seat alike."""
+    sides = loaded.record.sides or []
+    return sides[seat] if 0 <= seat < len(sides) and sides[seat] else game.seat_name(seat)
+
+
+def _short(name: str, seat: int, public: str, turn_steps: bool, more: bool) -> str:
     if seat == CHANCE:
         return f"🎲 {public.removeprefix('roll ')}"
     if public in META_WORDS:
-        return f"{game.seat_name(seat)} {META_WORDS[public]}"
+        return f"{name} {META_WORDS[public]}"
     if turn_steps:
         return f"· {public}" if more else public
-    return f"{game.seat_name(seat)}: {public}"
+    return f"{name}: {public}"
 
 
 def _line(game: Game, seat: int, text: str, public: str, loaded: Loaded) -> str:
     """One ply in the caption: the move and what it did, or the dice."""
     if seat == CHANCE:
         return f"🎲 {text}"
-    who = f"{game.seat_name(seat)} ({loaded.people[seat]})"
+    who = f"{_side(loaded, game, seat)} ({loaded.people[seat]})"
     if text in META_WORDS:
         return f"{who} {META_WORDS[text]}."
     detail = ""

@@ -19,7 +19,7 @@ from data.boards import BoardPost, BoardPosts
 from data.db import Database, Tx
 from data.store import GameRow, Seat, TooManyChallenges
 from engines import CHANCE, Game, IllegalMove
-from host import bots, captions, clocks, correspondence, dice, matches, outbox
+from host import bots, captions, clocks, correspondence, dice, matches, outbox, ratings
 from host.builder import MoveBuilder, wants_builder
 from host.captions import mention
 from host.choices import narrow
@@ -101,8 +101,14 @@ class Host:
         people = [u for u in opponents if not bots.is_ai(u)]  # one AI level may hold several seats
         if len(set(people)) != len(people):
             raise HostError("Each opponent can only take one seat.")
+        if merged["rated"] is None:  # not chosen: a game against the easy AI alone is practice, with hints
+            practice = bool(opponents) and not open_seats and all(u == bots.user_of("easy") for u in opponents)
+            merged["rated"] = not practice
+            if practice:
+                merged["practice"] = True
         if creator in opponents:
             merged["rated"] = False
+            merged.pop("practice", None)
         seats = [Seat(0, creator, True)]
         seats += [Seat(i + 1, user, user == creator or bots.is_ai(user)) for i, user in enumerate(opponents)]
         seats += [Seat(len(seats) + i, None, False) for i in range(open_seats)]
@@ -325,11 +331,26 @@ class Host:
             return f"{mention(user)} withdrew the challenge."
         self.require_status(row, "active")
         game = await self.engine_of(row)
-        played_on = (row.settings.get("origin") or {}).get("plies", 0)  # moves copied from another game
-        if any(seat != CHANCE for seat, _ in game.history[played_on:]):
+        if self.people_moved(row, game):
             raise HostError("The game has started: resign instead, or offer a draw.")
         await self.write(row, status="aborted")
+        if any(bots.is_ai(row.user_at(seat)) for seat, _ in self._own_moves(row, game)):
+            return f"{mention(user)} aborted the game before their first move; the AI's moves are taken back with it."
         return f"{mention(user)} aborted the game before the first move."
+
+    @staticmethod
+    def _own_moves(row: GameRow, game: Game) -> list[tuple[int, str]]:
+        """The moves played in this game itself: no dice, and none copied from another game (``origin``)."""
+        played_on = (row.settings.get("origin") or {}).get("plies", 0)
+        return [(seat, text) for seat, text in game.history[played_on:] if seat != CHANCE]
+
+    @classmethod
+    def people_moved(cls, row: GameRow, game: Game) -> bool:
+        """Whether a person (not an AI seat) has made a move: until then the game may be aborted, unrated.
+
+        The AI's moves do not count: it answers within a second (Zodiac's secret choices at once), and a
+        player must be able to abort a game against it until they have moved themselves."""
+        return any(not bots.is_ai(row.user_at(seat)) for seat, _ in cls._own_moves(row, game))
 
     # ----- reading ----------------------------------------------------------------------
 
@@ -441,6 +462,8 @@ class Host:
         rotated = users[1:] + users[:1]
         seats = [Seat(i, u, u == user or bots.is_ai(u)) for i, u in enumerate(rotated)]  # the AI always accepts
         settings = {k: row.settings.get(k, v) for k, v in SETTINGS_DEFAULTS.items()}
+        if row.settings.get("practice"):
+            settings["practice"] = True
         options = dict(row.options)
         if row.settings.get("match_of") is not None:  # a match's later games swapped sides: start as the first did
             first = await self._row(int(row.settings["match_of"]))
@@ -644,6 +667,8 @@ class Host:
         if continues:  # the turn's message is edited in place: it tells the whole turn so far
             lines += captions.turn_so_far(row, game, before)
         for seat, text in applied:
+            if seat == CHANCE and continues:
+                continue  # the turn's rolls, a Redo's included, are told by turn_so_far
             if seat == CHANCE:
                 lines.append(f"🎲 {text}")
             elif text == "resign" and game.outcome() is None:
@@ -657,7 +682,8 @@ class Host:
         outcome = game.outcome()
         if outcome is not None:
             lines.append(self._result_line(row, game))
-            lines.append(f"Seed: `{row.seed}` (its SHA-256 was shown at the start).")
+            if game.has_chance:  # a game without dice has nothing to check against its seed
+                lines.append(f"Seed: `{row.seed}` (its SHA-256 was shown at the start).")
             if row.settings.get("match", 1) > 1:
                 lines.append((await matches.score(self, row)).line())
         else:
@@ -672,10 +698,15 @@ class Host:
         if not applied:
             header = (f"**{game.title}** #{row.id} begins: "
                       + ", ".join(f"{game.seat_name(s)} {mention(row.user_at(s))}" for s in range(row.players)))
-            lines.insert(0, f"{header}\nDice seed SHA-256: `{dice.commitment(row.seed)}`")
+            seed = f"\nDice seed SHA-256: `{dice.commitment(row.seed)}`" if game.has_chance else ""
+            lines.insert(0, f"{header}{seed}")
             lines.append(f"How to move: press **Move** under the board, or type `/{row.game} move`.")
             if isinstance(origin := row.settings.get("origin"), dict):
                 lines.insert(1, f"Played on from {origin.get('source')} after move {origin.get('move')} (never rated).")
+            elif note := ratings.rating_note(row, type(game)):
+                lines.insert(1, note)
+            if teams := captions.teams_line(row, game):
+                lines.insert(1, teams)
         to_notify = sorted({u for s in game.to_move()
                             if s != CHANCE and (u := row.user_at(s)) is not None and not bots.is_ai(u)})
         board = await self._board(row, game, None)
@@ -692,4 +723,11 @@ class Host:
         if outcome.is_draw:
             return f"🤝 Draw: {outcome.reason}."
         winners = ", ".join(f"{game.seat_name(s)} {mention(row.user_at(s))}" for s in sorted(outcome.winners))
+        teams = game.teams()
+        if len(set(teams)) < len(teams):  # a team game: say which team won, and that the other lost
+            won = {teams[s] for s in outcome.winners}
+            losers = [s for s in range(game.num_players) if teams[s] not in won]
+            lost = " & ".join(f"{game.seat_name(s)} {mention(row.user_at(s))}" for s in losers)
+            winners = " & ".join(f"{game.seat_name(s)} {mention(row.user_at(s))}" for s in sorted(outcome.winners))
+            return f"🏆 Team {winners} won: {outcome.reason}. Team {lost} lost."
         return f"🏆 {winners} won: {outcome.reason}."

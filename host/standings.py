@@ -116,8 +116,14 @@ class Standings:
             ("" if include_bots else " · people only")
         subtitle = f"{period} · {board.players} ranked · ? = provisional (under {PROVISIONAL_GAMES} games)"
         image = await asyncio.to_thread(render_leaderboard, f"{request.title} · {where}", subtitle, lines, me,
-                                        f"Players need {MIN_GAMES} rated games in the period to appear.")
-        return Picture(my_place(board, user_id), image, f"leaderboard-{request.game}.png")
+                                        f"A place (#) takes {MIN_GAMES} rated games in the period; before that"
+                                        " a player is listed below the ranked ones, unranked (–).")
+        text = my_place(board, user_id)
+        if board.bots:  # the AI levels in their own section, never among the people's places
+            shown = " · ".join(f"{bots.name(s.user_id)} {s.shown} ({s.games} games)" for s in board.bots)
+            text = "\n".join(t for t in (text, f"AI levels (not ranked among people; `bots: True` ranks them): {shown}")
+                              if t)
+        return Picture(text, image, f"leaderboard-{request.game}.png")
 
     async def profile(self, user_id: int, guild_id: int | None, name_of: NameOf) -> ProfilePage:
         """A player's ratings on this server's all-time boards (the global ones in a DM)."""
@@ -166,7 +172,10 @@ def my_place(board: ratings.Leaderboard, user_id: int) -> str:
     """The caller's place in words, sent with the board image."""
     mine = board.me or next((s for s in board.rows if s.user_id == user_id), None)
     if mine is None:
-        return "" if board.rows else "Nobody is ranked yet."
+        return "" if board.rows or board.bots else "Nobody is ranked yet."
+    if mine.rank is None and bots.is_ai(user_id):
+        return ""
     if mine.rank is None:
-        return f"You have {mine.games} rated game(s) here; {MIN_GAMES} put you on the board."
+        listed = "listed, unranked, with a provisional ?" if mine in board.rows else "not ranked yet"
+        return f"You have {mine.games} rated game(s) here: {listed}; {MIN_GAMES} give you a place."
     return f"You are #{mine.rank} of {board.players}."

@@ -58,7 +58,8 @@ SCRIPTS: dict[str, Script] = {
         (1, "pick Wolf", "the secret side duel: Tree beats Wolf"),
         (0, "light", "the winner takes Light and moves first"),
         (0, "king Bear", ""),
-        (1, "king Goat", "each king is chosen in secret (shown here, hidden in a real game)"),
+        (1, "king Goat", ("each king is chosen in secret: here Light's is the Bear and Dark's the Goat, but the board"
+                           " never marks a king before the game ends")),
         (0, "Wolf b1", ""), (1, "Bear c8", ""), (0, "Bear c1", ""), (1, "Wolf b8", ""), (0, "Crane a1", ""),
         (1, "Frog a8", ""), (0, "Penguin d1", ""), (1, "Goat d8", ""), (0, "Snake e1", ""),
         (1, "Rhino e8", "the pieces go on the back ranks one at a time, each king among them"),

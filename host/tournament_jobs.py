@@ -344,7 +344,7 @@ class TournamentWorker:
         if what == "standings":
             if await self.newer_standings(event_id, job.id):
                 return None  # a burst of results: the last of their updates shows them all
-            view = await self.t.standings(event_id, name_of=self.name_of)
+            view = await self.t.standings(event_id, name_of=self.name_of, explain=False)
             return Post(event, what, key, view.text, tuple(view.images), edit=event.standings_message_id)
         if what == "podium":  # the last boards first: the cog sends these owed posts before the podium
             return Post(event, what, key, self.t.podium_text(snap), thread_keys=await self.boards_owed(snap))

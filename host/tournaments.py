@@ -70,6 +70,11 @@ ImageMaker = Callable[[Picture], list[bytes]]
 """Draws the standings as PNG pages."""
 
 
+def score_text(table: plan.Table, points: float) -> str:
+    """A row's score as its table counts it: points (``2½ pts``), or games won in a knockout (``2 won``)."""
+    return points_text(points) if table.points == "Pts" else f"{number(points)} won"
+
+
 def no_image(picture: Picture) -> list[bytes]:
     """Text-only standings (host tests that do not look at the picture)."""
     return []
@@ -451,8 +456,10 @@ class Tournaments:
             names.update(zip(people, await asyncio.gather(*(name_of(u) for u in people)), strict=True))
         return names
 
-    async def standings(self, event_id: int, *, final: bool | None = None,
-                        name_of: NameOf | None = None) -> StandingsView:
+    async def standings(self, event_id: int, *, final: bool | None = None, name_of: NameOf | None = None,
+                        explain: bool = True) -> StandingsView:
+        """``explain``: the tie-break notes in the text (``/tournament standings``); the update posted after each
+        result leaves them to its image and one line, so they are not repeated after every game."""
         snap = await self.load(event_id)
         table = plan.standings(snap)
         final = snap.event.status == "finished" if final is None else final
@@ -464,10 +471,12 @@ class Tournaments:
             breaks = " · ".join(f"{code} {number(v)}" for code, v in zip(table.columns, row.tiebreaks, strict=True))
             extra = [x for x in (breaks, row.note, "withdrawn" if row.withdrawn else "",
                                  f"{row.in_progress} game(s) in progress" if row.in_progress else "") if x]
-            score = points_text(row.points) if table.points == "Pts" else f"{number(row.points)} won"
+            score = score_text(table, row.points)
             lines.append(f"{row.rank}. {bots.mention(row.entrant)}: {score}"
                          + (f" ({', '.join(extra)})" if extra else ""))
-        text = fit_table(lines, [f"-# {line}" for line in table.explanations])
+        notes = list(table.explanations) if explain else \
+            ["-# What the columns mean: on the image, and in `/tournament standings`."] if table.explanations else []
+        text = fit_table(lines, [f"-# {line}" if explain else line for line in notes])
         subtitle = ("final standings" if final else f"after round {snap.event.current_round}"
                     if snap.event.status == "running" else STATUS_SAID[snap.event.status])
         title = f"Event #{event_id}: {self.title(snap.event)}"
@@ -537,6 +546,6 @@ class Tournaments:
         for row in table.rows:
             if row.rank > 3:
                 break
-            lines.append(f"{MEDALS[row.rank - 1]} {bots.mention(row.entrant)}: {points_text(row.points)}")
+            lines.append(f"{MEDALS[row.rank - 1]} {bots.mention(row.entrant)}: {score_text(table, row.points)}")
         lines.append("Thank you all for playing! /tournament standings shows the whole table.")
         return "\n".join(lines)[:2000]

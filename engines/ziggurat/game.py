@@ -336,8 +336,23 @@ class Ziggurat(Game):
                     scores[seat] = float(value + self.progress((c + 2) % 4) + 1000 * self.home_count((c + 2) % 4))
                 else:
                     scores[seat] = max(scores[seat], float(value))
-            return Outcome.by_scores(tuple(scores), f"round limit {self.options['round_limit']}: closest to home")
+            return Outcome.by_scores(tuple(scores), self._limit_reason())
         return None
+
+    def _limit_reason(self) -> str:
+        """Why the round limit's winner won: pieces home first, then squares travelled, per colour or team."""
+        partners = self.options["mode"] == "partners"
+        groups = [(c, (c + 2) % 4) for c in self.colours if c < 2] if partners else [(c,) for c in self.colours]
+
+        def said(group: tuple[int, ...]) -> str:
+            home = sum(self.home_count(c) for c in group)
+            travelled = sum(self.progress(c) for c in group)
+            names = " & ".join(LAYOUT[c].name for c in group)
+            return f"{names} {home}/{self.per_colour * len(group)} home, {travelled} squares travelled"
+
+        who = "team" if partners else "colour"
+        return (f"round limit {self.options['round_limit']} reached, so the {who} closest to home wins (pieces home"
+                f" first, then squares travelled): " + "; ".join(said(g) for g in groups))
 
     # ----- explanations -------------------------------------------------------------------
 

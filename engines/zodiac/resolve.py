@@ -197,7 +197,8 @@ def leap_plan(st: State, p: Piece, frm: int, to: int) -> tuple[int, int, int, bo
 def execute(st: State, act: Action, roll: int | None = None) -> dict[str, Any]:
     """Apply ``act`` (already known legal). Returns {"extra": bool, "lost": [...], "pending": bool, ...}."""
     found = st.find(act.pid) if act.kind != "stop" else None
-    info: dict[str, Any] = {"extra": False, "lost": [], "pending": False, "fungi": 0, "swing": None}
+    info: dict[str, Any] = {"extra": False, "lost": [], "pending": False, "fungi": 0, "swing": None,
+                            "trample": act.kind in ("rhino", "charge")}
     if act.kind == "stop":
         return info
     assert found is not None

@@ -31,8 +31,11 @@ def carriers(st: State, side: int) -> list[int]:
     return out
 
 
-def check_result(st: State, mover: int) -> None:
-    """King captures (both at once: the mover wins, 2.2d), then the mover's race to the far rank (2.2b)."""
+def check_result(st: State, mover: int, trample: bool = False) -> None:
+    """King captures (both at once: the mover wins, 2.2d), then the mover's race to the far rank (2.2b).
+
+    A side that loses its own king on its own move (its rhino trampling it, 3.10f) loses (2.2c), and the
+    reason says so rather than that the other side captured it."""
     if st.winner is not None:
         return
     alive = [king_alive(st, 0), king_alive(st, 1)]
@@ -42,7 +45,12 @@ def check_result(st: State, mover: int) -> None:
     for side in (0, 1):
         if not alive[side]:
             st.winner = 1 - side
-            st.reason = f"{SIDE_NAMES[1 - side]} captured {SIDE_NAMES[side]}'s king ({st.kings[side]})"
+            if side != mover:
+                st.reason = f"{SIDE_NAMES[1 - side]} captured {SIDE_NAMES[side]}'s king ({st.kings[side]})"
+            elif trample:
+                st.reason = f"{SIDE_NAMES[side]}'s rhino trampled its own king ({st.kings[side]})"
+            else:
+                st.reason = f"{SIDE_NAMES[side]} lost its own king ({st.kings[side]}) on its own move"
             return
     if any(rank(sq) == far_rank(mover) for sq in carriers(st, mover)):
         st.winner = mover
@@ -51,7 +59,7 @@ def check_result(st: State, mover: int) -> None:
 
 def after_action(st: State, info: dict[str, Any], mover: int) -> None:
     """Decide what follows an action: a die to roll, an extra turn, or the end of the turn."""
-    check_result(st, mover)
+    check_result(st, mover, bool(info.get("trample")))
     if st.winner is not None or st.pending is not None:
         return
     if info["extra"]:

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 from engines.zodiac.core import DIR_NAMES, SIDE_NAMES, Piece, sq_name
 from engines.zodiac.reach import Action, landing
+from engines.zodiac.turns import carriers
 
 if TYPE_CHECKING:
     from engines.zodiac.game import Zodiac
@@ -50,7 +51,10 @@ def describe(game: Zodiac, seat: int, move: str) -> str:
         if danger:
             extra.append(f"danger {danger}: needs a roll of {danger + 1}+")
     if act.kind in ("rhino", "charge"):
-        hit = [sq_name(sq) for sq in act.arg if sq in st.cells]  # type: ignore[attr-defined]
+        side = game.side_of(seat)
+        own_king = set(carriers(st, side))  # the mover's own king (or what carries it) dies too: it loses
+        hit = [sq_name(sq) + (": your own king, you lose" if sq in own_king else "")
+               for sq in act.arg if sq in st.cells]  # type: ignore[attr-defined]
         if hit:
             extra.append("tramples " + ", ".join(hit))
     if act.kind == "virus":

@@ -109,19 +109,22 @@ async def test_ziggurat_with_ai_seats_plays_several_rounds(harness: BotHarness) 
             assert not played.ephemeral or played.content.startswith("Played:"), played.content
             turns += 1
         assert ai_move_count(harness.database_path, game_id, "easy") >= 6  # every AI seat took turns
-        assert len(played_by(fake.messages(thread), "easy")) >= 6
+        # one message per turn (a Redo's roll included), and a turn the dice end at once shows no play
+        assert len(played_by(fake.messages(thread), "easy")) >= 3
 
 
 async def test_a_hint_in_a_rated_game_is_refused_privately_and_allowed_in_an_unrated_one(
         harness: BotHarness) -> None:
     fake = harness.fake
     async with harness.running() as bot:
-        _, thread = await start_ai_game(fake, "alice", "zaic", {"ai": "easy"})
+        _, thread = await start_ai_game(fake, "alice", "zaic", {"ai": "easy", "rated": True})
         before = len(fake.messages(thread))
         rec = await fake.slash("alice", "zaic hint", {}, channel=thread)
         followups = await rec.wait_followups(1, timeout=AI_WAIT)
         assert rec.ephemeral and followups[0].ephemeral
-        assert followups[0].content == "Hints are for unrated games only: this game counts for the leaderboards."
+        assert followups[0].content.startswith("Hints are for unrated games only: this game counts for the"
+                                               " leaderboards. For a game with hints, start one with"
+                                               " `/zaic new ai: easy`")
         assert all("hint" not in m.content for m in fake.messages(thread)[before:])
 
         rec = await fake.slash("carol", "zaic new", {"opponent": "dave", "rated": False})

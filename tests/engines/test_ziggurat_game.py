@@ -275,3 +275,15 @@ def test_queen_moves_refused_with_the_reason(stacks_: dict, text: str, words: st
     game = position(stacks_, movement=1 if text == "move b1" else 4, queen=True)
     with pytest.raises(IllegalMove, match=words):
         game.play(0, text)
+
+
+def test_the_round_limit_result_explains_what_closest_to_home_means() -> None:
+    from engines.ziggurat.game import Ziggurat
+
+    game = Ziggurat.new(4, {"mode": "partners", "round_limit": 30})
+    game.limit_reached = True
+    outcome = game.outcome()
+    assert outcome is not None
+    assert outcome.reason.startswith("round limit 30 reached, so the team closest to home wins (pieces home first,"
+                                     " then squares travelled): Blue & Green 0/6 home, ")
+    assert "squares travelled" in outcome.reason.split(": ", 1)[1]

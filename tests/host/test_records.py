@@ -79,7 +79,7 @@ async def test_json_and_text_exports_reimport_to_the_same_history(host: Host, na
         rng = random.Random(f"{name}:{index}")
         game_id = await play_game(host, name, players, options, rng, limit=25)
         text, files = await record_exchange.export(host, game_id, namer)
-        assert "verify" in text
+        assert ("verify" in text) == cls.has_chance  # a game without dice has nothing to verify
         by_ext = {filename.rsplit(".", 1)[1]: data for filename, data in files}
         moves = [(m.seat, m.text) for m in await host.store.moves(game_id)]
         for ext in ("json", "txt"):
