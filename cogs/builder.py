@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from cogs._shared import bot_of, guarded, post_report
-from host.builder import MAX_MENUS, StaleBuilder, Step, decode, encode
+from host.builder import StaleBuilder, Step, decode, encode
 from host.results import HostError
 
 if TYPE_CHECKING:
@@ -22,8 +22,6 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 STATE = r"(?P<game_id>[0-9]+):(?P<ply>[0-9]+):(?P<token>[0-9a-z]+):(?P<path>[0-9.~]*)"
-MAX_BUTTONS = 20
-"""Four rows of five: the fifth row holds Play, Back and Cancel."""
 
 
 def token_of(interaction: discord.Interaction) -> str:
@@ -46,13 +44,14 @@ def builder_message(step: Step) -> dict[str, Any]:
     if step.groups:
         options = [(f"~{k}", name) for k, name in enumerate(step.groups)]
         view.add_item(BuilderSelect(*state, encode(step.path), 0, options, "Where on the board…"))
-    elif step.choices and len(step.choices) <= MAX_BUTTONS and all(len(c.label) <= 80 for c in step.choices):
+    elif step.menus:
+        prefix = step.path if not step.path or not step.path[-1].startswith("~") else step.path[:-1]
+        for n, (title, menu) in enumerate(step.menus):
+            options = [(choice.value.rsplit(".", 1)[-1], choice.label) for choice in menu]
+            view.add_item(BuilderSelect(*state, encode(prefix), n, options, title or "Choose…"))
+    else:
         for n, choice in enumerate(step.choices):
             view.add_item(BuilderPick(*state, choice.value, choice.label, row=n // 5))
-    elif step.choices:
-        prefix = step.path if not step.path or not step.path[-1].startswith("~") else step.path[:-1]
-        for n, (title, options) in enumerate(_menus(step)):
-            view.add_item(BuilderSelect(*state, encode(prefix), n, options, title))
     if step.move is not None:
         view.add_item(BuilderPlay(*state, encode(step.path)))
     view.add_item(BuilderPick(*state, encode(step.path[:-1]), "Back", row=4, back=True, disabled=not step.can_back))
@@ -60,27 +59,6 @@ def builder_message(step: Step) -> dict[str, Any]:
     assert step.board is not None
     file = discord.File(io.BytesIO(step.board.image), filename=step.board.filename)
     return {"content": "\n".join(lines)[:2000], "file": file, "view": view}
-
-
-def _menus(step: Step) -> list[tuple[str, list[tuple[str, str]]]]:
-    """The choices in at most four menus of 25: whole groups packed in order (a file, a row, a colour)."""
-    menus: list[tuple[list[str], list[tuple[str, str]]]] = []
-    for choice in step.choices:
-        last = choice.value.rsplit(".", 1)[-1]
-        fits = menus and len(menus[-1][1]) < 25 and (choice.group in menus[-1][0] or
-                                                      len(menus[-1][1]) + _group_size(step, choice.group) <= 25)
-        if not fits:
-            menus.append(([], []))
-        names, options = menus[-1]
-        if choice.group not in names:
-            names.append(choice.group)
-        options.append((last, choice.label))
-    assert len(menus) <= MAX_MENUS, "the host opens a group first when the choices need more menus"
-    return [(", ".join(n for n in names if n) or "Choose…", options) for names, options in menus]
-
-
-def _group_size(step: Step, group: str) -> int:
-    return sum(1 for c in step.choices if c.group == group)
 
 
 async def show(interaction: discord.Interaction, step: Step) -> None:

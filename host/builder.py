@@ -56,6 +56,8 @@ class Step:
     choices: list[Choice]
     groups: list[str] = field(default_factory=list)
     """Set instead of ``choices`` when one step has more choices than four menus hold: pick a group first."""
+    menus: list[tuple[str, list[Choice]]] = field(default_factory=list)
+    """The choices in at most four menus, whole groups packed in order, when there are too many for buttons."""
     move: str | None = None
     """The finished move (press Play), once the picks lead to exactly one."""
     board: Board | None = None
@@ -125,6 +127,25 @@ def groups_of(children: list[_Node], per_menu: int = 25) -> list[tuple[str, list
 
 MAX_MENUS = 4
 """Selects a builder step may show at once: Discord allows five rows, and one holds Back and Cancel."""
+MAX_BUTTONS = 20
+"""Choices shown as buttons (four rows of five); more go into menus."""
+
+
+def packed(groups: list[tuple[str, list[int]]], per_menu: int = 25) -> list[tuple[list[str], list[int]]]:
+    """Whole groups packed in order into menus of at most ``per_menu`` choices (a group is never split here:
+    ``groups_of`` already cut any group longer than a menu)."""
+    menus: list[tuple[list[str], list[int]]] = []
+    for name, members in groups:
+        if not menus or len(menus[-1][1]) + len(members) > per_menu:
+            menus.append(([], []))
+        menus[-1][0].append(name)
+        menus[-1][1].extend(members)
+    return menus
+
+
+def needs_group_first(children: list[_Node]) -> bool:
+    """More choices than four menus hold, group by group: the player opens a group first."""
+    return len(children) > MAX_BUTTONS and len(packed(groups_of(children))) > MAX_MENUS
 
 
 class MoveBuilder:
@@ -249,7 +270,7 @@ class MoveBuilder:
             if group is not None:
                 indexes = menus[group][1]
                 step.prompt += f" ({menus[group][0]})"
-            elif len(menus) > MAX_MENUS and len(children) > 20:
+            elif needs_group_first(children):
                 step.groups = [name for name, _ in menus]
                 step.prompt += " First choose where:"
             prefix = tuple(p for p in path if not p.startswith(GROUP_MARK))
@@ -258,6 +279,11 @@ class MoveBuilder:
                     pick = children[i].pick
                     assert pick is not None
                     step.choices.append(Choice(encode((*prefix, str(i))), pick.label, pick.target, pick.group))
+                if len(step.choices) > MAX_BUTTONS:
+                    shown = [(name, [n for n, i in enumerate(indexes) if i in set(members)])
+                             for name, members in menus if set(members) & set(indexes)]
+                    step.menus = [(", ".join(names), [step.choices[n] for n in members])
+                                  for names, members in packed(shown)]
         step.board = await self.draw(row, self._observation(game, seat, node, trail, step))
         return step
 
@@ -279,6 +305,20 @@ class MoveBuilder:
         offered = [c.target for c in step.choices if c.target]
         obs["highlights"] = {"picked": picked, "offered": offered}
         return obs
+
+
+def presses(game: Game, seat: int, move: str) -> int:
+    """How many presses the builder needs for ``move``: one per step with a real choice (two where a group
+    must be opened first), not counting Move and Play. For the bench and the tests of its steps."""
+    node = tree_of([(m, seq) for m, seq in game.move_picks(seat) if seq[0].kind != SECRET])
+    target = dict(game.move_picks(seat))[move]
+    count = 0
+    for pick in target:
+        children = list(node.children.values())
+        if len(children) > 1:
+            count += 2 if needs_group_first(children) else 1
+        node = node.children[pick.key]
+    return count
 
 
 def wants_builder(row: GameRow, game: Game) -> bool:

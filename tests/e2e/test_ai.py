@@ -74,7 +74,8 @@ async def test_zrtz_new_ai_hard_the_ai_moves_and_its_board_appears_in_the_thread
         assert reply.attachments and reply.attachments[0].filename.endswith(".png")
         assert f"<@{harness.user_id('alice')}>" in to_move_line(reply)
         assert ai_move_count(harness.database_path, game_id, "hard") == 1
-        assert not reply.custom_ids() or all(c.startswith("zm:") for c in reply.custom_ids())
+        assert reply.custom_ids()[0] == f"mo:{game_id}", "alice's turn: the Move button of the move builder"
+        assert all(c.startswith("zm:") for c in reply.custom_ids()[1:])
 
 
 async def test_naming_the_bot_as_opponent_means_ai_medium_and_other_bots_are_refused(harness: BotHarness) -> None:

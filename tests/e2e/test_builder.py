@@ -1,41 +1,165 @@
-"""The move builder end to end: whole games played only by builder presses, and its refusals."""
+"""The move builder end to end: whole games played only by builder presses, and its refusals.
+
+Each game is played to its end by people pressing Move, the builder's choices and Play, never typing a
+move (Zodiac's secret choices are made in their DM menus, as the builder asks). Every payload passes the
+fake Discord's limits, or the fake fails the test.
+"""
 
 from __future__ import annotations
 
 import random
+from typing import Any
 
-from tests.e2e.builder_driver import Presses, is_builder, open_builder, play_one_move
+import pytest
+
+import engines
+from tests.e2e.builder_driver import Presses, choices, is_builder, open_builder, play_one_move, press
 from tests.e2e.conftest import BotHarness
 from tests.e2e.test_platform import challenge_and_accept, game_title, mover_name
+from tests.fakediscord import Message
 
-MAX_PLIES = 400
+MAX_PLIES = 600
+PEOPLE = ("alice", "bob", "carol", "dave")
 
 
-async def play_whole_game(harness: BotHarness, bot, game: str, seed: str) -> Presses:
-    """alice and bob play ``game`` to its end pressing only Move, the builder's choices and Play."""
+async def start(harness: BotHarness, game: str, players: int, options: dict[str, Any]) -> int:
+    """alice challenges the others with ``options``; everyone accepts; the game id."""
     fake = harness.fake
-    fake.timeout = 30
-    game_id, _first = await challenge_and_accept(harness, game)
-    thread = fake.thread(f"{game_title(game)} #{game_id}")
+    named = {"opponent": "bob", "opponent2": "carol", "opponent3": "dave"}
+    params = {key: user for key, user in list(named.items())[:players - 1]} | options
+    rec = await fake.slash("alice", f"{game} new", params)
+    challenge = rec.original
+    assert challenge is not None and "wants to play" in challenge.content, rec.content
+    accept = next(c for c in challenge.custom_ids() if c.startswith("zg:accept:"))
+    for user in PEOPLE[1:players]:
+        await fake.click(user, fake.world.messages[challenge.id], accept)
+    return int(accept.rsplit(":", 1)[1])
+
+
+def live_board(harness: BotHarness, game: str, game_id: int) -> Message:
+    thread = harness.fake.thread(f"{game_title(game)} #{game_id}")
+    return next(m for m in reversed(harness.fake.messages(thread)) if f"mo:{game_id}" in m.custom_ids())
+
+
+async def secret_choice(harness: BotHarness, user: str, game_id: int, rng: random.Random) -> None:
+    """Zodiac's duel and king picks: chosen in the DM menu the bot sent, as the builder tells players to."""
+    fake = harness.fake
+    menus = [m for m in fake.messages(fake.user(user)) if f"zs:{game_id}" in m.custom_ids()]
+    assert menus, f"{user} has a secret choice to make but no DM menu"
+    menu = menus[-1]
+    options = [o["value"] for row in menu.components for c in row["components"] for o in c.get("options", [])]
+    await fake.select(user, menu, f"zs:{game_id}", [rng.choice(options)])
+
+
+async def play_whole_game(harness: BotHarness, bot, game: str, game_id: int, seed: str) -> Presses:
+    """The players of ``game_id`` play it to its end pressing only Move, the builder's choices and Play."""
     rng, stats = random.Random(seed), Presses()
     for _ in range(MAX_PLIES):
-        row = await bot.host.get(game_id)
+        row, state = await bot.host.engine(game_id)
         if row.status != "active":
             break
-        board = next(m for m in reversed(fake.messages(thread)) if f"mo:{game_id}" in m.custom_ids())
-        user = await mover_name(harness, bot, game_id)
-        builder = await open_builder(fake, user, board, game_id, stats)
-        builder = await play_one_move(fake, user, builder, rng, stats)
+        seat = min(s for s in state.to_move() if s >= 0)
+        user = harness.name_of(row.user_at(seat))
+        if state.move_picks(seat)[0][1][0].kind == "secret":
+            await secret_choice(harness, user, game_id, rng)
+            continue
+        builder = await open_builder(harness.fake, user, live_board(harness, game, game_id), game_id, stats)
+        builder = await play_one_move(harness.fake, user, builder, rng, stats)
         while is_builder(builder):  # the same player's next step of a turn of several
-            builder = await play_one_move(fake, user, builder, rng, stats, opened=False)
+            builder = await play_one_move(harness.fake, user, builder, rng, stats, opened=False)
     row = await bot.host.get(game_id)
     assert row.status == "finished", f"{game} #{game_id} did not end by builder presses"
-    last = fake.messages(thread)[-1]
-    assert "🏆" in last.content or "🤝" in last.content
+    thread = harness.fake.thread(f"{game_title(game)} #{game_id}")
+    assert any("🏆" in m.content or "🤝" in m.content for m in harness.fake.messages(thread)[-2:])
     return stats
 
 
-async def test_a_whole_zaic_game_by_builder_presses(harness: BotHarness) -> None:
+GAMES = [
+    ("zaic", 2, {}),
+    ("zrtz", 2, {}),
+    ("zodiac", 2, {}),
+    ("zarathustra", 4, {"board": 5, "skulls_if_destroyed": True}),
+    ("ziggurat", 2, {"round_limit": 30}),
+]
+"""One whole game of each game through Discord; every player count and option value of Zarathustra and
+Ziggurat is played whole through the same host service in ``tests/host/test_builder_games.py``."""
+
+
+@pytest.mark.parametrize(("game", "players", "options"), GAMES, ids=[f"{g}-{p}p" for g, p, _ in GAMES])
+async def test_a_whole_game_by_builder_presses_only(harness: BotHarness, game: str, players: int,
+                                                    options: dict[str, Any]) -> None:
+    harness.fake.timeout = 20
     async with harness.running() as bot:
-        stats = await play_whole_game(harness, bot, "zaic", "zaic")
-    assert stats.per_move and max(stats.picks_per_move) <= 3
+        game_id = await start(harness, game, players, options)
+        stats = await play_whole_game(harness, bot, game, game_id, f"{game}{players}")
+    assert stats.per_move and max(stats.picks_per_move) <= 4
+
+
+async def test_back_cancel_and_refusals(harness: BotHarness) -> None:
+    fake = harness.fake
+    async with harness.running() as bot:
+        game_id, first = await challenge_and_accept(harness, "zrtz")
+        mover = await mover_name(harness, bot, game_id)
+        other = "bob" if mover == "alice" else "alice"
+        refused = await fake.click(other, first, f"mo:{game_id}")
+        await refused.wait_resolved()
+        assert refused.messages[-1].ephemeral and "turn" in refused.messages[-1].content
+        stranger = await fake.click("carol", first, f"mo:{game_id}")
+        await stranger.wait_resolved()
+        assert "not playing" in stranger.messages[-1].content
+
+        stats = Presses()
+        builder = await open_builder(fake, mover, first, game_id, stats)
+        assert "Which marble do you place?" in builder.content and builder.attachments
+        white = next(c for c, _ in choices(builder) if c.endswith(":2"))  # b, g, w: the third is white
+        await press(fake, mover, builder, white, None, stats)
+        picked = fake.world.messages[builder.id]
+        assert "Picked: White marble" in picked.content and "On which ring?" in picked.content
+        back = next(c for c in picked.custom_ids() if c.startswith("mk:"))
+        await press(fake, mover, picked, back, None, stats)
+        assert "Which marble do you place?" in fake.world.messages[builder.id].content, "Back undoes the pick"
+
+        # The opponent moves meanwhile (typed): the open builder is stale and says so, changing nothing.
+        old = await open_builder(fake, mover, first, game_id, stats)
+        state = await bot.host.observation(game_id, None)
+        thread = fake.thread(f"ZÈRTZ #{game_id}")
+        move = (await bot.host.engine(game_id))[1].legal_moves(state["to_move"][0])[0]
+        await fake.slash(mover, "zrtz move", {"move": move}, channel=thread)
+        forward = choices(fake.world.messages[old.id])[0]
+        await press(fake, mover, fake.world.messages[old.id], forward[0], forward[1], stats)
+        stale = fake.world.messages[old.id]
+        assert "out of date" in stale.content and "Nothing was played" in stale.content
+        assert stale.custom_ids() == [f"mo:{game_id}"], "a stale builder offers a fresh one"
+        assert (await bot.host.observation(game_id, None))["ply"] == state["ply"] + 1
+
+        # A newer builder replaces an older one; Cancel closes without playing.
+        board = live_board(harness, "zrtz", game_id)
+        older = await open_builder(fake, other, board, game_id, stats)
+        newer = await open_builder(fake, other, board, game_id, stats)
+        forward = choices(fake.world.messages[older.id])[0]
+        await press(fake, other, fake.world.messages[older.id], forward[0], forward[1], stats)
+        assert "newer move builder" in fake.world.messages[older.id].content
+        cancel = next(c for c in newer.custom_ids() if c.startswith("mx:"))
+        await press(fake, other, newer, cancel, None, stats)
+        closed = fake.world.messages[newer.id]
+        assert "closed" in closed.content and not closed.custom_ids()
+        assert (await bot.host.observation(game_id, None))["ply"] == state["ply"] + 1
+
+
+async def test_a_builder_works_across_a_restart(harness: BotHarness) -> None:
+    fake = harness.fake
+    stats = Presses()
+    async with harness.running() as bot:
+        game_id, first = await challenge_and_accept(harness, "zaic")
+        mover = await mover_name(harness, bot, game_id)
+        builder = await open_builder(fake, mover, first, game_id, stats)
+        forward = choices(builder)[0]
+        await press(fake, mover, builder, forward[0], forward[1], stats)
+    async with harness.running() as bot:
+        builder = await play_one_move(fake, mover, fake.world.messages[builder.id], random.Random(1), stats)
+        assert (await bot.host.observation(game_id, None))["ply"] == 1, "the builder played after the restart"
+        assert not is_builder(builder) and "Played" in builder.content
+
+
+def test_every_game_is_played_whole_here() -> None:
+    assert {g for g, _, _ in GAMES} == set(engines.GAMES), "every registered game needs its builder game"
