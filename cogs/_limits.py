@@ -8,6 +8,7 @@ A command whose work may take over a second defers first (``interaction.response
 
 from __future__ import annotations
 
+import logging
 import time
 from collections.abc import Callable
 from typing import TypeVar
@@ -16,6 +17,7 @@ import discord
 from discord import app_commands
 
 T = TypeVar("T")
+log = logging.getLogger(__name__)
 COOLDOWN = 10.0
 """Seconds between two expensive commands of one user."""
 
@@ -32,13 +34,25 @@ def cooldown_text(error: app_commands.CommandOnCooldown) -> str:
     return f"This command is busy work for the bot: try again in {error.retry_after:.0f} s."
 
 
+MAX_ERROR = 1900
+"""Characters of a refusal shown to a user (Discord's limit is 2,000); a longer one is cut and logged whole."""
+
+
+def capped(text: str, limit: int = MAX_ERROR) -> str:
+    """``text`` within ``limit`` characters; a cut text ends in "…" and is logged whole."""
+    if len(text) <= limit:
+        return text
+    log.info("refusal cut from %d characters: %s", len(text), text)
+    return text[:limit - 1] + "…"
+
+
 async def refuse_after_defer(interaction: discord.Interaction, text: str) -> None:
     """The deferred placeholder is public: remove it and tell only the user why."""
     try:
         await interaction.delete_original_response()
     except discord.HTTPException:
         pass
-    await interaction.followup.send(text, ephemeral=True)
+    await interaction.followup.send(capped(text), ephemeral=True)
 
 
 

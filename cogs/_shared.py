@@ -17,7 +17,7 @@ import discord
 from discord import app_commands
 
 import engines
-from cogs._limits import cooldown_text
+from cogs._limits import capped, cooldown_text, refuse_after_defer
 from host import outbox
 from host.results import Board, Busy, HostError, Lobby, Report
 from host.service import mention
@@ -37,15 +37,29 @@ GENERIC_FAILURE = "Something went wrong on our side; your game is safe. Please t
 
 
 async def send_error(interaction: discord.Interaction, text: str) -> None:
-    """An ephemeral message only the user sees, whether or not we already answered."""
-    text = text if len(text) <= 2000 else text[:1999] + "…"
+    """An ephemeral message only the user sees, whether or not we already answered (capped; the whole
+    text is logged). After a public "thinking…" placeholder, the placeholder goes first: a followup
+    would fill it, publicly."""
+    text = capped(text)
     try:
-        if interaction.response.is_done():
+        if await _thinking(interaction):
+            await refuse_after_defer(interaction, text)
+        elif interaction.response.is_done():
             await interaction.followup.send(text, ephemeral=True)
         else:
             await interaction.response.send_message(text, ephemeral=True)
     except discord.HTTPException:
         log.warning("could not tell user %s: %s", interaction.user.id, text)
+
+
+async def _thinking(interaction: discord.Interaction) -> bool:
+    """The response is still the deferred "thinking…" placeholder (no followup has filled it)."""
+    if interaction.response.type is not discord.InteractionResponseType.deferred_channel_message:
+        return False
+    try:
+        return (await interaction.original_response()).flags.loading
+    except discord.HTTPException:
+        return False
 
 
 async def on_app_command_error(interaction: discord.Interaction, error: app_commands.AppCommandError) -> None:
@@ -63,6 +77,24 @@ async def on_app_command_error(interaction: discord.Interaction, error: app_comm
     name = interaction.command.qualified_name if interaction.command else "?"
     log.error("command /%s failed", name, exc_info=original)
     await send_error(interaction, GENERIC_FAILURE)
+
+
+def printable(text: str) -> str:
+    """``text`` without control characters (what a user typed into an autocomplete box may hold any)."""
+    return "".join(ch if ch.isprintable() else " " for ch in text)
+
+
+def fit_choices(choices: Sequence[app_commands.Choice[Any]]) -> list[app_commands.Choice[Any]]:
+    """At most 25 autocomplete choices, names printable and of 1-100 characters, string values of 1-100:
+    Discord refuses the whole answer otherwise."""
+    fitted = []
+    for choice in choices[:25]:
+        name = printable(choice.name).strip()[:100] or "?"
+        value = choice.value
+        if isinstance(value, str):
+            value = value[:100] or " "
+        fitted.append(app_commands.Choice(name=name, value=value))
+    return fitted
 
 
 Callback = Callable[[Any, discord.Interaction], Awaitable[None]]
@@ -334,6 +366,13 @@ async def thread_of(bot: ZBot, channel_id: int | None) -> discord.abc.Messageabl
             log.warning("channel %s is gone", channel_id)
             return None
     return channel if isinstance(channel, discord.abc.Messageable) else None
+
+
+def reply_to(channel_id: int | None, message_id: int | None) -> discord.MessageReference | None:
+    """A reply to ``message_id`` (a game's challenge), or none; a deleted message leaves a plain post."""
+    if channel_id is None or message_id is None:
+        return None
+    return discord.MessageReference(message_id=int(message_id), channel_id=channel_id, fail_if_not_exists=False)
 
 
 def lobby_text(lobby: Lobby, title: str) -> str:
