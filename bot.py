@@ -60,6 +60,10 @@ class Config:
     """``SHARD_COUNT``/``SHARD_IDS``: connect only these shards; ``None``: one unsharded connection, as before."""
     engine_cache: int = ENGINE_CACHE
     """``ENGINE_CACHE``: games whose engine stays in memory (least recently used ones are dropped)."""
+    backup_dir: Path | None = None
+    """``BACKUP_DIR``: a daily online backup of the SQLite file goes there (cogs/backups.py)."""
+    backup_keep: int = 7
+    """``BACKUP_KEEP``: backups kept in ``backup_dir``, newest first."""
 
     @classmethod
     def from_env(cls, *, sync: bool = False) -> Config:
@@ -82,6 +86,8 @@ class Config:
             challenge_days=float(os.environ.get("CHALLENGE_DAYS") or CHALLENGE_TTL / 86400),
             shards=shards.parse(os.environ.get("SHARD_COUNT", ""), os.environ.get("SHARD_IDS", "")),
             engine_cache=_number(os.environ.get("ENGINE_CACHE", "").strip(), "ENGINE_CACHE", int, ENGINE_CACHE),
+            backup_dir=Path(os.environ["BACKUP_DIR"]) if os.environ.get("BACKUP_DIR", "").strip() else None,
+            backup_keep=_number(os.environ.get("BACKUP_KEEP", "").strip(), "BACKUP_KEEP", int, 7),
         )
 
 
