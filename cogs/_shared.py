@@ -17,7 +17,7 @@ import discord
 from discord import app_commands
 
 import engines
-from cogs._limits import capped, cooldown_text, refuse_after_defer
+from cogs._limits import admitted, capped, cooldown_text, refuse_after_defer
 from host import outbox
 from host.results import Board, Busy, HostError, Lobby, Report
 from host.service import mention
@@ -105,6 +105,8 @@ def guarded(callback: Callback) -> Callback:
 
     @functools.wraps(callback)
     async def wrapper(self: Any, interaction: discord.Interaction) -> None:
+        if not await admitted(interaction):  # the per-user budget, before any database work
+            return
         try:
             await callback(self, interaction)
         except (HostError, Busy) as error:
