@@ -9,6 +9,7 @@ import functools
 import io
 import logging
 import re
+import time
 import weakref
 from collections.abc import Awaitable, Callable, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar, Self
@@ -515,11 +516,25 @@ def names_for(client: discord.Client, interaction: discord.Interaction,
         if member is not None:
             return member.display_name
         user = client.get_user(user_id)
-        if user is None:
-            try:
-                user = await client.fetch_user(user_id)
-            except discord.HTTPException:
-                return unknown(user_id)
+        if user is not None:
+            return user.display_name
+        cache = _FETCHED_NAMES.setdefault(client, {})
+        now = time.monotonic()
+        if (known := cache.get(user_id)) is not None and known[1] > now:
+            return known[0]
+        try:
+            user = await client.fetch_user(user_id)
+        except discord.HTTPException:
+            return unknown(user_id)
+        if len(cache) >= NAME_CACHE_SIZE:
+            cache.clear()
+        cache[user_id] = (user.display_name, now + NAME_TTL)
         return user.display_name
 
     return name_of
+
+
+NAME_TTL = 600.0
+"""Seconds a fetched user's name is reused (``/leaderboard`` names players the client does not cache)."""
+NAME_CACHE_SIZE = 20_000
+_FETCHED_NAMES: weakref.WeakKeyDictionary[Any, dict[int, tuple[str, float]]] = weakref.WeakKeyDictionary()
