@@ -22,7 +22,7 @@ from discord.ext import commands
 from dotenv import load_dotenv
 
 import cogs
-from cogs._limits import Ration
+from cogs._limits import BURST, REFILL, Budget, FairTree, Ration
 from data import preflight
 from data.db import DEFAULT_PATH, Database
 from host import ladder, ratings, shards
@@ -60,6 +60,14 @@ class Config:
     """``SHARD_COUNT``/``SHARD_IDS``: connect only these shards; ``None``: one unsharded connection, as before."""
     engine_cache: int = ENGINE_CACHE
     """``ENGINE_CACHE``: games whose engine stays in memory (least recently used ones are dropped)."""
+    backup_dir: Path | None = None
+    """``BACKUP_DIR``: a daily online backup of the SQLite file goes there (cogs/backups.py)."""
+    backup_keep: int = 7
+    """``BACKUP_KEEP``: backups kept in ``backup_dir``, newest first."""
+    rate_burst: float = BURST
+    """``RATE_BURST``: interactions one user may send at once (0: no per-user limit)."""
+    rate_per_second: float = REFILL
+    """``RATE_PER_SECOND``: interactions a second one user may keep up."""
 
     @classmethod
     def from_env(cls, *, sync: bool = False) -> Config:
@@ -82,6 +90,10 @@ class Config:
             challenge_days=float(os.environ.get("CHALLENGE_DAYS") or CHALLENGE_TTL / 86400),
             shards=shards.parse(os.environ.get("SHARD_COUNT", ""), os.environ.get("SHARD_IDS", "")),
             engine_cache=_number(os.environ.get("ENGINE_CACHE", "").strip(), "ENGINE_CACHE", int, ENGINE_CACHE),
+            backup_dir=Path(os.environ["BACKUP_DIR"]) if os.environ.get("BACKUP_DIR", "").strip() else None,
+            backup_keep=_number(os.environ.get("BACKUP_KEEP", "").strip(), "BACKUP_KEEP", int, 7),
+            rate_burst=_number(os.environ.get("RATE_BURST", "").strip(), "RATE_BURST", float, BURST),
+            rate_per_second=_number(os.environ.get("RATE_PER_SECOND", "").strip(), "RATE_PER_SECOND", float, REFILL),
         )
 
 
@@ -128,15 +140,17 @@ class ZBot(commands.Bot):
         super().__init__(command_prefix=commands.when_mentioned, intents=discord.Intents.default(),
                          help_command=None, guild_ready_timeout=config.guild_ready_timeout,
                          allowed_mentions=discord.AllowedMentions(users=True, roles=False, everyone=False),
-                         **sharding)
+                         tree_cls=FairTree, **sharding)
         self.config = config
         self.db: Database | None = None
         self._host: Host | None = None
         self._ai: AiPlayers | None = None
         self.recovered: list[Report] = []
+        """Games started by recovery at start-up, posted once the bot is connected."""
         self.hints = Ration()
         """Hints computed per user: one every few seconds (a refused hint costs nothing)."""
-        """Games started by recovery at start-up, posted once the bot is connected."""
+        self.rates = Budget(config.rate_burst, config.rate_per_second) if config.rate_burst > 0 else None
+        """Every user's interactions: a burst and a refill rate (cogs/_limits.py)."""
 
     @property
     def host(self) -> Host:

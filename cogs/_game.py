@@ -22,11 +22,13 @@ from cogs._shared import (
     board_file,
     board_shown,
     draw_view,
+    fit_choices,
     lobby_text,
     lobby_view,
     open_draw_offers,
     open_thread,
     post_report,
+    printable,
     report_message,
     report_shown,
     retire_board,
@@ -168,8 +170,8 @@ class GameCog(HintCommand, RecordCommands, commands.GroupCog):
             choices, reason = [], str(error)
         if reason is not None:  # never an empty list without a reason: one entry that says why
             text = (await plain_names(interaction, reason)).rstrip(".")
-            return [app_commands.Choice(name=text[:100], value=f"{NO_MOVE} {text}"[:100])]
-        return [app_commands.Choice(name=label, value=value) for label, value in choices]
+            return fit_choices([app_commands.Choice(name=text, value=f"{NO_MOVE} {printable(text)}")])
+        return fit_choices([app_commands.Choice(name=label, value=value) for label, value in choices])
 
     @app_commands.command(name="board", description="Show the current board")
     @app_commands.describe(private="Only you see it, with anything hidden that only you may see")

@@ -8,6 +8,7 @@ A command whose work may take over a second defers first (``interaction.response
 
 from __future__ import annotations
 
+import logging
 import time
 from collections.abc import Callable
 from typing import TypeVar
@@ -16,6 +17,7 @@ import discord
 from discord import app_commands
 
 T = TypeVar("T")
+log = logging.getLogger(__name__)
 COOLDOWN = 10.0
 """Seconds between two expensive commands of one user."""
 
@@ -32,13 +34,25 @@ def cooldown_text(error: app_commands.CommandOnCooldown) -> str:
     return f"This command is busy work for the bot: try again in {error.retry_after:.0f} s."
 
 
+MAX_ERROR = 1900
+"""Characters of a refusal shown to a user (Discord's limit is 2,000); a longer one is cut and logged whole."""
+
+
+def capped(text: str, limit: int = MAX_ERROR) -> str:
+    """``text`` within ``limit`` characters; a cut text ends in "…" and is logged whole."""
+    if len(text) <= limit:
+        return text
+    log.info("refusal cut from %d characters: %s", len(text), text)
+    return text[:limit - 1] + "…"
+
+
 async def refuse_after_defer(interaction: discord.Interaction, text: str) -> None:
     """The deferred placeholder is public: remove it and tell only the user why."""
     try:
         await interaction.delete_original_response()
     except discord.HTTPException:
         pass
-    await interaction.followup.send(text, ephemeral=True)
+    await interaction.followup.send(capped(text), ephemeral=True)
 
 
 
@@ -58,3 +72,69 @@ class Ration:
 
     def spend(self, user_id: int) -> None:
         self.last[user_id] = self.clock()
+
+
+BURST = 10
+"""Interactions one user may send at once (a builder's bursts of 3-4 presses fit twice over)."""
+REFILL = 1.5
+"""Interactions a second one user may keep up (a builder at about one press a second never waits)."""
+
+
+class Budget:
+    """A token bucket per user over every interaction: ``burst`` at once, refilled at ``rate`` a second.
+
+    Checked in memory before any database work (``app_commands`` via ``FairTree``, buttons and menus via
+    ``guarded``); a refusal is a private "slow down". Users whose bucket is full again are forgotten."""
+
+    def __init__(self, burst: float = BURST, rate: float = REFILL, clock: Callable[[], float] = time.monotonic) -> None:
+        self.burst, self.rate, self.clock = float(burst), float(rate), clock
+        self.buckets: dict[int, tuple[float, float]] = {}
+        """user -> (tokens, when counted)"""
+
+    def take(self, user_id: int) -> float:
+        """Spend one interaction: 0 when the user may go ahead, else the seconds until they may."""
+        now = self.clock()
+        tokens, then = self.buckets.get(user_id, (self.burst, now))
+        tokens = min(self.burst, tokens + (now - then) * self.rate)
+        if tokens < 1.0:
+            self.buckets[user_id] = (tokens, now)
+            return (1.0 - tokens) / self.rate
+        self.buckets[user_id] = (tokens - 1.0, now)
+        if len(self.buckets) > 10_000:
+            self._forget(now)
+        return 0.0
+
+    def _forget(self, now: float) -> None:
+        full = [u for u, (t, then) in self.buckets.items() if t + (now - then) * self.rate >= self.burst]
+        for user in full:
+            del self.buckets[user]
+
+
+def slow_down_text(wait: float) -> str:
+    return f"Slow down: you are sending more than the bot serves one player. Try again in {max(wait, 1):.0f} s."
+
+
+async def admitted(interaction: discord.Interaction) -> bool:
+    """Within the user's budget (the client's ``rates``, when it has one); else answered privately, False."""
+    budget: Budget | None = getattr(interaction.client, "rates", None)
+    if budget is None:
+        return True
+    wait = budget.take(interaction.user.id)
+    if wait <= 0:
+        return True
+    log.info("user %s slowed down (%.1f s)", interaction.user.id, wait)
+    try:
+        await interaction.response.send_message(slow_down_text(wait), ephemeral=True)
+    except discord.HTTPException:
+        pass
+    return False
+
+
+class FairTree(app_commands.CommandTree):  # type: ignore[type-arg]
+    """The command tree: every slash command within its user's budget; autocomplete always answered (it never
+    writes, and costs nothing of the budget)."""
+
+    async def interaction_check(self, interaction: discord.Interaction, /) -> bool:
+        if interaction.type is discord.InteractionType.autocomplete:
+            return True
+        return await admitted(interaction)

@@ -9,6 +9,7 @@ import functools
 import io
 import logging
 import re
+import time
 import weakref
 from collections.abc import Awaitable, Callable, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar, Self
@@ -17,7 +18,7 @@ import discord
 from discord import app_commands
 
 import engines
-from cogs._limits import cooldown_text
+from cogs._limits import admitted, capped, cooldown_text, refuse_after_defer
 from host import outbox
 from host.captions import lobby_teams
 from host.ratings import rating_note
@@ -40,15 +41,29 @@ GENERIC_FAILURE = "Something went wrong on our side; your game is safe. Please t
 
 
 async def send_error(interaction: discord.Interaction, text: str) -> None:
-    """An ephemeral message only the user sees, whether or not we already answered."""
-    text = text if len(text) <= 2000 else text[:1999] + "…"
+    """An ephemeral message only the user sees, whether or not we already answered (capped; the whole
+    text is logged). After a public "thinking…" placeholder, the placeholder goes first: a followup
+    would fill it, publicly."""
+    text = capped(text)
     try:
-        if interaction.response.is_done():
+        if await _thinking(interaction):
+            await refuse_after_defer(interaction, text)
+        elif interaction.response.is_done():
             await interaction.followup.send(text, ephemeral=True)
         else:
             await interaction.response.send_message(text, ephemeral=True)
     except discord.HTTPException:
         log.warning("could not tell user %s: %s", interaction.user.id, text)
+
+
+async def _thinking(interaction: discord.Interaction) -> bool:
+    """The response is still the deferred "thinking…" placeholder (no followup has filled it)."""
+    if interaction.response.type is not discord.InteractionResponseType.deferred_channel_message:
+        return False
+    try:
+        return (await interaction.original_response()).flags.loading
+    except discord.HTTPException:
+        return False
 
 
 async def on_app_command_error(interaction: discord.Interaction, error: app_commands.AppCommandError) -> None:
@@ -68,6 +83,24 @@ async def on_app_command_error(interaction: discord.Interaction, error: app_comm
     await send_error(interaction, GENERIC_FAILURE)
 
 
+def printable(text: str) -> str:
+    """``text`` without control characters (what a user typed into an autocomplete box may hold any)."""
+    return "".join(ch if ch.isprintable() else " " for ch in text)
+
+
+def fit_choices(choices: Sequence[app_commands.Choice[Any]]) -> list[app_commands.Choice[Any]]:
+    """At most 25 autocomplete choices, names printable and of 1-100 characters, string values of 1-100:
+    Discord refuses the whole answer otherwise."""
+    fitted = []
+    for choice in choices[:25]:
+        name = printable(choice.name).strip()[:100] or "?"
+        value = choice.value
+        if isinstance(value, str):
+            value = value[:100] or " "
+        fitted.append(app_commands.Choice(name=name, value=value))
+    return fitted
+
+
 Callback = Callable[[Any, discord.Interaction], Awaitable[None]]
 
 
@@ -76,6 +109,8 @@ def guarded(callback: Callback) -> Callback:
 
     @functools.wraps(callback)
     async def wrapper(self: Any, interaction: discord.Interaction) -> None:
+        if not await admitted(interaction):  # the per-user budget, before any database work
+            return
         try:
             await callback(self, interaction)
         except (HostError, Busy) as error:
@@ -343,6 +378,13 @@ async def thread_of(bot: ZBot, channel_id: int | None) -> discord.abc.Messageabl
     return channel if isinstance(channel, discord.abc.Messageable) else None
 
 
+def reply_to(channel_id: int | None, message_id: int | None) -> discord.MessageReference | None:
+    """A reply to ``message_id`` (a game's challenge), or none; a deleted message leaves a plain post."""
+    if channel_id is None or message_id is None:
+        return None
+    return discord.MessageReference(message_id=int(message_id), channel_id=channel_id, fail_if_not_exists=False)
+
+
 def lobby_text(lobby: Lobby, title: str) -> str:
     row = lobby.row
     players = ", ".join(mention(s.user_id) + ("" if s.accepted else " (invited)")
@@ -483,11 +525,25 @@ def names_for(client: discord.Client, interaction: discord.Interaction,
         if member is not None:
             return member.display_name
         user = client.get_user(user_id)
-        if user is None:
-            try:
-                user = await client.fetch_user(user_id)
-            except discord.HTTPException:
-                return unknown(user_id)
+        if user is not None:
+            return user.display_name
+        cache = _FETCHED_NAMES.setdefault(client, {})
+        now = time.monotonic()
+        if (known := cache.get(user_id)) is not None and known[1] > now:
+            return known[0]
+        try:
+            user = await client.fetch_user(user_id)
+        except discord.HTTPException:
+            return unknown(user_id)
+        if len(cache) >= NAME_CACHE_SIZE:
+            cache.clear()
+        cache[user_id] = (user.display_name, now + NAME_TTL)
         return user.display_name
 
     return name_of
+
+
+NAME_TTL = 600.0
+"""Seconds a fetched user's name is reused (``/leaderboard`` names players the client does not cache)."""
+NAME_CACHE_SIZE = 20_000
+_FETCHED_NAMES: weakref.WeakKeyDictionary[Any, dict[int, tuple[str, float]]] = weakref.WeakKeyDictionary()

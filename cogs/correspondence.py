@@ -14,7 +14,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands, tasks
 
-from cogs._shared import MENTION_USERS, post_report, retire_board, thread_of
+from cogs._shared import MENTION_USERS, post_report, reply_to, retire_board, thread_of
 from cogs._tasks import stop_loop
 from cogs.records import history_view
 from host import clocks, outbox
@@ -93,7 +93,8 @@ class Correspondence(commands.Cog):
             thread = await thread_of(self.bot, notice.thread_id)
             if thread is not None:
                 try:
-                    await thread.send(notice.text, nonce=outbox.nonce(notice.key))
+                    await thread.send(notice.text, nonce=outbox.nonce(notice.key), allowed_mentions=MENTION_USERS,
+                                      reference=reply_to(notice.thread_id, notice.reply_to))
                     await self.bot.host.outbox.done(notice.key, self.bot.host.now())
                 except discord.HTTPException:
                     log.warning("could not post the abort of game %s", notice.game_id)

@@ -19,7 +19,7 @@ import discord
 from discord.ext import commands
 
 import engines
-from cogs._shared import MENTION_USERS, board_shown, post_report, report_message, thread_of
+from cogs._shared import MENTION_USERS, board_shown, post_report, reply_to, report_message, thread_of
 from cogs._tasks import stop_task
 from host import outbox
 from host.outbox import Job
@@ -188,7 +188,9 @@ class Dispatch(commands.Cog):
         if channel is None:
             raise NotYet(f"no channel for game {row.id}")
         quiet = discord.AllowedMentions.none() if job.payload.get("quiet") else MENTION_USERS
-        await channel.send(str(job.payload["text"])[:2000], nonce=outbox.nonce(job.dedupe), allowed_mentions=quiet)
+        reply = job.payload.get("reply_to") if row.thread_id is None else None
+        await channel.send(str(job.payload["text"])[:2000], nonce=outbox.nonce(job.dedupe), allowed_mentions=quiet,
+                           reference=reply_to(row.channel_id, reply))
 
     async def outbox_remind(self, job: Job) -> None:
         """By DM when the player asked for DMs; in the thread (with a mention) otherwise or when DMs are closed."""

@@ -13,7 +13,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from cogs._ai import AI_CHOICES
-from cogs._shared import names_for
+from cogs._shared import fit_choices, names_for, printable
 from host import bots
 from host.results import HostError
 from host.standings import CHART_FILENAME, NameOf
@@ -61,9 +61,10 @@ class Ratings(commands.Cog):
         found = [app_commands.Choice(name=cls.title, value=name) for name, cls in self.bot.host.games.items()
                  if typed in name or typed in cls.title.lower()][:25]
         if not found:  # never an empty list without a reason; choosing it is refused by the host
-            found = [app_commands.Choice(name=f"No game matches {current[:40]!r}: clear the box to see them all",
+            typed_shown = printable(current)[:40]
+            found = [app_commands.Choice(name=f"No game matches “{typed_shown}”: clear the box to see them all",
                                          value="none")]
-        return found
+        return fit_choices(found)
 
     @app_commands.command(name="profile", description="Ratings, records and recent results of a player")
     @app_commands.describe(user="Whose profile (default: yours)", ai="The profile of one of the bot's AI levels")

@@ -21,7 +21,7 @@ from discord.ext import commands
 
 import engines
 from cogs._ai import AI_CHOICES
-from cogs._shared import MENTION_USERS, bot_of, deliver_owed, guarded, post_report, thread_of
+from cogs._shared import MENTION_USERS, bot_of, deliver_owed, fit_choices, guarded, post_report, thread_of
 from cogs._tasks import stop_task
 from cogs.correspondence import CLOCK_CHOICES
 from host import outbox
@@ -120,13 +120,13 @@ class DecisionButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
 
 async def event_choices(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[int]]:
     found = await bot_of(interaction).host.tournaments.choices(interaction.guild_id, current)
-    return [app_commands.Choice(name=label, value=event_id) for label, event_id in found]
+    return fit_choices([app_commands.Choice(name=label, value=event_id) for label, event_id in found])
 
 
 async def option_choices(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
     game = getattr(interaction.namespace, "game", None)
     found = bot_of(interaction).host.tournaments.option_choices(game, current)
-    return [app_commands.Choice(name=text, value=text) for text in found]
+    return fit_choices([app_commands.Choice(name=text, value=text) for text in found])
 
 
 async def tiebreak_choices(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:

@@ -165,7 +165,9 @@ class Game(ABC):
         unknown = sorted(set(options) - set(known))
         if unknown:
             names = ", ".join(known) or "none"
-            raise ValueError(f"unknown option {', '.join(unknown)} for {cls.title} (options: {names})")
+            listed = ", ".join(name[:40] for name in unknown[:5])
+            more = f" and {len(unknown) - 5:,} more" if len(unknown) > 5 else ""
+            raise ValueError(f"unknown option {listed}{more} for {cls.title} (options: {names})")
         return {name: opt.coerce(options[name]) if name in options else opt.default
                 for name, opt in known.items()}
 

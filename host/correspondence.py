@@ -127,6 +127,8 @@ class Notice:
     text: str
     key: str | None = None
     """Its outbox key: mark it done once posted."""
+    reply_to: int | None = None
+    """A game without a thread: the notice answers its challenge message in the channel, naming the players."""
 
 
 @dataclass(frozen=True)
@@ -280,9 +282,15 @@ async def abandon(host: Host, game_id: int) -> Notice | None:
     ran_out = control_of(row).describe()
     text = f"⏰ {game.title} #{row.id} is aborted: nobody moved before the clock ran out ({ran_out})."
     key = f"notice:{row.id}:abandoned"
+    payload: dict[str, object] = {"text": text}
+    if row.thread_id is None:  # the thread was never made: answer the challenge in the channel, with a ping
+        players = " ".join(f"<@{s.user_id}>" for s in row.seats if s.user_id is not None and not bots.is_ai(s.user_id))
+        text = payload["text"] = f"{text} {players}".strip()
+        payload["reply_to"] = row.message_id
     await host.write(row, status="aborted", deadline=None, remind_at=None,
-                      owed=[Owed("notice", key, row.id, {"text": text})])
-    return Notice(row.id, row.thread_id or row.channel_id, text, key)
+                      owed=[Owed("notice", key, row.id, payload)])
+    return Notice(row.id, row.thread_id or row.channel_id, text, key,
+                  reply_to=row.message_id if row.thread_id is None else None)
 
 
 async def due(host: Host, now: float, limit: int | None = None) -> Due:

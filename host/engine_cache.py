@@ -17,14 +17,30 @@ ENGINE_CACHE = 2000
 """Games kept by default (``ENGINE_CACHE``): a big game's engine is tens of kB, so this stays well under 200 MB."""
 
 
-class EngineCache:
-    """``game id -> (version, engine)`` with LRU eviction; ``get``/``put``/``pop`` like a small dict."""
+ENGINE_CACHE_BYTES = 150 * 1024 * 1024
+"""Estimated bytes of engines kept by default: the bound that matters; ``ENGINE_CACHE`` is the fallback."""
+BASE_BYTES = 8000
+PLY_BYTES = {"zodiac": 2000, "zrtz": 600, "zaic": 450, "zarathustra": 300, "ziggurat": 150}
+"""Bytes an engine grows by per ply (tracemalloc of replayed random games, 30-400 plies); others 600."""
 
-    def __init__(self, size: int = ENGINE_CACHE) -> None:
+
+def estimate(game: Game) -> int:
+    """An engine's memory, from its game and length (a deep size would cost more than the cache saves)."""
+    return BASE_BYTES + PLY_BYTES.get(getattr(game, "name", ""), 600) * len(game.history)
+
+
+class EngineCache:
+    """``game id -> (version, engine)`` with LRU eviction by estimated bytes (``budget``) and by count
+    (``size``); ``get``/``put``/``pop`` like a small dict."""
+
+    def __init__(self, size: int = ENGINE_CACHE, budget: int = ENGINE_CACHE_BYTES) -> None:
         if size < 1:
             raise ValueError("the engine cache holds at least one game")
         self.size = size
+        self.budget = budget
+        self.bytes = 0
         self._items: OrderedDict[int, tuple[int, Game]] = OrderedDict()
+        self._sizes: dict[int, int] = {}
 
     def get(self, game_id: int) -> tuple[int, Game] | None:
         found = self._items.get(game_id)
@@ -33,16 +49,23 @@ class EngineCache:
         return found
 
     def __setitem__(self, game_id: int, entry: tuple[int, Game]) -> None:
+        self.bytes -= self._sizes.pop(game_id, 0)
         self._items[game_id] = entry
         self._items.move_to_end(game_id)
-        while len(self._items) > self.size:
-            self._items.popitem(last=False)
+        self._sizes[game_id] = estimate(entry[1])
+        self.bytes += self._sizes[game_id]
+        while len(self._items) > 1 and (len(self._items) > self.size or self.bytes > self.budget):
+            old, _ = self._items.popitem(last=False)
+            self.bytes -= self._sizes.pop(old, 0)
 
     def pop(self, game_id: int, default: tuple[int, Game] | None = None) -> tuple[int, Game] | None:
+        self.bytes -= self._sizes.pop(game_id, 0)
         return self._items.pop(game_id, default)
 
     def clear(self) -> None:
         self._items.clear()
+        self._sizes.clear()
+        self.bytes = 0
 
     def __len__(self) -> int:
         return len(self._items)

@@ -10,6 +10,7 @@ secret moves (a Zodiac king) carry only their announcement and ``hidden``, and t
 from __future__ import annotations
 
 import json
+import logging
 import re
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -20,6 +21,7 @@ from engines import CHANCE, Game, IllegalMove
 from host import dice
 from host.results import HostError
 
+log = logging.getLogger(__name__)
 FORMAT = "z-games record"
 VERSION = 1
 MAX_RECORD_BYTES = 1_000_000
@@ -163,7 +165,14 @@ def read(data: bytes, game: str) -> GameRecord:
     return record
 
 
+MAX_WHY = 300
+"""Characters of a reason shown to the importer; a longer one (20,000 unknown options) is cut and logged whole."""
+
+
 def _fail(why: str) -> HostError:
+    if len(why) > MAX_WHY:
+        log.info("record refused: %s", why)
+        why = why[:MAX_WHY - 1] + "…"
     return HostError(f"That record cannot be replayed: {why}.")
 
 
@@ -172,6 +181,8 @@ def from_json(text: str, game: str) -> GameRecord:
         data = json.loads(text)
     except (json.JSONDecodeError, RecursionError) as error:
         raise _fail(f"it is not valid JSON ({error})") from None
+    except ValueError:  # an integer of more than 4,300 digits (Python's int_max_str_digits)
+        raise _fail("it holds a number too long to read (over 4,300 digits)") from None
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise _fail(f"it is not a {FORMAT} (the JSON from /<game> export)")
     if data.get("version") != VERSION:

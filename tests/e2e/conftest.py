@@ -34,10 +34,14 @@ class BotHarness:
 
     fake: FakeDiscord
     database_path: Path
+    rate_burst: float = 0
+    """The per-user budget (cogs/_limits.py) is off here: a test presses as fast as the bot answers, far
+    faster than a person; tests/e2e/test_rate_limits.py turns it on."""
 
     def make_bot(self) -> ZBot:
         config = Config(token="fake-token", database_path=self.database_path, api_base=self.fake.api_base,
-                        gateway_url=self.fake.gateway_url, sync=True, guild_ready_timeout=0)
+                        gateway_url=self.fake.gateway_url, sync=True, guild_ready_timeout=0,
+                        rate_burst=self.rate_burst)
         return create_bot(config)
 
     @asynccontextmanager

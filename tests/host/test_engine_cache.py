@@ -5,7 +5,7 @@ from __future__ import annotations
 import engines
 from data.db import Database
 from engines import CHANCE
-from host.engine_cache import EngineCache, extend
+from host.engine_cache import EngineCache, estimate, extend
 from host.service import Host
 from tests.conftest import FakeClock, text_renderer
 from tests.engines.toy import DiceNim
@@ -91,3 +91,23 @@ async def test_a_small_cache_still_serves_every_game(db: Database, clock: FakeCl
         await host.play(game_id, user, sorted(game.legal_moves(seat))[0])
     games = await host.engines_of(await host.store.get_many(ids))
     assert [len(g.history) for g in games] == [1, 1, 1]
+
+
+def test_the_cache_is_bounded_by_estimated_bytes_with_the_count_as_fallback() -> None:
+    long_game = engines.GAMES["ziggurat"].new(2, {})
+    long_game.history = [(0, "x")] * 400  # only its length counts in the estimate
+    short_game = engines.GAMES["zaic"].new(2, {})
+    each = estimate(long_game)
+    cache = EngineCache(size=2000, budget=10 * each)
+    for game_id in range(50):
+        cache[game_id] = (1, long_game)
+    assert len(cache) == 10 and cache.bytes <= 10 * each and 49 in cache and 39 not in cache
+    cache.pop(49)
+    cache[48] = (2, long_game)  # replacing an entry counts it once
+    assert len(cache) == 9 and cache.bytes == 9 * each
+    by_count = EngineCache(size=3)
+    for game_id in range(5):
+        by_count[game_id] = (1, short_game)
+    assert len(by_count) == 3
+    cache.clear()
+    assert cache.bytes == 0 and len(cache) == 0

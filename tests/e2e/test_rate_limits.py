@@ -1,0 +1,47 @@
+"""Per-user budgets through the bot (issue 24, item 2): a spammer is slowed down privately, others are not,
+autocomplete is always answered, and a builder at a person's pace is never refused."""
+
+from __future__ import annotations
+
+import itertools
+
+from tests.e2e.conftest import BotHarness
+from tests.e2e.test_builder import play_whole_game
+from tests.fakediscord.logs import ErrorLogCollector
+
+
+async def test_a_spammer_is_slowed_down_privately_and_others_are_served(
+        harness: BotHarness, discord_error_logs: ErrorLogCollector) -> None:
+    harness.rate_burst = 10
+    fake = harness.fake
+    async with harness.running():
+        answers = [await fake.slash("alice", "games") for _ in range(25)]
+        slowed = [a for a in answers if "Slow down" in a.content]
+        assert 8 <= len(slowed) <= 15 and all(a.ephemeral for a in slowed)
+        assert all("Slow down" not in a.content for a in answers[:10])
+        assert "Slow down" not in (await fake.slash("bob", "games")).content
+        choices = await fake.autocomplete("alice", "leaderboard", focused="game", value="z")
+        assert choices, "autocomplete is answered whatever the budget"
+        rec = await fake.slash("alice", "zaic new", {"opponent": "bob"})
+        assert rec.ephemeral and "Slow down" in rec.content  # a button press is counted the same way
+        challenge = await fake.slash("bob", "zaic new", {"opponent": "carol"})
+        button = next(c for c in challenge.original.custom_ids() if c.startswith("zg:decline:"))
+        presses = [await fake.click("dave", challenge.original, button) for _ in range(14)]  # not his to decline
+        assert all(p.ephemeral for p in presses)
+        assert "Slow down" not in presses[0].content and "Slow down" in presses[-1].content
+
+
+async def test_a_builder_at_a_persons_pace_is_never_refused(harness: BotHarness) -> None:
+    harness.rate_burst = 10
+    async with harness.running() as bot:
+        pace = itertools.cycle([0.2, 0.2, 0.2, 3.4])  # bursts of 4 presses, about one a second
+        now = [0.0]
+
+        def human_clock() -> float:  # the test presses at machine speed; the budget sees a person's
+            now[0] += next(pace)
+            return now[0]
+
+        bot.rates.clock = human_clock
+        await play_whole_game(harness, bot, "zaic", "paced")
+    fake = harness.fake
+    assert not any("Slow down" in m.content for t in fake.threads() for m in fake.messages(t, ephemeral=True))
