@@ -21,6 +21,9 @@ if TYPE_CHECKING:
     from bot import ZBot
 
 log = logging.getLogger(__name__)
+EXPIRED = (10008, 10015, 50027)
+"""Unknown message, unknown webhook, invalid webhook token: the builder message cannot be edited any more
+(its token expired after Discord's 15 minutes, or it was dismissed), so a fresh builder is sent instead."""
 STATE = r"(?P<game_id>[0-9]+):(?P<ply>[0-9]+):(?P<token>[0-9a-z]+):(?P<path>[0-9.~]*)"
 
 
@@ -65,7 +68,13 @@ async def show(interaction: discord.Interaction, step: Step) -> None:
     """Replace the builder message with ``step`` (the press was deferred: the image may take a moment)."""
     message = builder_message(step)
     file = message.pop("file")
-    await interaction.edit_original_response(attachments=[file], **message)
+    try:
+        await interaction.edit_original_response(attachments=[file], **message)
+    except discord.HTTPException as error:
+        if error.code not in EXPIRED:
+            raise
+        log.info("builder of game %s could not be edited (%s): a fresh one instead", step.game_id, error.code)
+        await interaction.followup.send(ephemeral=True, **builder_message(step))
 
 
 async def stale(interaction: discord.Interaction, game_id: int, reason: str) -> None:

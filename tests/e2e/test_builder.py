@@ -7,6 +7,7 @@ fake Discord's limits, or the fake fails the test.
 
 from __future__ import annotations
 
+import asyncio
 import random
 from typing import Any
 
@@ -163,3 +164,51 @@ async def test_a_builder_works_across_a_restart(harness: BotHarness) -> None:
 
 def test_every_game_is_played_whole_here() -> None:
     assert {g for g, _, _ in GAMES} == set(engines.GAMES), "every registered game needs its builder game"
+
+
+async def test_the_thread_shows_typing_while_the_ai_thinks_and_it_stops_after_its_move(
+        fake_discord, tmp_path) -> None:
+    from bot import Config, create_bot
+    from host import bots
+    from tests.e2e.test_ai import AI_WAIT, harness_id, legal_for, played_by, start_ai_game
+    from tests.fakediscord import running_bot
+
+    fake = fake_discord
+    database = tmp_path / "typing.sqlite3"
+    config = Config(token="fake-token", database_path=database, api_base=fake.api_base,
+                    gateway_url=fake.gateway_url, sync=True, guild_ready_timeout=0, ai_think_delay=6.0)
+    async with running_bot(fake, create_bot(config)) as bot:
+        game_id, thread = await start_ai_game(fake, "alice", "zaic", {"ai": "easy"})
+        row = await bot.host.get(game_id)
+        if row.seats_of(bots.user_of("easy"))[0] != 0:
+            move = legal_for(database, game_id, harness_id(fake, "alice"))[0]
+            await fake.slash("alice", "zaic move", {"move": move}, channel=thread)
+        await fake.wait_until(lambda: any("is thinking" in m.content for m in fake.messages(thread)),
+                              what="the board saying the AI thinks")
+
+        def typing() -> list:
+            return [r for r in fake.requests if r.method == "POST" and r.path == f"/channels/{thread.id}/typing"]
+
+        await fake.wait_until(lambda: len(typing()) >= 2, timeout=AI_WAIT, what="typing renewed while the AI thinks")
+        await fake.wait_until(lambda: played_by(fake.messages(thread), "easy"), timeout=AI_WAIT, what="the AI's move")
+        after = len(typing())
+        await asyncio.sleep(6)  # discord.py renews typing every 5 s while it lasts
+        assert len(typing()) == after, "typing stopped with the AI's move"
+        assert "is thinking" not in played_by(fake.messages(thread), "easy")[-1].content
+
+
+async def test_a_builder_whose_message_cannot_be_edited_any_more_opens_afresh(harness: BotHarness) -> None:
+    """Discord refuses an edit through an expired interaction token (after 15 minutes): a fresh builder follows."""
+    fake = harness.fake
+    stats = Presses()
+    async with harness.running() as bot:
+        game_id, first = await challenge_and_accept(harness, "zaic")
+        mover = await mover_name(harness, bot, game_id)
+        builder = await open_builder(fake, mover, first, game_id, stats)
+        fake.faults.add("PATCH", "/webhooks/{app_id}/{token}/messages/{message_id}", 401, code=50027)
+        forward = choices(builder)[0]
+        rec = await press(fake, mover, builder, forward[0], forward[1], stats)
+        fresh = await rec.wait_followups(1)
+        assert fresh[-1].ephemeral and is_builder(fresh[-1]) and "Picked:" in fresh[-1].content
+        await play_one_move(fake, mover, fresh[-1], random.Random(2), stats, opened=False)
+        assert (await bot.host.observation(game_id, None))["ply"] == 1
