@@ -79,11 +79,17 @@ GAMES = [
     ("zaic", 2, {}),
     ("zrtz", 2, {}),
     ("zodiac", 2, {}),
+    ("zarathustra", 2, {"board": 6}),
+    ("zarathustra", 3, {"board": 7}),
     ("zarathustra", 4, {"board": 5, "skulls_if_destroyed": True}),
-    ("ziggurat", 2, {"round_limit": 30}),
+    ("ziggurat", 2, {"mode": "double", "queen": True, "movement_die": "d6", "action_die": "treehouse",
+                     "wild_redo": False, "round_limit": 30}),
+    ("ziggurat", 3, {"round_limit": 30}),
+    ("ziggurat", 4, {"mode": "partners", "round_limit": 30}),
 ]
-"""One whole game of each game through Discord; every player count and option value of Zarathustra and
-Ziggurat is played whole through the same host service in ``tests/host/test_builder_games.py``."""
+"""Every game, and every player count and option value of Zarathustra and Ziggurat, played whole through
+Discord (the round limit at its quickest: its value changes only the length). The same host service plays
+more combinations in ``tests/host/test_builder_games.py``."""
 
 
 @pytest.mark.parametrize(("game", "players", "options"), GAMES, ids=[f"{g}-{p}p" for g, p, _ in GAMES])
