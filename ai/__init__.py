@@ -10,7 +10,7 @@ from __future__ import annotations
 import random
 import time
 
-from ai import alphabeta, book, levels, mcts, solve
+from ai import alphabeta, book, levels, mcts, solve, zertz
 from ai.levels import work_for
 from engines import CHANCE, Game
 
@@ -46,6 +46,9 @@ def choose(game: Game, seat: int, level: str, *, seed: int, budget_s: float | No
         return moves[0]
     if work.noise and rng.random() < work.noise:
         return rng.choice(moves)  # a beginner's level: now and then a move without thought (levels.LEVEL_NOISE)
+    if work.tactical and game.name in levels.TACTICAL:  # its own win search and forced sequences (ai/zertz.py)
+        ties = {m: 1e-6 * rng.random() for m in moves}  # ties at random, but reproducibly
+        return zertz.choose(game, seat, moves, work.tactical_nodes, work.tactical, ties.__getitem__, deadline)
     found = solve.winning_move(game, seat, moves, work.solve, work.solve_nodes, deadline)
     if found is not None:
         return found
