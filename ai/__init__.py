@@ -48,7 +48,8 @@ def choose(game: Game, seat: int, level: str, *, seed: int, budget_s: float | No
         return rng.choice(moves)  # a beginner's level: now and then a move without thought (levels.LEVEL_NOISE)
     if work.tactical and game.name in levels.TACTICAL:  # its own win search and forced sequences (ai/zertz.py)
         ties = {m: 1e-6 * rng.random() for m in moves}  # ties at random, but reproducibly
-        return zertz.choose(game, seat, moves, work.tactical_nodes, work.tactical, ties.__getitem__, deadline)
+        nodes = work.tactical_nodes if deadline is None else 1 << 40  # with a budget the clock alone stops it
+        return zertz.choose(game, seat, moves, nodes, work.tactical, ties.__getitem__, deadline)
     found = solve.winning_move(game, seat, moves, work.solve, work.solve_nodes, deadline)
     if found is not None:
         return found

@@ -7,8 +7,9 @@ Tests and benchmarks scale the work down by patching ``WORK`` (the functions rea
 positions that search may visit before it gives up; ``prior_visits``: nodes visited that often (and
 the root) add children best-first by a one-ply evaluation instead of at random (-1: never);
 ``depth``: multiplier of the game's rollout depth; ``alphabeta``: positions for the alpha-beta search
-in the games of ``ALPHABETA`` (0: the tree search there too); ``tactical`` / ``tactical_nodes``: placement turns
-and positions of the forced-sequence search in the games of ``TACTICAL`` (0: the tree search there); ``noise``: the chance that the level plays
+in the games of ``ALPHABETA`` (0: the tree search there too); ``tactical`` / ``tactical_nodes``: placement
+turns and positions of the forced-sequence search in the games of ``TACTICAL`` (0: the tree search there);
+``noise``: the chance that the level plays
 a uniformly random legal move instead of searching (drawn from the seeded generator, so still deterministic;
 set per game in ``LEVEL_NOISE``).
 """

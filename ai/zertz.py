@@ -23,6 +23,7 @@ Work is counted in positions made (fixed work: deterministic), or stopped by a d
 
 from __future__ import annotations
 
+import itertools
 import time
 from collections.abc import Callable
 
@@ -39,7 +40,7 @@ class OutOfWork(Exception):
 
 
 class Pos:
-    __slots__ = ("cells", "pool", "cap", "turn", "winner", "multi", "passes", "rings")
+    __slots__ = ("cap", "cells", "multi", "passes", "pool", "rings", "turn", "winner")
 
     def __init__(self, cells: list[int], pool: list[int], cap: list[list[int]], turn: int, winner: int | None,
                  multi: bool, passes: int = 0, rings: int = 0) -> None:
@@ -217,7 +218,7 @@ class Rules:
             colour = cells[path[0]]
             cells[path[0]] = VACANT
             nb = self.nb
-            for a, b in zip(path, path[1:]):
+            for a, b in itertools.pairwise(path):
                 for d in range(6):
                     over = nb[a][d]
                     if over >= 0 and nb[over][d] == b:
@@ -462,8 +463,11 @@ class Rules:
 
 class Searcher:
     def __init__(self, rules: Rules, nodes: int, deadline: float | None,
-                 evaluate: Callable[[Pos, int], float] | None = None) -> None:
+                 evaluate: Callable[[Pos, int], float] | None = None, leaf_wins: bool = True) -> None:
+        """``leaf_wins``: at the horizon, a side to place that can win at once counts as winning (hard's
+        defence against a sacrifice followed by a winning placement); the benchmark robots go without."""
         self.rules = rules
+        self.leaf_wins = leaf_wins
         self.left = nodes
         self.deadline = deadline
         self.evaluate = evaluate or rules.evaluate
@@ -500,7 +504,7 @@ class Searcher:
                     return self.static(pos, seat)
                 return -self.negamax(self.make(pos, ("pass",)), depth - 1, -beta, -alpha, ply + 1)
             if depth <= 0:
-                if rules.wins_now(pos):
+                if self.leaf_wins and rules.wins_now(pos):
                     return WIN + 49 - ply
                 return self.static(pos, seat)
             quiet = rules.has_quiet(pos)
@@ -560,7 +564,8 @@ def _won_after(searcher: Searcher, pos: Pos, reply: tuple, me: int) -> bool:
 
 
 def choose(game: Game, seat: int, texts: list[str], nodes: int, max_depth: int, noise: Callable[[str], float],
-           deadline: float | None = None, evaluate: Callable[[Pos, int], float] | None = None) -> str:
+           deadline: float | None = None, evaluate: Callable[[Pos, int], float] | None = None,
+           leaf_wins: bool = True, forced: bool = True) -> str:
     """The best of ``texts`` by iterative deepening to ``max_depth`` placement turns, within ``nodes`` or the deadline.
 
     ``noise(text)`` is a tiny seeded tie-break. Before any depth completes, the one-ply order (each move's
@@ -568,13 +573,14 @@ def choose(game: Game, seat: int, texts: list[str], nodes: int, max_depth: int, 
     """
     rules = rules_for(game)
     pos = rules.from_game(game)
-    searcher = Searcher(rules, nodes, deadline, evaluate)
+    searcher = Searcher(rules, nodes, deadline, evaluate, leaf_wins)
     moves = [rules.parse(t) for t in texts]
     text_of = dict(zip(moves, texts, strict=True))
     scores = {}
-    if max_depth >= 3:
+    if forced and max_depth >= 3:
         try:
-            found = forced_win(Searcher(rules, nodes // 3, deadline), pos, moves)
+            share = None if deadline is None else time.perf_counter() + (deadline - time.perf_counter()) / 3
+            found = forced_win(Searcher(rules, nodes // 3, share), pos, moves)
         except OutOfWork:
             found = None
         if found is not None:
