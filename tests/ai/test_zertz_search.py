@@ -130,3 +130,26 @@ def test_any_budget_takes_a_win_and_stops_by_the_clock() -> None:
             twin = position.clone()
             twin.play(position.turn, move)
             assert won(twin, position.turn)
+
+
+def test_whole_games_are_legal_and_the_same_for_a_seed(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Small work (the real amounts are timed in bench/bench_ai.py): every move legal, the game ends, a seed
+    gives the same game, on 37 rings and on 61 (Blitz on 37)."""
+    from ai import levels
+
+    small = dict(levels.WORK)
+    small["hard"] = levels.Work(iterations=2, solve=3, solve_nodes=60, tactical=3, tactical_nodes=1500)
+    small["medium"] = levels.Work(iterations=2, solve=1, solve_nodes=30, tactical=2, tactical_nodes=500)
+    monkeypatch.setattr(levels, "WORK", small)
+
+    def play(options: dict) -> list:
+        game = Zrtz.new(2, options)
+        while game.outcome() is None:
+            level = ("hard", "medium")[game.turn]
+            move = ai.choose(game, game.turn, level, seed=3)
+            assert move in game.legal_moves(game.turn)
+            game.play(game.turn, move)
+        return game.history
+
+    for options in ({"rings": 37}, {"rings": 61}, {"rings": 37, "blitz": True}):
+        assert play(options) == play(options)
