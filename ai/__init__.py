@@ -10,7 +10,7 @@ from __future__ import annotations
 import random
 import time
 
-from ai import alphabeta, book, levels, mcts, solve
+from ai import alphabeta, book, levels, mcts, solve, zertz
 from ai.levels import work_for
 from engines import CHANCE, Game
 
@@ -46,6 +46,13 @@ def choose(game: Game, seat: int, level: str, *, seed: int, budget_s: float | No
         return moves[0]
     if work.noise and rng.random() < work.noise:
         return rng.choice(moves)  # a beginner's level: now and then a move without thought (levels.LEVEL_NOISE)
+    if work.tactical and game.name in levels.TACTICAL:  # its own win search and forced sequences (ai/zertz.py)
+        ties = {m: 1e-6 * rng.random() for m in moves}  # ties at random, but reproducibly
+        # fixed work, a little less on the larger boards (a position costs more there: hard's p95 3.2 s on
+        # 61 rings at the 37-ring amount); with a budget the clock alone stops it
+        rings = game.options.get("rings", 37)
+        nodes = round(work.tactical_nodes * min(1.0, 48 / rings)) if deadline is None else 1 << 40
+        return zertz.choose(game, seat, moves, nodes, work.tactical, ties.__getitem__, deadline)
     found = solve.winning_move(game, seat, moves, work.solve, work.solve_nodes, deadline)
     if found is not None:
         return found

@@ -7,7 +7,9 @@ Tests and benchmarks scale the work down by patching ``WORK`` (the functions rea
 positions that search may visit before it gives up; ``prior_visits``: nodes visited that often (and
 the root) add children best-first by a one-ply evaluation instead of at random (-1: never);
 ``depth``: multiplier of the game's rollout depth; ``alphabeta``: positions for the alpha-beta search
-in the games of ``ALPHABETA`` (0: the tree search there too); ``noise``: the chance that the level plays
+in the games of ``ALPHABETA`` (0: the tree search there too); ``tactical`` / ``tactical_nodes``: placement
+turns and positions of the forced-sequence search in the games of ``TACTICAL`` (0: the tree search there);
+``noise``: the chance that the level plays
 a uniformly random legal move instead of searching (drawn from the seeded generator, so still deterministic;
 set per game in ``LEVEL_NOISE``).
 """
@@ -27,13 +29,20 @@ class Work:
     depth: float = 1.0
     alphabeta: int = 0
     noise: float = 0.0
+    tactical: int = 0
+    tactical_nodes: int = 0
 
 
 WORK: dict[str, Work] = {
     "easy": Work(iterations=24, solve=0, solve_nodes=0, explore=1.4),
-    "medium": Work(iterations=160, solve=1, solve_nodes=600),
-    "hard": Work(iterations=1200, solve=3, solve_nodes=2500, prior_visits=10, depth=0.5, alphabeta=5000),
+    "medium": Work(iterations=160, solve=1, solve_nodes=600, tactical=2, tactical_nodes=15000),
+    "hard": Work(iterations=1200, solve=3, solve_nodes=2500, prior_visits=10, depth=0.5, alphabeta=5000,
+                 tactical=3, tactical_nodes=75000),
 }
+
+TACTICAL: frozenset[str] = frozenset({"zrtz"})
+"""Games where a level with ``tactical`` depth uses the forced-sequence search (``ai.zertz``: alpha-beta over whole
+turns, depth in placement turns, capture quiescence) instead of the tree search; docs/ai.md has the numbers."""
 
 ALPHABETA: frozenset[str] = frozenset({"zaic"})
 """Games where a level with ``alphabeta`` positions uses alpha-beta instead of the tree search (measured

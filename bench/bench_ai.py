@@ -8,6 +8,9 @@ match games in N processes, ``--timing N`` positions per game and level for the 
 work), ``--no-matches`` / ``--no-timing``. The load average is printed with the results: the machine is
 shared, so times are inflated when it is busy, while the match results count work, not seconds.
 
+``--pairs hard-dumbot,hard-smartbot,medium-dumbot --only zrtz`` plays the boardspace-style ZÈRTZ robots
+(``bench/zertz_bots.py``); ``--option rings=61`` sets a game option.
+
 Match-ups, for every game and player count (default options): hard vs uniform random, medium vs
 easy, hard vs medium, easy vs a greedy one-move-lookahead player. The first agent sits in one seat
 (rotating through the seats game by game) and the second fills the others; a game scores the share
@@ -31,6 +34,7 @@ import ai
 import engines
 from ai import levels
 from ai.evaluate import evaluate, from_outcome
+from bench import zertz_bots
 from bench.common import percentile, report
 from engines import CHANCE, Game
 
@@ -65,8 +69,8 @@ def greedy_agent(game: Game, seat: int, rng: random.Random) -> str:
 
 
 def play_match_game(cls: type[Game], players: int, first: Agent, second: Agent, seat_a: int,
-                    rng: random.Random) -> float:
-    game = cls.new(players)
+                    rng: random.Random, options: dict | None = None) -> float:
+    game = cls.new(players, options or {})
     for _ in range(5000):
         movers = game.to_move()
         if not movers:
@@ -95,20 +99,24 @@ def interval(scores: list[float]) -> tuple[float, float, float]:
 PAIRS = (("hard", "random"), ("medium", "easy"), ("hard", "medium"), ("easy", "greedy"))
 
 
-def match_game(job: tuple[str, int, str, str, int, dict[str, levels.Work]]) -> tuple[float, dict[str, list[float]]]:
-    """One game of a match-up (a process-pool job: the levels' work travels with it); its score and move times."""
-    name, players, a, b, index, work = job
+Job = tuple[str, int, str, str, int, dict[str, levels.Work], dict]
+
+
+def match_game(job: Job) -> tuple[float, dict[str, list[float]]]:
+    """One game of a match-up (a process-pool job: the levels' work and the game's options travel with it)."""
+    name, players, a, b, index, work, options = job
     levels.WORK.update(work)
     times: dict[str, list[float]] = {}
     agents: dict[str, Agent] = {lv: level_agent(lv, times) for lv in ai.LEVELS}
     agents["random"], agents["greedy"] = random_agent, greedy_agent
-    rng = random.Random(f"{name}{players}{a}{b}{index}")
-    score = play_match_game(engines.get(name), players, agents[a], agents[b], index % players, rng)
+    agents["dumbot"], agents["smartbot"] = zertz_bots.dumbot, zertz_bots.smartbot
+    rng = random.Random(f"{name}{players}{a}{b}{index}{sorted(options.items()) if options else ''}")
+    score = play_match_game(engines.get(name), players, agents[a], agents[b], index % players, rng, options)
     return score, times
 
 
 def matches(names: list[str], games: int, times: dict[str, list[float]], jobs: int, pairs: list[tuple[str, str]],
-            players_only: set[int]) -> None:
+            players_only: set[int], options: dict | None = None) -> None:
     with ProcessPoolExecutor(jobs) as pool:
         for name in names:
             cls = engines.get(name)
@@ -118,13 +126,15 @@ def matches(names: list[str], games: int, times: dict[str, list[float]], jobs: i
                 for a, b in pairs:
                     start = time.perf_counter()
                     work = dict(levels.WORK)
-                    results = list(pool.map(match_game, [(name, players, a, b, g, work) for g in range(games)]))
+                    results = list(pool.map(match_game, [(name, players, a, b, g, work, options or {})
+                                                              for g in range(games)]))
                     scores = [score for score, _ in results]
                     for _, spent in results:
                         for level, samples in spent.items():
                             times.setdefault(f"{name} {players}p {level}", []).extend(samples)
                     p, lo, hi = interval(scores)
-                    print(f"{name:<12} {players}p  {a:>6} vs {b:<6}  score {p:5.2f}  95% CI [{lo:4.2f}, {hi:4.2f}]"
+                    print(f"{name:<12} {players}p {options or ''} {a:>6} vs {b:<8}  score {p:5.2f}"
+                          f"  95% CI [{lo:4.2f}, {hi:4.2f}]"
                           f"  n={games}  ({time.perf_counter() - start:.0f} s, load {os.getloadavg()[0]:.1f})",
                           flush=True)
 
@@ -181,6 +191,7 @@ def main() -> None:
     parser.add_argument("--jobs", type=int, default=1, help="processes playing match games at once")
     parser.add_argument("--pairs", default="", help="match-ups, e.g. hard-medium,easy-greedy (default: all four)")
     parser.add_argument("--players", default="", help="player counts, e.g. 2,4 (default: all)")
+    parser.add_argument("--option", action="append", default=[], help="a game option, e.g. rings=61 (integers as such)")
     args = parser.parse_args()
     print(f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores at the start", flush=True)
     names = args.only.split(",") if args.only else list(engines.GAMES)
@@ -196,7 +207,8 @@ def main() -> None:
                                       alphabeta=round(work.alphabeta * args.scale))
     pairs = [tuple(p.split("-")) for p in args.pairs.split(",")] if args.pairs else list(PAIRS)
     times: dict[str, list[float]] = {}
-    matches(names, args.games, times, args.jobs, pairs, players)  # type: ignore[arg-type]
+    options = {k: int(v) if v.isdigit() else v for k, v in (o.split("=", 1) for o in args.option)}
+    matches(names, args.games, times, args.jobs, pairs, players, options)  # type: ignore[arg-type]
     for level, samples in sorted(times.items()):
         print(f"match moves {level}: p50 {percentile(samples, 50):.0f} ms, p95 {percentile(samples, 95):.0f} ms")
 
