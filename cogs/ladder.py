@@ -19,7 +19,7 @@ import engines
 from cogs._shared import MENTION_USERS, lobby_text, lobby_view, names_for
 from cogs._tasks import stop_loop
 from host.ladder import CLOCKS, MAX_IDLE_DAYS, MAX_REACH, Ladders
-from host.results import HostError, Report
+from host.results import Busy, HostError, Report
 
 if TYPE_CHECKING:
     from bot import ZBot
@@ -64,6 +64,8 @@ class Ladder(commands.GroupCog, group_name="ladder", group_description="This ser
         if report.outcome is not None:
             try:
                 await self.ladders.run_due()
+            except Busy:  # the jobs stay in the database; the loop's next pass applies them
+                log.warning("ladder jobs of game %s wait: the database is busy", report.row.id)
             except Exception:
                 log.exception("ladder jobs failed after game %s", report.row.id)
 

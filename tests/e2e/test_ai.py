@@ -134,7 +134,7 @@ async def test_a_hint_in_a_rated_game_is_refused_privately_and_allowed_in_an_unr
         casual_thread = fake.thread(f"Zaic #{casual}")
         row = await bot.host.get(casual)
         mover = harness.name_of(row.user_at(0) or 0)  # light (seat 0) moves first
-        rec = await fake.slash(mover, "zaic hint", {}, channel=casual_thread)
+        rec = await fake.slash(mover, "zaic hint", {}, channel=casual_thread, wait="response")
         followups = await rec.wait_followups(1, timeout=AI_WAIT)
         legal = legal_for(harness.database_path, casual, harness.user_id(mover))
         hinted = re.search(r"`([^`]+)`", followups[0].content)

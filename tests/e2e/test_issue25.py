@@ -57,7 +57,7 @@ async def test_a_newcomers_game_against_the_easy_ai_is_practice_and_their_first_
         alice = harness.user_id("alice")
         await fake.wait_until(lambda: bool(legal_for(harness.database_path, game_id, alice)),
                               timeout=AI_WAIT, what="alice's turn")
-        rec = await fake.slash("alice", "zaic hint", {}, channel=thread)
+        rec = await fake.slash("alice", "zaic hint", {}, channel=thread, wait="response")
         followups = await rec.wait_followups(1, timeout=AI_WAIT)
         assert followups[0].content.startswith(f"💡 Hint for #{game_id}"), followups[0].content
         assert not (await bot.host.get(game_id)).settings["rated"]
@@ -66,7 +66,7 @@ async def test_a_newcomers_game_against_the_easy_ai_is_practice_and_their_first_
         assert "Rated: it counts for the leaderboards" in fake.messages("general")[-1].content
         await fake.wait_until(lambda: bool(legal_for(harness.database_path, rated_id, harness.user_id("bob"))),
                               timeout=AI_WAIT, what="bob's turn")
-        refused = await fake.slash("bob", "zrtz hint", {}, channel=rated_thread)
+        refused = await fake.slash("bob", "zrtz hint", {}, channel=rated_thread, wait="response")
         answer = (await refused.wait_followups(1, timeout=AI_WAIT))[0].content
         assert "`/zrtz new ai: easy`" in answer and "`rated: False`" in answer
 

@@ -175,7 +175,7 @@ async def test_leaderboard_game_autocomplete_explains_a_miss_and_a_wall_is_not_e
     fake = harness.fake
     async with harness.running():
         miss = await fake.autocomplete("alice", "leaderboard", focused="game", value="go")
-        assert [c["name"] for c in miss] == ["No game matches 'go': clear the box to see them all"]
+        assert [c["name"] for c in miss] == ["No game matches “go”: clear the box to see them all"]
         refused = await fake.slash("alice", "leaderboard", {"game": miss[0]["value"]})
         assert refused.ephemeral and "There is no game called 'none'" in refused.content and "zrtz" in refused.content
         wall = await fake.slash("alice", "leaderboard", {"game": "chess " * 900})

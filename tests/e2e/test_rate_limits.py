@@ -6,7 +6,7 @@ from __future__ import annotations
 import itertools
 
 from tests.e2e.conftest import BotHarness
-from tests.e2e.test_builder import play_whole_game
+from tests.e2e.test_builder import play_whole_game, start
 from tests.fakediscord.logs import ErrorLogCollector
 
 
@@ -42,6 +42,7 @@ async def test_a_builder_at_a_persons_pace_is_never_refused(harness: BotHarness)
             return now[0]
 
         bot.rates.clock = human_clock
-        await play_whole_game(harness, bot, "zaic", "paced")
+        game_id = await start(harness, "zaic", 2, {})
+        await play_whole_game(harness, bot, "zaic", game_id, "paced")
     fake = harness.fake
     assert not any("Slow down" in m.content for t in fake.threads() for m in fake.messages(t, ephemeral=True))
