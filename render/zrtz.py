@@ -24,6 +24,7 @@ from render.common import (
     Hotspot,
     draw_centered,
     highlights,
+    readable,
     record,
     seat_label,
     text,
@@ -83,7 +84,7 @@ def paste_label(image: Image.Image, name: str, size: int, xy: tuple[float, float
     left, top = round(x - tile.width / 2), round(y - tile.height / 2)
     image.paste(tile, (left, top), tile)
     cx, cy = left + tile.width / 2, top + tile.height / 2
-    record(name, (cx + ax, cy + ay, cx + bx, cy + by), (x - ring, y - ring, x + ring, y + ring), image.size)
+    record(name, (cx + ax, cy + ay, cx + bx, cy + by), (x - ring, y - ring, x + ring, y + ring), image.size, size)
 
 
 MARBLE_LABEL = {"w": LABEL_INK, "g": (255, 255, 255), "b": (235, 235, 235)}
@@ -142,7 +143,7 @@ def render(obs: dict[str, Any]) -> bytes:
         dashed_circle(draw, centres[last["removed"]], ring_r, mover_colour, 4)
         cross(draw, centres[last["removed"]], ring_r * 0.35, mover_colour, 4)
 
-    label_size = max(18, int(pitch * 0.42))  # 10 px or more at 400 px wide
+    label_size = max(readable(WIDTH), int(pitch * 0.42))  # 9 px or more at 400 px wide
     capture = last.get("kind") == "capture"
     marked = {name for name, _ in last.get("jumped", [])} | set(last.get("path", [])) if capture else set()
     marks = builder_marks(obs)
@@ -169,7 +170,8 @@ def render(obs: dict[str, Any]) -> bytes:
     for name, symbol in zip(names, cells, strict=True):
         if symbol in "wgb":  # the ring's name stays readable on its marble
             marble(draw, centres[name], ball_r, symbol)
-            paste_label(image, name, max(14, int(label_size * 0.8)), centres[name], ball_r, MARBLE_LABEL[symbol])
+            small = max(readable(WIDTH), int(label_size * 0.8))
+            paste_label(image, name, small, centres[name], ball_r, MARBLE_LABEL[symbol])
 
     if last.get("kind") == "place" or capture:
         x, y = centres[last["at"] if not capture else last["path"][-1]]
@@ -259,10 +261,10 @@ def panel(draw: ImageDraw.ImageDraw, obs: dict[str, Any], marks: dict[str, str])
         colour = SEAT_COLOURS[seat]
         draw.rounded_rectangle((x - 6, y - 6, WIDTH - 12, y + 96), radius=10, outline=colour, width=3)
         tab = (x + 2, y - 4, WIDTH - 16, y + 28)
-        label_text = f"{seat_label(obs, seat)} captured"
-        if not outcome and obs["turn"] == seat:  # a filled tab marks the player to move
+        label_text = seat_label(obs, seat)  # over the marbles they captured, against the goal
+        if not outcome and obs["turn"] == seat:  # a filled tab marks the player to move (the title names them)
             draw.rounded_rectangle((x - 6, y - 6, WIDTH - 12, y + 30), radius=10, fill=colour)
-            text(draw, (x + 4, y + 12), f"{label_text} · to move", 22, box=tab, fill=PAPER, anchor="lm")
+            text(draw, (x + 4, y + 12), label_text, 22, box=tab, fill=PAPER, anchor="lm")
         else:
             text(draw, (x + 4, y + 12), label_text, 22, box=tab, fill=colour, anchor="lm")
         counts_row(draw, x, SEAT_ROW_Y[seat], obs["captured"][seat], goal, marks, f"captured:{seat}")

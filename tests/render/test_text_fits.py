@@ -81,11 +81,11 @@ def test_the_cases_players_reported() -> None:
     obs["player_names"] = [LONG] * 4
     drawn, _ = check(obs)
     assert any("share the win" in d.text for d in drawn)
-    # ZÈRTZ: "<name> captured · to move" stays in its tab.
+    # ZÈRTZ: "<name> (<colour>)" over each player's captures stays in its tab.
     game = engines.get("zrtz").new(2, {})
     obs = game.observation(None) | {"player_names": [LONG, LONG]}
     drawn, _ = check(obs)
-    assert any(d.text.endswith("captured · to move") for d in drawn)
+    assert sum(d.text.endswith("(Blue)") or d.text.endswith("(Orange)") for d in drawn) >= 2
     # Zaic: a long subtitle wraps or shrinks inside the header instead of running off the image.
     obs = finished("zaic", 2)
     obs["outcome"] = {**obs["outcome"], "reason": "Dark cannot place a tile; " + "a very long reason " * 8}
@@ -131,3 +131,14 @@ def test_names_with_emoji_and_cjk_draw_without_placeholder_boxes() -> None:
         for char in name.replace(" ", ""):
             chain = fonts(18)
             assert any(has_glyph(18, i, char) for i in range(len(chain) - 1)), f"{char!r} of {name!r} has no glyph"
+
+
+@pytest.mark.parametrize("name", sorted(engines.GAMES))
+def test_every_text_reads_at_least_9_px_high_at_400_px_wide(name: str) -> None:
+    """A phone shows a board about 400 px wide: every text's font, scaled to that width, is at least 9 px."""
+    for _, obs in positions(name, PLAYOUTS):
+        with recording() as drawn:
+            render.render(obs)
+        for item in drawn:
+            assert item.size > 0, f"{item.text!r} was noted without its font size"
+            assert item.shrunk(400) >= 9, f"{item.text!r} is {item.shrunk(400):.1f} px high at 400 px wide"
