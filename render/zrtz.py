@@ -38,7 +38,7 @@ TABLE = (214, 200, 170)
 RING_FILL = (238, 234, 222)
 RING_EDGE = (135, 122, 98)
 HOLE = (214, 200, 170)
-MARBLE = {"w": ((232, 232, 228), (115, 115, 115)), "g": ((150, 150, 155), (90, 90, 95)),
+MARBLE = {"w": ((252, 252, 250), (60, 60, 60)), "g": ((150, 150, 155), (90, 90, 95)),
           "b": ((45, 45, 50), (10, 10, 10))}
 LABEL_INK = (95, 85, 70)
 # Move-builder marks: a ring body tinted (labels stay readable on it), a thick outline over a marble.
@@ -95,9 +95,13 @@ def marble(draw: ImageDraw.ImageDraw, xy: tuple[float, float], radius: float, co
     x, y = xy
     body, rim = MARBLE[colour]
     draw.ellipse((x - radius, y - radius, x + radius, y + radius), fill=rim)
-    inner = radius * 0.9
-    draw.ellipse((x - inner, y - inner - radius * 0.04, x + inner, y + inner - radius * 0.04), fill=body)
-    shine = tuple(min(255, c + 70) for c in body)
+    inner = radius * (0.84 if colour == "w" else 0.9)  # white: a thicker dark rim, unlike a bare ring at phone width
+    if colour == "w":  # and a grey shadow low on the sphere where a ring shows its hole
+        draw.ellipse((x - inner, y - inner, x + inner, y + inner), fill=(200, 200, 204))
+        draw.ellipse((x - inner, y - inner - radius * 0.14, x + inner * 0.92, y + inner * 0.8), fill=body)
+    else:
+        draw.ellipse((x - inner, y - inner - radius * 0.04, x + inner, y + inner - radius * 0.04), fill=body)
+    shine = tuple(min(255, c + 70) for c in body) if colour != "w" else (225, 232, 240)
     hr = radius * 0.32
     hx, hy = x - radius * 0.32, y - radius * 0.36
     draw.ellipse((hx - hr, hy - hr, hx + hr, hy + hr), fill=shine)
