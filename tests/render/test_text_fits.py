@@ -142,3 +142,23 @@ def test_every_text_reads_at_least_9_px_high_at_400_px_wide(name: str) -> None:
         for item in drawn:
             assert item.size > 0, f"{item.text!r} was noted without its font size"
             assert item.shrunk(400) >= 9, f"{item.text!r} is {item.shrunk(400):.1f} px high at 400 px wide"
+
+
+@pytest.mark.parametrize("name", sorted(engines.GAMES))
+def test_every_board_names_every_player(name: str) -> None:
+    """Not only the player to move: each seat's name (an AI's as the host passes it) is on every board."""
+    for _, obs in positions(name, PLAYOUTS):
+        names = ["Ann", "🤖 AI (hard)", "Cyd", "Dee"][: obs["players"]]
+        with recording() as drawn:
+            render.render(obs | {"player_names": names})
+        texts = " | ".join(d.text for d in drawn)
+        for seat, player in enumerate(names):
+            assert player in texts, f"seat {seat} ({player}) is not named: {texts}"
+
+
+def test_ziggurat_partners_shows_the_teams() -> None:
+    game = engines.get("ziggurat").new(4, {"mode": "partners"})
+    obs = game.observation(None) | {"player_names": ["Ann", "Bob", "Cyd", "Dee"]}
+    with recording() as drawn:
+        render.render(obs)
+    assert "Teams: Blue Ann & Green Cyd vs Orange Bob & Purple Dee" in [d.text for d in drawn]
