@@ -121,6 +121,22 @@ def test_rating_chart_shows_every_game_and_its_whole_legend() -> None:
         assert f"{g} {1530 - 7 * i}" in labels, f"{g} is missing from the legend: {labels}"
     for item in drawn:
         assert inside(item.bbox, (0, 0, *size)), f"{item.text!r} {item.bbox} leaves the chart"
+        assert item.shrunk(400) >= 9, f"{item.text!r} is {item.shrunk(400):.1f} px high at 400 px wide"
+
+
+def test_identical_lines_in_the_rating_chart_do_not_hide_each_other() -> None:
+    from render.profile import LINE_COLOURS, Series, render_rating_chart
+
+    def seen(png: bytes, colour: tuple[int, int, int]) -> int:
+        image = Image.open(io.BytesIO(png)).convert("RGB")
+        plot = image.crop((56, 48, image.width - 16, image.height - 64)).tobytes()
+        return sum(1 for k in range(0, len(plot), 3) if tuple(plot[k:k + 3]) == colour)
+
+    ratings = [1500, 1516, 1530, 1522, 1540, 1551]
+    alone = seen(render_rating_chart("x", [Series("Zaic", ratings)]), LINE_COLOURS[0])
+    both = render_rating_chart("x", [Series("Zaic", ratings), Series("ZÈRTZ", ratings)])
+    assert seen(both, LINE_COLOURS[0]) > alone / 3, "the first line is hidden under the second"
+    assert seen(both, LINE_COLOURS[1]) > alone / 3
 
 
 def test_names_with_emoji_and_cjk_draw_without_placeholder_boxes() -> None:
