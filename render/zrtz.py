@@ -28,6 +28,7 @@ from render.common import (
     record,
     seat_label,
     text,
+    text_width,
     to_png,
 )
 
@@ -241,6 +242,15 @@ def notation(last: dict[str, Any]) -> str:
     return "x".join(last["path"])
 
 
+def title(draw: ImageDraw.ImageDraw, obs: dict[str, Any], seat: int, verb: str, width: float) -> str:
+    """``<name> (<colour>) <verb>``, or ``<colour> <verb>`` when a long name would cut the verb off
+    (each captures tab below names its seat in full)."""
+    full = f"{seat_label(obs, seat)} {verb}"
+    if text_width(draw, full, readable(WIDTH)) <= width:
+        return full
+    return f"{obs['seat_names'][seat]} {verb}"
+
+
 def panel(draw: ImageDraw.ImageDraw, obs: dict[str, Any], marks: dict[str, str]) -> None:
     """Whose turn or the result, each player's captures against the goal, and the pool."""
     x = PANEL_X + 10
@@ -249,13 +259,13 @@ def panel(draw: ImageDraw.ImageDraw, obs: dict[str, Any], marks: dict[str, str])
     outcome = obs.get("outcome")
     if outcome:
         winners = outcome["winners"]
-        head = "Draw" if len(winners) != 1 else f"{seat_label(obs, winners[0])} wins"
+        head = "Draw" if len(winners) != 1 else title(draw, obs, winners[0], "wins", right - x)
         colour = INK if len(winners) != 1 else SEAT_COLOURS[winners[0]]
-        text(draw, (x, 16), head, 34, box=(x, 10, right, 60), fill=colour, min_size=16)
-        text(draw, (x, 62), outcome["reason"], 17, box=(x, 62, right, 108), fill=MUTED, lines=2)
+        text(draw, (x, 16), head, 34, box=(x, 10, right, 54), fill=colour, min_size=16)
+        text(draw, (x, 56), outcome["reason"], 17, box=(x, 54, right, 112), fill=MUTED, lines=2)
     else:
         seat = obs["turn"]
-        text(draw, (x, 16), f"{seat_label(obs, seat)} to move", 34, box=(x, 10, right, 60),
+        text(draw, (x, 16), title(draw, obs, seat, "to move", right - x), 34, box=(x, 10, right, 54),
              fill=SEAT_COLOURS[seat], min_size=16)
         hint = "Capture is compulsory" if obs.get("capture_pending") else f"Move {obs['ply'] + 1}"
         text(draw, (x, 66), hint, 20, box=head_box, fill=INK if obs.get("capture_pending") else MUTED)
@@ -278,8 +288,8 @@ def panel(draw: ImageDraw.ImageDraw, obs: dict[str, Any], marks: dict[str, str])
     y += 100
     rules = (f"Win: {goal['w']} white, {goal['g']} grey, {goal['b']} black or {goal['each']} of each. "
              "Filling the last vacant ring also wins.")
-    text(draw, (x, y), rules, 19, box=(x, y, right, y + 104), fill=MUTED, lines=4)
-    y += 104
+    text(draw, (x, y), rules, 19, box=(x, y, right, y + 116), fill=MUTED, lines=4)
+    y += 116
     last = obs.get("last")
     if last and last.get("kind") in ("place", "capture"):
         shown = notation(last)

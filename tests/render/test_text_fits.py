@@ -86,6 +86,11 @@ def test_the_cases_players_reported() -> None:
     obs = game.observation(None) | {"player_names": [LONG, LONG]}
     drawn, _ = check(obs)
     assert sum(d.text.endswith("(Blue)") or d.text.endswith("(Orange)") for d in drawn) >= 2
+    # ZÈRTZ: the win stays readable in full with long names (the name is in its tab below).
+    obs = finished("zrtz", 2) | {"player_names": [LONG, LONG]}
+    drawn, _ = check(obs)
+    head = next(d for d in drawn if d.text.endswith(" wins") or d.text == "Draw")
+    assert head.shrunk(400) >= 9 and "…" not in head.text
     # Zaic: a long subtitle wraps or shrinks inside the header instead of running off the image.
     obs = finished("zaic", 2)
     obs["outcome"] = {**obs["outcome"], "reason": "Dark cannot place a tile; " + "a very long reason " * 8}
