@@ -156,6 +156,8 @@ class Drawn:
     panel: Box
     image: tuple[int, int]
     size: float = 0.0
+    shown: str = ""
+    """The text as drawn: wrapped lines joined by spaces, cut with an ellipsis if it did not fit."""
 
     def shrunk(self, width: int = 400) -> float:
         """The font size once the image is shrunk to ``width`` pixels wide (as a phone shows it)."""
@@ -176,12 +178,13 @@ def recording() -> Iterator[list[Drawn]]:
         _RECORDER.reset(token)
 
 
-def record(text: str, bbox: Box, panel: Box, image: tuple[int, int], size: float = 0.0) -> None:
+def record(text: str, bbox: Box, panel: Box, image: tuple[int, int], size: float = 0.0,
+           shown: str | None = None) -> None:
     """Note a text drawn another way (e.g. pasted from a cached tile), with the font size it was drawn at."""
     seen = _RECORDER.get()
     if seen is not None:
         seen.append(Drawn(text, tuple(float(v) for v in bbox), tuple(float(v) for v in panel),  # type: ignore[arg-type]
-                          image, float(size)))
+                          image, float(size), text if shown is None else shown))
 
 
 # ----- fitted text ---------------------------------------------------------------------------
@@ -307,7 +310,7 @@ def text(draw: ImageDraw.ImageDraw, xy: tuple[float, float], content: str, size:
             x += advance
     bbox: Box = (ink[0], ink[1], ink[2], ink[3]) if ink[0] != float("inf") else (xy[0], xy[1], xy[0], xy[1])
     if note:  # a cached tile notes its text where it is pasted instead
-        record(content, bbox, panel, image_size, size)
+        record(content, bbox, panel, image_size, size, " ".join(rows))
     return bbox
 
 

@@ -90,7 +90,7 @@ def test_the_cases_players_reported() -> None:
     obs = finished("zrtz", 2) | {"player_names": [LONG, LONG]}
     drawn, _ = check(obs)
     head = next(d for d in drawn if d.text.endswith(" wins") or d.text == "Draw")
-    assert head.shrunk(400) >= 9 and "…" not in head.text
+    assert head.shrunk(400) >= 9 and "…" not in head.shown
     # Zaic: a long subtitle wraps or shrinks inside the header instead of running off the image.
     obs = finished("zaic", 2)
     obs["outcome"] = {**obs["outcome"], "reason": "Dark cannot place a tile; " + "a very long reason " * 8}
@@ -172,7 +172,7 @@ def test_every_board_names_every_player(name: str) -> None:
         names = ["Ann", "🤖 AI (hard)", "Cyd", "Dee"][: obs["players"]]
         with recording() as drawn:
             render.render(obs | {"player_names": names})
-        texts = " | ".join(d.text for d in drawn)
+        texts = " | ".join(d.shown for d in drawn)  # as drawn: a name cut to an ellipsis does not count
         for seat, player in enumerate(names):
             assert player in texts, f"seat {seat} ({player}) is not named: {texts}"
 
@@ -182,4 +182,25 @@ def test_ziggurat_partners_shows_the_teams() -> None:
     obs = game.observation(None) | {"player_names": ["Ann", "Bob", "Cyd", "Dee"]}
     with recording() as drawn:
         render.render(obs)
-    assert "Teams: Blue Ann & Green Cyd vs Orange Bob & Purple Dee" in [d.text for d in drawn]
+    assert "Teams: Blue Ann & Green Cyd vs Orange Bob & Purple Dee" in [d.shown for d in drawn]
+
+
+def test_event_and_rating_images_read_at_400_px_and_keep_the_bracket_scores_whole() -> None:
+    from render.events import render_bracket, render_crosstable
+    from render.standings import render_standings
+    from tests.render import test_events, test_ratings_images, test_standings
+
+    pictures = {
+        "standings": lambda: render_standings(test_standings.table(12, final=True)),
+        "crosstable": lambda: render_crosstable(test_events.cross(16)),
+        "bracket": lambda: render_bracket(test_events.bracket(16)),
+        "leaderboard": lambda: test_ratings_images.board(["Ann", LONG, "王小明"]),
+    }
+    for what, draw in pictures.items():
+        with recording() as drawn:
+            draw()
+        assert drawn, what
+        for item in drawn:
+            assert item.shrunk(400) >= 9, f"{what}: {item.text!r} is {item.shrunk(400):.1f} px high at 400 px wide"
+        if what == "bracket":
+            assert sum(d.shown == "1½" for d in drawn) == 8, "a winner's score is cut to an ellipsis"
