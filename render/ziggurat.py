@@ -19,11 +19,13 @@ from render.common import (
     HIGHLIGHT,
     INK,
     MUTED,
+    NAME_CHARS,
     OFFERED,
     PAPER,
     PICKED,
     SEAT_COLOURS,
     Hotspot,
+    clean,
     highlights,
     readable,
     short_name,
@@ -36,6 +38,7 @@ SQ = 80
 MARGIN = 118
 STATION_GAP = 26  # start stations stand this far off the board, clear of the coordinates
 HEADER = 100
+FOOTER_SIZE = 20
 FOOTER = 64  # two lines: who plays which colour (and the teams), then the legend or this turn's moves
 WIDTH = 2 * MARGIN + 8 * SQ
 HEIGHT = HEADER + 2 * MARGIN + 8 * SQ + FOOTER
@@ -304,14 +307,25 @@ def players_line(obs: dict[str, Any]) -> str:
     """Who plays which colour: ``Blue Ann · Orange 🤖 AI (hard)``, or in partners mode the two teams
     (opposite seats): ``Blue Ann & Green Zoë vs Orange Bo & Purple Cy``."""
     names = obs.get("player_names") or []
+    line = ""
+    # Long names are cut shorter rather than losing the last seats (an AI's name is short: never cut).
+    for cut, prefix in ((NAME_CHARS, "Teams: "), (12, "Teams: "), (8, "Teams: "), (8, ""), (6, "")):
 
-    def seat(s: int) -> str:
-        name = names[s] if s < len(names) else None
-        return f"{obs['seat_names'][s]} {short_name(name)}" if name else obs["seat_names"][s]
+        def seat(s: int, cut: int = cut) -> str:
+            name = names[s] if s < len(names) else None
+            if not name:
+                return obs["seat_names"][s]
+            name = clean(name)
+            kept = name if len(name) <= cut or name.startswith("🤖 AI") else name[: cut - 1].rstrip() + "…"
+            return f"{obs['seat_names'][s]} {kept}"
 
-    if obs["options"].get("mode") == "partners" and obs["players"] == 4:
-        return "Teams: " + " vs ".join(f"{seat(a)} & {seat(a + 2)}" for a in (0, 1))
-    return " · ".join(seat(s) for s in range(obs["players"]))
+        if obs["options"].get("mode") == "partners" and obs["players"] == 4:
+            line = prefix + " vs ".join(f"{seat(a)} & {seat(a + 2)}" for a in (0, 1))
+        else:
+            line = " · ".join(seat(s) for s in range(obs["players"]))
+        if text_width(None, line, FOOTER_SIZE) <= WIDTH - 16:
+            break
+    return line
 
 
 def draw_footer(draw: ImageDraw.ImageDraw, obs: dict[str, Any]) -> None:
@@ -321,8 +335,8 @@ def draw_footer(draw: ImageDraw.ImageDraw, obs: dict[str, Any]) -> None:
     else:
         line = "home = outlined pyramid · coloured ramps = walls (climb there) · arrows = direction"
     top, middle = HEIGHT - FOOTER, HEIGHT - FOOTER // 2
-    write(draw, (WIDTH // 2, top + 2), players_line(obs), 20, box=(8, top, WIDTH - 8, middle + 1), anchor="ma")
-    write(draw, (WIDTH // 2, middle), line, 20, box=(8, middle, WIDTH - 8, HEIGHT), fill=MUTED, anchor="ma")
+    write(draw, (WIDTH // 2, top + 2), players_line(obs), FOOTER_SIZE, box=(8, top, WIDTH - 8, middle + 1), anchor="ma")
+    write(draw, (WIDTH // 2, middle), line, FOOTER_SIZE, box=(8, middle, WIDTH - 8, HEIGHT), fill=MUTED, anchor="ma")
 
 
 def square_hotspot(square: str) -> tuple[int, int, int, int]:

@@ -204,3 +204,13 @@ def test_event_and_rating_images_read_at_400_px_and_keep_the_bracket_scores_whol
             assert item.shrunk(400) >= 9, f"{what}: {item.text!r} is {item.shrunk(400):.1f} px high at 400 px wide"
         if what == "bracket":
             assert sum(d.shown == "1½" for d in drawn) == 8, "a winner's score is cut to an ellipsis"
+
+
+def test_ziggurat_names_all_four_seats_even_when_every_name_is_long() -> None:
+    game = engines.get("ziggurat").new(4, {"mode": "partners"})
+    names = [LONG, "Ólafur Ragnar Grímsson", "王小明王小明王小明", "🤖 AI (hard)"]
+    obs = game.observation(None) | {"player_names": names}
+    with recording() as drawn:
+        render.render(obs)
+    line = next(d.shown for d in drawn if " vs " in d.text)
+    assert line.count("&") == 2 and line.endswith("& Purple 🤖 AI (hard)") and line.startswith("Blue Barth"), line
