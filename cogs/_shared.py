@@ -229,8 +229,10 @@ async def retire_board(bot: ZBot, game_id: int) -> None:
 
 async def turn_view(bot: ZBot, report: Report) -> discord.ui.View:
     """The Move button (the move builder) and one button per legal move when there are few (dice turns,
-    forced captures): play by clicking. A finished game (and not a match that goes on) offers a rematch."""
+    forced captures): play by clicking. A finished game offers its replay (the move list, step by step) and,
+    unless a match goes on, a rematch."""
     from cogs.builder import OpenBuilder  # the builder's module builds on this one
+    from cogs.records import ReplayOpen  # so does the records' module
 
     view = discord.ui.View(timeout=None)
     if report.outcome is None and report.can_build:
@@ -238,6 +240,7 @@ async def turn_view(bot: ZBot, report: Report) -> discord.ui.View:
     if report.outcome is not None:
         if report.next_game is None:
             view.add_item(RematchButton(report.row.id))
+        view.add_item(ReplayOpen(report.row.id))
     elif engines.get(report.row.game).hidden_information:
         view.add_item(MyViewButton(report.row.id))
     else:

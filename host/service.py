@@ -592,14 +592,13 @@ class Host:
             self._engines.pop(row.id, None)
 
     def player_names(self, row: GameRow, players: int) -> list[str | None] | None:
-        """Display names by seat for the renderer (``None`` for a seat whose name is unknown)."""
-        if self.display_name is None:
+        """Display names by seat for the renderer (``None`` for a seat whose name is unknown); an AI seat is
+        named as everywhere else (``🤖 AI (hard)``)."""
+        users = [row.user_at(seat) for seat in range(players)]
+        if self.display_name is None and not any(bots.is_ai(u) for u in users):
             return None
-        names: list[str | None] = []
-        for seat in range(players):
-            user = row.user_at(seat)
-            names.append(self.display_name(user) if user is not None else None)
-        return names
+        person = self.display_name or (lambda _user: None)
+        return [bots.name(u) if bots.is_ai(u) else person(u) if u is not None else None for u in users]
 
     async def _loaded(self, game_id: int) -> tuple[GameRow, Game]:
         """The row and its cached engine, for readers that never change it (the move builder)."""

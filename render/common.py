@@ -9,6 +9,7 @@ test can check that no text leaves its panel in any position.
 from __future__ import annotations
 
 import io
+import math
 import struct
 import unicodedata
 import zlib
@@ -148,12 +149,19 @@ def _width(text: str, size: int, bold: bool) -> float:
 
 @dataclass(frozen=True)
 class Drawn:
-    """One drawn text: its ink box, the panel it had to stay in, and the image size."""
+    """One drawn text: its ink box, the panel it had to stay in, the image size and the font size (pixels)."""
 
     text: str
     bbox: Box
     panel: Box
     image: tuple[int, int]
+    size: float = 0.0
+    shown: str = ""
+    """The text as drawn: wrapped lines joined by spaces, cut with an ellipsis if it did not fit."""
+
+    def shrunk(self, width: int = 400) -> float:
+        """The font size once the image is shrunk to ``width`` pixels wide (as a phone shows it)."""
+        return self.size * width / self.image[0]
 
 
 _RECORDER: ContextVar[list[Drawn] | None] = ContextVar("text_recorder", default=None)
@@ -170,12 +178,13 @@ def recording() -> Iterator[list[Drawn]]:
         _RECORDER.reset(token)
 
 
-def record(text: str, bbox: Box, panel: Box, image: tuple[int, int]) -> None:
-    """Note a text drawn another way (e.g. pasted from a cached tile)."""
+def record(text: str, bbox: Box, panel: Box, image: tuple[int, int], size: float = 0.0,
+           shown: str | None = None) -> None:
+    """Note a text drawn another way (e.g. pasted from a cached tile), with the font size it was drawn at."""
     seen = _RECORDER.get()
     if seen is not None:
         seen.append(Drawn(text, tuple(float(v) for v in bbox), tuple(float(v) for v in panel),  # type: ignore[arg-type]
-                          image))
+                          image, float(size), text if shown is None else shown))
 
 
 # ----- fitted text ---------------------------------------------------------------------------
@@ -238,6 +247,17 @@ def _layout(text: str, size: int, width: float, height: float, bold: bool, min_s
     return s, tuple(_cut(draw, line, s, width, bold) for line in kept)
 
 
+SHRUNK_WIDTH = 400
+"""How wide a phone shows an image in a Discord message (pixels)."""
+READABLE = 9
+"""The smallest font size (pixels) a text may have once its image is shrunk to ``SHRUNK_WIDTH``."""
+
+
+def readable(image_width: float) -> int:
+    """The smallest font size that stays readable on an image this wide once shrunk to ``SHRUNK_WIDTH``."""
+    return math.ceil(READABLE * image_width / SHRUNK_WIDTH - 1e-9)
+
+
 def line_height(size: int) -> int:
     return round(size * 1.2)
 
@@ -246,10 +266,14 @@ def text(draw: ImageDraw.ImageDraw, xy: tuple[float, float], content: str, size:
          fill: Colour | tuple[int, ...] = INK, anchor: str = "la", bold: bool = False, min_size: int = 12,
          lines: int = 1, note: bool = True) -> Box:
     """Draw ``content`` anchored at ``xy`` (Pillow anchors: l/m/r then a/m/s/d) so it stays inside ``box``
-    (default: the whole image): shrunk down to ``min_size``, wrapped onto up to ``lines`` lines, then cut.
+    (default: the whole image): shrunk down to ``min_size`` (never below ``readable`` for the image's
+    width), wrapped onto up to ``lines`` lines, then cut.
     Returns the ink box; ``note=False`` keeps it from the recorder. Characters DejaVu lacks come from the
     shipped fallback fonts."""
     image_size = draw.im.size
+    if note:  # never smaller than readable at phone width (a cached tile is noted, and checked, where pasted)
+        floor = readable(image_size[0])
+        size, min_size = max(size, floor), max(min_size, floor)
     panel: Box = box if box is not None else (0, 0, image_size[0], image_size[1])
     horizontal, vertical = anchor[0], anchor[1]
     if vertical == "a":
@@ -286,7 +310,7 @@ def text(draw: ImageDraw.ImageDraw, xy: tuple[float, float], content: str, size:
             x += advance
     bbox: Box = (ink[0], ink[1], ink[2], ink[3]) if ink[0] != float("inf") else (xy[0], xy[1], xy[0], xy[1])
     if note:  # a cached tile notes its text where it is pasted instead
-        record(content, bbox, panel, image_size)
+        record(content, bbox, panel, image_size, size, " ".join(rows))
     return bbox
 
 

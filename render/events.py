@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 from PIL import Image, ImageDraw
 
-from render.common import HIGHLIGHT, INK, MUTED, PAPER, SEAT_COLOURS, Box, Colour, text, to_png
+from render.common import HIGHLIGHT, INK, MUTED, PAPER, SEAT_COLOURS, Box, Colour, readable, text, text_width, to_png
 
 WIDTH = 720
 MARGIN = 14
@@ -205,7 +205,8 @@ def _slot(draw: ImageDraw.ImageDraw, slot: Slot | None, box: Box, size: int, not
     if slot.won:
         draw.rectangle((x0 + 1, y0 + 1, x1 - 1, y1 - 1), fill=WON)
         draw.rectangle((x0 + 1, y0 + 1, x0 + 5, y1 - 1), fill=HIGHLIGHT)
-    score_w = 30 if slot.score else 0
+    drawn_at = max(size, readable(WIDTH))  # text is never drawn smaller: the score's cell is as wide as it needs
+    score_w = max(30, round(text_width(draw, slot.score, drawn_at, slot.won)) + 10) if slot.score else 0
     seed_w = 24 if slot.seed is not None else 0
     if seed_w:
         _cell(draw, str(slot.seed), (x0 + 4, y0, x0 + 4 + seed_w, y1), size - 4, MUTED, "l")

@@ -35,9 +35,11 @@ RANK_GUTTER = 26
 HEADER = 64
 FILE_GUTTER = 26
 BOARD_SIDE = WIDTH - RANK_GUTTER - MARGIN
-TRAY_TILE = 32
-TRAY_GAP = 3
-TRAY_ROW = 24 + TRAY_TILE + 10
+TRAY_TILE = 48  # 30 px at 400 px wide: a hand's swords and shields read on a phone
+TRAY_GAP = 4
+TRAY_COLS = 9  # a hand of 17 tiles in two rows
+TRAY_LINES = 2
+TRAY_ROW = 24 + TRAY_LINES * (TRAY_TILE + TRAY_GAP) + 6
 SQUARE = (232, 224, 206)
 GRID = (196, 186, 165)
 WHITE = (255, 255, 255)
@@ -217,8 +219,13 @@ def _tray(image: Image.Image, draw: ImageDraw.ImageDraw, obs: dict[str, Any], to
         if not hand:
             text(draw, (MARGIN, y + 28), "all tiles played", 15, fill=MUTED)
         for k, edges in enumerate(hand):
-            image.alpha_composite(tile_image(colour, edges, TRAY_TILE),
-                                  (MARGIN + k * (TRAY_TILE + TRAY_GAP), int(y + 24)))
+            dx, dy = _tray_offset(k)
+            image.alpha_composite(tile_image(colour, edges, TRAY_TILE), (MARGIN + dx, int(y + 24) + dy))
+
+
+def _tray_offset(k: int) -> tuple[int, int]:
+    """Where the ``k``-th tile of a hand lies from the tray row's first tile: rows of ``TRAY_COLS``."""
+    return (k % TRAY_COLS) * (TRAY_TILE + TRAY_GAP), (k // TRAY_COLS) * (TRAY_TILE + TRAY_GAP)
 
 
 Rect = tuple[int, int, int, int]
@@ -237,8 +244,9 @@ def _square_rect(name: str, size: int) -> Rect:
 def _hand_rect(seat: int, k: int) -> Rect:
     """The ``k``-th tile of a seat's tray row with a pixel of the gap on each side, below the name line
     and above the to-move frame, so a mark around the tile touches neither."""
-    x = MARGIN + k * (TRAY_TILE + TRAY_GAP)
-    y = TRAY_TOP + seat * TRAY_ROW + 24
+    dx, dy = _tray_offset(k)
+    x = MARGIN + dx
+    y = TRAY_TOP + seat * TRAY_ROW + 24 + dy
     return (x - 1, y - 2, x + TRAY_TILE + 1, y + TRAY_TILE)
 
 

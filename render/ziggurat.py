@@ -19,14 +19,17 @@ from render.common import (
     HIGHLIGHT,
     INK,
     MUTED,
+    NAME_CHARS,
     OFFERED,
     PAPER,
     PICKED,
     SEAT_COLOURS,
     Hotspot,
-    font,
+    clean,
     highlights,
+    readable,
     short_name,
+    text_width,
     to_png,
 )
 from render.common import text as write
@@ -35,12 +38,15 @@ SQ = 80
 MARGIN = 118
 STATION_GAP = 26  # start stations stand this far off the board, clear of the coordinates
 HEADER = 100
-FOOTER = 34
+FOOTER_SIZE = 20
+FOOTER = 64  # two lines: who plays which colour (and the teams), then the legend or this turn's moves
 WIDTH = 2 * MARGIN + 8 * SQ
 HEIGHT = HEADER + 2 * MARGIN + 8 * SQ + FOOTER
 LEVEL_FILL = {1: (238, 226, 196), 2: (220, 200, 156), 3: (199, 172, 120), 4: (172, 140, 88)}
 STEP_EDGE = (120, 96, 60)
 FILES = "abcdefgh"
+BADGE = 20
+"""Font size of the header's badges and last-turn line: readable at phone width."""
 LETTER_COLOUR = {"B": 0, "O": 1, "G": 2, "P": 3}
 ARROWS = {  # (square, direction) per level: counterclockwise travel
     1: (("e1", "e"), ("h5", "n"), ("d8", "w"), ("a4", "s")),
@@ -159,9 +165,9 @@ def draw_stack(draw: ImageDraw.ImageDraw, box: tuple[int, int, int, int], tokens
         if queen:  # a crown notch on top, and "Q" in the label that stays visible under carried pieces
             draw.polygon(((cx - 6, by - h + 13), (cx, by - h + 5), (cx + 6, by - h + 13)), fill=PAPER)
         on_top = k == len(tokens) - 1
-        if not on_top and rise < 10:  # too thin a band to letter: the colour band still shows the piece
-            continue
         size = 22 if on_top else min(22, rise + 3)
+        if not on_top and size < readable(WIDTH):  # too thin a band to letter readably: the colour band shows it
+            continue
         band = (cx - w // 2, by - (h if on_top else rise + 2), cx + w // 2, by)
         write(draw, (cx, by - 2), token[0] + ("Q" if queen else ""), size, box=band, fill=PAPER, anchor="md",
               bold=True, min_size=8)
@@ -211,7 +217,7 @@ def draw_marks(draw: ImageDraw.ImageDraw, obs: dict[str, Any], marks: list[str])
 
 
 def die_width(face: str) -> int:
-    return max(52, int(font(20).getlength(face)) + 22)
+    return max(52, int(text_width(None, face, 20)) + 22)
 
 
 def dice(obs: dict[str, Any]) -> list[tuple[str | None, str, bool, tuple[int, int, int, int]]]:
@@ -283,18 +289,43 @@ def draw_header(draw: ImageDraw.ImageDraw, obs: dict[str, Any], picked: Collecti
         if not entry["in_play"]:
             continue
         badge = f"{entry['name']} {home[entry['name']]}/{obs['pieces_per_colour']}"
-        w = int(draw.textlength(badge, font=font(16)))
+        w = int(text_width(draw, badge, BADGE))
         if hx - w - 14 < x + 10:
             break
         draw.rounded_rectangle((hx - w - 14, 56, hx, 88), radius=6, fill=lighten(SEAT_COLOURS[entry["colour"]], 0.75),
                                outline=SEAT_COLOURS[entry["colour"]], width=2)
-        write(draw, (hx - 7, 72), badge, 16, box=(hx - w - 14, 56, hx, 88), anchor="rm")
+        write(draw, (hx - 7, 72), badge, BADGE, box=(hx - w - 14, 56, hx, 88), anchor="rm")
         hx -= w + 22
     if not rolled and obs.get("last_turn"):
         last = obs["last_turn"]
         moves = ", ".join(last["moves"]) or "no move"
         line = f"last: {last['colour']} rolled {' '.join(last['rolls']) or '-'}; {moves}"
-        write(draw, (16, 72), line, 16, box=(16, 56, hx - 6, 88), fill=MUTED, anchor="lm", lines=2)
+        write(draw, (16, 72), line, BADGE, box=(16, 56, hx - 6, 88), fill=MUTED, anchor="lm", lines=2)
+
+
+def players_line(obs: dict[str, Any]) -> str:
+    """Who plays which colour: ``Blue Ann · Orange 🤖 AI (hard)``, or in partners mode the two teams
+    (opposite seats): ``Blue Ann & Green Zoë vs Orange Bo & Purple Cy``."""
+    names = obs.get("player_names") or []
+    line = ""
+    # Long names are cut shorter rather than losing the last seats (an AI's name is short: never cut).
+    for cut, prefix in ((NAME_CHARS, "Teams: "), (12, "Teams: "), (8, "Teams: "), (8, ""), (6, "")):
+
+        def seat(s: int, cut: int = cut) -> str:
+            name = names[s] if s < len(names) else None
+            if not name:
+                return obs["seat_names"][s]
+            name = clean(name)
+            kept = name if len(name) <= cut or name.startswith("🤖 AI") else name[: cut - 1].rstrip() + "…"
+            return f"{obs['seat_names'][s]} {kept}"
+
+        if obs["options"].get("mode") == "partners" and obs["players"] == 4:
+            line = prefix + " vs ".join(f"{seat(a)} & {seat(a + 2)}" for a in (0, 1))
+        else:
+            line = " · ".join(seat(s) for s in range(obs["players"]))
+        if text_width(None, line, FOOTER_SIZE) <= WIDTH - 16:
+            break
+    return line
 
 
 def draw_footer(draw: ImageDraw.ImageDraw, obs: dict[str, Any]) -> None:
@@ -303,8 +334,9 @@ def draw_footer(draw: ImageDraw.ImageDraw, obs: dict[str, Any]) -> None:
         line = "this turn: " + ", ".join(moves)
     else:
         line = "home = outlined pyramid · coloured ramps = walls (climb there) · arrows = direction"
-    write(draw, (WIDTH // 2, HEIGHT - FOOTER // 2), line, 16, box=(8, HEIGHT - FOOTER, WIDTH - 8, HEIGHT), fill=MUTED,
-          anchor="mm")
+    top, middle = HEIGHT - FOOTER, HEIGHT - FOOTER // 2
+    write(draw, (WIDTH // 2, top + 2), players_line(obs), FOOTER_SIZE, box=(8, top, WIDTH - 8, middle + 1), anchor="ma")
+    write(draw, (WIDTH // 2, middle), line, FOOTER_SIZE, box=(8, middle, WIDTH - 8, HEIGHT), fill=MUTED, anchor="ma")
 
 
 def square_hotspot(square: str) -> tuple[int, int, int, int]:

@@ -304,6 +304,8 @@ def _draw_header(draw: ImageDraw.ImageDraw, obs: dict[str, Any], width: int) -> 
                 title += f" (extra turn: {obs['chain']['piece']})"
         if obs.get("my_king"):
             lines.append(f"Your king: {obs['my_king']}" + (f" ({obs['my_side']})" if obs.get("my_side") else ""))
+    if obs.get("light_seat") is None and obs.get("player_names"):  # sides not chosen yet: who plays at all
+        lines.insert(0, " vs ".join(seat_label(obs, s) for s in range(2)))
     right = width - RIGHT
     text(draw, (LEFT, 6), title, 22, box=(LEFT, 4, right, 36), min_size=13)
     for i, line in enumerate(lines[:2]):
@@ -324,8 +326,8 @@ def _draw_footer(image: Image.Image, draw: ImageDraw.ImageDraw, obs: dict[str, A
     captured = obs.get("captured") or {}
     for i, side in enumerate(("Light", "Dark")):
         row = y + 60 + 30 * i
-        label = text(draw, (LEFT, row), f"{side} lost:", 16, box=(LEFT, row - 14, LEFT + 110, row + 14),
-                     fill=MUTED, anchor="lm")
+        label = text(draw, (LEFT, row), f"{side_label(obs, side)} lost:", 16,  # names both players
+                     box=(LEFT, row - 14, LEFT + (right - LEFT) // 2, row + 14), fill=MUTED, anchor="lm")
         kinds = [k.split()[0] for k in captured.get(side, [])]
         if not kinds:
             text(draw, (label[2] + 8, row), "-", 16, box=(label[2], row - 14, right, row + 14), fill=MUTED, anchor="lm")

@@ -24,9 +24,11 @@ from render.common import (
     Hotspot,
     draw_centered,
     highlights,
+    readable,
     record,
     seat_label,
     text,
+    text_width,
     to_png,
 )
 
@@ -37,7 +39,7 @@ TABLE = (214, 200, 170)
 RING_FILL = (238, 234, 222)
 RING_EDGE = (135, 122, 98)
 HOLE = (214, 200, 170)
-MARBLE = {"w": ((232, 232, 228), (115, 115, 115)), "g": ((150, 150, 155), (90, 90, 95)),
+MARBLE = {"w": ((252, 252, 250), (60, 60, 60)), "g": ((150, 150, 155), (90, 90, 95)),
           "b": ((45, 45, 50), (10, 10, 10))}
 LABEL_INK = (95, 85, 70)
 # Move-builder marks: a ring body tinted (labels stay readable on it), a thick outline over a marble.
@@ -83,7 +85,7 @@ def paste_label(image: Image.Image, name: str, size: int, xy: tuple[float, float
     left, top = round(x - tile.width / 2), round(y - tile.height / 2)
     image.paste(tile, (left, top), tile)
     cx, cy = left + tile.width / 2, top + tile.height / 2
-    record(name, (cx + ax, cy + ay, cx + bx, cy + by), (x - ring, y - ring, x + ring, y + ring), image.size)
+    record(name, (cx + ax, cy + ay, cx + bx, cy + by), (x - ring, y - ring, x + ring, y + ring), image.size, size)
 
 
 MARBLE_LABEL = {"w": LABEL_INK, "g": (255, 255, 255), "b": (235, 235, 235)}
@@ -94,9 +96,13 @@ def marble(draw: ImageDraw.ImageDraw, xy: tuple[float, float], radius: float, co
     x, y = xy
     body, rim = MARBLE[colour]
     draw.ellipse((x - radius, y - radius, x + radius, y + radius), fill=rim)
-    inner = radius * 0.9
-    draw.ellipse((x - inner, y - inner - radius * 0.04, x + inner, y + inner - radius * 0.04), fill=body)
-    shine = tuple(min(255, c + 70) for c in body)
+    inner = radius * (0.84 if colour == "w" else 0.9)  # white: a thicker dark rim, unlike a bare ring at phone width
+    if colour == "w":  # and a grey shadow low on the sphere where a ring shows its hole
+        draw.ellipse((x - inner, y - inner, x + inner, y + inner), fill=(200, 200, 204))
+        draw.ellipse((x - inner, y - inner - radius * 0.14, x + inner * 0.92, y + inner * 0.8), fill=body)
+    else:
+        draw.ellipse((x - inner, y - inner - radius * 0.04, x + inner, y + inner - radius * 0.04), fill=body)
+    shine = tuple(min(255, c + 70) for c in body) if colour != "w" else (225, 232, 240)
     hr = radius * 0.32
     hx, hy = x - radius * 0.32, y - radius * 0.36
     draw.ellipse((hx - hr, hy - hr, hx + hr, hy + hr), fill=shine)
@@ -142,7 +148,7 @@ def render(obs: dict[str, Any]) -> bytes:
         dashed_circle(draw, centres[last["removed"]], ring_r, mover_colour, 4)
         cross(draw, centres[last["removed"]], ring_r * 0.35, mover_colour, 4)
 
-    label_size = max(18, int(pitch * 0.42))  # 10 px or more at 400 px wide
+    label_size = max(readable(WIDTH), int(pitch * 0.42))  # 9 px or more at 400 px wide
     capture = last.get("kind") == "capture"
     marked = {name for name, _ in last.get("jumped", [])} | set(last.get("path", [])) if capture else set()
     marks = builder_marks(obs)
@@ -169,7 +175,8 @@ def render(obs: dict[str, Any]) -> bytes:
     for name, symbol in zip(names, cells, strict=True):
         if symbol in "wgb":  # the ring's name stays readable on its marble
             marble(draw, centres[name], ball_r, symbol)
-            paste_label(image, name, max(14, int(label_size * 0.8)), centres[name], ball_r, MARBLE_LABEL[symbol])
+            small = max(readable(WIDTH), int(label_size * 0.8))
+            paste_label(image, name, small, centres[name], ball_r, MARBLE_LABEL[symbol])
 
     if last.get("kind") == "place" or capture:
         x, y = centres[last["at"] if not capture else last["path"][-1]]
@@ -235,6 +242,15 @@ def notation(last: dict[str, Any]) -> str:
     return "x".join(last["path"])
 
 
+def title(draw: ImageDraw.ImageDraw, obs: dict[str, Any], seat: int, verb: str, width: float) -> str:
+    """``<name> (<colour>) <verb>``, or ``<colour> <verb>`` when a long name would cut the verb off
+    (each captures tab below names its seat in full)."""
+    full = f"{seat_label(obs, seat)} {verb}"
+    if text_width(draw, full, readable(WIDTH)) <= width:
+        return full
+    return f"{obs['seat_names'][seat]} {verb}"
+
+
 def panel(draw: ImageDraw.ImageDraw, obs: dict[str, Any], marks: dict[str, str]) -> None:
     """Whose turn or the result, each player's captures against the goal, and the pool."""
     x = PANEL_X + 10
@@ -243,13 +259,13 @@ def panel(draw: ImageDraw.ImageDraw, obs: dict[str, Any], marks: dict[str, str])
     outcome = obs.get("outcome")
     if outcome:
         winners = outcome["winners"]
-        head = "Draw" if len(winners) != 1 else f"{seat_label(obs, winners[0])} wins"
+        head = "Draw" if len(winners) != 1 else title(draw, obs, winners[0], "wins", right - x)
         colour = INK if len(winners) != 1 else SEAT_COLOURS[winners[0]]
-        text(draw, (x, 16), head, 34, box=(x, 10, right, 60), fill=colour, min_size=16)
-        text(draw, (x, 62), outcome["reason"], 17, box=(x, 62, right, 108), fill=MUTED, lines=2)
+        text(draw, (x, 16), head, 34, box=(x, 10, right, 54), fill=colour, min_size=16)
+        text(draw, (x, 56), outcome["reason"], 17, box=(x, 54, right, 112), fill=MUTED, lines=2)
     else:
         seat = obs["turn"]
-        text(draw, (x, 16), f"{seat_label(obs, seat)} to move", 34, box=(x, 10, right, 60),
+        text(draw, (x, 16), title(draw, obs, seat, "to move", right - x), 34, box=(x, 10, right, 54),
              fill=SEAT_COLOURS[seat], min_size=16)
         hint = "Capture is compulsory" if obs.get("capture_pending") else f"Move {obs['ply'] + 1}"
         text(draw, (x, 66), hint, 20, box=head_box, fill=INK if obs.get("capture_pending") else MUTED)
@@ -259,10 +275,10 @@ def panel(draw: ImageDraw.ImageDraw, obs: dict[str, Any], marks: dict[str, str])
         colour = SEAT_COLOURS[seat]
         draw.rounded_rectangle((x - 6, y - 6, WIDTH - 12, y + 96), radius=10, outline=colour, width=3)
         tab = (x + 2, y - 4, WIDTH - 16, y + 28)
-        label_text = f"{seat_label(obs, seat)} captured"
-        if not outcome and obs["turn"] == seat:  # a filled tab marks the player to move
+        label_text = seat_label(obs, seat)  # over the marbles they captured, against the goal
+        if not outcome and obs["turn"] == seat:  # a filled tab marks the player to move (the title names them)
             draw.rounded_rectangle((x - 6, y - 6, WIDTH - 12, y + 30), radius=10, fill=colour)
-            text(draw, (x + 4, y + 12), f"{label_text} · to move", 22, box=tab, fill=PAPER, anchor="lm")
+            text(draw, (x + 4, y + 12), label_text, 22, box=tab, fill=PAPER, anchor="lm")
         else:
             text(draw, (x + 4, y + 12), label_text, 22, box=tab, fill=colour, anchor="lm")
         counts_row(draw, x, SEAT_ROW_Y[seat], obs["captured"][seat], goal, marks, f"captured:{seat}")
@@ -272,8 +288,8 @@ def panel(draw: ImageDraw.ImageDraw, obs: dict[str, Any], marks: dict[str, str])
     y += 100
     rules = (f"Win: {goal['w']} white, {goal['g']} grey, {goal['b']} black or {goal['each']} of each. "
              "Filling the last vacant ring also wins.")
-    text(draw, (x, y), rules, 19, box=(x, y, right, y + 104), fill=MUTED, lines=4)
-    y += 104
+    text(draw, (x, y), rules, 19, box=(x, y, right, y + 116), fill=MUTED, lines=4)
+    y += 116
     last = obs.get("last")
     if last and last.get("kind") in ("place", "capture"):
         shown = notation(last)

@@ -130,7 +130,7 @@ async def test_draw_offers_have_buttons_and_the_final_board_offers_a_rematch(har
         row = await bot.host.get(game_id)
         assert row.status == "finished" and (row.result or {}).get("reason") == "draw agreed"
         final = fake.messages(thread)[-1]
-        assert "Draw" in final.content and final.custom_ids() == [f"zr:{game_id}"]
+        assert "Draw" in final.content and final.custom_ids() == [f"zr:{game_id}", f"zro:{game_id}"]
         stranger = await fake.click("carol", final, f"zr:{game_id}")
         assert stranger.ephemeral and "Only the players" in stranger.content
         asked = await fake.click("bob", final, f"zr:{game_id}")
@@ -193,7 +193,7 @@ async def test_board_outside_a_thread_means_the_game_in_play_not_a_finished_one(
         board = await fake.slash("alice", "zrtz board")
         assert f"#{live}" in board.content and board.files, board.content
         final = [m for m in fake.messages(fake.thread(f"ZÈRTZ #{done}")) if m.attachments][-1]
-        assert "resigned" in final.content and final.custom_ids() == [f"zr:{done}"]
+        assert "resigned" in final.content and final.custom_ids() == [f"zr:{done}", f"zro:{done}"]
 
 
 async def test_an_aborted_game_keeps_no_live_buttons(harness: BotHarness) -> None:

@@ -26,3 +26,17 @@ async def test_a_rematch_against_the_ai_starts_and_pressing_again_is_refused_pri
         again = await fake.click("alice", final, f"zr:{game_id}")
         assert again.ephemeral and f"Rematch #{new_id} of game #{game_id} is already being played" in again.content
         assert len(fake.messages("general")) == before, "no second challenge"
+
+
+async def test_the_final_board_opens_the_games_replay_with_its_move_list(harness: BotHarness) -> None:
+    fake = harness.fake
+    async with harness.running() as bot:
+        game_id, thread = await start_ai_game(fake, "alice", "zaic", {"ai": "easy"})
+        resigned = await fake.slash("alice", "zaic resign", channel=thread)
+        assert not resigned.ephemeral and (await bot.host.get(game_id)).status == "finished"
+        final = next(m for m in reversed(fake.messages(thread)) if f"zr:{game_id}" in m.custom_ids())
+        assert f"zro:{game_id}" in final.custom_ids(), final.custom_ids()
+        replay = await fake.click("bob", final, f"zro:{game_id}")
+        assert replay.ephemeral, "the replay opens privately, for anyone who presses"
+        assert f"#{game_id}" in replay.content, replay.content
+        assert "Position after move" in replay.content, replay.content

@@ -25,3 +25,17 @@ async def test_board_observations_carry_display_names_by_seat(host: Host) -> Non
     assert row is not None
     expected = ["Alice 🐉" if row.user_at(seat) == ALICE else None for seat in range(2)]
     assert observation["player_names"] == expected
+
+
+async def test_an_ai_seat_is_named_on_the_board_like_everywhere_else(host: Host) -> None:
+    from host import bots
+
+    robot = bots.user_of("hard")
+    lobby = await host.challenge(game="dicenim", creator=ALICE, opponents=[robot], guild_id=1, channel_id=2)
+    row = await host.store.get(lobby.row.id)
+    assert row is not None and row.status == "active"
+    for namer in (None, {ALICE: "Alice 🐉"}.get):  # with or without names of people from Discord
+        host.display_name = namer
+        observation = json.loads((await host.board(row.id)).image)
+        expected = [("Alice 🐉" if namer else None) if row.user_at(s) == ALICE else "🤖 AI (hard)" for s in range(2)]
+        assert observation["player_names"] == expected

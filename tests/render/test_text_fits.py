@@ -81,11 +81,16 @@ def test_the_cases_players_reported() -> None:
     obs["player_names"] = [LONG] * 4
     drawn, _ = check(obs)
     assert any("share the win" in d.text for d in drawn)
-    # ZÈRTZ: "<name> captured · to move" stays in its tab.
+    # ZÈRTZ: "<name> (<colour>)" over each player's captures stays in its tab.
     game = engines.get("zrtz").new(2, {})
     obs = game.observation(None) | {"player_names": [LONG, LONG]}
     drawn, _ = check(obs)
-    assert any(d.text.endswith("captured · to move") for d in drawn)
+    assert sum(d.text.endswith("(Blue)") or d.text.endswith("(Orange)") for d in drawn) >= 2
+    # ZÈRTZ: the win stays readable in full with long names (the name is in its tab below).
+    obs = finished("zrtz", 2) | {"player_names": [LONG, LONG]}
+    drawn, _ = check(obs)
+    head = next(d for d in drawn if d.text.endswith(" wins") or d.text == "Draw")
+    assert head.shrunk(400) >= 9 and "…" not in head.shown
     # Zaic: a long subtitle wraps or shrinks inside the header instead of running off the image.
     obs = finished("zaic", 2)
     obs["outcome"] = {**obs["outcome"], "reason": "Dark cannot place a tile; " + "a very long reason " * 8}
@@ -121,6 +126,22 @@ def test_rating_chart_shows_every_game_and_its_whole_legend() -> None:
         assert f"{g} {1530 - 7 * i}" in labels, f"{g} is missing from the legend: {labels}"
     for item in drawn:
         assert inside(item.bbox, (0, 0, *size)), f"{item.text!r} {item.bbox} leaves the chart"
+        assert item.shrunk(400) >= 9, f"{item.text!r} is {item.shrunk(400):.1f} px high at 400 px wide"
+
+
+def test_identical_lines_in_the_rating_chart_do_not_hide_each_other() -> None:
+    from render.profile import LINE_COLOURS, Series, render_rating_chart
+
+    def seen(png: bytes, colour: tuple[int, int, int]) -> int:
+        image = Image.open(io.BytesIO(png)).convert("RGB")
+        plot = image.crop((56, 48, image.width - 16, image.height - 64)).tobytes()
+        return sum(1 for k in range(0, len(plot), 3) if tuple(plot[k:k + 3]) == colour)
+
+    ratings = [1500, 1516, 1530, 1522, 1540, 1551]
+    alone = seen(render_rating_chart("x", [Series("Zaic", ratings)]), LINE_COLOURS[0])
+    both = render_rating_chart("x", [Series("Zaic", ratings), Series("ZÈRTZ", ratings)])
+    assert seen(both, LINE_COLOURS[0]) > alone / 3, "the first line is hidden under the second"
+    assert seen(both, LINE_COLOURS[1]) > alone / 3
 
 
 def test_names_with_emoji_and_cjk_draw_without_placeholder_boxes() -> None:
@@ -131,3 +152,65 @@ def test_names_with_emoji_and_cjk_draw_without_placeholder_boxes() -> None:
         for char in name.replace(" ", ""):
             chain = fonts(18)
             assert any(has_glyph(18, i, char) for i in range(len(chain) - 1)), f"{char!r} of {name!r} has no glyph"
+
+
+@pytest.mark.parametrize("name", sorted(engines.GAMES))
+def test_every_text_reads_at_least_9_px_high_at_400_px_wide(name: str) -> None:
+    """A phone shows a board about 400 px wide: every text's font, scaled to that width, is at least 9 px."""
+    for _, obs in positions(name, PLAYOUTS):
+        with recording() as drawn:
+            render.render(obs)
+        for item in drawn:
+            assert item.size > 0, f"{item.text!r} was noted without its font size"
+            assert item.shrunk(400) >= 9, f"{item.text!r} is {item.shrunk(400):.1f} px high at 400 px wide"
+
+
+@pytest.mark.parametrize("name", sorted(engines.GAMES))
+def test_every_board_names_every_player(name: str) -> None:
+    """Not only the player to move: each seat's name (an AI's as the host passes it) is on every board."""
+    for _, obs in positions(name, PLAYOUTS):
+        names = ["Ann", "🤖 AI (hard)", "Cyd", "Dee"][: obs["players"]]
+        with recording() as drawn:
+            render.render(obs | {"player_names": names})
+        texts = " | ".join(d.shown for d in drawn)  # as drawn: a name cut to an ellipsis does not count
+        for seat, player in enumerate(names):
+            assert player in texts, f"seat {seat} ({player}) is not named: {texts}"
+
+
+def test_ziggurat_partners_shows_the_teams() -> None:
+    game = engines.get("ziggurat").new(4, {"mode": "partners"})
+    obs = game.observation(None) | {"player_names": ["Ann", "Bob", "Cyd", "Dee"]}
+    with recording() as drawn:
+        render.render(obs)
+    assert "Teams: Blue Ann & Green Cyd vs Orange Bob & Purple Dee" in [d.shown for d in drawn]
+
+
+def test_event_and_rating_images_read_at_400_px_and_keep_the_bracket_scores_whole() -> None:
+    from render.events import render_bracket, render_crosstable
+    from render.standings import render_standings
+    from tests.render import test_events, test_ratings_images, test_standings
+
+    pictures = {
+        "standings": lambda: render_standings(test_standings.table(12, final=True)),
+        "crosstable": lambda: render_crosstable(test_events.cross(16)),
+        "bracket": lambda: render_bracket(test_events.bracket(16)),
+        "leaderboard": lambda: test_ratings_images.board(["Ann", LONG, "王小明"]),
+    }
+    for what, draw in pictures.items():
+        with recording() as drawn:
+            draw()
+        assert drawn, what
+        for item in drawn:
+            assert item.shrunk(400) >= 9, f"{what}: {item.text!r} is {item.shrunk(400):.1f} px high at 400 px wide"
+        if what == "bracket":
+            assert sum(d.shown == "1½" for d in drawn) == 8, "a winner's score is cut to an ellipsis"
+
+
+def test_ziggurat_names_all_four_seats_even_when_every_name_is_long() -> None:
+    game = engines.get("ziggurat").new(4, {"mode": "partners"})
+    names = [LONG, "Ólafur Ragnar Grímsson", "王小明王小明王小明", "🤖 AI (hard)"]
+    obs = game.observation(None) | {"player_names": names}
+    with recording() as drawn:
+        render.render(obs)
+    line = next(d.shown for d in drawn if " vs " in d.text)
+    assert line.count("&") == 2 and line.endswith("& Purple 🤖 AI (hard)") and line.startswith("Blue Barth"), line

@@ -35,7 +35,7 @@ def test_opening_middle_and_end_render_for_every_player_count() -> None:
         heights = []
         for plies in (0, 12, 999):
             image = picture(played(players, plies, players))
-            assert image.width == 640 and 700 < image.height < 1100
+            assert image.width == 640 and 700 < image.height < 1300
             heights.append(image.height)
         assert len(set(heights)) == 1  # the layout does not jump while a game goes on
 
@@ -97,8 +97,9 @@ def test_hotspots_cover_every_square_and_the_movers_tray_only() -> None:
     assert len([t for t in spots if not t.startswith("hand:")]) == 36
     assert spots["a6"].points == (26, 64, 125, 163) and spots["f1"].points == (526, 564, 625, 663)
     first = spots[f"hand:{obs['hands'][mover][0]}"].bbox()
-    tray_row = 64 + 600 + 26 + 10 + mover * 66
-    assert first[1] > tray_row + 20 and first[3] < tray_row + 58  # below the name, inside the to-move frame
+    tray_row = 64 + 600 + 26 + 10 + mover * 134
+    assert first[1] > tray_row + 20 and first[3] < tray_row + 76  # below the name, inside the to-move frame
+    assert (first[3] - first[1]) * 400 / 640 >= 29  # a hand tile is about 30 px high at 400 px wide (was 20)
     assert not any(t.startswith("hand:") for t in hotspots(played(2, 999, 1).observation(None)))
 
 
