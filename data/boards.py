@@ -33,20 +33,21 @@ class BoardPosts:
             await self._set(conn, post, now)
 
     async def shown(self, post: BoardPost, *, done_key: str | None, hurry: Sequence[str],
-                    now: float) -> BoardPost | None:
+                    now: float) -> tuple[BoardPost | None, int]:
         """A board is on screen, in one transaction: it becomes the live board (unless a newer one already is),
         the outbox job that owed it is done, and the game's pending jobs of the kinds in ``hurry`` (the AI's
-        reply, which waited for this board) are due now. Returns the board it replaces, if another message."""
+        reply, which waited for this board) are due now. Returns the board it replaces (if another message) and
+        how many jobs were made due."""
         async with self.db.transaction() as conn:
             previous = await self._get(conn, post.game_id)
             if previous is None or previous.ply <= post.ply:  # else a late post (the outbox after a crash)
                 await self._set(conn, post, now)
             if done_key is not None:
                 await jobs.done_key(conn, done_key, now)
-            await jobs.hurry(conn, post.game_id, hurry, now)
+            hurried = await jobs.hurry(conn, post.game_id, hurry, now)
         if previous is not None and previous.ply > post.ply:
-            return post
-        return previous if previous is not None and previous.message_id != post.message_id else None
+            return post, hurried
+        return (previous if previous is not None and previous.message_id != post.message_id else None), hurried
 
     @staticmethod
     async def _get(conn: Tx, game_id: int) -> BoardPost | None:

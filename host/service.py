@@ -73,7 +73,7 @@ class Host:
         self.builder = MoveBuilder(load=self._loaded, draw=self._draw, play=self.play)
         """The move builder: a move by clicks, one step at a time (``host/builder.py``)."""
         self.on_shown: list[Callable[[], None]] = []
-        """Run after ``shown`` committed: wake the job workers it made due (the AI's)."""
+        """Run after ``shown`` committed when it made jobs due: wake their worker (the AI's)."""
         self.tournaments = Tournaments(self)
         """Swiss, round-robin and knockout events; registers its finish hook (an event game's result)."""
 
@@ -444,9 +444,10 @@ class Host:
         right after Discord answered the send, before any other REST call: a crash before it commits posts the
         board again (the window docs/correspondence.md states), a crash after it does not. Returns the board it
         replaces, whose buttons the caller takes off (or the post itself when a newer board is already live)."""
-        replaced = await self.board_posts.shown(BoardPost(report.row.id, channel_id, message_id, report.ply),
-                                                done_key=report.owed, hurry=bots.JOB_KINDS, now=self.now())
-        for wake in self.on_shown:
+        replaced, hurried = await self.board_posts.shown(
+            BoardPost(report.row.id, channel_id, message_id, report.ply), done_key=report.owed, hurry=bots.JOB_KINDS,
+            now=self.now())
+        for wake in self.on_shown if hurried else ():
             wake()
         return replaced
 
