@@ -185,6 +185,7 @@ class ZBot(commands.Bot):
         self._host.display_name = self.display_name
         self._ai = AiPlayers(self._host, workers=self.config.ai_workers, think_delay=self.config.ai_think_delay)
         self._host.on_change.append(self._ai.enqueue)
+        self._host.on_shown.append(self._ai.wake.set)  # a shown board made the AI's reply due
         self.recovered = await self._host.recover()
         if self.recovered:
             log.info("started %d game(s) that a crash had left waiting", len(self.recovered))

@@ -36,7 +36,7 @@ from cogs._shared import (
 )
 from cogs.records import RecordCommands
 from engines import Game, Option
-from host import teaching
+from host import outbox, teaching
 from host.results import GameRow, HostError, Report
 
 if TYPE_CHECKING:
@@ -117,8 +117,10 @@ class GameCog(HintCommand, RecordCommands, commands.GroupCog):
             await interaction.response.send_message(f"Played: the turn's board {where} shows it.", ephemeral=True)
             await post_report(self.bot, report)  # edits the turn's message in place
         elif interaction.channel_id == report.row.thread_id:
-            await interaction.response.send_message(**await report_message(self.bot, report))
-            await board_shown(self.bot, report, await interaction.original_response())
+            answer = await interaction.response.send_message(**await report_message(self.bot, report))
+            outbox.crash_point("replied")  # on screen, no nonce: a crash before shown commits repeats it
+            message_id = answer.message_id or (await interaction.original_response()).id
+            await board_shown(self.bot, report, report.row.thread_id, message_id)
             await report_shown(self.bot, report)
         else:  # answer within Discord's 3 seconds first, then post the board in the game's thread
             where = f" see <#{report.row.thread_id}>" if report.row.thread_id else ""

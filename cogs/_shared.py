@@ -139,9 +139,8 @@ async def deliver_owed(bot: ZBot, keys: Sequence[str]) -> None:
 
 
 async def report_shown(bot: ZBot, report: Report) -> None:
-    """After a report is on screen: its outbox job is done, what follows it (Zodiac's DMs) goes out,
+    """After a report is on screen and recorded (``board_shown``): what follows it (Zodiac's DMs) goes out,
     listeners hear of it, and a match's next game follows."""
-    await bot.host.outbox.done(report.owed, bot.host.now())
     await deliver_owed(bot, report.follow)
     bot.dispatch("game_report", report)
     if report.next_game is not None:
@@ -156,7 +155,7 @@ async def post_report(bot: ZBot, report: Report) -> None:
             return  # still owed: the dispatcher posts it once the thread is back
         if not await edit_turn_board(bot, report):
             sent = await channel.send(**await report_message(bot, report), nonce=outbox.nonce(report.owed))
-            await board_shown(bot, report, sent)
+            await board_shown(bot, report, sent.channel.id, sent.id)
     except discord.HTTPException as error:  # the move is saved and the post owed: the dispatcher retries it
         log.warning("could not post game %s in its thread: %s", report.row.id, error)
         await bot.host.outbox.hand_over(report.owed, bot.host.now())
@@ -176,7 +175,7 @@ async def edit_turn_board(bot: ZBot, report: Report) -> bool:
                            allowed_mentions=shown["allowed_mentions"])
     except discord.NotFound:  # deleted: post a fresh board instead
         return False
-    await bot.host.set_last_board(report.row.id, last.channel_id, last.message_id, report.ply)
+    await bot.host.shown(report, last.channel_id, last.message_id)  # before any other REST call
     await retire_draw_offer(bot, report.row.id)
     return True
 
@@ -203,11 +202,14 @@ async def retire_draw_offer(bot: ZBot, game_id: int, why: str = "Draw offer clos
         log.info("could not close the draw offer of game %s: %s", game_id, error)
 
 
-async def board_shown(bot: ZBot, report: Report, message: discord.Message | discord.InteractionMessage) -> None:
-    """Remember the newest board and take the move buttons off the one before it: only one board is live."""
+async def board_shown(bot: ZBot, report: Report, channel_id: int, message_id: int) -> None:
+    """The report's board is on screen as (channel, message). First, before any other REST call, the host's one
+    transaction (``Host.shown``: the live board recorded, the owed job done, an AI's reply due); then the move
+    buttons come off the board before it and off a draw offer: only one board is live."""
+    old = await bot.host.shown(report, channel_id, message_id)
+    outbox.crash_point("shown")
     ended_drawn = report.outcome is not None and report.outcome.is_draw
     await retire_draw_offer(bot, report.row.id, *([DRAW_AGREED] if ended_drawn else []))
-    old = await bot.host.set_last_board(report.row.id, message.channel.id, message.id, report.ply)
     if old is None:
         return
     try:
@@ -244,9 +246,8 @@ async def turn_view(bot: ZBot, report: Report) -> discord.ui.View:
     elif engines.get(report.row.game).hidden_information:
         view.add_item(MyViewButton(report.row.id))
     else:
-        ply, choices = await bot.host.turn_choices(report.row.id)
-        for label, move in choices:
-            button = MoveButton(report.row.id, ply, move, label)
+        for label, move in report.choices:  # the report carries them: no trip back to the host
+            button = MoveButton(report.row.id, report.ply, move, label)
             if len(button.item.custom_id or "") <= 100 and len(view.children) < 25:
                 view.add_item(button)
     return view
@@ -510,7 +511,7 @@ async def open_thread(bot: ZBot, message: discord.Message, lobby: Lobby) -> None
         await bot.host.set_thread(lobby.row.id, thread.id, message.id)
         lobby.report.row.thread_id = thread.id
         sent = await thread.send(**await report_message(bot, lobby.report), nonce=outbox.nonce(lobby.report.owed))
-        await board_shown(bot, lobby.report, sent)
+        await board_shown(bot, lobby.report, sent.channel.id, sent.id)
     except discord.HTTPException as error:  # the start is saved and the thread owed: the dispatcher retries
         log.warning("could not open the thread of game %s: %s", lobby.row.id, error)
         await bot.host.outbox.hand_over(lobby.report.owed, bot.host.now())

@@ -18,7 +18,7 @@ from discord.ext import commands
 from cogs._shared import post_report, thread_of
 from cogs._tasks import stop_task
 from host.ai_turns import Done
-from host.results import GameRow, Report
+from host.results import GameRow
 
 if TYPE_CHECKING:
     from bot import ZBot
@@ -70,11 +70,6 @@ class AiPlayersCog(commands.Cog):
                 await channel.send(done.text[:2000], allowed_mentions=discord.AllowedMentions.none())
             except discord.HTTPException as error:
                 log.warning("could not post the AI's answer in game %s: %s", done.row.id, error)
-
-    @commands.Cog.listener()
-    async def on_game_report(self, report: Report) -> None:
-        """A board is on screen: the AI's reply to it may come now, not after the grace period."""
-        await self.bot.ai.hurry(report.row.id)
 
 
 async def setup(bot: ZBot) -> None:

@@ -135,7 +135,7 @@ class Dispatch(commands.Cog):
         report = await self.bot.host.replay_report(row.id, int(job.payload.get("upto", 0)), 0)
         report.row.thread_id = thread.id
         sent = await thread.send(**await report_message(self.bot, report), nonce=outbox.nonce(job.dedupe))
-        await board_shown(self.bot, report, sent)
+        await board_shown(self.bot, report, sent.channel.id, sent.id)
 
     async def ensure_thread(self, row: GameRow) -> discord.abc.Messageable:
         if row.thread_id is not None and (known := await thread_of(self.bot, row.thread_id)) is not None:
@@ -179,7 +179,7 @@ class Dispatch(commands.Cog):
         report = await self.bot.host.replay_report(row.id, int(p["upto"]), int(p.get("count", 1)),
                                                    str(p.get("prefix", "")))
         sent = await channel.send(**await report_message(self.bot, report), nonce=outbox.nonce(job.dedupe))
-        await board_shown(self.bot, report, sent)
+        await board_shown(self.bot, report, sent.channel.id, sent.id)
 
     async def outbox_notice(self, job: Job) -> None:
         assert job.game_id is not None and job.dedupe is not None

@@ -45,6 +45,21 @@ async def enqueue(conn: Tx, *, kind: str, due_at: float, now: float, game_id: in
         (kind, game_id, dedupe, json.dumps(payload or {}), due_at, now))
 
 
+async def done_key(conn: Tx, dedupe: str, now: float) -> None:
+    """Inside the caller's transaction: the job with this dedupe key is done (its work was done unclaimed)."""
+    await conn.execute("UPDATE jobs SET done_at = ?, lease_owner = NULL, lease_until = NULL"
+                       " WHERE dedupe = ? AND done_at IS NULL", (now, dedupe))
+
+
+async def hurry(conn: Tx, game_id: int, kinds: Sequence[str], now: float) -> int:
+    """Inside the caller's transaction: a game's pending jobs of ``kinds`` are due now; returns how many."""
+    if not kinds:
+        return 0
+    marks = ", ".join("?" for _ in kinds)
+    return await conn.execute(f"UPDATE jobs SET due_at = ? WHERE game_id = ? AND done_at IS NULL"
+                              f" AND due_at > ? AND kind IN ({marks})", (now, game_id, now, *kinds))
+
+
 def skip_locked(conn: Tx) -> str:
     """On PostgreSQL, concurrent claimers pass over rows another transaction is claiming instead of waiting
     (SQLite's writers never overlap)."""
@@ -97,11 +112,8 @@ class JobQueue:
 
     async def hurry(self, game_id: int, kinds: Sequence[str], now: float) -> int:
         """Make a game's pending jobs of ``kinds`` due now (what they waited for has happened); returns how many."""
-        marks = ", ".join("?" for _ in kinds)
         async with self.db.transaction() as conn:
-            changed = await conn.execute(f"UPDATE jobs SET due_at = ? WHERE game_id = ? AND done_at IS NULL"
-                                        f" AND due_at > ? AND kind IN ({marks})", (now, game_id, now, *kinds))
-        return changed
+            return await hurry(conn, game_id, kinds, now)
 
     async def retry(self, job_id: int, at: float, error: str) -> None:
         """Give the job back, due again at ``at`` (a failed send: Discord down, a rate limit)."""
@@ -129,8 +141,7 @@ class JobQueue:
     async def done_key(self, dedupe: str, now: float) -> None:
         """Mark the job with this dedupe key done (its work was done without claiming it)."""
         async with self.db.transaction() as conn:
-            await conn.execute("UPDATE jobs SET done_at = ?, lease_owner = NULL, lease_until = NULL"
-                               " WHERE dedupe = ? AND done_at IS NULL", (now, dedupe))
+            await done_key(conn, dedupe, now)
 
     async def claim_keys(self, keys: Sequence[str], now: float, owner: str, *,
                          lease: float = DEFAULT_LEASE) -> list[Job]:

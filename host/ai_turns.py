@@ -36,8 +36,8 @@ from host.service import Host, mention
 from host.session import Change
 
 log = logging.getLogger(__name__)
-TURN, DRAW = "ai_turn", "ai_draw"
-KINDS = (TURN, DRAW)
+TURN, DRAW = bots.TURN_JOB, bots.DRAW_JOB
+KINDS = bots.JOB_KINDS
 LEASE = 10.0
 """Seconds a claimed AI job stays ours without renewal: how long a restart waits for a crashed search."""
 RENEW_EVERY = 3.0

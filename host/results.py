@@ -45,6 +45,9 @@ class Report:
     """Outbox keys of what follows the post (secret-choice DMs), for the dispatcher to run at once."""
     can_build: bool = False
     """A person (not an AI) has a move to make: the board carries the Move button of the move builder."""
+    choices: list[tuple[str, str]] = field(default_factory=list)
+    """(label, move) of the one-click move buttons under the board, for the position at ``ply``: the legal
+    moves when one person is to move and they are few (dice turns, forced captures)."""
 
 
 @dataclass

@@ -72,6 +72,8 @@ class Host:
         """Set by the Discord side: a user's display name, put on the board images beside the colours."""
         self.builder = MoveBuilder(load=self._loaded, draw=self._draw, play=self.play)
         """The move builder: a move by clicks, one step at a time (``host/builder.py``)."""
+        self.on_shown: list[Callable[[], None]] = []
+        """Run after ``shown`` committed when it made jobs due: wake their worker (the AI's)."""
         self.tournaments = Tournaments(self)
         """Swiss, round-robin and knockout events; registers its finish hook (an event game's result)."""
 
@@ -392,21 +394,15 @@ class Host:
         if row.status != "active":
             return 0, []
         game = await self.engine_of(row)
-        movers = [s for s in game.to_move() if s != CHANCE]
-        if len(movers) != 1 or game.hidden_information or bots.is_ai(row.user_at(movers[0])):
-            return len(game.history), []
-        moves = game.legal_moves(movers[0])
-        return len(game.history), moves if len(moves) <= limit else []
+        return len(game.history), button_moves(row, game, limit)
 
     async def turn_choices(self, game_id: int, limit: int = 20) -> tuple[int, list[tuple[str, str]]]:
         """(ply, [(label, move)]) for move buttons: labels read like autocomplete, ``end`` (finish the turn) last."""
-        ply, moves = await self.turn_moves(game_id, limit)
-        if not moves:
-            return ply, []
-        game = await self.engine_of(await self._row(game_id))
-        seat = next(s for s in game.to_move() if s != CHANCE)
-        ordered = sorted(moves, key=lambda m: m == "end")
-        return ply, [(captions.clip(game.describe(seat, m), 80), m) for m in ordered]
+        row = await self._row(game_id)
+        if row.status != "active":
+            return 0, []
+        game = await self.engine_of(row)
+        return len(game.history), button_choices(row, game, limit)
 
     async def resolve(self, game: str, user: int, *, thread_id: int | None, guild_id: int | None,
                       statuses: tuple[str, ...] = ("active",)) -> GameRow:
@@ -441,6 +437,19 @@ class Host:
     async def last_board(self, game_id: int) -> BoardPost | None:
         """The game's newest board message, whose buttons are the live ones."""
         return await self.board_posts.get(game_id)
+
+    async def shown(self, report: Report, channel_id: int, message_id: int) -> BoardPost | None:
+        """The report is on screen as (channel, message). One transaction: the live board is recorded, the outbox
+        job that owed the report is done, and an AI seat's reply waiting for this board is due now. Call it
+        right after Discord answered the send, before any other REST call: a crash before it commits posts the
+        board again (the window docs/correspondence.md states), a crash after it does not. Returns the board it
+        replaces, whose buttons the caller takes off (or the post itself when a newer board is already live)."""
+        replaced, hurried = await self.board_posts.shown(
+            BoardPost(report.row.id, channel_id, message_id, report.ply), done_key=report.owed, hurry=bots.JOB_KINDS,
+            now=self.now())
+        for wake in self.on_shown if hurried else ():
+            wake()
+        return replaced
 
     async def set_last_board(self, game_id: int, channel_id: int, message_id: int, ply: int) -> BoardPost | None:
         """Record the newest board message; returns the one it replaces (for the bot to take its buttons off)."""
@@ -714,7 +723,8 @@ class Host:
         follow = [item.key for item in self._choices_owed(row.id, game, row.seats)]
         return Report(row=row, caption=captions.fit("\n".join(lines)), board=board, outcome=outcome,
                       to_notify=to_notify, secret=secret, continues_turn=continues,
-                      ply=len(game.history), owed=key, follow=follow, can_build=wants_builder(row, game))
+                      ply=len(game.history), owed=key, follow=follow, can_build=wants_builder(row, game),
+                      choices=button_choices(row, game) if row.status == "active" else [])
 
     def _result_line(self, row: GameRow, game: Game) -> str:
         outcome = game.outcome()
@@ -730,3 +740,21 @@ class Host:
             winners = " & ".join(f"{game.seat_name(s)} {mention(row.user_at(s))}" for s in sorted(outcome.winners))
             return f"🏆 Team {winners} won: {outcome.reason}. Team {lost} lost."
         return f"🏆 {winners} won: {outcome.reason}."
+
+
+def button_moves(row: GameRow, game: Game, limit: int = 20) -> list[str]:
+    """The legal moves for one-click buttons: when one person is to move, in the open, and they are few."""
+    movers = [s for s in game.to_move() if s != CHANCE]
+    if len(movers) != 1 or game.hidden_information or bots.is_ai(row.user_at(movers[0])):
+        return []
+    moves = game.legal_moves(movers[0])
+    return moves if len(moves) <= limit else []
+
+
+def button_choices(row: GameRow, game: Game, limit: int = 20) -> list[tuple[str, str]]:
+    """(label, move) of those buttons: labels read like autocomplete, ``end`` (finish the turn) last."""
+    moves = button_moves(row, game, limit)
+    if not moves:
+        return []
+    seat = next(s for s in game.to_move() if s != CHANCE)
+    return [(captions.clip(game.describe(seat, m), 80), m) for m in sorted(moves, key=lambda m: m == "end")]

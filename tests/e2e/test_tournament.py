@@ -19,6 +19,8 @@ import pytest
 
 from bot import ZBot
 from host.clocks import DAY
+from host.results import Busy
+from host.tournaments import KINDS as EVENT_KINDS
 from tests.conftest import FakeClock
 from tests.e2e.conftest import BotHarness
 from tests.fakediscord.logs import ErrorLogCollector
@@ -244,8 +246,22 @@ async def test_an_eight_player_swiss_of_zertz_end_to_end(harness: BotHarness, di
         assert f"🥇 <@{table[0][1]}>" in podium
         assert sum(1 for t in channel_texts(harness) if "round 1 of 3**" in t) == 1  # paired once, restarts or not
         assert len(fake.threads()) == 11
-    failed = [r.getMessage() for r in caplog.records if r.name.startswith("host.tournament") and r.levelno >= 30]
-    assert failed == []  # no event job had to be retried after an error
+        left = [(j.kind, j.dedupe, j.attempts) for j in await bot.host.outbox.jobs.pending() if j.kind in EVENT_KINDS]
+        assert left == []  # every event job ran to its end, none was given up or left failing
+    # A retry is how a job rides out a busy database (a loaded machine): allowed. A retry after any other error
+    # is a bug: none.
+    failed = [r.getMessage() for r in caplog.records if r.name.startswith("host.tournament") and r.levelno >= 30
+              and not (r.exc_info and busy(r.exc_info[1]))]
+    assert failed == []
+
+
+def busy(error: BaseException | None) -> bool:
+    """The database was busy (a loaded machine): the error or one it came from."""
+    while error is not None:
+        if isinstance(error, Busy):
+            return True
+        error = error.__cause__ or error.__context__
+    return False
 
 
 def _same_up_to_shared_places(table: list[tuple[int, int, float, float, float]],
