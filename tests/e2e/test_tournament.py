@@ -339,3 +339,56 @@ async def test_a_knockout_replays_a_drawn_game_in_a_new_thread_with_sides_swappe
         await fake.slash(harness.name_of(loser), "zrtz resign", channel=game_thread(fake, replay.game_id))
         final = await wait_round(harness, bot, event_id, 2, rounds=2)
         assert winner in final[0][1]
+
+
+async def test_the_organiser_decides_a_round_without_a_legal_pairing_with_a_button(
+        harness: BotHarness, discord_error_logs: ErrorLogCollector) -> None:
+    # Issue 26: four players, four Swiss rounds. After three rounds everyone has met everyone, so round 4 has
+    # no pairing without a rematch (FIDE C.04.3 C.1): the bot asks the organiser in the channel with a button
+    # and waits; a player pressing it is refused privately; the organiser's press pairs round 4 with rematches.
+    fake = harness.fake
+    players = ["p1", "p2", "p3", "p4"]
+    for name in players:
+        fake.user(name).permissions = "0"
+    async with harness.running() as bot:
+        made = await fake.slash("alice", "tournament create", {"game": "zrtz", "format": "swiss", "rounds": 4,
+                                                               "rated": False})
+        join_id = next(c for c in made.original.custom_ids() if c.startswith("ze:join:"))
+        event_id = int(join_id.rsplit(":", 1)[1])
+        for name in players:
+            await fake.click(name, made.original, join_id)
+        await fake.slash("alice", "tournament start", {"event": event_id})
+        met: list[frozenset[int]] = []
+        for round_ in (1, 2, 3):
+            for game_id, seats in await wait_round(harness, bot, event_id, round_, rounds=4):
+                met.append(frozenset(seats))
+                await move_once(harness, bot, game_id)
+                loser = max(seats, key=lambda u: int(harness.name_of(u)[1:]))
+                said = await fake.slash(harness.name_of(loser), "zrtz resign", channel=game_thread(fake, game_id))
+                assert not said.ephemeral
+        assert len(set(met)) == 6  # every pair has met
+
+        def question() -> Message | None:
+            return next((m for m in fake.messages(CHANNEL) if any(c.startswith("ze:decide:") for c in m.custom_ids())),
+                        None)
+
+        await fake.wait_until(lambda: question() is not None, what="the organiser's question")
+        asked = question()
+        assert asked is not None and "cannot pair round 4 without a rematch" in asked.content
+        assert f"<@{harness.user_id('alice')}>" in asked.content
+        [button] = asked.custom_ids()
+        assert button == f"ze:decide:{event_id}:4:rematch"
+        snap = await bot.host.tournaments.load(event_id)
+        assert snap.event.current_round == 3 and not any(p.round == 4 for p in snap.pairings)  # the round waits
+
+        refused = await fake.click("p2", asked, button)
+        assert refused.ephemeral and "Only the organiser" in refused.content
+        assert asked.custom_ids() == [button]  # still waiting for the organiser
+        snap = await bot.host.tournaments.load(event_id)
+        assert snap.event.current_round == 3
+
+        await fake.click("alice", asked, button)
+        assert asked.custom_ids() == [] and "allowing a rematch" in asked.content
+        round4 = await wait_round(harness, bot, event_id, 4, rounds=4)
+        assert len(round4) == 2 and all(frozenset(seats) in met for _, seats in round4)  # paired with rematches
+        assert sorted(u for _, seats in round4 for u in seats) == sorted(harness.user_id(n) for n in players)
