@@ -171,18 +171,21 @@ class TournamentCog(commands.GroupCog, group_name="tournament",
                            table_size="Players per game (3 or 4: Zarathustra and Ziggurat tables, Swiss only)",
                            name="The event's name, e.g. Spring Swiss (shown in its game threads)",
                            tiebreaks="Tie-breaks in order, e.g. BhC1, Bh, SB, W, DE (default Swiss: Bh, SB; "
-                           "round robin: H2H, SB)")
+                           "round robin: H2H, SB)", match_games="Knockout: games a match (1, 2 or 3), then a "
+                           "tie-break game if level", third_place="Knockout: the semi-finals' losers play for third")
     @app_commands.choices(game=GAME_CHOICES, format=FORMAT_CHOICES, clock=CLOCK_CHOICES)
     @app_commands.autocomplete(options=option_choices, tiebreaks=tiebreak_choices)
     async def create(self, interaction: discord.Interaction, game: str, format: str,
                      rounds: app_commands.Range[int, 1, 15] | None = None, clock: str = "none", rated: bool = True,
                      max_players: app_commands.Range[int, 2, 64] = 16, starts: str | None = None,
                      options: str | None = None, table_size: app_commands.Range[int, 2, 4] = 2,
-                     name: app_commands.Range[str, 1, 40] | None = None, tiebreaks: str | None = None) -> None:
+                     name: app_commands.Range[str, 1, 40] | None = None, tiebreaks: str | None = None,
+                     match_games: app_commands.Range[int, 1, 3] = 1, third_place: bool = False) -> None:
         event = await self.t.create(guild_id=interaction.guild_id, channel_id=interaction.channel_id,
                                     actor=actor(interaction), game=game, format=format, rounds=rounds, clock=clock,
                                     rated=rated, max_players=max_players, starts=starts, options=options,
-                                    table_size=table_size, name=name, tiebreaks=tiebreaks)
+                                    table_size=table_size, name=name, tiebreaks=tiebreaks,
+                                    match_games=match_games, third_place=third_place)
         snap = await self.t.load(event.id)
         await interaction.response.send_message(self.t.signup_text(snap), view=signup_view(event.id),
                                                 allowed_mentions=NO_MENTIONS)

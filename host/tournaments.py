@@ -22,7 +22,7 @@ from data.store import GameRow
 from engines import Game
 from host import bots, clocks, tournament_image, trf
 from host import tournament_plan as plan
-from host.events import scoring
+from host.events import knockout, scoring
 from host.events.model import seeded_order
 from host.ratings import display_rating
 from host.results import HostError
@@ -216,7 +216,8 @@ class Tournaments:
     async def create(self, *, guild_id: int | None, channel_id: int | None, actor: Actor, game: str, format: str,
                      rounds: int | None = None, clock: str = "none", rated: bool = True, max_players: int = 16,
                      starts: str | None = None, options: str | None = None, table_size: int = 2,
-                     name: str | None = None, tiebreaks: str | None = None) -> EventRow:
+                     name: str | None = None, tiebreaks: str | None = None, match_games: int = 1,
+                     third_place: bool = False) -> EventRow:
         if guild_id is None:
             raise HostError("Events are run in a server channel.")
         if not await self.may_organise(guild_id, actor):
@@ -242,6 +243,15 @@ class Tournaments:
                 order = scoring.parse_tiebreaks(tiebreaks, format)
             except ValueError as error:
                 raise HostError(f"Cannot use those tie-breaks: {error}.") from None
+        rules: dict[str, Any] = {}
+        if match_games != 1 or third_place:
+            if format != plan.KNOCKOUT:
+                raise HostError("match_games and third_place are for a knockout.")
+            if match_games not in knockout.MATCH_GAMES:
+                raise HostError("A knockout match is 1, 2 or 3 games.")
+            rules = {"match_games": match_games} if match_games != 1 else {}
+            if third_place:
+                rules["third_place"] = True
         name = " ".join((name or "").split())[:MAX_NAME] or None
         sizes = plan.table_sizes(table_size) if format == plan.SWISS else (2,)
         checked = parse_options(cls, options, [s for s in sizes if s in cls.players])
@@ -256,7 +266,7 @@ class Tournaments:
                 tx, guild_id=guild_id, channel_id=channel_id, organiser_id=actor.user_id, game=game,
                 options=checked, format=format, rounds=(rounds or 0) if format == plan.SWISS else 0,
                 table_size=table_size, clock=clock_text, rated=rated, max_players=max_players, starts_at=starts_at,
-                now=now, name=name, tiebreaks=order)
+                now=now, name=name, tiebreaks=order, rules=rules)
             if starts_at is not None:
                 await self.owe(tx, START, event_id, "start", now, due_at=starts_at)
         return (await self.load(event_id)).event
@@ -434,8 +444,10 @@ class Tournaments:
         options = ", ".join(f"{k} {v}" for k, v in event.options.items()
                             if any(o.name == k and o.default != v for o in game_cls.options_spec))
         breaks = ("tie-breaks " + ", ".join(event.tiebreaks)) if event.tiebreaks else ""
+        matches = [f"matches of {plan.match_games(snap)} games and a tie-break game" if plan.match_games(snap) > 1
+                   else "", "a third-place match" if event.rules.get("third_place") else ""]
         facts = [f for f in (rounds, clocks.parse(event.clock).describe(), "rated" if event.rated else "unrated",
-                             f"up to {event.max_players} players", options, breaks) if f]
+                             f"up to {event.max_players} players", options, breaks, *matches) if f]
         when = (f"Starts <t:{int(event.starts_at)}:F> (<t:{int(event.starts_at)}:R>)." if event.starts_at is not None
                 else "Starts when the organiser runs /tournament start.")
         head = f"🏆 **Event #{event.id}: {self.title(event)}** ({', '.join(facts)}). Organiser <@{event.organiser_id}>."
@@ -513,8 +525,12 @@ class Tournaments:
             else:
                 thread = thread_of(p.game_id) if p.game_id is not None else None
                 where = f" in <#{thread}>" if thread else f" (game #{p.game_id})" if p.game_id else ""
-                replay = f", replay {p.match_game - 1}" if p.match_game > 1 else ""
-                lines.append(f"Board {p.board}{replay}: {names}{where}")
+                games = plan.match_games(snap)
+                replay = "" if event.format != plan.KNOCKOUT else (
+                    f", replay {p.match_game - 1}" if games == 1 and p.match_game > 1
+                    else ", tie-break game" if p.match_game > games else f", game {p.match_game}" if games > 1 else "")
+                third = " (third place)" if p.board > 1 and plan.is_third_place(snap, round_) else ""
+                lines.append(f"Board {p.board}{third}{replay}: {names}{where}")
         return "\n".join(lines)  # may pass 2,000 characters with many boards: the cog splits it by lines
 
     def decision_text(self, snap: Snapshot, round_: int, conflict: Any) -> str:

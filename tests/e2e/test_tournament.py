@@ -392,3 +392,64 @@ async def test_the_organiser_decides_a_round_without_a_legal_pairing_with_a_butt
         round4 = await wait_round(harness, bot, event_id, 4, rounds=4)
         assert len(round4) == 2 and all(frozenset(seats) in met for _, seats in round4)  # paired with rematches
         assert sorted(u for _, seats in round4 for u in seats) == sorted(harness.user_id(n) for n in players)
+
+
+async def test_a_knockout_of_three_game_matches_with_a_third_place_match_to_the_end(
+        harness: BotHarness, discord_error_logs: ErrorLogCollector) -> None:
+    # Issue 26: a knockout of four with matches of three games and a third-place match, played in threads with
+    # slash commands. Semi-final p1-p4: three draws, then p4 wins the tie-break game; p2-p3: p2 wins the first
+    # two games (the third is not played). Final p2-p4: p2, p4, p2. Third place p1-p3: p1 wins two.
+    fake = harness.fake
+    players = ["p1", "p2", "p3", "p4"]
+    script = {frozenset({"p1", "p4"}): ["draw", "draw", "draw", "p4"], frozenset({"p2", "p3"}): ["p2", "p2"],
+              frozenset({"p2", "p4"}): ["p2", "p4", "p2"], frozenset({"p1", "p3"}): ["p1", "p1"]}
+    async with harness.running() as bot:
+        made = await fake.slash("alice", "tournament create", {"game": "zrtz", "format": "knockout", "rated": True,
+                                                               "match_games": 3, "third_place": True})
+        assert "matches of 3 games" in made.original.content and "third-place match" in made.original.content
+        join_id = next(c for c in made.original.custom_ids() if c.startswith("ze:join:"))
+        event_id = int(join_id.rsplit(":", 1)[1])
+        for name in players:
+            await fake.click(name, made.original, join_id)
+        await fake.slash("alice", "tournament start", {"event": event_id})
+        done: set[int] = set()
+        played: list[tuple[int, int, tuple[str, ...]]] = []  # (round, match game, seats) in the order played
+
+        def podium() -> bool:
+            return any(t.startswith("🏁") for t in channel_texts(harness))
+
+        while not podium():
+            snap = await bot.host.tournaments.load(event_id)
+            live = [p for p in snap.pairings if p.game_id is not None and p.points is None and p.game_id not in done
+                    and any(is_game_thread(t.name, p.game_id) and t.messages for t in fake.threads())]
+            if not live:
+                await fake.wait_until(lambda: podium() or any(
+                    re.fullmatch(r"Event #\d+ R\d+: ZÈRTZ #(\d+)", t.name) and t.messages
+                    and int(t.name.rsplit("#", 1)[1]) not in done for t in fake.threads()), what="the next game")
+                continue
+            for p in live:
+                names = tuple(harness.name_of(u) for u in p.seats)
+                verdict = script[frozenset(names)].pop(0)
+                thread = game_thread(fake, p.game_id)
+                await move_once(harness, bot, p.game_id)
+                if verdict == "draw":
+                    await fake.slash(names[0], "zrtz draw", channel=thread)
+                    said = await fake.slash(names[1], "zrtz draw", channel=thread)
+                else:
+                    loser = next(n for n in names if n != verdict)
+                    said = await fake.slash(loser, "zrtz resign", channel=thread)
+                assert not said.ephemeral, said.content
+                done.add(p.game_id)
+                played.append((p.round, p.match_game, names))
+        assert all(not left for left in script.values())  # every scripted game was played, no more
+        semi = [(g, seats) for r, g, seats in played if r == 1 and "p1" in seats]
+        assert semi == [(1, ("p1", "p4")), (2, ("p4", "p1")), (3, ("p1", "p4")), (4, ("p4", "p1"))]
+        assert len(played) == 4 + 2 + 3 + 2
+        texts = channel_texts(harness)
+        assert any("tie-break game" in t for t in texts) and any("(third place)" in t for t in texts)
+        medals = next(t for t in texts if t.startswith("🏁"))
+        ids = {n: harness.user_id(n) for n in players}
+        assert f"🥇 <@{ids['p2']}>" in medals and f"🥈 <@{ids['p4']}>" in medals and f"🥉 <@{ids['p1']}>" in medals
+        shown = await fake.slash("p3", "tournament standings", {"event": event_id})
+        text = shown.followups[0].content if shown.followups else shown.content
+        assert "matches of 3 games" in text and "fourth place" in text

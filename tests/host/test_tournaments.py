@@ -54,9 +54,10 @@ def run(db: Database, clock: FakeClock) -> Run:
 
 
 async def new_event(run: Run, fmt: str, users: list[int], *, rounds: int | None = None, game: str = "zrtz",
-                    table_size: int = 2, rated: bool = False) -> int:
+                    table_size: int = 2, rated: bool = False, match_games: int = 1, third_place: bool = False) -> int:
     event = await run.t.create(guild_id=GUILD, channel_id=CHANNEL, actor=ADMIN, game=game, format=fmt, rounds=rounds,
-                               rated=rated, max_players=max(2, len(users)), table_size=table_size)
+                               rated=rated, max_players=max(2, len(users)), table_size=table_size,
+                               match_games=match_games, third_place=third_place)
     for user in users:
         await run.t.join(event.id, user)
     await run.t.start(event.id, ADMIN)
@@ -180,6 +181,56 @@ async def test_knockout_replays_a_draw_with_sides_swapped_and_the_seed_decides_a
     table = (await run.t.standings(event_id)).table
     assert table.rows[0].rank == 1 and table.rows[0].note == "winner"
     assert [r.rank for r in table.rows] == [1, 2, 3, 3, 5, 5]
+
+
+async def test_a_knockout_of_three_game_matches_with_a_tie_break_game_and_a_third_place_match(run: Run) -> None:
+    # Issue 26: matches of three games, the sides alternating; a match stops once decided; level after three
+    # games, a tie-break game; the semi-finals' losers play for third place in the final round.
+    users = [401, 402, 403, 404, 405, 406, 407, 408]
+    event_id = await new_event(run, "knockout", users, match_games=3, third_place=True, rated=True)
+    snap = await run.t.load(event_id)
+    assert "matches of 3 games and a tie-break game" in run.t.signup_text(snap)
+    assert "a third-place match" in run.t.signup_text(snap)
+    level = frozenset({401, 408})  # the first match: draws all the way, then seed 1 wins the tie-break game
+    played: dict[frozenset[int], int] = {}
+
+    def decide(game_id: int, seats: tuple[int, ...]) -> str | int:
+        pair = frozenset(seats)
+        played[pair] = played.get(pair, 0) + 1
+        if pair == level:
+            return "draw" if played[pair] <= 3 else 408
+        return max(seats)  # the lower id wins every game
+
+    await play_out(run, event_id, decide)
+    snap = await run.t.load(event_id)
+    no_double_work(snap)
+    board = [p for p in snap.pairings if p.round == 1 and frozenset(p.seats) == level]
+    assert [p.match_game for p in board] == [1, 2, 3, 4]
+    assert [p.seats for p in board] == [(401, 408), (408, 401), (401, 408), (408, 401)]  # the sides alternate
+    other = [p for p in snap.pairings if p.round == 1 and frozenset(p.seats) == {404, 405}]
+    assert [p.match_game for p in other] == [1, 2]  # 2-0 with one game to play: decided
+    final = [p for p in snap.pairings if p.round == 3]
+    assert {frozenset(p.seats) for p in final} == {frozenset({401, 402}), frozenset({403, 404})}
+    assert [p.board for p in final if 403 in p.seats] == [2, 2]
+    table = (await run.t.standings(event_id)).table
+    assert [(r.entrant, r.rank) for r in table.rows][:4] == [(401, 1), (402, 2), (403, 3), (404, 4)]
+    assert [r.rank for r in table.rows][4:] == [5, 5, 5, 5]
+    assert table.rows[2].note == "third place" and "tie-break game" in table.explanations[0]
+    text = run.t.pairings_text(snap, 3, lambda _: None)
+    assert "Board 2 (third place), game 1" in text
+    first_round = run.t.pairings_text(snap, 1, lambda _: None)
+    assert "tie-break game" in first_round and "game 3" in first_round
+    podium = next(p for p in run.posts if p.what == "podium")
+    assert "🥉 <@403>" in podium.text and "404" not in podium.text
+
+
+async def test_knockout_match_rules_are_refused_for_other_formats(run: Run) -> None:
+    with pytest.raises(HostError, match="for a knockout"):
+        await run.t.create(guild_id=GUILD, channel_id=CHANNEL, actor=ADMIN, game="zrtz", format="swiss", rounds=3,
+                           match_games=3)
+    with pytest.raises(HostError, match="1, 2 or 3"):
+        await run.t.create(guild_id=GUILD, channel_id=CHANNEL, actor=ADMIN, game="zrtz", format="knockout",
+                           match_games=4)
 
 
 async def test_tables_of_four_score_by_placing(run: Run) -> None:
