@@ -16,7 +16,7 @@ from typing import Any
 from data.db import Database, Row, StaleVersion, Tx
 
 Conn = Database | Tx
-EVENT_COLUMNS = ("channel_id", "message_id", "status", "current_round", "rounds", "starts_at")
+EVENT_COLUMNS = ("channel_id", "message_id", "status", "current_round", "rounds", "starts_at", "rules")
 """Columns ``bump`` may change together with the version."""
 
 
@@ -148,6 +148,8 @@ async def bump(tx: Tx, event: EventRow, now: float, **changes: Any) -> None:
     unknown = set(changes) - set(EVENT_COLUMNS)
     if unknown:
         raise ValueError(f"not an event column: {sorted(unknown)}")
+    if "rules" in changes:  # stored as JSON
+        changes["rules"] = json.dumps(changes["rules"]) if changes["rules"] else None
     sets = "".join(f", {name} = ?" for name in changes)
     changed = await tx.execute(f"UPDATE events SET version = version + 1, updated_at = ?{sets}"
                                " WHERE id = ? AND version = ?", (now, *changes.values(), event.id, event.version))
@@ -155,10 +157,10 @@ async def bump(tx: Tx, event: EventRow, now: float, **changes: Any) -> None:
         raise StaleVersion(f"event {event.id} changed since version {event.version}")
 
 
-async def add_entrant(tx: Tx, event_id: int, user_id: int, now: float) -> bool:
-    """False when the user was already entered."""
-    return await tx.execute("INSERT INTO event_entrants (event_id, user_id, joined_at) VALUES (?, ?, ?)"
-                            " ON CONFLICT DO NOTHING", (event_id, user_id, now)) == 1
+async def add_entrant(tx: Tx, event_id: int, user_id: int, now: float, seed: int | None = None) -> bool:
+    """False when the user was already entered. ``seed``: a late entrant's (after the start)."""
+    return await tx.execute("INSERT INTO event_entrants (event_id, user_id, joined_at, seed) VALUES (?, ?, ?, ?)"
+                            " ON CONFLICT DO NOTHING", (event_id, user_id, now, seed)) == 1
 
 
 async def delete_entrant(tx: Tx, event_id: int, user_id: int) -> bool:

@@ -98,6 +98,16 @@ def planned_rounds(format_: str, entrants: int, swiss_rounds: int) -> int:
     return swiss_rounds
 
 
+def requested_byes(snap: Snapshot) -> dict[int, tuple[int, ...]]:
+    """Per entrant, the rounds they asked to sit out for half a point (``/tournament bye``)."""
+    return {int(u): tuple(rounds) for u, rounds in snap.event.rules.get("byes", {}).items()}
+
+
+def forbidden_pairs(snap: Snapshot) -> list[tuple[int, int]]:
+    """Pairs the organiser said must never meet (``/tournament forbid``)."""
+    return [(a, b) for a, b in snap.event.rules.get("forbidden", [])]
+
+
 def forfeited(round_: int, seats: tuple[int, ...], absent: set[int], board: int) -> NewPairing:
     """A game with an absent player is never started: lost by the absent (both absent: nobody scores)."""
     first, second = seats
@@ -113,16 +123,21 @@ def pair_round(snap: Snapshot, round_: int, allow: Sequence[str] = ()) -> list[N
     event, order, absent = snap.event, seed_order(snap), gone(snap)
     done = results(snap.pairings)
     out: list[NewPairing] = []
-    if event.format == SWISS and event.table_size == 2:
-        swiss = pair_swiss(order, done, round_, absent, event.rounds or None, allow)
-        out = [NewPairing(round_, i, seats) for i, seats in enumerate(swiss.boards, start=1)]
-        if swiss.bye is not None:
-            out.append(NewPairing(round_, len(out) + 1, (swiss.bye,), bye=True, points=(WIN,)))
-    elif event.format == SWISS:
-        tables = pair_tables(order, done, round_, table_sizes(event.table_size), absent)
-        out = [NewPairing(round_, i, seats) for i, seats in enumerate(tables.tables, start=1)]
-        out += [NewPairing(round_, len(out) + i, (e,), bye=True, points=(win_points(event.table_size),))
-                for i, e in enumerate(tables.byes, start=1)]
+    if event.format == SWISS:
+        resting = [u for u in order if u not in absent and round_ in requested_byes(snap).get(u, ())]
+        absent = absent | set(resting)
+        if event.table_size == 2:
+            swiss = pair_swiss(order, done, round_, absent, event.rounds or None, allow, forbidden_pairs(snap))
+            out = [NewPairing(round_, i, seats) for i, seats in enumerate(swiss.boards, start=1)]
+            if swiss.bye is not None:
+                out.append(NewPairing(round_, len(out) + 1, (swiss.bye,), bye=True, points=(WIN,)))
+        else:
+            tables = pair_tables(order, done, round_, table_sizes(event.table_size), absent)
+            out = [NewPairing(round_, i, seats) for i, seats in enumerate(tables.tables, start=1)]
+            out += [NewPairing(round_, len(out) + i, (e,), bye=True, points=(win_points(event.table_size),))
+                    for i, e in enumerate(tables.byes, start=1)]
+        half = win_points(event.table_size) / 2  # a requested bye: half a win, not a pairing-allocated bye
+        out += [NewPairing(round_, len(out) + i, (u,), bye=True, points=(half,)) for i, u in enumerate(resting, 1)]
     elif event.format == ROUND_ROBIN:
         scheduled = round_robin(order)[round_ - 1]
         for board, seats in enumerate(scheduled.boards, start=1):

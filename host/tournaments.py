@@ -43,6 +43,8 @@ STATUS_SAID = {"open": "is open for sign-up", "running": "is under way", "finish
                "cancelled": "was cancelled"}
 MEDALS = ("🥇", "🥈", "🥉")
 DECISION_WORDS = {"rematch": "a rematch", "second_bye": "a second bye"}
+MAX_REQUESTED_BYES = 2
+"""Half-point byes a player may ask for in one event."""
 FORMAT_NAMES = {plan.SWISS: "Swiss", plan.ROUND_ROBIN: "round robin", plan.KNOCKOUT: "knockout"}
 
 
@@ -217,7 +219,7 @@ class Tournaments:
                      rounds: int | None = None, clock: str = "none", rated: bool = True, max_players: int = 16,
                      starts: str | None = None, options: str | None = None, table_size: int = 2,
                      name: str | None = None, tiebreaks: str | None = None, match_games: int = 1,
-                     third_place: bool = False) -> EventRow:
+                     third_place: bool = False, late_entry: int | None = None) -> EventRow:
         if guild_id is None:
             raise HostError("Events are run in a server channel.")
         if not await self.may_organise(guild_id, actor):
@@ -252,6 +254,13 @@ class Tournaments:
             rules = {"match_games": match_games} if match_games != 1 else {}
             if third_place:
                 rules["third_place"] = True
+        if late_entry is not None:
+            if format != plan.SWISS:
+                raise HostError("Late entries are for a Swiss: a round robin's schedule and a knockout's bracket "
+                                "are fixed at the start.")
+            if not 1 <= late_entry <= (rounds or 0):
+                raise HostError(f"late_entry is a round of the event, 1 to {rounds}.")
+            rules["late_entry"] = late_entry
         name = " ".join((name or "").split())[:MAX_NAME] or None
         sizes = plan.table_sizes(table_size) if format == plan.SWISS else (2,)
         checked = parse_options(cls, options, [s for s in sizes if s in cls.players])
@@ -279,12 +288,98 @@ class Tournaments:
 
     async def join(self, event_id: int, user: int) -> Snapshot:
         snap = await self.load(event_id)
+        if snap.event.status == "running" and snap.event.rules.get("late_entry"):
+            return await self._join_late(snap, user)
         self._require_open(snap.event)
         if any(e.user_id == user for e in snap.entrants):
             raise HostError(f"You are already entered in event #{event_id}.")
         if len(snap.entrants) >= snap.event.max_players:
             raise HostError(f"Event #{event_id} is full ({snap.event.max_players} players).")
         return await self._change(snap, lambda tx, now: repo.add_entrant(tx, event_id, user, now))
+
+    async def _join_late(self, snap: Snapshot, user: int) -> Snapshot:
+        """A late entry into a running Swiss: paired from the next round; the rounds already paired are
+        absences worth nothing (a zero bye each), and the seed is the next after everyone's."""
+        event = snap.event
+        last = int(event.rules["late_entry"])
+        if event.current_round >= last:
+            raise HostError(f"Late entries to event #{event.id} closed when round {last} was paired.")
+        if any(e.user_id == user for e in snap.entrants):
+            raise HostError(f"You are already entered in event #{event.id}.")
+        if len(snap.entrants) >= event.max_players:
+            raise HostError(f"Event #{event.id} is full ({event.max_players} players).")
+        seed = max((e.seed or 0 for e in snap.entrants), default=0) + 1
+        boards = {r: max((p.board for p in snap.pairings if p.round == r), default=0)
+                  for r in range(1, event.current_round + 1)}
+        missed = [repo.NewPairing(r, boards[r] + 1, (user,), bye=True, points=(0.0,))
+                  for r in range(1, event.current_round + 1)]
+
+        async def write(tx: Tx, now: float) -> None:
+            await repo.add_entrant(tx, event.id, user, now, seed=seed)
+            await repo.add_pairings(tx, event.id, missed)
+
+        return await self._change(snap, write)
+
+    async def request_bye(self, event_id: int, user: int, round_: int) -> str:
+        """A half-point bye for a round not yet paired (asking again for the same round takes it back)."""
+        snap = await self.load(event_id)
+        event = snap.event
+        if event.format != plan.SWISS:
+            raise HostError("Byes on request are for a Swiss: a round robin and a knockout have fixed games.")
+        if not any(e.user_id == user and e.status == "in" for e in snap.entrants):
+            raise HostError(f"You are not playing in event #{event_id}.")
+        if event.status not in ("open", "running"):
+            raise HostError(f"Event #{event_id} {STATUS_SAID[event.status]}.")
+        if round_ <= event.current_round:
+            raise HostError(f"Round {round_} of event #{event_id} is already paired.")
+        if not 1 <= round_ < event.rounds:
+            raise HostError(f"A bye may be asked for rounds 1 to {event.rounds - 1}: not the last round, which "
+                            "decides the places.")
+        byes = {u: list(r) for u, r in event.rules.get("byes", {}).items()}
+        mine = byes.get(str(user), [])
+        if round_ in mine:
+            mine.remove(round_)
+            said = f"Your bye in round {round_} of event #{event_id} is cancelled: you will be paired."
+        elif len(mine) >= MAX_REQUESTED_BYES:
+            raise HostError(f"You have asked for {MAX_REQUESTED_BYES} byes already (rounds "
+                            f"{', '.join(map(str, mine))}); ask again for one of them to cancel it.")
+        else:
+            mine = sorted([*mine, round_])
+            said = f"You will sit out round {round_} of event #{event_id} for ½ point."
+        byes[str(user)] = mine
+        await self._set_rules(snap, {**event.rules, "byes": {u: r for u, r in byes.items() if r}})
+        return said
+
+    async def forbid(self, event_id: int, actor: Actor, first: int, second: int) -> str:
+        """The organiser forbids a pairing (e.g. family members); forbidding it again allows it again."""
+        snap = await self.load(event_id)
+        event = snap.event
+        await self.require_organiser(event, actor)
+        if event.format != plan.SWISS or event.table_size != 2:
+            raise HostError("Forbidden pairings are for a Swiss of 2-player games: a round robin meets everyone, "
+                            "and a knockout's bracket is fixed by the seeds.")
+        if event.status not in ("open", "running"):
+            raise HostError(f"Event #{event_id} {STATUS_SAID[event.status]}.")
+        if first == second:
+            raise HostError("Name two different players.")
+        pair = sorted((first, second))
+        pairs = [list(p) for p in event.rules.get("forbidden", [])]
+        if pair in pairs:
+            pairs.remove(pair)
+            said = f"<@{pair[0]}> and <@{pair[1]}> may be paired again in event #{event_id}."
+        else:
+            pairs.append(pair)
+            said = f"<@{pair[0]}> and <@{pair[1]}> will never be paired together in event #{event_id}."
+        await self._set_rules(snap, {**event.rules, "forbidden": pairs})
+        return said
+
+    async def _set_rules(self, snap: Snapshot, rules: dict[str, Any]) -> None:
+        now = self.host.now()
+        try:
+            async with self.db.transaction() as tx:
+                await repo.bump(tx, snap.event, now, rules={k: v for k, v in rules.items() if v})
+        except StaleVersion:
+            raise HostError(f"Event #{snap.event.id} changed at the same moment; please try again.") from None
 
     async def leave(self, event_id: int, user: int) -> Snapshot:
         snap = await self.load(event_id)
@@ -445,7 +540,9 @@ class Tournaments:
                             if any(o.name == k and o.default != v for o in game_cls.options_spec))
         breaks = ("tie-breaks " + ", ".join(event.tiebreaks)) if event.tiebreaks else ""
         matches = [f"matches of {plan.match_games(snap)} games and a tie-break game" if plan.match_games(snap) > 1
-                   else "", "a third-place match" if event.rules.get("third_place") else ""]
+                   else "", "a third-place match" if event.rules.get("third_place") else "",
+                   f"late entries until round {event.rules['late_entry']} is paired (/tournament join)"
+                   if event.rules.get("late_entry") else ""]
         facts = [f for f in (rounds, clocks.parse(event.clock).describe(), "rated" if event.rated else "unrated",
                              f"up to {event.max_players} players", options, breaks, *matches) if f]
         when = (f"Starts <t:{int(event.starts_at)}:F> (<t:{int(event.starts_at)}:R>)." if event.starts_at is not None

@@ -233,6 +233,99 @@ async def test_knockout_match_rules_are_refused_for_other_formats(run: Run) -> N
                            match_games=4)
 
 
+async def test_forbidden_pairings_are_never_paired_and_only_the_organiser_sets_them(run: Run) -> None:
+    # Issue 26: pairs that must not meet (family members) are an absolute criterion of the Dutch pairing.
+    event = await run.t.create(guild_id=GUILD, channel_id=CHANNEL, actor=ADMIN, game="zrtz", format="swiss",
+                               rounds=1, rated=False, max_players=4)
+    for user in (501, 502, 503, 504):
+        await run.t.join(event.id, user)
+    with pytest.raises(HostError, match="Only the organiser"):
+        await run.t.forbid(event.id, Actor(502), 501, 502)
+    assert "never be paired" in await run.t.forbid(event.id, ADMIN, 502, 501)
+    await run.t.forbid(event.id, ADMIN, 501, 503)
+    await run.t.forbid(event.id, ADMIN, 502, 504)
+    assert "may be paired again" in await run.t.forbid(event.id, ADMIN, 504, 502)  # again: allowed again
+    await run.t.start(event.id, ADMIN)
+    await run.worker.drain()
+    snap = await run.t.load(event.id)
+    assert {frozenset(p.seats) for p in snap.pairings if p.round == 1} == {frozenset({501, 504}),
+                                                                           frozenset({502, 503})}
+    await play_out(run, event.id)
+    snap = await run.t.load(event.id)
+    met = {frozenset(p.seats) for p in snap.pairings if not p.bye}
+    assert not met & {frozenset({501, 502}), frozenset({501, 503})}
+    with pytest.raises(HostError, match="Swiss of 2-player"):
+        ko = await run.t.create(guild_id=GUILD, channel_id=CHANNEL, actor=ADMIN, game="zrtz", format="knockout")
+        await run.t.forbid(ko.id, ADMIN, 501, 502)
+
+
+async def test_a_requested_bye_is_half_a_point_and_not_a_pairing_allocated_bye(run: Run) -> None:
+    users = [601, 602, 603, 604]
+    event = await run.t.create(guild_id=GUILD, channel_id=CHANNEL, actor=ADMIN, game="zrtz", format="swiss",
+                               rounds=3, rated=False, max_players=4)
+    for user in users:
+        await run.t.join(event.id, user)
+    assert "sit out round 2" in await run.t.request_bye(event.id, 602, 2)
+    assert "sit out round 1" in await run.t.request_bye(event.id, 603, 1)
+    assert "cancelled" in await run.t.request_bye(event.id, 603, 1)  # asking again takes it back
+    with pytest.raises(HostError, match="not the last round"):
+        await run.t.request_bye(event.id, 602, 3)
+    with pytest.raises(HostError, match="not playing"):
+        await run.t.request_bye(event.id, 999, 1)
+    await run.t.start(event.id, ADMIN)
+    await run.worker.drain()
+    with pytest.raises(HostError, match="already paired"):
+        await run.t.request_bye(event.id, 601, 1)
+    await play(run, event.id, lower_id_wins)
+    snap = await run.t.load(event.id)
+    round2 = [p for p in snap.pairings if p.round == 2]
+    byes = {p.seats[0]: p.points for p in round2 if p.bye}
+    assert byes[602] == (0.5,) and len(byes) == 2  # 602 asked (½); one of the three left gets the bye (1)
+    [(_other, points)] = [(u, pts) for u, pts in byes.items() if u != 602]
+    assert points == (1.0,)
+    await play_out(run, event.id)
+    snap = await run.t.load(event.id)
+    assert 602 in {u for p in snap.pairings if p.round == 3 and not p.bye for u in p.seats}  # back in round 3
+    table = (await run.t.standings(event.id)).table
+    assert {r.entrant for r in table.rows} == set(users)
+    _name, text = await run.t.export(event.id, name_of=None)
+    assert "0000 - H" in text  # TRF-16's half-point bye
+
+
+async def test_late_entries_join_a_running_swiss_until_the_set_round(run: Run) -> None:
+    # Issue 26 (lichess allows joining until half the rounds have started): late_entry=2 lets players join
+    # until round 2 is paired; the rounds they missed are absences worth 0.
+    with pytest.raises(HostError, match="Late entries are for a Swiss"):
+        await run.t.create(guild_id=GUILD, channel_id=CHANNEL, actor=ADMIN, game="zrtz", format="knockout",
+                           late_entry=1)
+    with pytest.raises(HostError, match="1 to 4"):
+        await run.t.create(guild_id=GUILD, channel_id=CHANNEL, actor=ADMIN, game="zrtz", format="swiss", rounds=4,
+                           late_entry=5)
+    event = await run.t.create(guild_id=GUILD, channel_id=CHANNEL, actor=ADMIN, game="zrtz", format="swiss",
+                               rounds=4, rated=False, max_players=8, late_entry=2)
+    assert "late entries until round 2" in run.t.signup_text(await run.t.load(event.id))
+    for user in (701, 702, 703, 704):
+        await run.t.join(event.id, user)
+    await run.t.start(event.id, ADMIN)
+    await run.worker.drain()
+    snap = await run.t.join(event.id, 705)  # during round 1
+    late = next(e for e in snap.entrants if e.user_id == 705)
+    assert late.seed == 5
+    assert [(p.round, p.points) for p in snap.pairings if 705 in p.seats] == [(1, (0.0,))]
+    with pytest.raises(HostError, match="already entered"):
+        await run.t.join(event.id, 705)
+    await play(run, event.id, lower_id_wins)
+    snap = await run.t.load(event.id)
+    assert snap.event.current_round == 2 and any(705 in p.seats for p in snap.pairings if p.round == 2)
+    with pytest.raises(HostError, match="closed when round 2 was paired"):
+        await run.t.join(event.id, 706)
+    await play_out(run, event.id)
+    table = (await run.t.standings(event.id)).table
+    assert 705 in {r.entrant for r in table.rows}
+    _name, text = await run.t.export(event.id, name_of=None)
+    assert "0000 - Z" in text
+
+
 async def test_tables_of_four_score_by_placing(run: Run) -> None:
     users = [401, 402, 403, 404, 405, 406, 407, 408]
     event_id = await new_event(run, "swiss", users, rounds=2, game="zarathustra", table_size=4)

@@ -186,3 +186,37 @@ def test_a_whole_event_with_a_withdrawal_mid_round() -> None:
     assert {s.entrant: s.points for s in table} == {e: expected[e] for e in entrants}
     assert [s.points for s in table] == sorted((s.points for s in table), reverse=True)
     assert next(s for s in table if s.entrant == 8).withdrawn
+
+
+def test_a_forbidden_pair_never_meets_even_when_the_dutch_order_would_pair_them() -> None:
+    # Issue 26: forbidden pairings (e.g. family members) are absolute, like "no rematch" (C.1). Round 1 of
+    # eight pairs 1-5; with 1-5 forbidden the bracket takes the next transposition (1-6, 2-5).
+    paired = pair_swiss(EIGHT, [], 1, forbidden=[(5, 1)])
+    assert frozenset({1, 5}) not in {frozenset(b) for b in paired.boards}
+    assert {frozenset(b) for b in paired.boards} == {frozenset({1, 6}), frozenset({2, 5}), frozenset({3, 7}),
+                                                      frozenset({4, 8})}
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(min_value=4, max_value=10), st.data())
+def test_forbidden_pairs_never_meet_and_a_rematch_allowed_does_not_lift_them(players: int, data: st.DataObject
+                                                                             ) -> None:
+    entrants = list(range(1, players + 1))
+    forbidden = [(1, 2), (3, 4)]
+    results: list[Result] = []
+    for round_ in range(1, players):
+        try:
+            paired = pair_swiss(entrants, results, round_, forbidden=forbidden)
+        except NoLegalPairing as conflict:
+            paired = pair_swiss(entrants, results, round_, allow=conflict.options[0], forbidden=forbidden)
+        assert not {frozenset(b) for b in paired.boards} & {frozenset(f) for f in forbidden}
+        for a, b in paired.boards:
+            results.append(two_player(round_, a, b, data.draw(st.sampled_from([1.0, 0.5, 0.0]))))
+        if paired.bye is not None:
+            results.append(Bye(round_, paired.bye))
+
+
+def test_forbidden_pairs_give_way_only_when_no_pairing_exists_at_all() -> None:
+    # Two players left who must not meet: no pairing at all exists, so the pair gives way (the event goes on).
+    paired = pair_swiss([1, 2], [], 1, forbidden=[(1, 2)])
+    assert paired.boards in (((1, 2),), ((2, 1),))
