@@ -790,3 +790,50 @@ async def test_a_finished_swiss_exported_as_trf16_reads_back_with_the_same_games
     with pytest.raises(HostError, match="3-4 player tables"):
         tables = await new_event(run, "swiss", [911, 912, 913], rounds=1, game="ziggurat", table_size=3)
         await run.t.export(tables)
+
+
+@pytest.mark.parametrize("players", [6, 9, 10, 11])
+async def test_the_exported_trf_of_a_swiss_passes_caissifys_pairings_checker(run: Run, players: int) -> None:
+    """Issue 26: the TRF-16 export of a whole Swiss played through the host, fed to caissify-pairings' Free
+    Pairings Checker (FIDE C.04.A: it rebuilds every round from the file and re-pairs it with its own Dutch
+    engine). Results follow a fixed pattern with draws, so the brackets mix."""
+    from caissify_pairings.fpc import check_trf
+    users = [1000 + i for i in range(players)]
+    event_id = await new_event(run, "swiss", users, rounds=5, rated=True)
+
+    def decide(game_id: int, seats: tuple[int, ...]) -> str | int:
+        return "draw" if game_id % 3 == 0 else max(seats) if game_id % 2 else min(seats)
+
+    await play_out(run, event_id, decide)
+    _name, text = await run.t.export(event_id)
+    report = check_trf(text)
+    mismatched = [(r["round"], r["discrepancies"]) for r in report["rounds"] if not r["match"]]
+    assert report["summary"]["rounds_checked"] == 5
+    assert mismatched == []
+
+
+async def test_a_swiss_with_a_requested_bye_and_a_withdrawal_passes_caissifys_pairings_checker(run: Run) -> None:
+    # The checker passes a requested bye (H) and an absence (Z) through as the arbiter's decisions and
+    # re-pairs the others: our pairing must match it with those players left out.
+    from caissify_pairings.fpc import check_trf
+    users = [1100 + i for i in range(10)]
+    event = await run.t.create(guild_id=GUILD, channel_id=CHANNEL, actor=ADMIN, game="zrtz", format="swiss",
+                               rounds=5, rated=True, max_players=10)
+    for user in users:
+        await run.t.join(event.id, user)
+    await run.t.request_bye(event.id, 1103, 2)
+    await run.t.start(event.id, ADMIN)
+    await run.worker.drain()
+
+    def decide(game_id: int, seats: tuple[int, ...]) -> str | int:
+        return "draw" if game_id % 3 == 0 else max(seats) if game_id % 2 else min(seats)
+
+    for _ in range(3):
+        await play(run, event.id, decide)
+    await run.t.withdraw(event.id, 1105)
+    await run.worker.drain()
+    await play_out(run, event.id, decide)
+    _name, text = await run.t.export(event.id)
+    assert "0000 - H" in text and "0000 - Z" in text
+    report = check_trf(text)
+    assert [(r["round"], r["discrepancies"]) for r in report["rounds"] if not r["match"]] == []
