@@ -375,7 +375,7 @@ class _Bracket:
                     c9 += p.colours[-2:] == [colour, colour]
         prev, prev2 = self.round - 1, self.round - 2
         resident = {id(p) for p in self.residents}
-        down = [p for p in floaters if id(p) in resident]
+        down = [p for p in floaters if id(p) in resident or self.last]  # the last bracket: the bye is a downfloat
         ups = [(b if a.score > b.score else a, abs(a.score - b.score)) for a, b in pairs if a.score != b.score]
         downs_paired = [(a if a.score > b.score else b, abs(a.score - b.score)) for a, b in pairs
                         if a.score != b.score]

@@ -220,3 +220,41 @@ def test_forbidden_pairs_give_way_only_when_no_pairing_exists_at_all() -> None:
     # Two players left who must not meet: no pairing at all exists, so the pair gives way (the event goes on).
     paired = pair_swiss([1, 2], [], 1, forbidden=[(1, 2)])
     assert paired.boards in (((1, 2),), ((2, 1),))
+
+
+ROUNDS_1_TO_4 = """\
+1:8w1 14b1 2w1 5b1
+2:9b1 11w1 1b0 12w1
+3:10w= 6b0 9w= 14b=
+4:11b0 9w= 13b0 U
+5:12w1 15b= 10w1 1w0
+6:13b= 3w1 15w= 10b0
+7:14w0 8b0 U 9b0
+8:1b0 7w1 12b0 13w1
+9:2w0 4b= 3b= 7w1
+10:3b= 13w1 5b0 6w1
+11:4w1 2b0 14w1 15b=
+12:5b0 U 8w1 2b0
+13:6w= 10b0 4w1 8b0
+14:7b1 1w0 11b0 3w=
+15:U 5w= 6b= 11w="""
+
+
+def test_the_bye_in_the_last_bracket_is_a_downfloat_so_not_for_the_player_who_floated_down_last_round() -> None:
+    # Found by running an exported TRF through caissify-pairings' checker (15 players, round 5). Before
+    # round 5 players 3, 4, 13 and 14 have 1½, player 7 has 1 and his bye already (so does 4): the 1½
+    # bracket pairs 4-14 and sends 3 and 13 down, one to play 7 and one to take the bye. 13 floated down
+    # in round 4 (1½ against 8's 1); the bye is a downfloat (C.04.3 A.4), so giving it to 13 repeats a
+    # downfloat (C.12/C.14, the last bracket's unpaired MDP counts as floating down): 3 takes the bye.
+    results: list[Result] = []
+    for line in ROUNDS_1_TO_4.splitlines():
+        me, blocks = line.split(":")
+        for round_, block in enumerate(blocks.split(), start=1):
+            if block == "U":
+                results.append(Bye(round_, int(me)))
+            elif block[-2] == "w":
+                points = {"1": 1.0, "=": 0.5, "0": 0.0}[block[-1]]
+                results.append(two_player(round_, int(me), int(block[:-2]), points))
+    paired = pair_swiss(list(range(1, 16)), results, 5, rounds=5)
+    assert paired.bye == 3
+    assert frozenset({7, 13}) in {frozenset(b) for b in paired.boards}
