@@ -453,3 +453,46 @@ async def test_a_knockout_of_three_game_matches_with_a_third_place_match_to_the_
         shown = await fake.slash("p3", "tournament standings", {"event": event_id})
         text = shown.followups[0].content if shown.followups else shown.content
         assert "matches of 3 games" in text and "fourth place" in text
+
+
+async def test_late_entry_requested_bye_and_forbidden_pairing_through_slash_commands(
+        harness: BotHarness, discord_error_logs: ErrorLogCollector) -> None:
+    # Issue 26: /tournament forbid (organiser only), /tournament bye (½ point, private answers) and a late
+    # /tournament join into a running Swiss created with late_entry.
+    fake = harness.fake
+    players = ["p1", "p2", "p3", "p4"]
+    for name in [*players, "p5", "p6"]:
+        fake.user(name).permissions = "0"
+    async with harness.running() as bot:
+        made = await fake.slash("alice", "tournament create", {"game": "zrtz", "format": "swiss", "rounds": 3,
+                                                               "rated": False, "late_entry": 2})
+        assert "late entries until round 2" in made.original.content
+        join_id = next(c for c in made.original.custom_ids() if c.startswith("ze:join:"))
+        event_id = int(join_id.rsplit(":", 1)[1])
+        for name in players:
+            await fake.click(name, made.original, join_id)
+        refused = await fake.slash("p1", "tournament forbid", {"player": "p1", "other": "p2", "event": event_id})
+        assert refused.ephemeral and "Only the organiser" in refused.content
+        said = await fake.slash("alice", "tournament forbid", {"player": "p1", "other": "p2", "event": event_id})
+        assert said.ephemeral and "never be paired" in said.content
+        asked = await fake.slash("p4", "tournament bye", {"round": 2, "event": event_id})
+        assert asked.ephemeral and "sit out round 2" in asked.content
+        last = await fake.slash("p4", "tournament bye", {"round": 3, "event": event_id})
+        assert last.ephemeral and "not the last round" in last.content
+        await fake.slash("alice", "tournament start", {"event": event_id})
+        round1 = await wait_round(harness, bot, event_id, 1)
+        ids = {n: harness.user_id(n) for n in players}
+        assert frozenset({ids["p1"], ids["p2"]}) not in {frozenset(s) for _, s in round1} and len(round1) == 2
+        late = await fake.slash("p5", "tournament join", {"event": event_id})
+        assert late.ephemeral and "You play from round 2" in late.content
+        for game_id, seats in round1:
+            await finish(harness, bot, game_id, seats)
+        await wait_round(harness, bot, event_id, 2)
+        snap = await bot.host.tournaments.load(event_id)
+        byes = {p.seats[0]: p.points for p in snap.pairings if p.round == 2 and p.bye}
+        assert byes[ids["p4"]] == (0.5,)
+        round2 = {frozenset(p.seats) for p in snap.pairings if p.round == 2 and not p.bye}
+        assert harness.user_id("p5") in {u for pair in round2 for u in pair}
+        assert frozenset({ids["p1"], ids["p2"]}) not in round2
+        closed = await fake.slash("p6", "tournament join", {"event": event_id})
+        assert closed.ephemeral and "closed when round 2 was paired" in closed.content
