@@ -171,18 +171,23 @@ class TournamentCog(commands.GroupCog, group_name="tournament",
                            table_size="Players per game (3 or 4: Zarathustra and Ziggurat tables, Swiss only)",
                            name="The event's name, e.g. Spring Swiss (shown in its game threads)",
                            tiebreaks="Tie-breaks in order, e.g. BhC1, Bh, SB, W, DE (default Swiss: Bh, SB; "
-                           "round robin: H2H, SB)")
+                           "round robin: H2H, SB)", match_games="Knockout: games a match (1, 2 or 3), then a "
+                           "tie-break game if level", third_place="Knockout: the semi-finals' losers play for third",
+                           late_entry="Swiss: players may join until this round is paired (lichess: half the rounds)")
     @app_commands.choices(game=GAME_CHOICES, format=FORMAT_CHOICES, clock=CLOCK_CHOICES)
     @app_commands.autocomplete(options=option_choices, tiebreaks=tiebreak_choices)
     async def create(self, interaction: discord.Interaction, game: str, format: str,
                      rounds: app_commands.Range[int, 1, 15] | None = None, clock: str = "none", rated: bool = True,
                      max_players: app_commands.Range[int, 2, 64] = 16, starts: str | None = None,
                      options: str | None = None, table_size: app_commands.Range[int, 2, 4] = 2,
-                     name: app_commands.Range[str, 1, 40] | None = None, tiebreaks: str | None = None) -> None:
+                     name: app_commands.Range[str, 1, 40] | None = None, tiebreaks: str | None = None,
+                     match_games: app_commands.Range[int, 1, 3] = 1, third_place: bool = False,
+                     late_entry: app_commands.Range[int, 1, 15] | None = None) -> None:
         event = await self.t.create(guild_id=interaction.guild_id, channel_id=interaction.channel_id,
                                     actor=actor(interaction), game=game, format=format, rounds=rounds, clock=clock,
                                     rated=rated, max_players=max_players, starts=starts, options=options,
-                                    table_size=table_size, name=name, tiebreaks=tiebreaks)
+                                    table_size=table_size, name=name, tiebreaks=tiebreaks,
+                                    match_games=match_games, third_place=third_place, late_entry=late_entry)
         snap = await self.t.load(event.id)
         await interaction.response.send_message(self.t.signup_text(snap), view=signup_view(event.id),
                                                 allowed_mentions=NO_MENTIONS)
@@ -192,9 +197,30 @@ class TournamentCog(commands.GroupCog, group_name="tournament",
     @app_commands.command(name="join", description="Enter an event that is open for sign-up")
     @app_commands.autocomplete(event=event_choices)
     async def join(self, interaction: discord.Interaction, event: int | None = None) -> None:
-        event_id = await self.t.resolve(interaction.guild_id, event, ("open",))
-        await self.t.join(event_id, interaction.user.id)
-        await interaction.response.send_message(f"You are entered in event #{event_id}.", ephemeral=True)
+        event_id = await self.t.resolve(interaction.guild_id, event, ("open", "running"))
+        snap = await self.t.join(event_id, interaction.user.id)
+        late = (f" You play from round {snap.event.current_round + 1}; the rounds already paired count as absences "
+                "(0 points)." if snap.event.status == "running" else "")
+        await interaction.response.send_message(f"You are entered in event #{event_id}.{late}", ephemeral=True)
+
+    @app_commands.command(name="bye", description="Sit out a round of a Swiss for ½ point (again: cancel it)")
+    @app_commands.describe(round="The round to sit out (not yet paired, not the last)")
+    @app_commands.autocomplete(event=event_choices)
+    async def bye(self, interaction: discord.Interaction, round: app_commands.Range[int, 1, 15],
+                  event: int | None = None) -> None:
+        event_id = await self.t.resolve(interaction.guild_id, event)
+        said = await self.t.request_bye(event_id, interaction.user.id, round)
+        await interaction.response.send_message(said, ephemeral=True)
+
+    @app_commands.command(name="forbid", description="Two players who must never be paired, e.g. family "
+                          "(organiser; again: allow)")
+    @app_commands.describe(player="One player", other="The other player")
+    @app_commands.autocomplete(event=event_choices)
+    async def forbid(self, interaction: discord.Interaction, player: discord.User, other: discord.User,
+                     event: int | None = None) -> None:
+        event_id = await self.t.resolve(interaction.guild_id, event)
+        said = await self.t.forbid(event_id, actor(interaction), player.id, other.id)
+        await interaction.response.send_message(said, ephemeral=True, allowed_mentions=NO_MENTIONS)
 
     @app_commands.command(name="leave", description="Leave an event before it starts")
     @app_commands.autocomplete(event=event_choices)

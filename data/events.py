@@ -16,7 +16,7 @@ from typing import Any
 from data.db import Database, Row, StaleVersion, Tx
 
 Conn = Database | Tx
-EVENT_COLUMNS = ("channel_id", "message_id", "status", "current_round", "rounds", "starts_at")
+EVENT_COLUMNS = ("channel_id", "message_id", "status", "current_round", "rounds", "starts_at", "rules")
 """Columns ``bump`` may change together with the version."""
 
 
@@ -45,6 +45,8 @@ class EventRow:
     """The organiser's name for the event (None: "Event #id")."""
     tiebreaks: tuple[str, ...] | None = None
     """The organiser's tie-break codes in order (None: the system's default)."""
+    rules: dict[str, Any] = field(default_factory=dict)
+    """The organiser's further rules (``match_games``, ``third_place``); empty: the defaults."""
 
 
 @dataclass(frozen=True)
@@ -100,7 +102,8 @@ def _event(row: Row) -> EventRow:
         clock=row["clock"], rated=bool(row["rated"]), max_players=row["max_players"], starts_at=row["starts_at"],
         status=row["status"], current_round=row["current_round"], version=row["version"],
         created_at=row["created_at"], name=row["name"],
-        tiebreaks=tuple(json.loads(row["tiebreaks"])) if row["tiebreaks"] is not None else None)
+        tiebreaks=tuple(json.loads(row["tiebreaks"])) if row["tiebreaks"] is not None else None,
+        rules=json.loads(row["rules"]) if row["rules"] else {})
 
 
 def _pairing(row: Row) -> Pairing:
@@ -113,14 +116,14 @@ def _pairing(row: Row) -> Pairing:
 async def create(tx: Tx, *, guild_id: int, channel_id: int | None, organiser_id: int, game: str,
                  options: dict[str, Any], format: str, rounds: int, table_size: int, clock: str, rated: bool,
                  max_players: int, starts_at: float | None, now: float, name: str | None = None,
-                 tiebreaks: Sequence[str] | None = None) -> int:
+                 tiebreaks: Sequence[str] | None = None, rules: dict[str, Any] | None = None) -> int:
     return await tx.insert(
         "INSERT INTO events (guild_id, channel_id, organiser_id, game, options, format, rounds, table_size, clock,"
-        " rated, max_players, starts_at, status, created_at, updated_at, name, tiebreaks)"
-        " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'open', ?, ?, ?, ?)",
+        " rated, max_players, starts_at, status, created_at, updated_at, name, tiebreaks, rules)"
+        " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'open', ?, ?, ?, ?, ?)",
         (guild_id, channel_id, organiser_id, game, json.dumps(options), format, rounds, table_size, clock,
          int(rated), max_players, starts_at, now, now, name,
-         json.dumps(list(tiebreaks)) if tiebreaks is not None else None))
+         json.dumps(list(tiebreaks)) if tiebreaks is not None else None, json.dumps(rules) if rules else None))
 
 
 async def get(conn: Conn, event_id: int) -> EventRow | None:
@@ -145,6 +148,8 @@ async def bump(tx: Tx, event: EventRow, now: float, **changes: Any) -> None:
     unknown = set(changes) - set(EVENT_COLUMNS)
     if unknown:
         raise ValueError(f"not an event column: {sorted(unknown)}")
+    if "rules" in changes:  # stored as JSON
+        changes["rules"] = json.dumps(changes["rules"]) if changes["rules"] else None
     sets = "".join(f", {name} = ?" for name in changes)
     changed = await tx.execute(f"UPDATE events SET version = version + 1, updated_at = ?{sets}"
                                " WHERE id = ? AND version = ?", (now, *changes.values(), event.id, event.version))
@@ -152,10 +157,10 @@ async def bump(tx: Tx, event: EventRow, now: float, **changes: Any) -> None:
         raise StaleVersion(f"event {event.id} changed since version {event.version}")
 
 
-async def add_entrant(tx: Tx, event_id: int, user_id: int, now: float) -> bool:
-    """False when the user was already entered."""
-    return await tx.execute("INSERT INTO event_entrants (event_id, user_id, joined_at) VALUES (?, ?, ?)"
-                            " ON CONFLICT DO NOTHING", (event_id, user_id, now)) == 1
+async def add_entrant(tx: Tx, event_id: int, user_id: int, now: float, seed: int | None = None) -> bool:
+    """False when the user was already entered. ``seed``: a late entrant's (after the start)."""
+    return await tx.execute("INSERT INTO event_entrants (event_id, user_id, joined_at, seed) VALUES (?, ?, ?, ?)"
+                            " ON CONFLICT DO NOTHING", (event_id, user_id, now, seed)) == 1
 
 
 async def delete_entrant(tx: Tx, event_id: int, user_id: int) -> bool:

@@ -106,7 +106,7 @@ def bracket(snap: Snapshot, names: dict[int, str], title: str, subtitle: str) ->
                 matches.append(Match(None, None))
                 continue
             first = games[0]
-            state = plan.match_of(games)
+            state = plan.match_of(games, plan.match_games(snap))
             winner = state.winner if state is not None else None
             if first.bye:
                 user = first.seats[0]

@@ -98,6 +98,16 @@ def planned_rounds(format_: str, entrants: int, swiss_rounds: int) -> int:
     return swiss_rounds
 
 
+def requested_byes(snap: Snapshot) -> dict[int, tuple[int, ...]]:
+    """Per entrant, the rounds they asked to sit out for half a point (``/tournament bye``)."""
+    return {int(u): tuple(rounds) for u, rounds in snap.event.rules.get("byes", {}).items()}
+
+
+def forbidden_pairs(snap: Snapshot) -> list[tuple[int, int]]:
+    """Pairs the organiser said must never meet (``/tournament forbid``)."""
+    return [(a, b) for a, b in snap.event.rules.get("forbidden", [])]
+
+
 def forfeited(round_: int, seats: tuple[int, ...], absent: set[int], board: int) -> NewPairing:
     """A game with an absent player is never started: lost by the absent (both absent: nobody scores)."""
     first, second = seats
@@ -113,16 +123,21 @@ def pair_round(snap: Snapshot, round_: int, allow: Sequence[str] = ()) -> list[N
     event, order, absent = snap.event, seed_order(snap), gone(snap)
     done = results(snap.pairings)
     out: list[NewPairing] = []
-    if event.format == SWISS and event.table_size == 2:
-        swiss = pair_swiss(order, done, round_, absent, event.rounds or None, allow)
-        out = [NewPairing(round_, i, seats) for i, seats in enumerate(swiss.boards, start=1)]
-        if swiss.bye is not None:
-            out.append(NewPairing(round_, len(out) + 1, (swiss.bye,), bye=True, points=(WIN,)))
-    elif event.format == SWISS:
-        tables = pair_tables(order, done, round_, table_sizes(event.table_size), absent)
-        out = [NewPairing(round_, i, seats) for i, seats in enumerate(tables.tables, start=1)]
-        out += [NewPairing(round_, len(out) + i, (e,), bye=True, points=(win_points(event.table_size),))
-                for i, e in enumerate(tables.byes, start=1)]
+    if event.format == SWISS:
+        resting = [u for u in order if u not in absent and round_ in requested_byes(snap).get(u, ())]
+        absent = absent | set(resting)
+        if event.table_size == 2:
+            swiss = pair_swiss(order, done, round_, absent, event.rounds or None, allow, forbidden_pairs(snap))
+            out = [NewPairing(round_, i, seats) for i, seats in enumerate(swiss.boards, start=1)]
+            if swiss.bye is not None:
+                out.append(NewPairing(round_, len(out) + 1, (swiss.bye,), bye=True, points=(WIN,)))
+        else:
+            tables = pair_tables(order, done, round_, table_sizes(event.table_size), absent)
+            out = [NewPairing(round_, i, seats) for i, seats in enumerate(tables.tables, start=1)]
+            out += [NewPairing(round_, len(out) + i, (e,), bye=True, points=(win_points(event.table_size),))
+                    for i, e in enumerate(tables.byes, start=1)]
+        half = win_points(event.table_size) / 2  # a requested bye: half a win, not a pairing-allocated bye
+        out += [NewPairing(round_, len(out) + i, (u,), bye=True, points=(half,)) for i, u in enumerate(resting, 1)]
     elif event.format == ROUND_ROBIN:
         scheduled = round_robin(order)[round_ - 1]
         for board, seats in enumerate(scheduled.boards, start=1):
@@ -133,6 +148,11 @@ def pair_round(snap: Snapshot, round_: int, allow: Sequence[str] = ()) -> list[N
     else:
         pairs = knockout.first_round(order) if round_ == 1 else knockout.next_round(
             winners(snap, round_ - 1), order)
+        if len(pairs) == 1 and round_ > 1 and event.rules.get("third_place"):  # the final: and third place
+            semis = [knockout.KnockoutPair(g[0].seats[0], g[0].seats[1] if len(g[0].seats) > 1 else None)
+                     for _, g in sorted(_boards(snap.pairings, round_ - 1).items())]
+            third = knockout.third_place(semis, winners(snap, round_ - 1), order)
+            pairs = pairs + ([third] if third is not None else [])
         for board, pair in enumerate(pairs, start=1):
             if pair.low is None:
                 out.append(NewPairing(round_, board, (pair.high,), bye=True, points=(WIN,)))
@@ -156,8 +176,13 @@ def _boards(pairings: Sequence[Pairing], round_: int) -> dict[int, list[Pairing]
     return boards
 
 
-def match_of(games: Sequence[Pairing]) -> knockout.MatchState | None:
-    """Where one knockout board stands; ``None`` while a game of it is being played."""
+def match_games(snap: Snapshot) -> int:
+    """Games in a knockout match (1, 2 or 3), before its tie-break game."""
+    return int(snap.event.rules.get("match_games", 1))
+
+
+def match_of(games: Sequence[Pairing], length: int = 1) -> knockout.MatchState | None:
+    """Where one knockout board (a match of ``length`` games) stands; ``None`` while a game of it is played."""
     first = games[0]
     if first.bye:
         return knockout.MatchState(None, first.seats[0])
@@ -167,7 +192,7 @@ def match_of(games: Sequence[Pairing]) -> knockout.MatchState | None:
     if any(g.points is None for g in games):
         return None
     high_points = [g.points[g.seats.index(high)] for g in games if g.points is not None]
-    return knockout.match_state(knockout.KnockoutPair(high, low), high_points)
+    return knockout.match_state(knockout.KnockoutPair(high, low), high_points, length)
 
 
 def boards_of(snap: Snapshot, round_: int) -> dict[int, list[Pairing]]:
@@ -178,12 +203,24 @@ def boards_of(snap: Snapshot, round_: int) -> dict[int, list[Pairing]]:
 def winners(snap: Snapshot, round_: int) -> list[int]:
     """The winners of a decided knockout round, in bracket order."""
     found = []
-    for _, games in sorted(_boards(snap.pairings, round_).items()):
-        state = match_of(games)
+    for board, games in sorted(_boards(snap.pairings, round_).items()):
+        if board > 1 and is_third_place(snap, round_):
+            continue
+        state = match_of(games, match_games(snap))
         if state is None or state.winner is None:
             raise ValueError(f"round {round_} is not decided")
         found.append(state.winner)
     return found
+
+
+def is_third_place(snap: Snapshot, round_: int) -> bool:
+    """Round ``round_`` is the final with a third-place match (its board 2)."""
+    return (snap.event.format == KNOCKOUT and bool(snap.event.rules.get("third_place")) and round_ > 1
+            and round_ == knockout_rounds(snap))
+
+
+def knockout_rounds(snap: Snapshot) -> int:
+    return knockout.bracket_size(len(snap.entrants)).bit_length() - 1
 
 
 def replays(snap: Snapshot) -> list[NewPairing]:
@@ -191,7 +228,7 @@ def replays(snap: Snapshot) -> list[NewPairing]:
     round_ = snap.event.current_round
     owed = []
     for board, games in sorted(_boards(snap.pairings, round_).items()):
-        state = match_of(games)
+        state = match_of(games, match_games(snap))
         if state is not None and state.seats is not None:
             owed.append(NewPairing(round_, board, state.seats, match_game=len(games) + 1))
     return owed
@@ -201,7 +238,7 @@ def round_decided(snap: Snapshot) -> bool:
     """Every table of the current round has its result (a knockout: every match its winner)."""
     round_ = snap.event.current_round
     if snap.event.format == KNOCKOUT:
-        states = [match_of(games) for games in _boards(snap.pairings, round_).values()]
+        states = [match_of(games, match_games(snap)) for games in _boards(snap.pairings, round_).values()]
         return bool(states) and all(s is not None and s.winner is not None for s in states)
     return all(p.points is not None for p in snap.pairings if p.round == round_)
 
@@ -210,7 +247,7 @@ def finished_after_round(snap: Snapshot) -> bool:
     """The current round, decided, was the last: planned rounds played, a knockout down to one, or nobody left."""
     event = snap.event
     if event.format == KNOCKOUT:
-        return len(winners(snap, event.current_round)) == 1
+        return len(winners(snap, event.current_round)) == 1 or event.current_round >= knockout_rounds(snap)
     active = len(snap.entrants) - len(gone(snap))
     return event.current_round >= event.rounds or active < 2
 
@@ -245,17 +282,36 @@ KNOCKOUT_TEXT = ("Knockout: one game a match, the better seed in the first seat;
                  "swapped, and after two draws the better seed goes through. Timeouts and resignations are losses.",
                  "Players knocked out in the same round share its place (no play-off): the semi-finalists share 3rd.",
                  "Won: games won in the event.")
+MATCH_TEXT = ("Knockout: matches of {games} games, the better seed in the first seat in game 1, then the sides "
+              "alternate; a match ends once one player cannot be caught. Level after {games} games, one tie-break "
+              "game decides, and a drawn tie-break game sends the better seed through. Timeouts and resignations "
+              "are losses.")
+THIRD_TEXT = "The semi-finals' losers play a match for third place (its loser is 4th)."
+
+
+def knockout_texts(snap: Snapshot) -> tuple[str, ...]:
+    games = match_games(snap)
+    texts = list(KNOCKOUT_TEXT) if games == 1 else [MATCH_TEXT.format(games=games), *KNOCKOUT_TEXT[1:]]
+    if snap.event.rules.get("third_place"):
+        texts[1] = "Players knocked out in the same round share its place: the quarter-finalists share 5th."
+        texts.insert(2, THIRD_TEXT)
+    return tuple(texts)
 
 
 def _knockout_table(snap: Snapshot, order: list[int], playing: dict[int, int]) -> Table:
     event, n = snap.event, len(snap.entrants)
     out_in: dict[int, int] = {}
+    third: dict[int, int] = {}
+    """The third-place match: its winner 3rd, its loser 4th."""
     for round_ in range(1, event.current_round + 1):
-        for games in _boards(snap.pairings, round_).values():
-            state = match_of(games)
+        for board, games in _boards(snap.pairings, round_).items():
+            state = match_of(games, match_games(snap))
             if state is not None and state.winner is not None and not games[0].bye:
                 loser = next(u for u in games[0].seats if u != state.winner)
-                out_in[loser] = round_
+                if board > 1 and is_third_place(snap, round_):
+                    third.update({state.winner: 3, loser: 4})
+                else:
+                    out_in[loser] = round_
     wins = {user: 0.0 for user in order}
     for p in snap.pairings:
         if p.points is not None and not p.bye:
@@ -265,6 +321,8 @@ def _knockout_table(snap: Snapshot, order: list[int], playing: dict[int, int]) -
     seed = {user: i for i, user in enumerate(order)}
 
     def place(user: int) -> int:
+        if user in third:
+            return third[user]
         return knockout.exit_place(n, out_in[user]) if user in out_in and n >= 2 else 1
 
     ranked = sorted(order, key=lambda u: (place(u), seed[u]))
@@ -272,5 +330,7 @@ def _knockout_table(snap: Snapshot, order: list[int], playing: dict[int, int]) -
     for user in ranked:
         note = f"out in round {out_in[user]}" if user in out_in else (
             "winner" if event.status == "finished" else f"in round {event.current_round}")
+        if user in third:
+            note = "third place" if third[user] == 3 else "fourth place"
         rows.append(Row(place(user), user, wins[user], (), playing.get(user, 0), user in absent, note))
-    return Table((), tuple(rows), KNOCKOUT_TEXT, points="Won")
+    return Table((), tuple(rows), knockout_texts(snap), points="Won")

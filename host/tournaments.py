@@ -22,7 +22,7 @@ from data.store import GameRow
 from engines import Game
 from host import bots, clocks, tournament_image, trf
 from host import tournament_plan as plan
-from host.events import scoring
+from host.events import knockout, scoring
 from host.events.model import seeded_order
 from host.ratings import display_rating
 from host.results import HostError
@@ -43,6 +43,8 @@ STATUS_SAID = {"open": "is open for sign-up", "running": "is under way", "finish
                "cancelled": "was cancelled"}
 MEDALS = ("🥇", "🥈", "🥉")
 DECISION_WORDS = {"rematch": "a rematch", "second_bye": "a second bye"}
+MAX_REQUESTED_BYES = 2
+"""Half-point byes a player may ask for in one event."""
 FORMAT_NAMES = {plan.SWISS: "Swiss", plan.ROUND_ROBIN: "round robin", plan.KNOCKOUT: "knockout"}
 
 
@@ -216,7 +218,8 @@ class Tournaments:
     async def create(self, *, guild_id: int | None, channel_id: int | None, actor: Actor, game: str, format: str,
                      rounds: int | None = None, clock: str = "none", rated: bool = True, max_players: int = 16,
                      starts: str | None = None, options: str | None = None, table_size: int = 2,
-                     name: str | None = None, tiebreaks: str | None = None) -> EventRow:
+                     name: str | None = None, tiebreaks: str | None = None, match_games: int = 1,
+                     third_place: bool = False, late_entry: int | None = None) -> EventRow:
         if guild_id is None:
             raise HostError("Events are run in a server channel.")
         if not await self.may_organise(guild_id, actor):
@@ -242,6 +245,22 @@ class Tournaments:
                 order = scoring.parse_tiebreaks(tiebreaks, format)
             except ValueError as error:
                 raise HostError(f"Cannot use those tie-breaks: {error}.") from None
+        rules: dict[str, Any] = {}
+        if match_games != 1 or third_place:
+            if format != plan.KNOCKOUT:
+                raise HostError("match_games and third_place are for a knockout.")
+            if match_games not in knockout.MATCH_GAMES:
+                raise HostError("A knockout match is 1, 2 or 3 games.")
+            rules = {"match_games": match_games} if match_games != 1 else {}
+            if third_place:
+                rules["third_place"] = True
+        if late_entry is not None:
+            if format != plan.SWISS:
+                raise HostError("Late entries are for a Swiss: a round robin's schedule and a knockout's bracket "
+                                "are fixed at the start.")
+            if not 1 <= late_entry <= (rounds or 0):
+                raise HostError(f"late_entry is a round of the event, 1 to {rounds}.")
+            rules["late_entry"] = late_entry
         name = " ".join((name or "").split())[:MAX_NAME] or None
         sizes = plan.table_sizes(table_size) if format == plan.SWISS else (2,)
         checked = parse_options(cls, options, [s for s in sizes if s in cls.players])
@@ -256,7 +275,7 @@ class Tournaments:
                 tx, guild_id=guild_id, channel_id=channel_id, organiser_id=actor.user_id, game=game,
                 options=checked, format=format, rounds=(rounds or 0) if format == plan.SWISS else 0,
                 table_size=table_size, clock=clock_text, rated=rated, max_players=max_players, starts_at=starts_at,
-                now=now, name=name, tiebreaks=order)
+                now=now, name=name, tiebreaks=order, rules=rules)
             if starts_at is not None:
                 await self.owe(tx, START, event_id, "start", now, due_at=starts_at)
         return (await self.load(event_id)).event
@@ -269,12 +288,98 @@ class Tournaments:
 
     async def join(self, event_id: int, user: int) -> Snapshot:
         snap = await self.load(event_id)
+        if snap.event.status == "running" and snap.event.rules.get("late_entry"):
+            return await self._join_late(snap, user)
         self._require_open(snap.event)
         if any(e.user_id == user for e in snap.entrants):
             raise HostError(f"You are already entered in event #{event_id}.")
         if len(snap.entrants) >= snap.event.max_players:
             raise HostError(f"Event #{event_id} is full ({snap.event.max_players} players).")
         return await self._change(snap, lambda tx, now: repo.add_entrant(tx, event_id, user, now))
+
+    async def _join_late(self, snap: Snapshot, user: int) -> Snapshot:
+        """A late entry into a running Swiss: paired from the next round; the rounds already paired are
+        absences worth nothing (a zero bye each), and the seed is the next after everyone's."""
+        event = snap.event
+        last = int(event.rules["late_entry"])
+        if event.current_round >= last:
+            raise HostError(f"Late entries to event #{event.id} closed when round {last} was paired.")
+        if any(e.user_id == user for e in snap.entrants):
+            raise HostError(f"You are already entered in event #{event.id}.")
+        if len(snap.entrants) >= event.max_players:
+            raise HostError(f"Event #{event.id} is full ({event.max_players} players).")
+        seed = max((e.seed or 0 for e in snap.entrants), default=0) + 1
+        boards = {r: max((p.board for p in snap.pairings if p.round == r), default=0)
+                  for r in range(1, event.current_round + 1)}
+        missed = [repo.NewPairing(r, boards[r] + 1, (user,), bye=True, points=(0.0,))
+                  for r in range(1, event.current_round + 1)]
+
+        async def write(tx: Tx, now: float) -> None:
+            await repo.add_entrant(tx, event.id, user, now, seed=seed)
+            await repo.add_pairings(tx, event.id, missed)
+
+        return await self._change(snap, write)
+
+    async def request_bye(self, event_id: int, user: int, round_: int) -> str:
+        """A half-point bye for a round not yet paired (asking again for the same round takes it back)."""
+        snap = await self.load(event_id)
+        event = snap.event
+        if event.format != plan.SWISS:
+            raise HostError("Byes on request are for a Swiss: a round robin and a knockout have fixed games.")
+        if not any(e.user_id == user and e.status == "in" for e in snap.entrants):
+            raise HostError(f"You are not playing in event #{event_id}.")
+        if event.status not in ("open", "running"):
+            raise HostError(f"Event #{event_id} {STATUS_SAID[event.status]}.")
+        if round_ <= event.current_round:
+            raise HostError(f"Round {round_} of event #{event_id} is already paired.")
+        if not 1 <= round_ < event.rounds:
+            raise HostError(f"A bye may be asked for rounds 1 to {event.rounds - 1}: not the last round, which "
+                            "decides the places.")
+        byes = {u: list(r) for u, r in event.rules.get("byes", {}).items()}
+        mine = byes.get(str(user), [])
+        if round_ in mine:
+            mine.remove(round_)
+            said = f"Your bye in round {round_} of event #{event_id} is cancelled: you will be paired."
+        elif len(mine) >= MAX_REQUESTED_BYES:
+            raise HostError(f"You have asked for {MAX_REQUESTED_BYES} byes already (rounds "
+                            f"{', '.join(map(str, mine))}); ask again for one of them to cancel it.")
+        else:
+            mine = sorted([*mine, round_])
+            said = f"You will sit out round {round_} of event #{event_id} for ½ point."
+        byes[str(user)] = mine
+        await self._set_rules(snap, {**event.rules, "byes": {u: r for u, r in byes.items() if r}})
+        return said
+
+    async def forbid(self, event_id: int, actor: Actor, first: int, second: int) -> str:
+        """The organiser forbids a pairing (e.g. family members); forbidding it again allows it again."""
+        snap = await self.load(event_id)
+        event = snap.event
+        await self.require_organiser(event, actor)
+        if event.format != plan.SWISS or event.table_size != 2:
+            raise HostError("Forbidden pairings are for a Swiss of 2-player games: a round robin meets everyone, "
+                            "and a knockout's bracket is fixed by the seeds.")
+        if event.status not in ("open", "running"):
+            raise HostError(f"Event #{event_id} {STATUS_SAID[event.status]}.")
+        if first == second:
+            raise HostError("Name two different players.")
+        pair = sorted((first, second))
+        pairs = [list(p) for p in event.rules.get("forbidden", [])]
+        if pair in pairs:
+            pairs.remove(pair)
+            said = f"<@{pair[0]}> and <@{pair[1]}> may be paired again in event #{event_id}."
+        else:
+            pairs.append(pair)
+            said = f"<@{pair[0]}> and <@{pair[1]}> will never be paired together in event #{event_id}."
+        await self._set_rules(snap, {**event.rules, "forbidden": pairs})
+        return said
+
+    async def _set_rules(self, snap: Snapshot, rules: dict[str, Any]) -> None:
+        now = self.host.now()
+        try:
+            async with self.db.transaction() as tx:
+                await repo.bump(tx, snap.event, now, rules={k: v for k, v in rules.items() if v})
+        except StaleVersion:
+            raise HostError(f"Event #{snap.event.id} changed at the same moment; please try again.") from None
 
     async def leave(self, event_id: int, user: int) -> Snapshot:
         snap = await self.load(event_id)
@@ -434,8 +539,12 @@ class Tournaments:
         options = ", ".join(f"{k} {v}" for k, v in event.options.items()
                             if any(o.name == k and o.default != v for o in game_cls.options_spec))
         breaks = ("tie-breaks " + ", ".join(event.tiebreaks)) if event.tiebreaks else ""
+        matches = [f"matches of {plan.match_games(snap)} games and a tie-break game" if plan.match_games(snap) > 1
+                   else "", "a third-place match" if event.rules.get("third_place") else "",
+                   f"late entries until round {event.rules['late_entry']} is paired (/tournament join)"
+                   if event.rules.get("late_entry") else ""]
         facts = [f for f in (rounds, clocks.parse(event.clock).describe(), "rated" if event.rated else "unrated",
-                             f"up to {event.max_players} players", options, breaks) if f]
+                             f"up to {event.max_players} players", options, breaks, *matches) if f]
         when = (f"Starts <t:{int(event.starts_at)}:F> (<t:{int(event.starts_at)}:R>)." if event.starts_at is not None
                 else "Starts when the organiser runs /tournament start.")
         head = f"🏆 **Event #{event.id}: {self.title(event)}** ({', '.join(facts)}). Organiser <@{event.organiser_id}>."
@@ -513,8 +622,12 @@ class Tournaments:
             else:
                 thread = thread_of(p.game_id) if p.game_id is not None else None
                 where = f" in <#{thread}>" if thread else f" (game #{p.game_id})" if p.game_id else ""
-                replay = f", replay {p.match_game - 1}" if p.match_game > 1 else ""
-                lines.append(f"Board {p.board}{replay}: {names}{where}")
+                games = plan.match_games(snap)
+                replay = "" if event.format != plan.KNOCKOUT else (
+                    f", replay {p.match_game - 1}" if games == 1 and p.match_game > 1
+                    else ", tie-break game" if p.match_game > games else f", game {p.match_game}" if games > 1 else "")
+                third = " (third place)" if p.board > 1 and plan.is_third_place(snap, round_) else ""
+                lines.append(f"Board {p.board}{third}{replay}: {names}{where}")
         return "\n".join(lines)  # may pass 2,000 characters with many boards: the cog splits it by lines
 
     def decision_text(self, snap: Snapshot, round_: int, conflict: Any) -> str:

@@ -49,7 +49,8 @@ def export(snap: Snapshot, table: Table, names: dict[int, str], title: str, now:
         at = column[(p.round, p.match_game)]
         if p.bye:
             user = p.seats[0]
-            code = "U" if p.points and p.points[0] > 0 else "Z"
+            got = p.points[0] if p.points else 0.0
+            code = "U" if got >= 1 else "H" if got > 0 else "Z"  # requested half-point bye: H
             blocks[user][at] = f"0000 - {code}  "
             scheduled[user].add(p.round)
             continue

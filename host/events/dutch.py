@@ -85,6 +85,8 @@ class Player:
     byes: int
     """Pairing-allocated byes had, plus forfeit wins (C.2 counts both)."""
     topscorer: bool = False
+    forbidden: frozenset[EntrantId] = frozenset()
+    """Players this one must never meet (the organiser's forbidden pairings): absolute, like C.1."""
     rank: int = 0
     """Position in the A.2 order (score, then pairing number), 0 = first."""
 
@@ -225,6 +227,8 @@ class _Rules:
     """C.3; dropped only when the round cannot be paired with it (see ``pair_dutch``)."""
 
     def compatible(self, a: Player, b: Player) -> bool:
+        if b.id in a.forbidden:
+            return False
         if b.id in a.met and not self.allow_rematch:
             return False
         if self.colour_rule and not (a.topscorer or b.topscorer):
@@ -371,7 +375,7 @@ class _Bracket:
                     c9 += p.colours[-2:] == [colour, colour]
         prev, prev2 = self.round - 1, self.round - 2
         resident = {id(p) for p in self.residents}
-        down = [p for p in floaters if id(p) in resident]
+        down = [p for p in floaters if id(p) in resident or self.last]  # the last bracket: the bye is a downfloat
         ups = [(b if a.score > b.score else a, abs(a.score - b.score)) for a, b in pairs if a.score != b.score]
         downs_paired = [(a if a.score > b.score else b, abs(a.score - b.score)) for a, b in pairs
                         if a.score != b.score]
@@ -473,7 +477,7 @@ class _Bracket:
                     break
             if best is not None:
                 return best[1], best[2]
-        raise AssertionError("a bracket found no candidate though the round can be completed")
+        raise _NoCandidate("a bracket found no candidate though the round can be completed")
 
 
 class _GiveUp(Exception):
@@ -482,8 +486,12 @@ class _GiveUp(Exception):
 
 def pair_dutch(entrants: Sequence[EntrantId], results: Sequence[Result], round_: int,
                withdrawn: Collection[EntrantId] = (), rounds: int | None = None, *,
-               allow: Collection[str] = ()) -> DutchRound:
+               allow: Collection[str] = (), forbidden: Collection[tuple[EntrantId, EntrantId]] = ()) -> DutchRound:
     """Pair round ``round_``; ``entrants`` in initial rank order (pairing number 1 first).
+
+    ``forbidden``: pairs that must never meet (e.g. family members), an absolute criterion like C.1 that
+    no decision of the organiser lifts; only when no pairing exists at all with them (rematches and second
+    byes allowed too) do they give way, so that the event can go on.
 
     ``rounds``: the event's planned rounds (topscorers exist in the last round only). ``allow``: what the
     organiser permits when no legal pairing exists (``REMATCH``, ``SECOND_BYE``). Raises
@@ -492,6 +500,15 @@ def pair_dutch(entrants: Sequence[EntrantId], results: Sequence[Result], round_:
     if len(set(entrants)) != len(entrants):
         raise ValueError("an entrant is listed twice")
     players = players_of(entrants, results, round_, withdrawn, rounds)
+    apart: dict[EntrantId, set[EntrantId]] = {}
+    for a, b in forbidden:
+        apart.setdefault(a, set()).add(b)
+        apart.setdefault(b, set()).add(a)
+    for p in players:
+        p.forbidden = frozenset(apart.get(p.id, ()))
+    if apart and not completable(players, _Rules(allow_rematch=True, allow_second_bye=True, colour_rule=False)):
+        for p in players:
+            p.forbidden = frozenset()
     rules = _Rules(allow_rematch=REMATCH in allow, allow_second_bye=SECOND_BYE in allow)
     if not completable(players, _Rules(colour_rule=False)):  # C.1 and C.2 alone (C.3 gives way below)
         relaxed = ((REMATCH, _Rules(allow_rematch=True, colour_rule=False)),
@@ -501,7 +518,24 @@ def pair_dutch(entrants: Sequence[EntrantId], results: Sequence[Result], round_:
             raise NoLegalPairing(options)
     if not completable(players, rules):  # only C.3 (absolute colours) stands in the way: it gives way
         rules.colour_rule = False
-    budget = _least_rematches(players, rules) if rules.allow_rematch else 0
+    least = _least_rematches(players, rules) if rules.allow_rematch else 0
+    for budget in range(least, len(players) // 2 + 1):
+        # The matching bound on rematches can be too low when the pairs left are few (forbidden pairs make
+        # that likelier): a budget no bracket can keep is raised by one until the round is paired.
+        try:
+            return _pair_round(players, rules, round_, budget)
+        except _NoCandidate:
+            if not rules.allow_rematch:
+                raise
+    raise _NoCandidate("no pairing with any number of rematches")
+
+
+class _NoCandidate(AssertionError):
+    """No candidate of a bracket completes the round within the rematch budget."""
+
+
+def _pair_round(players: list[Player], rules: _Rules, round_: int, budget: int) -> DutchRound:
+    rules.bye_score = None
     if len(players) % 2:  # the bye goes to the lowest score it can (then the bracket picks the player)
         for score in sorted({p.score for p in players}):
             rules.bye_score = score

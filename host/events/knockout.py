@@ -3,8 +3,11 @@
 - The bracket size is the next power of two. Seeds are placed in the standard order (1, 8, 4, 5, 2, 7,
   3, 6 for eight), so seeds 1 and 2 can meet only in the final, 1-4 only in a semi-final, and so on.
   Missing seeds (above the entrant count) are byes, which therefore fall to the top seeds.
-- A match is one game, the better seed in the first seat. A draw is replayed with the sides swapped;
-  after two draws the better seed advances. Timeouts and resignations are ordinary losses.
+- A match is 1, 2 or 3 games (``games``), the sides alternating with the better seed first in game 1; it
+  stops as soon as one player cannot be caught. Level after its games, one **tie-break game** follows,
+  the sides still alternating (so a one-game match replays a draw with the sides swapped); a drawn
+  tie-break game sends the better seed through. Timeouts and resignations are ordinary losses.
+- A third-place match (optional) pairs the semi-finals' losers in the final round.
 """
 
 from __future__ import annotations
@@ -15,6 +18,8 @@ from dataclasses import dataclass
 from host.events.model import DRAW, LOSS, WIN, EntrantId
 
 MAX_GAMES = 2
+"""A one-game match with its tie-break game."""
+MATCH_GAMES = (1, 2, 3)
 
 
 def bracket_size(entrants: int) -> int:
@@ -76,21 +81,37 @@ class MatchState:
     by_seed: bool = False
 
 
-def match_state(pair: KnockoutPair, high_points: Sequence[float]) -> MatchState:
-    """Where a match stands after games in which the better seed scored ``high_points`` (1, ½ or 0 each)."""
+def match_state(pair: KnockoutPair, high_points: Sequence[float], games: int = 1) -> MatchState:
+    """Where a match of ``games`` games (plus a tie-break game) stands after games in which the better seed
+    scored ``high_points`` (1, ½ or 0 each)."""
+    if games not in MATCH_GAMES:
+        raise ValueError("a knockout match is 1, 2 or 3 games")
     if pair.low is None:
         return MatchState(None, pair.high)
-    for game, points in enumerate(high_points):
-        if points not in (WIN, DRAW, LOSS) or game >= MAX_GAMES:
-            raise ValueError("a knockout match is at most two games scored 1, ½ or 0")
-        if points == WIN:
-            return MatchState(None, pair.high)
-        if points == LOSS:
-            return MatchState(None, pair.low)
-    if len(high_points) == MAX_GAMES:
-        return MatchState(None, pair.high, by_seed=True)
+    if len(high_points) > games + 1 or any(points not in (WIN, DRAW, LOSS) for points in high_points):
+        raise ValueError(f"a knockout match of {games} is at most {games + 1} games scored 1, ½ or 0")
+    high = low = 0.0
+    for played, points in enumerate(high_points, start=1):
+        high, low = high + points, low + WIN - points
+        left = max(games - played, 0)
+        if played > games or abs(high - low) > left * WIN:
+            if high != low:
+                return MatchState(None, pair.high if high > low else pair.low)
+            if played > games:  # the tie-break game drawn too
+                return MatchState(None, pair.high, by_seed=True)
     seats = (pair.high, pair.low) if len(high_points) % 2 == 0 else (pair.low, pair.high)
     return MatchState(seats, None)
+
+
+def third_place(semi_finals: Sequence[KnockoutPair], semi_winners: Sequence[EntrantId],
+                seeds: Sequence[EntrantId]) -> KnockoutPair | None:
+    """The semi-finals' losers paired for third place, the better seed first (None after a bye)."""
+    losers = [p.low if w == p.high else p.high for p, w in zip(semi_finals, semi_winners, strict=True)]
+    if len(losers) != 2 or None in losers:
+        return None
+    rank = {entrant: index for index, entrant in enumerate(seeds)}
+    a, b = (e for e in losers if e is not None)
+    return KnockoutPair(a, b) if rank[a] < rank[b] else KnockoutPair(b, a)
 
 
 def exit_place(entrants: int, round_lost: int) -> int:

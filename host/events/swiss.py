@@ -48,10 +48,11 @@ def pair_swiss(
     withdrawn: Collection[EntrantId] = (),
     rounds: int | None = None,
     allow: Collection[str] = (),
+    forbidden: Collection[tuple[EntrantId, EntrantId]] = (),
 ) -> SwissRound:
     """Pair round ``round_``; ``entrants`` in initial rank order (seed 1 first). ``rounds``: the event's
     planned rounds (for the last round's topscorers). Raises ``NoLegalPairing`` when no pairing keeps "no
     rematch" and "no second bye" and ``allow`` (the organiser's decision: ``REMATCH``, ``SECOND_BYE``) does
-    not cover it."""
-    paired = pair_dutch(entrants, results, round_, withdrawn, rounds, allow=allow)
+    not cover it. ``forbidden``: pairs that must never meet (an absolute criterion)."""
+    paired = pair_dutch(entrants, results, round_, withdrawn, rounds, allow=allow, forbidden=forbidden)
     return SwissRound(round_, paired.boards, paired.bye, paired.rematches)

@@ -79,6 +79,7 @@ def pair_tables(
         tables.append(seated[start:start + size])
         start += size
     _improve(tables, met, position)
+    tables = _fewest_repeats(tables, met, position)
     seats = _seat_history(results)
     ordered = tuple(_seat_order(table, seats, initial) for table in tables)
     rematches = sum(1 for table in tables for a, b in itertools.combinations(table, 2) if b in met.get(a, set()))
@@ -114,6 +115,56 @@ def _improve(tables: list[list[EntrantId]], met: Met, position: Places) -> None:
                     tables[i][a], tables[j][b] = tables[j][b], tables[i][a]
         for table in tables:
             table.sort(key=lambda e: position[e])
+
+
+SEARCH_STEPS = 40_000
+"""How many tables the exact search may weigh before it keeps the best seating found so far."""
+
+
+def _fewest_repeats(tables: list[list[EntrantId]], met: Met, position: Places) -> list[list[EntrantId]]:
+    """The seating with the fewest repeat meetings, then the least rank spread (summed over the tables).
+
+    Swapping two players at a time can get stuck above the minimum (7 players at 3+2+2 in round 3: one
+    repeat where none was needed), so a depth-first search over every seating improves on the swaps'
+    result: the top unseated player opens a table of each size still to fill, its other players chosen
+    nearest in rank first, and a branch is cut once it costs as much as the best seating found. Past
+    ``SEARCH_STEPS`` tables weighed it keeps the best found (never worse than the swaps'), so a large
+    field whose repeats cannot all be avoided costs a bounded time."""
+    best_cost = [(0, 0)]
+    for table in tables:
+        best_cost[0] = _add(best_cost[0], _cost(table, met, position))
+    if best_cost[0][0] == 0:
+        return tables
+    best = [[list(t) for t in tables]]
+    players = sorted((e for t in tables for e in t), key=lambda e: position[e])
+    visits = [0]
+
+    def walk(left: list[EntrantId], sizes: list[int], built: list[list[EntrantId]], cost: tuple[int, int]) -> bool:
+        if not left:
+            if cost < best_cost[0]:
+                best_cost[0], best[0] = cost, [list(t) for t in built]
+            return True
+        first, rest = left[0], left[1:]
+        for size in sorted(set(sizes), reverse=True):
+            others = list(sizes)
+            others.remove(size)
+            for mates in itertools.combinations(rest, size - 1):
+                visits[0] += 1
+                if visits[0] > SEARCH_STEPS:
+                    return False
+                table = [first, *mates]
+                step = _add(cost, _cost(table, met, position))
+                if step >= best_cost[0]:
+                    continue
+                chosen = set(mates)
+                if not walk([e for e in rest if e not in chosen], others, [*built, table], step):
+                    return False
+        return True
+
+    walk(players, [len(t) for t in tables], [], (0, 0))
+    found = best[0]
+    found.sort(key=lambda t: min(position[e] for e in t))
+    return found
 
 
 def _add(x: tuple[int, int], y: tuple[int, int]) -> tuple[int, int]:

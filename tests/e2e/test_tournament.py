@@ -355,3 +355,160 @@ async def test_a_knockout_replays_a_drawn_game_in_a_new_thread_with_sides_swappe
         await fake.slash(harness.name_of(loser), "zrtz resign", channel=game_thread(fake, replay.game_id))
         final = await wait_round(harness, bot, event_id, 2, rounds=2)
         assert winner in final[0][1]
+
+
+async def test_the_organiser_decides_a_round_without_a_legal_pairing_with_a_button(
+        harness: BotHarness, discord_error_logs: ErrorLogCollector) -> None:
+    # Issue 26: four players, four Swiss rounds. After three rounds everyone has met everyone, so round 4 has
+    # no pairing without a rematch (FIDE C.04.3 C.1): the bot asks the organiser in the channel with a button
+    # and waits; a player pressing it is refused privately; the organiser's press pairs round 4 with rematches.
+    fake = harness.fake
+    players = ["p1", "p2", "p3", "p4"]
+    for name in players:
+        fake.user(name).permissions = "0"
+    async with harness.running() as bot:
+        made = await fake.slash("alice", "tournament create", {"game": "zrtz", "format": "swiss", "rounds": 4,
+                                                               "rated": False})
+        join_id = next(c for c in made.original.custom_ids() if c.startswith("ze:join:"))
+        event_id = int(join_id.rsplit(":", 1)[1])
+        for name in players:
+            await fake.click(name, made.original, join_id)
+        await fake.slash("alice", "tournament start", {"event": event_id})
+        met: list[frozenset[int]] = []
+        for round_ in (1, 2, 3):
+            for game_id, seats in await wait_round(harness, bot, event_id, round_, rounds=4):
+                met.append(frozenset(seats))
+                await move_once(harness, bot, game_id)
+                loser = max(seats, key=lambda u: int(harness.name_of(u)[1:]))
+                said = await fake.slash(harness.name_of(loser), "zrtz resign", channel=game_thread(fake, game_id))
+                assert not said.ephemeral
+        assert len(set(met)) == 6  # every pair has met
+
+        def question() -> Message | None:
+            return next((m for m in fake.messages(CHANNEL) if any(c.startswith("ze:decide:") for c in m.custom_ids())),
+                        None)
+
+        await fake.wait_until(lambda: question() is not None, what="the organiser's question")
+        asked = question()
+        assert asked is not None and "cannot pair round 4 without a rematch" in asked.content
+        assert f"<@{harness.user_id('alice')}>" in asked.content
+        [button] = asked.custom_ids()
+        assert button == f"ze:decide:{event_id}:4:rematch"
+        snap = await bot.host.tournaments.load(event_id)
+        assert snap.event.current_round == 3 and not any(p.round == 4 for p in snap.pairings)  # the round waits
+
+        refused = await fake.click("p2", asked, button)
+        assert refused.ephemeral and "Only the organiser" in refused.content
+        assert asked.custom_ids() == [button]  # still waiting for the organiser
+        snap = await bot.host.tournaments.load(event_id)
+        assert snap.event.current_round == 3
+
+        await fake.click("alice", asked, button)
+        assert asked.custom_ids() == [] and "allowing a rematch" in asked.content
+        round4 = await wait_round(harness, bot, event_id, 4, rounds=4)
+        assert len(round4) == 2 and all(frozenset(seats) in met for _, seats in round4)  # paired with rematches
+        assert sorted(u for _, seats in round4 for u in seats) == sorted(harness.user_id(n) for n in players)
+
+
+async def test_a_knockout_of_three_game_matches_with_a_third_place_match_to_the_end(
+        harness: BotHarness, discord_error_logs: ErrorLogCollector) -> None:
+    # Issue 26: a knockout of four with matches of three games and a third-place match, played in threads with
+    # slash commands. Semi-final p1-p4: three draws, then p4 wins the tie-break game; p2-p3: p2 wins the first
+    # two games (the third is not played). Final p2-p4: p2, p4, p2. Third place p1-p3: p1 wins two.
+    fake = harness.fake
+    players = ["p1", "p2", "p3", "p4"]
+    script = {frozenset({"p1", "p4"}): ["draw", "draw", "draw", "p4"], frozenset({"p2", "p3"}): ["p2", "p2"],
+              frozenset({"p2", "p4"}): ["p2", "p4", "p2"], frozenset({"p1", "p3"}): ["p1", "p1"]}
+    async with harness.running() as bot:
+        made = await fake.slash("alice", "tournament create", {"game": "zrtz", "format": "knockout", "rated": True,
+                                                               "match_games": 3, "third_place": True})
+        assert "matches of 3 games" in made.original.content and "third-place match" in made.original.content
+        join_id = next(c for c in made.original.custom_ids() if c.startswith("ze:join:"))
+        event_id = int(join_id.rsplit(":", 1)[1])
+        for name in players:
+            await fake.click(name, made.original, join_id)
+        await fake.slash("alice", "tournament start", {"event": event_id})
+        done: set[int] = set()
+        played: list[tuple[int, int, tuple[str, ...]]] = []  # (round, match game, seats) in the order played
+
+        def podium() -> bool:
+            return any(t.startswith("🏁") for t in channel_texts(harness))
+
+        while not podium():
+            snap = await bot.host.tournaments.load(event_id)
+            live = [p for p in snap.pairings if p.game_id is not None and p.points is None and p.game_id not in done
+                    and any(is_game_thread(t.name, p.game_id) and t.messages for t in fake.threads())]
+            if not live:
+                await fake.wait_until(lambda: podium() or any(
+                    re.fullmatch(r"Event #\d+ R\d+: ZÈRTZ #(\d+)", t.name) and t.messages
+                    and int(t.name.rsplit("#", 1)[1]) not in done for t in fake.threads()), what="the next game")
+                continue
+            for p in live:
+                names = tuple(harness.name_of(u) for u in p.seats)
+                verdict = script[frozenset(names)].pop(0)
+                thread = game_thread(fake, p.game_id)
+                await move_once(harness, bot, p.game_id)
+                if verdict == "draw":
+                    await fake.slash(names[0], "zrtz draw", channel=thread)
+                    said = await fake.slash(names[1], "zrtz draw", channel=thread)
+                else:
+                    loser = next(n for n in names if n != verdict)
+                    said = await fake.slash(loser, "zrtz resign", channel=thread)
+                assert not said.ephemeral, said.content
+                done.add(p.game_id)
+                played.append((p.round, p.match_game, names))
+        assert all(not left for left in script.values())  # every scripted game was played, no more
+        semi = [(g, seats) for r, g, seats in played if r == 1 and "p1" in seats]
+        assert semi == [(1, ("p1", "p4")), (2, ("p4", "p1")), (3, ("p1", "p4")), (4, ("p4", "p1"))]
+        assert len(played) == 4 + 2 + 3 + 2
+        texts = channel_texts(harness)
+        assert any("tie-break game" in t for t in texts) and any("(third place)" in t for t in texts)
+        medals = next(t for t in texts if t.startswith("🏁"))
+        ids = {n: harness.user_id(n) for n in players}
+        assert f"🥇 <@{ids['p2']}>" in medals and f"🥈 <@{ids['p4']}>" in medals and f"🥉 <@{ids['p1']}>" in medals
+        shown = await fake.slash("p3", "tournament standings", {"event": event_id})
+        text = shown.followups[0].content if shown.followups else shown.content
+        assert "matches of 3 games" in text and "fourth place" in text
+
+
+async def test_late_entry_requested_bye_and_forbidden_pairing_through_slash_commands(
+        harness: BotHarness, discord_error_logs: ErrorLogCollector) -> None:
+    # Issue 26: /tournament forbid (organiser only), /tournament bye (½ point, private answers) and a late
+    # /tournament join into a running Swiss created with late_entry.
+    fake = harness.fake
+    players = ["p1", "p2", "p3", "p4"]
+    for name in [*players, "p5", "p6"]:
+        fake.user(name).permissions = "0"
+    async with harness.running() as bot:
+        made = await fake.slash("alice", "tournament create", {"game": "zrtz", "format": "swiss", "rounds": 3,
+                                                               "rated": False, "late_entry": 2})
+        assert "late entries until round 2" in made.original.content
+        join_id = next(c for c in made.original.custom_ids() if c.startswith("ze:join:"))
+        event_id = int(join_id.rsplit(":", 1)[1])
+        for name in players:
+            await fake.click(name, made.original, join_id)
+        refused = await fake.slash("p1", "tournament forbid", {"player": "p1", "other": "p2", "event": event_id})
+        assert refused.ephemeral and "Only the organiser" in refused.content
+        said = await fake.slash("alice", "tournament forbid", {"player": "p1", "other": "p2", "event": event_id})
+        assert said.ephemeral and "never be paired" in said.content
+        asked = await fake.slash("p4", "tournament bye", {"round": 2, "event": event_id})
+        assert asked.ephemeral and "sit out round 2" in asked.content
+        last = await fake.slash("p4", "tournament bye", {"round": 3, "event": event_id})
+        assert last.ephemeral and "not the last round" in last.content
+        await fake.slash("alice", "tournament start", {"event": event_id})
+        round1 = await wait_round(harness, bot, event_id, 1)
+        ids = {n: harness.user_id(n) for n in players}
+        assert frozenset({ids["p1"], ids["p2"]}) not in {frozenset(s) for _, s in round1} and len(round1) == 2
+        late = await fake.slash("p5", "tournament join", {"event": event_id})
+        assert late.ephemeral and "You play from round 2" in late.content
+        for game_id, seats in round1:
+            await finish(harness, bot, game_id, seats)
+        await wait_round(harness, bot, event_id, 2)
+        snap = await bot.host.tournaments.load(event_id)
+        byes = {p.seats[0]: p.points for p in snap.pairings if p.round == 2 and p.bye}
+        assert byes[ids["p4"]] == (0.5,)
+        round2 = {frozenset(p.seats) for p in snap.pairings if p.round == 2 and not p.bye}
+        assert harness.user_id("p5") in {u for pair in round2 for u in pair}
+        assert frozenset({ids["p1"], ids["p2"]}) not in round2
+        closed = await fake.slash("p6", "tournament join", {"event": event_id})
+        assert closed.ephemeral and "closed when round 2 was paired" in closed.content

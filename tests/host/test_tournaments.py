@@ -54,9 +54,10 @@ def run(db: Database, clock: FakeClock) -> Run:
 
 
 async def new_event(run: Run, fmt: str, users: list[int], *, rounds: int | None = None, game: str = "zrtz",
-                    table_size: int = 2, rated: bool = False) -> int:
+                    table_size: int = 2, rated: bool = False, match_games: int = 1, third_place: bool = False) -> int:
     event = await run.t.create(guild_id=GUILD, channel_id=CHANNEL, actor=ADMIN, game=game, format=fmt, rounds=rounds,
-                               rated=rated, max_players=max(2, len(users)), table_size=table_size)
+                               rated=rated, max_players=max(2, len(users)), table_size=table_size,
+                               match_games=match_games, third_place=third_place)
     for user in users:
         await run.t.join(event.id, user)
     await run.t.start(event.id, ADMIN)
@@ -180,6 +181,149 @@ async def test_knockout_replays_a_draw_with_sides_swapped_and_the_seed_decides_a
     table = (await run.t.standings(event_id)).table
     assert table.rows[0].rank == 1 and table.rows[0].note == "winner"
     assert [r.rank for r in table.rows] == [1, 2, 3, 3, 5, 5]
+
+
+async def test_a_knockout_of_three_game_matches_with_a_tie_break_game_and_a_third_place_match(run: Run) -> None:
+    # Issue 26: matches of three games, the sides alternating; a match stops once decided; level after three
+    # games, a tie-break game; the semi-finals' losers play for third place in the final round.
+    users = [401, 402, 403, 404, 405, 406, 407, 408]
+    event_id = await new_event(run, "knockout", users, match_games=3, third_place=True, rated=True)
+    snap = await run.t.load(event_id)
+    assert "matches of 3 games and a tie-break game" in run.t.signup_text(snap)
+    assert "a third-place match" in run.t.signup_text(snap)
+    level = frozenset({401, 408})  # the first match: draws all the way, then seed 1 wins the tie-break game
+    played: dict[frozenset[int], int] = {}
+
+    def decide(game_id: int, seats: tuple[int, ...]) -> str | int:
+        pair = frozenset(seats)
+        played[pair] = played.get(pair, 0) + 1
+        if pair == level:
+            return "draw" if played[pair] <= 3 else 408
+        return max(seats)  # the lower id wins every game
+
+    await play_out(run, event_id, decide)
+    snap = await run.t.load(event_id)
+    no_double_work(snap)
+    board = [p for p in snap.pairings if p.round == 1 and frozenset(p.seats) == level]
+    assert [p.match_game for p in board] == [1, 2, 3, 4]
+    assert [p.seats for p in board] == [(401, 408), (408, 401), (401, 408), (408, 401)]  # the sides alternate
+    other = [p for p in snap.pairings if p.round == 1 and frozenset(p.seats) == {404, 405}]
+    assert [p.match_game for p in other] == [1, 2]  # 2-0 with one game to play: decided
+    final = [p for p in snap.pairings if p.round == 3]
+    assert {frozenset(p.seats) for p in final} == {frozenset({401, 402}), frozenset({403, 404})}
+    assert [p.board for p in final if 403 in p.seats] == [2, 2]
+    table = (await run.t.standings(event_id)).table
+    assert [(r.entrant, r.rank) for r in table.rows][:4] == [(401, 1), (402, 2), (403, 3), (404, 4)]
+    assert [r.rank for r in table.rows][4:] == [5, 5, 5, 5]
+    assert table.rows[2].note == "third place" and "tie-break game" in table.explanations[0]
+    text = run.t.pairings_text(snap, 3, lambda _: None)
+    assert "Board 2 (third place), game 1" in text
+    first_round = run.t.pairings_text(snap, 1, lambda _: None)
+    assert "tie-break game" in first_round and "game 3" in first_round
+    podium = next(p for p in run.posts if p.what == "podium")
+    assert "🥉 <@403>" in podium.text and "404" not in podium.text
+
+
+async def test_knockout_match_rules_are_refused_for_other_formats(run: Run) -> None:
+    with pytest.raises(HostError, match="for a knockout"):
+        await run.t.create(guild_id=GUILD, channel_id=CHANNEL, actor=ADMIN, game="zrtz", format="swiss", rounds=3,
+                           match_games=3)
+    with pytest.raises(HostError, match="1, 2 or 3"):
+        await run.t.create(guild_id=GUILD, channel_id=CHANNEL, actor=ADMIN, game="zrtz", format="knockout",
+                           match_games=4)
+
+
+async def test_forbidden_pairings_are_never_paired_and_only_the_organiser_sets_them(run: Run) -> None:
+    # Issue 26: pairs that must not meet (family members) are an absolute criterion of the Dutch pairing.
+    event = await run.t.create(guild_id=GUILD, channel_id=CHANNEL, actor=ADMIN, game="zrtz", format="swiss",
+                               rounds=1, rated=False, max_players=4)
+    for user in (501, 502, 503, 504):
+        await run.t.join(event.id, user)
+    with pytest.raises(HostError, match="Only the organiser"):
+        await run.t.forbid(event.id, Actor(502), 501, 502)
+    assert "never be paired" in await run.t.forbid(event.id, ADMIN, 502, 501)
+    await run.t.forbid(event.id, ADMIN, 501, 503)
+    await run.t.forbid(event.id, ADMIN, 502, 504)
+    assert "may be paired again" in await run.t.forbid(event.id, ADMIN, 504, 502)  # again: allowed again
+    await run.t.start(event.id, ADMIN)
+    await run.worker.drain()
+    snap = await run.t.load(event.id)
+    assert {frozenset(p.seats) for p in snap.pairings if p.round == 1} == {frozenset({501, 504}),
+                                                                           frozenset({502, 503})}
+    await play_out(run, event.id)
+    snap = await run.t.load(event.id)
+    met = {frozenset(p.seats) for p in snap.pairings if not p.bye}
+    assert not met & {frozenset({501, 502}), frozenset({501, 503})}
+    with pytest.raises(HostError, match="Swiss of 2-player"):
+        ko = await run.t.create(guild_id=GUILD, channel_id=CHANNEL, actor=ADMIN, game="zrtz", format="knockout")
+        await run.t.forbid(ko.id, ADMIN, 501, 502)
+
+
+async def test_a_requested_bye_is_half_a_point_and_not_a_pairing_allocated_bye(run: Run) -> None:
+    users = [601, 602, 603, 604]
+    event = await run.t.create(guild_id=GUILD, channel_id=CHANNEL, actor=ADMIN, game="zrtz", format="swiss",
+                               rounds=3, rated=False, max_players=4)
+    for user in users:
+        await run.t.join(event.id, user)
+    assert "sit out round 2" in await run.t.request_bye(event.id, 602, 2)
+    assert "sit out round 1" in await run.t.request_bye(event.id, 603, 1)
+    assert "cancelled" in await run.t.request_bye(event.id, 603, 1)  # asking again takes it back
+    with pytest.raises(HostError, match="not the last round"):
+        await run.t.request_bye(event.id, 602, 3)
+    with pytest.raises(HostError, match="not playing"):
+        await run.t.request_bye(event.id, 999, 1)
+    await run.t.start(event.id, ADMIN)
+    await run.worker.drain()
+    with pytest.raises(HostError, match="already paired"):
+        await run.t.request_bye(event.id, 601, 1)
+    await play(run, event.id, lower_id_wins)
+    snap = await run.t.load(event.id)
+    round2 = [p for p in snap.pairings if p.round == 2]
+    byes = {p.seats[0]: p.points for p in round2 if p.bye}
+    assert byes[602] == (0.5,) and len(byes) == 2  # 602 asked (½); one of the three left gets the bye (1)
+    [(_other, points)] = [(u, pts) for u, pts in byes.items() if u != 602]
+    assert points == (1.0,)
+    await play_out(run, event.id)
+    snap = await run.t.load(event.id)
+    assert 602 in {u for p in snap.pairings if p.round == 3 and not p.bye for u in p.seats}  # back in round 3
+    table = (await run.t.standings(event.id)).table
+    assert {r.entrant for r in table.rows} == set(users)
+    _name, text = await run.t.export(event.id, name_of=None)
+    assert "0000 - H" in text  # TRF-16's half-point bye
+
+
+async def test_late_entries_join_a_running_swiss_until_the_set_round(run: Run) -> None:
+    # Issue 26 (lichess allows joining until half the rounds have started): late_entry=2 lets players join
+    # until round 2 is paired; the rounds they missed are absences worth 0.
+    with pytest.raises(HostError, match="Late entries are for a Swiss"):
+        await run.t.create(guild_id=GUILD, channel_id=CHANNEL, actor=ADMIN, game="zrtz", format="knockout",
+                           late_entry=1)
+    with pytest.raises(HostError, match="1 to 4"):
+        await run.t.create(guild_id=GUILD, channel_id=CHANNEL, actor=ADMIN, game="zrtz", format="swiss", rounds=4,
+                           late_entry=5)
+    event = await run.t.create(guild_id=GUILD, channel_id=CHANNEL, actor=ADMIN, game="zrtz", format="swiss",
+                               rounds=4, rated=False, max_players=8, late_entry=2)
+    assert "late entries until round 2" in run.t.signup_text(await run.t.load(event.id))
+    for user in (701, 702, 703, 704):
+        await run.t.join(event.id, user)
+    await run.t.start(event.id, ADMIN)
+    await run.worker.drain()
+    snap = await run.t.join(event.id, 705)  # during round 1
+    late = next(e for e in snap.entrants if e.user_id == 705)
+    assert late.seed == 5
+    assert [(p.round, p.points) for p in snap.pairings if 705 in p.seats] == [(1, (0.0,))]
+    with pytest.raises(HostError, match="already entered"):
+        await run.t.join(event.id, 705)
+    await play(run, event.id, lower_id_wins)
+    snap = await run.t.load(event.id)
+    assert snap.event.current_round == 2 and any(705 in p.seats for p in snap.pairings if p.round == 2)
+    with pytest.raises(HostError, match="closed when round 2 was paired"):
+        await run.t.join(event.id, 706)
+    await play_out(run, event.id)
+    table = (await run.t.standings(event.id)).table
+    assert 705 in {r.entrant for r in table.rows}
+    _name, text = await run.t.export(event.id, name_of=None)
+    assert "0000 - Z" in text
 
 
 async def test_tables_of_four_score_by_placing(run: Run) -> None:
@@ -646,3 +790,50 @@ async def test_a_finished_swiss_exported_as_trf16_reads_back_with_the_same_games
     with pytest.raises(HostError, match="3-4 player tables"):
         tables = await new_event(run, "swiss", [911, 912, 913], rounds=1, game="ziggurat", table_size=3)
         await run.t.export(tables)
+
+
+@pytest.mark.parametrize("players", [6, 9, 10, 11])
+async def test_the_exported_trf_of_a_swiss_passes_caissifys_pairings_checker(run: Run, players: int) -> None:
+    """Issue 26: the TRF-16 export of a whole Swiss played through the host, fed to caissify-pairings' Free
+    Pairings Checker (FIDE C.04.A: it rebuilds every round from the file and re-pairs it with its own Dutch
+    engine). Results follow a fixed pattern with draws, so the brackets mix."""
+    from caissify_pairings.fpc import check_trf
+    users = [1000 + i for i in range(players)]
+    event_id = await new_event(run, "swiss", users, rounds=5, rated=True)
+
+    def decide(game_id: int, seats: tuple[int, ...]) -> str | int:
+        return "draw" if game_id % 3 == 0 else max(seats) if game_id % 2 else min(seats)
+
+    await play_out(run, event_id, decide)
+    _name, text = await run.t.export(event_id)
+    report = check_trf(text)
+    mismatched = [(r["round"], r["discrepancies"]) for r in report["rounds"] if not r["match"]]
+    assert report["summary"]["rounds_checked"] == 5
+    assert mismatched == []
+
+
+async def test_a_swiss_with_a_requested_bye_and_a_withdrawal_passes_caissifys_pairings_checker(run: Run) -> None:
+    # The checker passes a requested bye (H) and an absence (Z) through as the arbiter's decisions and
+    # re-pairs the others: our pairing must match it with those players left out.
+    from caissify_pairings.fpc import check_trf
+    users = [1100 + i for i in range(10)]
+    event = await run.t.create(guild_id=GUILD, channel_id=CHANNEL, actor=ADMIN, game="zrtz", format="swiss",
+                               rounds=5, rated=True, max_players=10)
+    for user in users:
+        await run.t.join(event.id, user)
+    await run.t.request_bye(event.id, 1103, 2)
+    await run.t.start(event.id, ADMIN)
+    await run.worker.drain()
+
+    def decide(game_id: int, seats: tuple[int, ...]) -> str | int:
+        return "draw" if game_id % 3 == 0 else max(seats) if game_id % 2 else min(seats)
+
+    for _ in range(3):
+        await play(run, event.id, decide)
+    await run.t.withdraw(event.id, 1105)
+    await run.worker.drain()
+    await play_out(run, event.id, decide)
+    _name, text = await run.t.export(event.id)
+    assert "0000 - H" in text and "0000 - Z" in text
+    report = check_trf(text)
+    assert [(r["round"], r["discrepancies"]) for r in report["rounds"] if not r["match"]] == []

@@ -6,7 +6,15 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from host.events.knockout import KnockoutPair, exit_place, first_round, match_state, next_round, seeding_order
+from host.events.knockout import (
+    KnockoutPair,
+    exit_place,
+    first_round,
+    match_state,
+    next_round,
+    seeding_order,
+    third_place,
+)
 
 
 def test_standard_seeding_order() -> None:
@@ -67,3 +75,40 @@ def test_exit_places_are_shared_by_round() -> None:
     assert exit_place(6, 1) == 5 and exit_place(2, 1) == 2
     with pytest.raises(ValueError):
         exit_place(8, 4)
+
+
+def test_a_match_of_three_games_stops_once_decided_and_levels_go_to_a_tie_break_game() -> None:
+    # Issue 26: matches of 1, 2 or 3 games. The sides alternate (better seed first in game 1); the match
+    # stops when one player cannot be caught; level after its games, one tie-break game, the sides still
+    # alternating; a drawn tie-break game sends the better seed through.
+    pair = KnockoutPair(high=1, low=9)
+    assert match_state(pair, [], 3).seats == (1, 9)
+    assert match_state(pair, [1.0], 3).seats == (9, 1)
+    assert match_state(pair, [1.0, 1.0], 3).winner == 1  # 2-0 with one to play: decided
+    assert match_state(pair, [0.0, 0.0], 3).winner == 9
+    assert match_state(pair, [1.0, 0.5], 3).seats == (1, 9)  # 1½-½: game 3 can still level it
+    assert match_state(pair, [1.0, 0.5, 0.0], 3).seats == (9, 1)  # 1½-1½: the tie-break game
+    assert match_state(pair, [1.0, 0.5, 0.0, 0.0], 3).winner == 9
+    decided = match_state(pair, [0.5, 0.5, 0.5, 0.5], 3)
+    assert decided.winner == 1 and decided.by_seed
+    assert match_state(pair, [0.5, 0.5, 1.0], 3).winner == 1 and not match_state(pair, [0.5, 0.5, 1.0], 3).by_seed
+    with pytest.raises(ValueError):
+        match_state(pair, [0.5] * 5, 3)
+
+
+def test_a_match_of_two_games_needs_both_and_a_split_goes_to_the_tie_break_game() -> None:
+    pair = KnockoutPair(high=2, low=7)
+    assert match_state(pair, [1.0], 2).seats == (7, 2)  # one win of two is not yet a match
+    assert match_state(pair, [1.0, 0.5], 2).winner == 2
+    assert match_state(pair, [1.0, 0.0], 2).seats == (2, 7)  # 1-1: the tie-break game, better seed first
+    assert match_state(pair, [1.0, 0.0, 0.0], 2).winner == 7
+    assert match_state(pair, [0.5, 0.5, 0.5], 2).by_seed
+    with pytest.raises(ValueError):
+        match_state(pair, [], 4)
+
+
+def test_the_third_place_match_pairs_the_semi_finals_losers_better_seed_first() -> None:
+    semis = [KnockoutPair(1, 4), KnockoutPair(2, 3)]
+    assert third_place(semis, [4, 2], [1, 2, 3, 4]) == KnockoutPair(1, 3)
+    assert third_place(semis, [1, 3], [1, 2, 3, 4]) == KnockoutPair(2, 4)
+    assert third_place([KnockoutPair(1, None), KnockoutPair(2, 3)], [1, 2], [1, 2, 3]) is None

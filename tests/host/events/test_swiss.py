@@ -186,3 +186,110 @@ def test_a_whole_event_with_a_withdrawal_mid_round() -> None:
     assert {s.entrant: s.points for s in table} == {e: expected[e] for e in entrants}
     assert [s.points for s in table] == sorted((s.points for s in table), reverse=True)
     assert next(s for s in table if s.entrant == 8).withdrawn
+
+
+def test_a_forbidden_pair_never_meets_even_when_the_dutch_order_would_pair_them() -> None:
+    # Issue 26: forbidden pairings (e.g. family members) are absolute, like "no rematch" (C.1). Round 1 of
+    # eight pairs 1-5; with 1-5 forbidden the bracket takes the next transposition (1-6, 2-5).
+    paired = pair_swiss(EIGHT, [], 1, forbidden=[(5, 1)])
+    assert frozenset({1, 5}) not in {frozenset(b) for b in paired.boards}
+    assert {frozenset(b) for b in paired.boards} == {frozenset({1, 6}), frozenset({2, 5}), frozenset({3, 7}),
+                                                      frozenset({4, 8})}
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(min_value=4, max_value=10), st.data())
+def test_forbidden_pairs_never_meet_and_a_rematch_allowed_does_not_lift_them(players: int, data: st.DataObject
+                                                                             ) -> None:
+    entrants = list(range(1, players + 1))
+    forbidden = [(1, 2), (3, 4)]
+    results: list[Result] = []
+    for round_ in range(1, players):
+        try:
+            paired = pair_swiss(entrants, results, round_, forbidden=forbidden)
+        except NoLegalPairing as conflict:
+            paired = pair_swiss(entrants, results, round_, allow=conflict.options[0], forbidden=forbidden)
+        assert not {frozenset(b) for b in paired.boards} & {frozenset(f) for f in forbidden}
+        for a, b in paired.boards:
+            results.append(two_player(round_, a, b, data.draw(st.sampled_from([1.0, 0.5, 0.0]))))
+        if paired.bye is not None:
+            results.append(Bye(round_, paired.bye))
+
+
+def test_forbidden_pairs_give_way_only_when_no_pairing_exists_at_all() -> None:
+    # Two players left who must not meet: no pairing at all exists, so the pair gives way (the event goes on).
+    paired = pair_swiss([1, 2], [], 1, forbidden=[(1, 2)])
+    assert paired.boards in (((1, 2),), ((2, 1),))
+
+
+ROUNDS_1_TO_4 = """\
+1:8w1 14b1 2w1 5b1
+2:9b1 11w1 1b0 12w1
+3:10w= 6b0 9w= 14b=
+4:11b0 9w= 13b0 U
+5:12w1 15b= 10w1 1w0
+6:13b= 3w1 15w= 10b0
+7:14w0 8b0 U 9b0
+8:1b0 7w1 12b0 13w1
+9:2w0 4b= 3b= 7w1
+10:3b= 13w1 5b0 6w1
+11:4w1 2b0 14w1 15b=
+12:5b0 U 8w1 2b0
+13:6w= 10b0 4w1 8b0
+14:7b1 1w0 11b0 3w=
+15:U 5w= 6b= 11w="""
+
+
+def test_the_bye_in_the_last_bracket_is_a_downfloat_so_not_for_the_player_who_floated_down_last_round() -> None:
+    # Found by running an exported TRF through caissify-pairings' checker (15 players, round 5). Before
+    # round 5 players 3, 4, 13 and 14 have 1½, player 7 has 1 and his bye already (so does 4): the 1½
+    # bracket pairs 4-14 and sends 3 and 13 down, one to play 7 and one to take the bye. 13 floated down
+    # in round 4 (1½ against 8's 1); the bye is a downfloat (C.04.3 A.4), so giving it to 13 repeats a
+    # downfloat (C.12/C.14, the last bracket's unpaired MDP counts as floating down): 3 takes the bye.
+    results: list[Result] = []
+    for line in ROUNDS_1_TO_4.splitlines():
+        me, blocks = line.split(":")
+        for round_, block in enumerate(blocks.split(), start=1):
+            if block == "U":
+                results.append(Bye(round_, int(me)))
+            elif block[-2] == "w":
+                points = {"1": 1.0, "=": 0.5, "0": 0.0}[block[-1]]
+                results.append(two_player(round_, int(me), int(block[:-2]), points))
+    paired = pair_swiss(list(range(1, 16)), results, 5, rounds=5)
+    assert paired.bye == 3
+    assert frozenset({7, 13}) in {frozenset(b) for b in paired.boards}
+
+
+EIGHT_ROUNDS_1_TO_5 = """\
+1:5w1 4b= 7w= 2b1 3w1
+2:6b= 3w1 4b0 1w0 8b0
+3:7w0 2b0 8w= 5b1 1b0
+4:8b1 1w= 2w1 7b0 6b=
+5:1b0 8w1 6b1 3w0 7w0
+6:2w= 7b0 5w0 8b= 4w=
+7:3b1 6w1 1b= 4w1 5b1
+8:4w0 5b0 3b= 6w= 2w1"""
+
+
+def _from_blocks(text: str) -> list[Result]:
+    results: list[Result] = []
+    for line in text.splitlines():
+        me, blocks = line.split(":")
+        for round_, block in enumerate(blocks.split(), start=1):
+            if block == "U":
+                results.append(Bye(round_, int(me)))
+            elif block[-2] == "w":
+                results.append(two_player(round_, int(me), int(block[:-2]), {"1": 1.0, "=": 0.5, "0": 0.0}[block[-1]]))
+    return results
+
+
+def test_most_pairs_in_a_bracket_before_the_smallest_score_differences_against_the_checker() -> None:
+    # Examined difference with caissify-pairings' checker (8 players, last round 6). Scores before it:
+    # 7: 4½, 1: 4, 4: 3, 5 and 8: 2, 2, 3 and 6: 1½. 7, 1 and 4 have all met, so all three float into the
+    # 2-point bracket {5, 8}. Two pairs are possible there: 4-5 with 1-8 (7 then plays 2, and 3-6) or with
+    # 7-8 (1 must then play 6, leaving 2-3, a rematch: not complete). The checker pairs one pair (7-8) and
+    # floats 1, 4 and 5 (1-6, 3-4, 2-5), a smaller PSD. C.5 (most pairs in the current bracket) ranks above
+    # C.6 (PSD), so we keep two pairs: 1-8, 4-5, 2-7, 3-6.
+    paired = pair_swiss(list(range(1, 9)), _from_blocks(EIGHT_ROUNDS_1_TO_5), 6, rounds=6)
+    assert {frozenset(b) for b in paired.boards} == {frozenset({1, 8}), frozenset({4, 5}), frozenset({2, 7}),
+                                                      frozenset({3, 6})}

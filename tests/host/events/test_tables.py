@@ -51,6 +51,55 @@ def test_players_are_swapped_between_tables_to_avoid_repeat_meetings() -> None:
     assert sorted(second.tables[0]) == [1, 4, 7]
 
 
+def test_seven_players_at_three_two_two_meet_nobody_again_in_round_three_when_nobody_needs_to() -> None:
+    # Issue 26: 7 players at tables of 3+2+2; after two rounds a round 3 without any repeat exists (the
+    # brute force below finds it), but swapping two players at a time got stuck at one repeat.
+    results: list[Result] = [Game(1, (1, 2, 3), (1.0, 0.0, 2.0)), Game(1, (4, 5), (2.0, 0.0)),
+                             Game(1, (6, 7), (2.0, 0.0)), Game(2, (3, 4, 6), (2.0, 1.0, 0.0)),
+                             Game(2, (2, 5), (2.0, 0.0)), Game(2, (7, 1), (2.0, 0.0))]
+    entrants = list(range(1, 8))
+    assert _least_repeats(entrants, results, [3, 2, 2]) == 0
+    third = pair_tables(entrants, results, 3, sizes=(3, 2))
+    assert sorted(len(t) for t in third.tables) == [2, 2, 3]
+    assert third.rematches == 0
+
+
+def _partitions(players: list[int], sizes: list[int]) -> list[list[tuple[int, ...]]]:
+    if not sizes:
+        return [[]]
+    first, rest = players[0], players[1:]
+    found = []
+    for size in sorted(set(sizes)):
+        left = list(sizes)
+        left.remove(size)
+        for others in itertools.combinations(rest, size - 1):
+            remaining = [p for p in rest if p not in others]
+            found += [[(first, *others), *tail] for tail in _partitions(remaining, left)]
+    return found
+
+
+def _least_repeats(players: list[int], results: list[Result], sizes: list[int]) -> int:
+    met = {frozenset(p) for r in results if isinstance(r, Game) for p in itertools.combinations(r.seats, 2)}
+    return min(sum(1 for t in part for p in itertools.combinations(t, 2) if frozenset(p) in met)
+               for part in _partitions(players, sizes))
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(min_value=4, max_value=9), st.sampled_from([(3, 2), (4, 3), (4,), (3,)]), st.data())
+def test_repeat_meetings_are_the_fewest_possible(players: int, sizes: tuple[int, ...], data: st.DataObject) -> None:
+    # Brute force over every way to seat the players at the round's tables: no fewer repeats exist.
+    entrants = list(range(1, players + 1))
+    results: list[Result] = []
+    for round_ in range(1, 5):
+        paired = pair_tables(entrants, results, round_, sizes=sizes)
+        seated = [e for t in paired.tables for e in t]
+        assert paired.rematches == _least_repeats(seated, results, [len(t) for t in paired.tables])
+        for table in paired.tables:
+            ranks = data.draw(st.permutations(range(1, len(table) + 1)))
+            results.append(Game(round_, table, placing_points(list(ranks), max(sizes))))
+        results += [Bye(round_, e, win_points(max(sizes))) for e in paired.byes]
+
+
 @settings(max_examples=40, deadline=None)
 @given(st.integers(min_value=3, max_value=14), st.data())
 def test_properties_over_random_events(players: int, data: st.DataObject) -> None:
