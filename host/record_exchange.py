@@ -17,8 +17,8 @@ from data.store import Seat
 from engines import CHANCE
 from engines.base import META_MOVES
 from engines.zrtz import boardspace
-from host import bots, dice, imports
-from host.record_formats import MAX_RECORD_BYTES, GameRecord, Ply, read, to_json, to_text
+from host import bots, dice, imports, offload
+from host.record_formats import MAX_RECORD_BYTES, GameRecord, Ply, to_json, to_text
 from host.records import Namer, ReplayPage, Viewer, page, replay_record, source, users_of, walk
 from host.results import HostError, Lobby
 
@@ -72,23 +72,26 @@ def _public(record: GameRecord) -> GameRecord:
 
 
 async def import_record(host: Host, game: str, data: bytes, user: int, guild_id: int | None,
-                        step: int | None = None) -> ReplayPage:
-    """Check a record (ours, or boardspace SGF for ZÈRTZ), keep it, and open it in the replay view."""
+                        step: int | None = None, on_place: offload.Place | None = None) -> ReplayPage:
+    """Check a record (ours, or boardspace SGF for ZÈRTZ), keep it, and open it in the replay view.
+
+    Reading and replaying it runs in the import lane (host/offload.py): one place per user, and
+    ``on_place`` hears the user's place in line while they wait."""
     if len(data) > MAX_RECORD_BYTES:
         raise HostError(f"That file is too large for a game record (at most {MAX_RECORD_BYTES // 1000} kB).")
     head = data.lstrip()[:1]
     if game == "zrtz" and head not in (b"{", b"["):
-        record = await _from_sgf(data)
+        record = await _from_sgf(data, user, guild_id, on_place)
     else:
-        record = await asyncio.to_thread(read, data, game)
+        record = await imports.our_record(data, game, user, guild_id, on_place)
     ident = await RecordStore(host.db).add(game=game, data=json.loads(to_json(record)), imported_by=user,
                                            guild_id=guild_id, now=host.now())
     return await page(host, "r", ident, step)
 
 
-async def _from_sgf(data: bytes) -> GameRecord:
+async def _from_sgf(data: bytes, user: int, guild_id: int | None, on_place: offload.Place | None) -> GameRecord:
     """A boardspace record, parsed and replayed in the child process with a time cap (host/imports.py)."""
-    found = await imports.zrtz_game(data)
+    found = await imports.zrtz_game(data, user, guild_id, on_place)
     return GameRecord(game="zrtz", players=2, options=found["options"], names=found["names"],
                       history=[Ply(int(s), str(t)) for s, t in found["history"]], sides=found["sides"],
                       outcome=found["outcome"], source="boardspace.net record")

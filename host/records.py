@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import pickle
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -22,7 +23,7 @@ import engines
 from data.records import RecordStore
 from data.store import GameRow
 from engines import CHANCE, Game
-from host import bots, dice
+from host import bots, dice, offload
 from host.record_formats import GameRecord, Ply, read
 from host.results import Board, HostError
 
@@ -344,19 +345,41 @@ def _result_text(loaded: Loaded) -> str:
 
 
 async def gif(host: Host, game_id: int, kind: str = "g", game: str | None = None,
-              viewer: Viewer | None = None) -> tuple[str, Board]:
-    """The whole game as an animated GIF, one frame per step; rendered in a worker thread."""
-    from render.animate import animate
-
+              viewer: Viewer | None = None, on_place: offload.Place | None = None) -> tuple[str, Board]:
+    """The whole game as an animated GIF, one frame per step, built in the GIF lane's child process
+    (host/offload.py: one place per user, ``on_place`` hears the place in line; the child is recycled after
+    each GIF, so its memory goes back)."""
     loaded = await source(host, kind, game_id, game, viewer)
-    walked = await asyncio.to_thread(lambda: walk(loaded, frames=True))
-    labels = [f"{k}. {text}".replace("🎲", "dice") if k else "Start" for k, text in enumerate(walked.labels)]
-
-    def build() -> bytes:
-        return animate([host.renderer(named(obs, loaded)) for obs in walked.frames], labels)
-
-    data = await asyncio.to_thread(build)
+    try:
+        pickle.dumps(host.renderer)
+    except (pickle.PicklingError, AttributeError, TypeError):  # a test's lambda renderer: no child can call it
+        data, frames = await asyncio.to_thread(gif_data, loaded, host.renderer)
+    else:
+        user = viewer.user if viewer is not None else -1
+        guild = viewer.guild_id if viewer is not None else None
+        try:
+            data, frames = await offload.lane("GIF").run(user, guild, gif_data, loaded, host.renderer, cpu=GIF_CAP,
+                                                         on_place=on_place)
+        except offload.Busy as error:
+            raise HostError(str(error)) from None
+        except offload.TooSlow:
+            raise HostError(f"That game is too long to animate ({GIF_CAP:g} s of work was not enough).") from None
+        except offload.Failed as error:
+            raise HostError(f"The GIF could not be built ({error.kind}).") from None
     unit = "turns" if engines.get(loaded.record.game).stepped_turns else "moves"
-    caption = f"**{loaded.record.title}** {loaded.label}: {len(walked.frames) - 1} {unit}" + (
+    caption = f"**{loaded.record.title}** {loaded.label}: {frames - 1} {unit}" + (
         "" if loaded.reveal else " so far (public view)")
     return caption, Board(image=data, filename=f"{loaded.record.game}-{kind}{game_id}.gif")
+
+
+GIF_CAP = 120.0
+"""Seconds of CPU time one GIF may take (the longest games take about ten)."""
+
+
+def gif_data(loaded: Loaded, renderer: Callable[[dict[str, Any]], bytes]) -> tuple[bytes, int]:
+    """In the GIF child: the animation's bytes and its number of frames."""
+    from render.animate import animate
+
+    walked = walk(loaded, frames=True)
+    labels = [f"{k}. {text}".replace("🎲", "dice") if k else "Start" for k, text in enumerate(walked.labels)]
+    return animate([renderer(named(obs, loaded)) for obs in walked.frames], labels), len(walked.frames)
