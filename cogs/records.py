@@ -21,7 +21,7 @@ from host import bots, record_exchange, records
 from host.offload import ordinal
 from host.record_formats import MAX_RECORD_BYTES
 from host.records import ReplayPage
-from host.results import HostError
+from host.results import Busy, HostError
 
 if TYPE_CHECKING:
     from bot import ZBot
@@ -301,7 +301,7 @@ class RecordCommands:
         try:
             caption, board = await records.gif(self.bot.host, ident, game=self.game, viewer=viewer(interaction),
                                                on_place=placeholder.tell)
-        except HostError as error:
+        except (HostError, Busy) as error:
             await placeholder.refuse(str(error))
             return
         await placeholder.answer(caption, file=discord.File(io.BytesIO(board.image), filename=board.filename))
@@ -329,7 +329,7 @@ class RecordCommands:
         try:
             page = await record_exchange.import_record(self.bot.host, self.game, data, interaction.user.id,
                                                        interaction.guild_id, move, on_place=placeholder.tell)
-        except HostError as error:
+        except (HostError, Busy) as error:
             await placeholder.refuse(str(error))
             return
         message = replay_message(page)
