@@ -24,7 +24,8 @@ import signal
 import struct
 import sys
 import weakref
-from collections.abc import Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
+from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeVar
@@ -170,9 +171,11 @@ class Lane:
                 return place
         return None
 
-    async def run(self, user: int, guild: int | None, func: Callable[..., T], *args: Any, cpu: float,
-                  on_place: Place | None = None) -> T:
-        """``func(*args)`` in one of the lane's children once it is this call's turn (see ``Worker.run``)."""
+    @asynccontextmanager
+    async def session(self, user: int, guild: int | None, on_place: Place | None = None) -> AsyncIterator[Worker]:
+        """A child of the lane for ``user``'s calls, once it is their turn (several calls of one piece of work:
+        an import's reading and its first replay page); ``Busy`` when the user has a place already or the line
+        is full."""
         if user in self.users:
             raise Busy(f"You already have a {self.name} under way: wait for it to finish.")
         if not self.free and len(self.waiting) >= self.depth:
@@ -181,13 +184,19 @@ class Lane:
         try:
             worker = await self._acquire(user, guild, on_place)
             try:
-                return await worker.run(func, *args, cpu=cpu)
+                yield worker
             finally:
                 if self.recycle:
                     await worker.stop()
                 self._release(worker)
         finally:
             self.users.discard(user)
+
+    async def run(self, user: int, guild: int | None, func: Callable[..., T], *args: Any, cpu: float,
+                  on_place: Place | None = None) -> T:
+        """``func(*args)`` in one of the lane's children once it is this call's turn (see ``Worker.run``)."""
+        async with self.session(user, guild, on_place) as worker:
+            return await worker.run(func, *args, cpu=cpu)
 
     async def _acquire(self, user: int, guild: int | None, on_place: Place | None) -> Worker:
         if self.free and not self.waiting:
@@ -248,7 +257,7 @@ class Lane:
 
 
 LANES: dict[str, dict[str, Any]] = {
-    "import": {"slots": 1, "depth": 24, "preload": ("host.record_worker", "host.record_formats")},
+    "import": {"slots": 1, "depth": 24, "preload": ("host.record_worker", "host.records", "render")},
     "GIF": {"slots": 1, "depth": 12, "preload": ("host.records", "render", "render.animate"), "recycle": True},
 }
 """The kinds of heavy work. One child each: two cores serve the bot, the AI and these."""

@@ -56,13 +56,13 @@ def call(func: Callable[..., Any], args: tuple[Any, ...], cpu: float | None) -> 
 
 
 def main() -> None:
-    try:
-        os.nice(NICE)
-    except OSError:
-        pass
     signal.signal(signal.SIGPROF, _stop)
     for name in sys.argv[1:]:
         importlib.import_module(name)
+    try:  # after the imports: a start on a busy machine is not slowed down too
+        os.nice(NICE)
+    except OSError:
+        pass
     source, sink = sys.stdin.buffer, sys.stdout.buffer
     sink.write(b"RDY\n")
     sink.flush()

@@ -105,9 +105,7 @@ async def load(host: Host, kind: str, ident: int) -> Loaded:
         if found is None:
             raise HostError(f"There is no imported record R{ident}.")
         record = await asyncio.to_thread(read, json.dumps(found[1]).encode(), found[0])
-        people = [_plain(n) for n in record.names]
-        return Loaded(kind, ident, record, True, f"imported record R{ident}", people, found[3],
-                      frozenset({found[2]}), names=list(people))
+        return imported(ident, record, found[3], found[2])
     row = await host.get(ident)
     if row.status not in ("active", "finished"):
         why = "has not started" if row.status == "challenge" else f"was {row.status}"
@@ -124,6 +122,13 @@ async def load(host: Host, kind: str, ident: int) -> Loaded:
     people = [bots.mention(u) if u else "open seat" for u in users_of(row)]  # an AI seat by its name
     return Loaded("g", ident, record, row.status == "finished", f"#{row.id}", people, row.guild_id,
                   frozenset(u for u in users_of(row) if u is not None), names=_image_names(host, row))
+
+
+def imported(ident: int, record: GameRecord, guild_id: int | None, importer: int) -> Loaded:
+    """Imported record R``ident``, shown with everything its end revealed."""
+    people = [_plain(n) for n in record.names]
+    return Loaded("r", ident, record, True, f"imported record R{ident}", people, guild_id, frozenset({importer}),
+                  names=list(people))
 
 
 def _image_names(host: Host, row: GameRow) -> list[str | None] | None:
@@ -285,16 +290,22 @@ async def page(host: Host, kind: str, ident: int, step: int | None, game: str | 
     ``game``: the command's game; a record of another game is refused with the right command.
     """
     loaded = await source(host, kind, ident, game, viewer)
-    walked = await asyncio.to_thread(walk, loaded, step)
+    return await asyncio.to_thread(compose, loaded, step, host.renderer)
+
+
+def compose(loaded: Loaded, step: int | None, renderer: Callable[[dict[str, Any]], bytes]) -> ReplayPage:
+    """The replay page of ``loaded`` at ``step``: pure work (a thread, or an import's child process)."""
+    walked = walk(loaded, step)
     last = len(walked.ends) - 1
     if step is None:
         step = last
-        walked = await asyncio.to_thread(walk, loaded, step)
+        walked = walk(loaded, step)
+    kind, ident = loaded.kind, loaded.ident
     if not 0 <= step <= last:
         raise HostError(f"There is no move {step} in {loaded.record.title} {loaded.label}: it has moves 0 to {last}.")
     assert walked.observation is not None and walked.game is not None
     caption = _caption(loaded, walked, step, last)
-    image = await asyncio.to_thread(host.renderer, named(walked.observation, loaded))
+    image = renderer(named(walked.observation, loaded))
     board = Board(image=image, filename=f"{loaded.record.game}-{kind}{ident}-move{step}.png")
     low = max(0, min(step - MENU_SIZE // 2, last + 1 - MENU_SIZE))
     menu = [(k, f"{k}. {walked.labels[k]}") for k in range(low, min(last, low + MENU_SIZE - 1) + 1)]
