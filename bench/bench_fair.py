@@ -42,6 +42,9 @@ from tests.fakediscord.world import Channel
 GAME = "zrtz"
 TITLE = "ZÈRTZ"
 PAIRS = 10
+PACE = 0.5
+"""Seconds a player waits between two actions (people read the board): the players' load is the same in every
+phase, so the phases compare."""
 IMPORTERS = 12
 GIFS = 6
 SPAM = 400
@@ -61,6 +64,8 @@ class Pair:
         self.seats: dict[int, str] = {}
         self.state = engines.get(GAME).new(2, {})
         self.rng = random.Random(k)
+        self.played = 0
+        self.refused: list[str] = []
 
     async def start(self, database: Path) -> None:
         fake = self.fake
@@ -89,12 +94,17 @@ class Pair:
             times.append(time.perf_counter() - asked)
             if not rec.ephemeral:
                 self.state.play(seat, move)
+                self.played += 1
+            else:
+                self.refused.append(rec.content[:80])
             other = self.seats[1 - seat]
+            await asyncio.sleep(PACE)
         else:
             other = self.names[0]
         asked = time.perf_counter()
         await fake.slash(other, "games", wait="response", timeout=60)
         times.append(time.perf_counter() - asked)
+        await asyncio.sleep(PACE)
 
 
 async def players(pairs: list[Pair], rounds: int) -> list[float]:
@@ -108,11 +118,13 @@ async def players(pairs: list[Pair], rounds: int) -> list[float]:
     return times
 
 
-def long_game_rows(fake: FakeDiscord, rounds: int) -> list[bulk.WholeGame]:
-    """Finished 4-player Ziggurat games of ``rounds`` rounds, for the GIF makers (written before the bot starts)."""
+def long_game_rows(fake: FakeDiscord, plies: int) -> list[bulk.WholeGame]:
+    """Finished 4-player Ziggurat games of their first ``plies`` plies, for the GIF makers (written before the bot
+    starts; a 30-round game, about 120 frames, costs some 7 s of CPU to animate)."""
     games = []
     for k in range(GIFS):
-        record = json.loads(long_record(seed=100 + k, rounds=rounds))
+        record = json.loads(long_record(seed=100 + k, rounds=30))
+        record["history"] = record["history"][:plies]
         users = [int(fake.user(f"g{k}s{s}").id) for s in range(4)]
         games.append(bulk.WholeGame(
             game="ziggurat", players=4, status="finished", users=users,
@@ -177,7 +189,7 @@ def public_refusals(fake: FakeDiscord) -> list[str]:
     return [m.content[:100] for m in fake.messages() if "busy" in m.content.lower() or "went wrong" in m.content]
 
 
-async def main(rounds: int, gif_rounds: int) -> None:
+async def main(rounds: int, gif_plies: int) -> None:
     logging.getLogger("discord").setLevel(logging.CRITICAL)
     started = time.perf_counter()
     with tempfile.TemporaryDirectory() as folder:
@@ -186,7 +198,7 @@ async def main(rounds: int, gif_rounds: int) -> None:
             fake.timeout = 120
             fake.callback_deadline = None  # measured here, not failed
             db = await Database.open(database)
-            gif_ids = await bulk.load_games(db, long_game_rows(fake, gif_rounds))
+            gif_ids = await bulk.load_games(db, long_game_rows(fake, gif_plies))
             await db.close()
             bot = BotProcess(fake, database)
             await bot.start()
@@ -197,6 +209,7 @@ async def main(rounds: int, gif_rounds: int) -> None:
                 spammer, pairs = pairs[-1], pairs[:-1]
                 await players(pairs, 1)  # warm-up
                 lines = [summary("idle", await players(pairs, rounds))]
+                print(lines[-1], flush=True)
                 load = asyncio.create_task(heavy(fake, gif_ids))
                 times = await players(pairs, rounds)
                 while not load.done():  # the players go on until the heavy work is over
@@ -205,6 +218,7 @@ async def main(rounds: int, gif_rounds: int) -> None:
                 lines.append(summary("during 12 imports + 6 GIFs", times))
                 lines.append(summary("  the imports themselves", imports))
                 lines.append(summary("  the GIFs themselves", gifs))
+                print("\n".join(lines[-3:]), flush=True)
                 lines.append(summary("idle again", await players(pairs, rounds)))
                 pressed = asyncio.create_task(spam(fake, spammer))
                 times = await players(pairs, rounds)
@@ -217,6 +231,8 @@ async def main(rounds: int, gif_rounds: int) -> None:
                 for end in sorted(set(ends)):
                     print(f"  {sum(e == end for e in ends)} x {end}")
                 print(f"the spammer's presses: {said}")
+                print(f"players' moves played: {sum(p.played for p in pairs)}, refused: "
+                      f"{sum(len(p.refused) for p in pairs)} {sorted({r for p in pairs for r in p.refused})[:3]}")
                 print(f"public refusals: {public_refusals(fake) or 'none'}")
                 errors = bot.errors()
                 print(f"bot errors logged: {len(errors)}" + "".join(f"\n  {e[:160]}" for e in errors[:5]))
@@ -228,6 +244,6 @@ async def main(rounds: int, gif_rounds: int) -> None:
 if __name__ == "__main__":
     parser = argparse.ArgumentParser()
     parser.add_argument("--rounds", type=int, default=6)
-    parser.add_argument("--gif-rounds", type=int, default=30)
+    parser.add_argument("--gif-plies", type=int, default=300, help="plies of each game animated (300: 30 rounds)")
     options = parser.parse_args()
-    asyncio.run(main(options.rounds, options.gif_rounds))
+    asyncio.run(main(options.rounds, options.gif_plies))
