@@ -72,7 +72,7 @@ class Worker:
         if self.process is None or self.process.returncode is not None:
             self.process = await asyncio.create_subprocess_exec(
                 sys.executable, "-m", "host.offload_child", *self.preload, cwd=ROOT,
-                stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.DEVNULL)
+                stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE)  # stderr: the bot's log
             assert self.process.stdout is not None
             try:  # the child says READY once its imports are done: the time cap then counts only the work
                 if await asyncio.wait_for(self.process.stdout.readexactly(len(READY)), START_WAIT) != READY:
