@@ -226,7 +226,7 @@ async def main(rounds: int, gif_plies: int) -> None:
                     times += await players(pairs, 1)
                 said = await pressed
                 lines.append(summary("during 400 presses by one", times))
-                print("\n".join(lines))
+                print("\n".join(lines[4:]))
                 print("heavy work ended in:")
                 for end in sorted(set(ends)):
                     print(f"  {sum(e == end for e in ends)} x {end}")
