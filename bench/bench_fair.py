@@ -1,9 +1,10 @@
 """Fairness under load (issue 24): other users' reply times while some users do heavy work or spam buttons.
 
-Run: ``.venv/bin/python -m bench.bench_fair`` (``--rounds N`` moves per player per phase, default 6).
+Run: ``.venv/bin/python -m bench.bench_fair`` (``--rounds N`` moves per player per phase, default 6;
+``--gif-plies N`` plies of each game animated; ``--postgres`` on a throwaway PostgreSQL server instead of SQLite).
 
 The real bot runs as ``bot.py`` in its own process (tests/e2e/test_crash.py's ``BotProcess``, rate limits
-on as in production) against the fake Discord on a temporary SQLite database. 20 players in 10 ZÈRTZ
+on as in production) against the fake Discord on a temporary database. 20 players in 10 ZÈRTZ
 games each play a move (``/zrtz move`` in the game's thread) and open ``/games`` in turn; every reply's time
 to Discord's initial callback is recorded. Three phases, in the same run:
 
@@ -23,7 +24,6 @@ import asyncio
 import json
 import logging
 import random
-import sqlite3
 import tempfile
 import time
 from pathlib import Path
@@ -34,10 +34,12 @@ from bench.common import percentile
 from bench.long_records import SEED, long_record
 from data import bulk
 from data.db import Database
+from data.store import GameStore
 from engines import CHANCE
 from tests.e2e.test_crash import BotProcess
 from tests.fakediscord import FakeDiscord, Upload
 from tests.fakediscord.world import Channel
+from tests.pg import PgServer
 
 GAME = "zrtz"
 TITLE = "ZÈRTZ"
@@ -67,7 +69,7 @@ class Pair:
         self.played = 0
         self.refused: list[str] = []
 
-    async def start(self, database: Path) -> None:
+    async def start(self, database: Path | str) -> None:
         fake = self.fake
         rec = await fake.slash(self.names[0], f"{GAME} new", {"opponent": self.names[1]}, wait="response")
         challenge = await fake.wait_until(lambda: rec.original if rec.original and rec.original.custom_ids() else None,
@@ -78,9 +80,14 @@ class Pair:
         name = f"{TITLE} #{self.game_id}"
         await fake.wait_until(lambda: any(t.name == name and t.messages for t in fake.threads()), timeout=30)
         self.thread = fake.thread(name)
-        with sqlite3.connect(database) as conn:
-            for seat, user in conn.execute("SELECT seat, user_id FROM seats WHERE game_id = ?", (self.game_id,)):
-                self.seats[seat] = next(u.name for u in fake.world.users.values() if int(u.id) == user)
+        db = await Database.open(database)
+        try:
+            row = await GameStore(db).get(self.game_id)
+        finally:
+            await db.close()
+        assert row is not None
+        for seat in range(2):
+            self.seats[seat] = next(u.name for u in fake.world.users.values() if int(u.id) == row.user_at(seat))
 
     async def turn(self, times: list[float]) -> None:
         """The player to move plays a random legal move; the other opens /games."""
@@ -189,55 +196,69 @@ def public_refusals(fake: FakeDiscord) -> list[str]:
     return [m.content[:100] for m in fake.messages() if "busy" in m.content.lower() or "went wrong" in m.content]
 
 
-async def main(rounds: int, gif_plies: int) -> None:
+async def main(rounds: int, gif_plies: int, postgres: bool) -> None:
+    if not postgres:
+        with tempfile.TemporaryDirectory() as folder:
+            print("SQLite:")
+            await run(Path(folder) / "fair.sqlite3", rounds, gif_plies)
+        return
+    server = PgServer()
+    await asyncio.to_thread(server.start)
+    try:
+        async with server.fresh_database() as url:
+            print("PostgreSQL:")
+            await run(url, rounds, gif_plies)
+    finally:
+        server.stop()
+
+
+async def run(database: Path | str, rounds: int, gif_plies: int) -> None:
     logging.getLogger("discord").setLevel(logging.CRITICAL)
     started = time.perf_counter()
-    with tempfile.TemporaryDirectory() as folder:
-        database = Path(folder) / "fair.sqlite3"
-        async with FakeDiscord() as fake:
-            fake.timeout = 120
-            fake.callback_deadline = None  # measured here, not failed
-            db = await Database.open(database)
-            gif_ids = await bulk.load_games(db, long_game_rows(fake, gif_plies))
-            await db.close()
-            bot = BotProcess(fake, database)
-            await bot.start()
-            try:
-                pairs = [Pair(fake, k) for k in range(PAIRS + 1)]
-                for pair in pairs:
-                    await pair.start(database)
-                spammer, pairs = pairs[-1], pairs[:-1]
-                await players(pairs, 1)  # warm-up
-                lines = [summary("idle", await players(pairs, rounds))]
-                print(lines[-1], flush=True)
-                load = asyncio.create_task(heavy(fake, gif_ids))
-                times = await players(pairs, rounds)
-                while not load.done():  # the players go on until the heavy work is over
-                    times += await players(pairs, 1)
-                imports, gifs, ends = await load
-                lines.append(summary("during 12 imports + 6 GIFs", times))
-                lines.append(summary("  the imports themselves", imports))
-                lines.append(summary("  the GIFs themselves", gifs))
-                print("\n".join(lines[-3:]), flush=True)
-                lines.append(summary("idle again", await players(pairs, rounds)))
-                pressed = asyncio.create_task(spam(fake, spammer))
-                times = await players(pairs, rounds)
-                while not pressed.done():
-                    times += await players(pairs, 1)
-                said = await pressed
-                lines.append(summary("during 400 presses by one", times))
-                print("\n".join(lines[4:]))
-                print("heavy work ended in:")
-                for end in sorted(set(ends)):
-                    print(f"  {sum(e == end for e in ends)} x {end}")
-                print(f"the spammer's presses: {said}")
-                print(f"players' moves played: {sum(p.played for p in pairs)}, refused: "
-                      f"{sum(len(p.refused) for p in pairs)} {sorted({r for p in pairs for r in p.refused})[:3]}")
-                print(f"public refusals: {public_refusals(fake) or 'none'}")
-                errors = bot.errors()
-                print(f"bot errors logged: {len(errors)}" + "".join(f"\n  {e[:160]}" for e in errors[:5]))
-            finally:
-                await bot.kill()
+    async with FakeDiscord() as fake:
+        fake.timeout = 120
+        fake.callback_deadline = None  # measured here, not failed
+        db = await Database.open(database)
+        gif_ids = await bulk.load_games(db, long_game_rows(fake, gif_plies))
+        await db.close()
+        bot = BotProcess(fake, database)
+        await bot.start()
+        try:
+            pairs = [Pair(fake, k) for k in range(PAIRS + 1)]
+            for pair in pairs:
+                await pair.start(database)
+            spammer, pairs = pairs[-1], pairs[:-1]
+            await players(pairs, 1)  # warm-up
+            lines = [summary("idle", await players(pairs, rounds))]
+            print(lines[-1], flush=True)
+            load = asyncio.create_task(heavy(fake, gif_ids))
+            times = await players(pairs, rounds)
+            while not load.done():  # the players go on until the heavy work is over
+                times += await players(pairs, 1)
+            imports, gifs, ends = await load
+            lines.append(summary("during 12 imports + 6 GIFs", times))
+            lines.append(summary("  the imports themselves", imports))
+            lines.append(summary("  the GIFs themselves", gifs))
+            print("\n".join(lines[-3:]), flush=True)
+            lines.append(summary("idle again", await players(pairs, rounds)))
+            pressed = asyncio.create_task(spam(fake, spammer))
+            times = await players(pairs, rounds)
+            while not pressed.done():
+                times += await players(pairs, 1)
+            said = await pressed
+            lines.append(summary("during 400 presses by one", times))
+            print("\n".join(lines[4:]))
+            print("heavy work ended in:")
+            for end in sorted(set(ends)):
+                print(f"  {sum(e == end for e in ends)} x {end}")
+            print(f"the spammer's presses: {said}")
+            print(f"players' moves played: {sum(p.played for p in pairs)}, refused: "
+                  f"{sum(len(p.refused) for p in pairs)} {sorted({r for p in pairs for r in p.refused})[:3]}")
+            print(f"public refusals: {public_refusals(fake) or 'none'}")
+            errors = bot.errors()
+            print(f"bot errors logged: {len(errors)}" + "".join(f"\n  {e[:160]}" for e in errors[:5]))
+        finally:
+            await bot.kill()
     print(f"({time.perf_counter() - started:.0f} s)")
 
 
@@ -245,5 +266,6 @@ if __name__ == "__main__":
     parser = argparse.ArgumentParser()
     parser.add_argument("--rounds", type=int, default=6)
     parser.add_argument("--gif-plies", type=int, default=300, help="plies of each game animated (300: 30 rounds)")
+    parser.add_argument("--postgres", action="store_true", help="a throwaway PostgreSQL server (tests/pg.py)")
     options = parser.parse_args()
-    asyncio.run(main(options.rounds, options.gif_plies))
+    asyncio.run(main(options.rounds, options.gif_plies, options.postgres))
