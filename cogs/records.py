@@ -7,6 +7,7 @@ The work is in ``host/records.py``; this module only turns its pages into messag
 
 from __future__ import annotations
 
+import asyncio
 import io
 import re
 from typing import TYPE_CHECKING, Any, Self
@@ -15,11 +16,12 @@ import discord
 from discord import app_commands
 
 from cogs._limits import expensive, refuse_after_defer
-from cogs._shared import bot_of, guarded, lobby_text, post_lobby, send_error
+from cogs._shared import bot_of, guarded, lobby_text, post_lobby
 from host import bots, record_exchange, records
+from host.offload import ordinal
 from host.record_formats import MAX_RECORD_BYTES
 from host.records import ReplayPage
-from host.results import HostError
+from host.results import Busy, HostError
 
 if TYPE_CHECKING:
     from bot import ZBot
@@ -233,6 +235,38 @@ async def user_name(bot: ZBot, user_id: int) -> str:
     return user.global_name or user.name
 
 
+class Placeholder:
+    """The private "thinking…" of a heavy command: edited with the user's place in line while they wait,
+    then removed for the public result (a lock keeps a late place edit from following the removal)."""
+
+    def __init__(self, interaction: discord.Interaction, what: str) -> None:
+        self.interaction, self.what = interaction, what
+        self.lock = asyncio.Lock()
+        self.done = False
+
+    async def tell(self, place: int) -> None:
+        async with self.lock:
+            if not self.done:
+                await self.interaction.edit_original_response(
+                    content=f"⏳ You are {ordinal(place)} in line for your {self.what}; it starts by itself.")
+
+    async def refuse(self, text: str) -> None:
+        async with self.lock:
+            self.done = True
+            await refuse_after_defer(self.interaction, text)
+
+    async def answer(self, caption: str, **message: Any) -> None:
+        """The result for the channel: a new public message; the private placeholder goes."""
+        async with self.lock:
+            self.done = True
+            try:
+                await self.interaction.delete_original_response()
+            except discord.HTTPException:
+                pass
+        message.setdefault("allowed_mentions", NO_PINGS)
+        await self.interaction.followup.send(caption, **message)
+
+
 class RecordCommands:
     """Mixed into ``GameCog``: ``replay``, ``gif``, ``export`` and ``import`` for every game."""
 
@@ -262,14 +296,15 @@ class RecordCommands:
     async def gif(self, interaction: discord.Interaction, game: int | None = None) -> None:
         ident = await self._record_game(interaction, game)
         await records.source(self.bot.host, "g", ident, self.game, viewer(interaction))  # refuse before deferring
-        await interaction.response.defer(thinking=True)
+        await interaction.response.defer(thinking=True, ephemeral=True)  # private: it may say "3rd in line"
+        placeholder = Placeholder(interaction, "GIF")
         try:
-            caption, board = await records.gif(self.bot.host, ident, game=self.game, viewer=viewer(interaction))
-        except HostError as error:
-            await send_error(interaction, str(error))
+            caption, board = await records.gif(self.bot.host, ident, game=self.game, viewer=viewer(interaction),
+                                               on_place=placeholder.tell)
+        except (HostError, Busy) as error:
+            await placeholder.refuse(str(error))
             return
-        await interaction.followup.send(caption, file=discord.File(io.BytesIO(board.image), filename=board.filename),
-                                        allowed_mentions=NO_PINGS)
+        await placeholder.answer(caption, file=discord.File(io.BytesIO(board.image), filename=board.filename))
 
     @app_commands.command(name="export", description="Download a game's record (JSON, text, and SGF for ZÈRTZ)")
     @app_commands.describe(game="The game's number (default: this thread's game)")
@@ -288,15 +323,17 @@ class RecordCommands:
                             move: app_commands.Range[int, 0, 100000] | None = None) -> None:
         if record.size > MAX_RECORD_BYTES:
             raise HostError(f"That file is too large for a game record (at most {MAX_RECORD_BYTES // 1000} kB).")
-        await interaction.response.defer(thinking=True)  # reading and replaying an upload can take a second
+        await interaction.response.defer(thinking=True, ephemeral=True)  # private: it may say "3rd in line"
+        placeholder = Placeholder(interaction, "import")
         data = await record.read()
         try:
             page = await record_exchange.import_record(self.bot.host, self.game, data, interaction.user.id,
-                                                       interaction.guild_id, move)
-        except HostError as error:
-            await refuse_after_defer(interaction, str(error))
+                                                       interaction.guild_id, move, on_place=placeholder.tell)
+        except (HostError, Busy) as error:
+            await placeholder.refuse(str(error))
             return
-        await interaction.followup.send(**replay_message(page))
+        message = replay_message(page)
+        await placeholder.answer(message.pop("content"), **message)
 
 
 async def setup(bot: ZBot) -> None:

@@ -25,8 +25,12 @@ SQLITE_MIGRATIONS = MIGRATIONS / "sqlite"
 DEFAULT_PATH = Path(__file__).with_name("zgames.sqlite3")
 log = logging.getLogger(__name__)
 WRITE_WAIT = 1.0
-"""Seconds a write waits for our own lock, and again for SQLite's (another process): a move refused as
-busy within 2 s beats one that fails after Discord's 3 s deadline."""
+"""Seconds a write waits for SQLite's lock held by another process: a move refused as busy within a second
+beats one that fails after Discord's 3 s deadline."""
+QUEUE_WAIT = 30.0
+"""Seconds a write waits in this process's writer queue. Writes of this process go one at a time, in order
+of arrival, each a few milliseconds: a burst (400 button presses, a dozen imports) waits its turn instead
+of being refused as busy. Only a queue stuck this long (a hung disk) refuses."""
 
 Row = Any
 """A result row: ``row["column"]`` and ``row[0]`` work on both backends (sqlite3.Row, asyncpg.Record)."""
@@ -190,14 +194,17 @@ class SqliteDatabase(Database):
 
     @asynccontextmanager
     async def transaction(self) -> AsyncIterator[Tx]:
-        """``BEGIN IMMEDIATE`` ... ``COMMIT``. Raises ``Busy`` when another writer (a coroutine, or another
-        process) holds the lock for longer than ``WRITE_WAIT``."""
+        """``BEGIN IMMEDIATE`` ... ``COMMIT``, in turn through the process's writer queue (``QUEUE_WAIT``).
+        Raises ``Busy`` when another process holds SQLite's lock for longer than ``WRITE_WAIT``."""
         started = time.monotonic()
         try:
-            await asyncio.wait_for(self._write_lock.acquire(), WRITE_WAIT)
+            await asyncio.wait_for(self._write_lock.acquire(), QUEUE_WAIT)
         except TimeoutError:
-            log.warning("write refused: our write lock was held for %.1f s", time.monotonic() - started)
+            log.warning("write refused: the writer queue did not move for %.1f s", time.monotonic() - started)
             raise Busy() from None
+        waited = time.monotonic() - started
+        if waited > WRITE_WAIT:
+            log.info("a write waited %.1f s in the writer queue", waited)
         try:
             try:
                 cancelled = await self._settle("BEGIN IMMEDIATE")

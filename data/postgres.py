@@ -18,7 +18,7 @@ from pathlib import Path
 
 import asyncpg
 
-from data.db import MIGRATIONS, WRITE_WAIT, Busy, Database, Params, Row, Tx, migration_files
+from data.db import MIGRATIONS, QUEUE_WAIT, WRITE_WAIT, Busy, Database, Params, Row, Tx, migration_files
 from data.preflight import StartupError
 
 POSTGRES_MIGRATIONS = MIGRATIONS / "postgres"
@@ -134,10 +134,11 @@ class PostgresDatabase(Database):
     @asynccontextmanager
     async def transaction(self) -> AsyncIterator[Tx]:
         """``BEGIN`` ... ``COMMIT`` on one pooled connection; any exception rolls back. Lock waits past
-        ``lock_timeout``, serialization failures and deadlocks are raised as ``Busy``."""
+        ``lock_timeout``, serialization failures and deadlocks are raised as ``Busy``. The pool is the writer
+        queue: a burst waits for a free connection (up to ``QUEUE_WAIT``) rather than being refused."""
         started = time.monotonic()
         try:
-            conn = await self.pool.acquire(timeout=WRITE_WAIT)
+            conn = await self.pool.acquire(timeout=QUEUE_WAIT)
         except TimeoutError:
             log.warning("write refused: no free connection for %.1f s", time.monotonic() - started)
             raise Busy() from None

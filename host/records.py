@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import pickle
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -22,7 +23,7 @@ import engines
 from data.records import RecordStore
 from data.store import GameRow
 from engines import CHANCE, Game
-from host import bots, dice
+from host import bots, dice, offload
 from host.record_formats import GameRecord, Ply, read
 from host.results import Board, HostError
 
@@ -104,9 +105,7 @@ async def load(host: Host, kind: str, ident: int) -> Loaded:
         if found is None:
             raise HostError(f"There is no imported record R{ident}.")
         record = await asyncio.to_thread(read, json.dumps(found[1]).encode(), found[0])
-        people = [_plain(n) for n in record.names]
-        return Loaded(kind, ident, record, True, f"imported record R{ident}", people, found[3],
-                      frozenset({found[2]}), names=list(people))
+        return imported(ident, record, found[3], found[2])
     row = await host.get(ident)
     if row.status not in ("active", "finished"):
         why = "has not started" if row.status == "challenge" else f"was {row.status}"
@@ -123,6 +122,13 @@ async def load(host: Host, kind: str, ident: int) -> Loaded:
     people = [bots.mention(u) if u else "open seat" for u in users_of(row)]  # an AI seat by its name
     return Loaded("g", ident, record, row.status == "finished", f"#{row.id}", people, row.guild_id,
                   frozenset(u for u in users_of(row) if u is not None), names=_image_names(host, row))
+
+
+def imported(ident: int, record: GameRecord, guild_id: int | None, importer: int) -> Loaded:
+    """Imported record R``ident``, shown with everything its end revealed."""
+    people = [_plain(n) for n in record.names]
+    return Loaded("r", ident, record, True, f"imported record R{ident}", people, guild_id, frozenset({importer}),
+                  names=list(people))
 
 
 def _image_names(host: Host, row: GameRow) -> list[str | None] | None:
@@ -284,16 +290,22 @@ async def page(host: Host, kind: str, ident: int, step: int | None, game: str | 
     ``game``: the command's game; a record of another game is refused with the right command.
     """
     loaded = await source(host, kind, ident, game, viewer)
-    walked = await asyncio.to_thread(walk, loaded, step)
+    return await asyncio.to_thread(compose, loaded, step, host.renderer)
+
+
+def compose(loaded: Loaded, step: int | None, renderer: Callable[[dict[str, Any]], bytes]) -> ReplayPage:
+    """The replay page of ``loaded`` at ``step``: pure work (a thread, or an import's child process)."""
+    walked = walk(loaded, step)
     last = len(walked.ends) - 1
     if step is None:
         step = last
-        walked = await asyncio.to_thread(walk, loaded, step)
+        walked = walk(loaded, step)
+    kind, ident = loaded.kind, loaded.ident
     if not 0 <= step <= last:
         raise HostError(f"There is no move {step} in {loaded.record.title} {loaded.label}: it has moves 0 to {last}.")
     assert walked.observation is not None and walked.game is not None
     caption = _caption(loaded, walked, step, last)
-    image = await asyncio.to_thread(host.renderer, named(walked.observation, loaded))
+    image = renderer(named(walked.observation, loaded))
     board = Board(image=image, filename=f"{loaded.record.game}-{kind}{ident}-move{step}.png")
     low = max(0, min(step - MENU_SIZE // 2, last + 1 - MENU_SIZE))
     menu = [(k, f"{k}. {walked.labels[k]}") for k in range(low, min(last, low + MENU_SIZE - 1) + 1)]
@@ -344,19 +356,41 @@ def _result_text(loaded: Loaded) -> str:
 
 
 async def gif(host: Host, game_id: int, kind: str = "g", game: str | None = None,
-              viewer: Viewer | None = None) -> tuple[str, Board]:
-    """The whole game as an animated GIF, one frame per step; rendered in a worker thread."""
-    from render.animate import animate
-
+              viewer: Viewer | None = None, on_place: offload.Place | None = None) -> tuple[str, Board]:
+    """The whole game as an animated GIF, one frame per step, built in the GIF lane's child process
+    (host/offload.py: one place per user, ``on_place`` hears the place in line; the child is recycled after
+    each GIF, so its memory goes back)."""
     loaded = await source(host, kind, game_id, game, viewer)
-    walked = await asyncio.to_thread(lambda: walk(loaded, frames=True))
-    labels = [f"{k}. {text}".replace("🎲", "dice") if k else "Start" for k, text in enumerate(walked.labels)]
-
-    def build() -> bytes:
-        return animate([host.renderer(named(obs, loaded)) for obs in walked.frames], labels)
-
-    data = await asyncio.to_thread(build)
+    try:
+        pickle.dumps(host.renderer)
+    except (pickle.PicklingError, AttributeError, TypeError):  # a test's lambda renderer: no child can call it
+        data, frames = await asyncio.to_thread(gif_data, loaded, host.renderer)
+    else:
+        user = viewer.user if viewer is not None else -1
+        guild = viewer.guild_id if viewer is not None else None
+        try:
+            data, frames = await offload.lane("GIF").run(user, guild, gif_data, loaded, host.renderer, cpu=GIF_CAP,
+                                                         on_place=on_place)
+        except offload.Busy as error:
+            raise HostError(str(error)) from None
+        except offload.TooSlow:
+            raise HostError(f"That game is too long to animate ({GIF_CAP:g} s of work was not enough).") from None
+        except offload.Failed as error:
+            raise HostError(f"The GIF could not be built ({error.kind}).") from None
     unit = "turns" if engines.get(loaded.record.game).stepped_turns else "moves"
-    caption = f"**{loaded.record.title}** {loaded.label}: {len(walked.frames) - 1} {unit}" + (
+    caption = f"**{loaded.record.title}** {loaded.label}: {frames - 1} {unit}" + (
         "" if loaded.reveal else " so far (public view)")
     return caption, Board(image=data, filename=f"{loaded.record.game}-{kind}{game_id}.gif")
+
+
+GIF_CAP = 120.0
+"""Seconds of CPU time one GIF may take (the longest games take about ten)."""
+
+
+def gif_data(loaded: Loaded, renderer: Callable[[dict[str, Any]], bytes]) -> tuple[bytes, int]:
+    """In the GIF child: the animation's bytes and its number of frames."""
+    from render.animate import animate
+
+    walked = walk(loaded, frames=True)
+    labels = [f"{k}. {text}".replace("🎲", "dice") if k else "Start" for k, text in enumerate(walked.labels)]
+    return animate([renderer(named(obs, loaded)) for obs in walked.frames], labels), len(walked.frames)

@@ -92,3 +92,25 @@ async def test_a_writer_cancelled_at_any_point_leaves_the_database_whole_and_wri
         assert fresh is not None
         assert len(await store.moves(game_id)) == fresh.version  # each version added one move, or none
         await store.update(fresh, now=7.0, new_moves=[(0, "after")], first_ply=fresh.version)  # the next write begins
+
+
+async def test_a_burst_of_writes_waits_in_the_writer_queue_instead_of_being_refused(tmp_path: Path) -> None:
+    """Issue 24: a writer that holds the lock past the 1 s busy limit (a slow disk, a stalled loop) and 200
+    writes queued behind it: every write goes through, in turn, and none is refused as busy."""
+    db = await Database.open(tmp_path / "burst.sqlite3")
+    store = GameStore(db)
+    try:
+        held = asyncio.Event()
+
+        async def slow_writer() -> None:
+            async with db.transaction():
+                held.set()
+                await asyncio.sleep(1.5)
+
+        slow = asyncio.create_task(slow_writer())
+        await held.wait()
+        made = await asyncio.gather(*(make_game(store) for _ in range(200)))
+        await slow
+        assert len(set(made)) == 200
+    finally:
+        await db.close()

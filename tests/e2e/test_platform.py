@@ -141,7 +141,8 @@ async def test_zrtz_import_posts_the_record_position(harness: BotHarness) -> Non
     async with harness.running():
         rec = await harness.fake.slash("alice", "zrtz import", {"record": Upload(record.name, record.read_bytes()),
                                                                   "move": 5})
-        assert "after move 5" in rec.content and rec.files[0].data.startswith(PNG)
+        shown = rec.followups[-1]
+        assert "after move 5" in shown.content and shown.attachments[0].data.startswith(PNG)
         junk = await harness.fake.slash("bob", "zrtz import", {"record": Upload("x.sgf", b"hello")})
         refusal = junk.followups[-1]  # the public "thinking…" placeholder is deleted; only bob sees why
         assert junk.original is not None and junk.original.deleted

@@ -90,10 +90,11 @@ async def test_history_buttons_export_import_and_gif(harness: BotHarness) -> Non
         assert record["seed"] == (await bot.host.get(game_id)).seed and record["players"][0]["name"] in (
             "alice", "bob")
         imported = await fake.slash("carol", "zaic import", {"record": Upload("r.txt", exported.files[1].data)})
-        assert not imported.ephemeral and "imported record R1" in imported.content
-        assert "after move 7 of 7" in imported.content and "zr:r1:7:first" in imported.original.custom_ids()
-        await fake.click("carol", imported.original, "zr:r1:7:first")
-        assert "starting position" in latest(fake, imported.original).content
+        shown = imported.followups[-1]  # the private "thinking…" goes, the replay is a new public message
+        assert imported.original.deleted and not shown.ephemeral and "imported record R1" in shown.content
+        assert "after move 7 of 7" in shown.content and "zr:r1:7:first" in shown.custom_ids()
+        await fake.click("carol", shown, "zr:r1:7:first")
+        assert "starting position" in latest(fake, shown).content
         wrong = await fake.slash("carol", "zrtz import", {"record": Upload("r.json", exported.files[0].data)})
         await wrong.wait_followups(1, timeout=10)  # imports defer first, then refuse privately
         assert wrong.followups[-1].ephemeral and "use /zaic import" in wrong.followups[-1].content
@@ -103,7 +104,8 @@ async def test_history_buttons_export_import_and_gif(harness: BotHarness) -> Non
         await junk.wait_followups(1, timeout=10)
         assert junk.followups[-1].ephemeral and "cannot be replayed" in junk.followups[-1].content
         gif = await fake.slash("carol", "zaic gif", {"game": game_id})
-        image = Image.open(io.BytesIO(gif.files[0].data))
+        assert gif.original.deleted and not gif.followups[-1].ephemeral
+        image = Image.open(io.BytesIO(gif.followups[-1].attachments[0].data))
         assert image.format == "GIF" and image.n_frames == 8
         other = await fake.slash("carol", "zrtz replay", {"game": game_id})
         assert other.ephemeral and "/zaic" in other.content

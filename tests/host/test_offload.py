@@ -1,0 +1,113 @@
+"""Heavy work in fair lanes of child processes (host/offload.py, issue 24): one place per user, turns across
+servers, places told as they change, and caps on the child's CPU time, so a busy machine gives the same answers."""
+
+from __future__ import annotations
+
+import asyncio
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+import pytest
+
+from bench.long_records import long_record
+from host import imports, offload
+from host.record_formats import read
+from host.results import HostError
+
+
+async def test_one_place_per_user_turns_across_servers_and_places_told() -> None:
+    lane = offload.Lane("test", slots=1, depth=3, preload=())
+    told: dict[str, list[int]] = {}
+    finished: list[str] = []
+
+    async def call(name: str, user: int, guild: int) -> None:
+        async def on_place(place: int) -> None:
+            told.setdefault(name, []).append(place)
+        await lane.run(user, guild, time.sleep, 0.3 if name == "a" else 0.01, cpu=5.0, on_place=on_place)
+        finished.append(name)
+
+    try:
+        await lane.warm()
+        first = asyncio.create_task(call("a", 1, 100))  # runs at once
+        await asyncio.sleep(0.05)
+        waiting = [asyncio.create_task(call(name, user, guild))
+                   for name, user, guild in (("b", 2, 100), ("c", 3, 100), ("d", 4, 200))]
+        await asyncio.sleep(0.05)
+        assert [lane.place_of(u) for u in (2, 3, 4)] == [1, 3, 2]  # server 200's first call before 100's second
+        with pytest.raises(offload.Busy, match="already have a test"):
+            await lane.run(1, 100, time.sleep, 0, cpu=1.0)  # one place per user
+        with pytest.raises(offload.Busy, match="Too many"):
+            await lane.run(5, 300, time.sleep, 0, cpu=1.0)  # the line is full
+        await asyncio.gather(first, *waiting)
+        await asyncio.sleep(0.05)  # the last place messages run as tasks
+    finally:
+        await lane.stop()
+    assert finished == ["a", "b", "d", "c"]
+    assert told == {"b": [1], "c": [2, 3, 2, 1], "d": [2, 1]}
+
+
+async def test_a_place_message_that_fails_does_not_hurt_the_line() -> None:
+    lane = offload.Lane("test", slots=1, depth=3, preload=())
+
+    async def broken(place: int) -> None:
+        raise RuntimeError("the user's token expired")
+
+    try:
+        running = asyncio.create_task(lane.run(1, None, time.sleep, 0.2, cpu=5.0))
+        await asyncio.sleep(0.05)
+        assert await lane.run(2, None, abs, -3, cpu=5.0, on_place=broken) == 3
+        await running
+    finally:
+        await lane.stop()
+
+
+def test_ordinals() -> None:
+    assert [offload.ordinal(n) for n in (1, 2, 3, 4, 11, 12, 13, 21, 22, 103, 111)] == [
+        "1st", "2nd", "3rd", "4th", "11th", "12th", "13th", "21st", "22nd", "103rd", "111th"]
+
+
+@contextmanager
+def busy_machine() -> Iterator[None]:
+    """Four processes burning CPU on this machine's (two) cores."""
+    burners = [subprocess.Popen([sys.executable, "-c", "while True: pass"]) for _ in range(4)]
+    time.sleep(0.3)
+    try:
+        yield
+    finally:
+        for burner in burners:
+            burner.kill()
+            burner.wait()
+
+
+async def answer(data: bytes, user: int) -> str:
+    try:
+        record = await imports.our_record(data, "ziggurat", user, None)
+    except HostError as error:
+        return str(error)
+    return f"accepted, {len(record.history)} plies"
+
+
+async def test_the_same_record_gets_the_same_answer_on_a_busy_machine(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The cap counts the child's CPU time: a record well inside it is accepted, one far over it refused, however
+    busy the machine (a wall-clock cap refuses the first when other processes take the cores)."""
+    data = long_record()
+    cpu = time.process_time()
+    read(data, "ziggurat")
+    cost = time.process_time() - cpu
+    try:
+        await offload.lane("import").warm()
+        with busy_machine():
+            monkeypatch.setattr(imports, "JSON_CAP", 3 * cost)
+            started = time.perf_counter()
+            generous = await answer(data, 1)
+            wall = time.perf_counter() - started
+            monkeypatch.setattr(imports, "JSON_CAP", cost / 5)
+            tight = await answer(data, 1)
+    finally:
+        await offload.stop()
+    print(f"\nread costs {cost:.3f} s of CPU; under load the child took {wall:.2f} s of wall time for it")
+    assert generous.startswith("accepted") and "too long" in tight
+
