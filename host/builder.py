@@ -26,6 +26,8 @@ PATH_SEPARATOR = "."
 GROUP_MARK = "~"
 """A path element ``~k``: the player opened group ``k`` of a step that has more choices than its menus hold."""
 MAX_PATH = 24
+MAX_REMEMBERED = 10_000
+"""Builders whose newest token a process remembers (a few hundred bytes each); the oldest are forgotten."""
 
 
 class StaleBuilder(HostError):
@@ -166,7 +168,10 @@ class MoveBuilder:
         """A new builder for the user's move in the current position; it replaces any older one."""
         row, game = await self.load(game_id)
         seat = self._seat(row, game, user)
+        self.latest.pop((game_id, user), None)  # re-inserted last: the oldest entries go first when full
         self.latest[(game_id, user)] = token
+        while len(self.latest) > MAX_REMEMBERED:
+            del self.latest[next(iter(self.latest))]  # forgotten: that builder still works, checked by its ply
         return await self._step(row, game, seat, token, ())
 
     async def show(self, game_id: int, user: int, ply: int, token: str, path: tuple[str, ...]) -> Step:

@@ -168,3 +168,15 @@ def test_groups_keep_order_and_split_long_ones() -> None:
     children = list(tree_of(picks).children.values())
     groups = groups_of(children)
     assert [(name, len(members)) for name, members in groups] == [("A (1/2)", 25), ("A (2/2)", 5), ("B", 3)]
+
+
+async def test_the_newest_builders_are_remembered_within_a_bound(grid_host: Host, monkeypatch) -> None:
+    from host import builder
+
+    monkeypatch.setattr(builder, "MAX_REMEMBERED", 2)
+    host = grid_host
+    games = [await started(host) for _ in range(3)]
+    for game_id in games:
+        me, _ = await mover(host, game_id)
+        await host.builder.open(game_id, me, f"t{game_id}")
+    assert len(host.builder.latest) == 2 and all(key[0] in games[1:] for key in host.builder.latest)
