@@ -59,6 +59,8 @@ def builder_message(step: Step) -> dict[str, Any]:
         view.add_item(BuilderPlay(*state, encode(step.path)))
     view.add_item(BuilderPick(*state, encode(step.path[:-1]), "Back", row=4, back=True, disabled=not step.can_back))
     view.add_item(BuilderCancel(step.game_id, step.token))
+    if any(len(item.custom_id or "") > 100 for item in view.children if hasattr(item, "custom_id")):
+        raise HostError("This move has too many steps for the builder: type it with the move command instead.")
     assert step.board is not None
     file = discord.File(io.BytesIO(step.board.image), filename=step.board.filename)
     return {"content": "\n".join(lines)[:2000], "file": file, "view": view}
@@ -68,20 +70,27 @@ async def show(interaction: discord.Interaction, step: Step) -> None:
     """Replace the builder message with ``step`` (the press was deferred: the image may take a moment)."""
     message = builder_message(step)
     file = message.pop("file")
+    await edit_or_send(interaction, step.game_id, attachments=[file], **message)
+
+
+async def edit_or_send(interaction: discord.Interaction, game_id: int, **message: Any) -> None:
+    """Edit the builder message; when Discord no longer lets us (the token expired after 15 minutes, or the
+    message was dismissed), send the same privately as a new message instead."""
     try:
-        await interaction.edit_original_response(attachments=[file], **message)
+        await interaction.edit_original_response(**message)
     except discord.HTTPException as error:
         if error.code not in EXPIRED:
             raise
-        log.info("builder of game %s could not be edited (%s): a fresh one instead", step.game_id, error.code)
-        await interaction.followup.send(ephemeral=True, **builder_message(step))
+        log.info("builder of game %s could not be edited (%s): sent afresh", game_id, error.code)
+        files = message.pop("attachments", [])
+        await interaction.followup.send(ephemeral=True, files=files, **message)
 
 
 async def stale(interaction: discord.Interaction, game_id: int, reason: str) -> None:
     """The builder is out of date: say so in its place, with a button for a fresh one."""
     view = discord.ui.View(timeout=None)
     view.add_item(OpenBuilder(game_id))
-    await interaction.edit_original_response(content=reason, attachments=[], view=view)
+    await edit_or_send(interaction, game_id, content=reason, attachments=[], view=view)
 
 
 class OpenBuilder(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"mo:(?P<game_id>[0-9]+)"):
@@ -194,8 +203,8 @@ class BuilderPlay(discord.ui.DynamicItem[discord.ui.Button[Any]], template=rf"mp
         try:  # the same player moves again (a turn of several steps): build the next step here
             step = await bot.host.builder.open(self.game_id, user, self.token)
         except HostError:
-            await interaction.edit_original_response(content=f"Played: see the board in <#{report.row.thread_id}>."
-                                                     if report.row.thread_id else "Played.", attachments=[], view=None)
+            played = f"Played: see the board in <#{report.row.thread_id}>." if report.row.thread_id else "Played."
+            await edit_or_send(interaction, self.game_id, content=played, attachments=[], view=None)
             return
         await show(interaction, step)
 

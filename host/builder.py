@@ -62,6 +62,8 @@ class Step:
     """The choices in at most four menus, whole groups packed in order, when there are too many for buttons."""
     move: str | None = None
     """The finished move (press Play), once the picks lead to exactly one."""
+    offered: list[str] = field(default_factory=list)
+    """Board targets the next pick may choose, when they are not ``choices`` (a group is asked first)."""
     board: Board | None = None
 
     @property
@@ -213,6 +215,9 @@ class MoveBuilder:
         return seat
 
     def _checked(self, row: GameRow, game: Game, user: int, ply: int, token: str) -> int:
+        if len(game.history) > ply and game.history[ply][0] in row.seats_of(user):
+            raise StaleBuilder("You have already moved from this position: see the newest board. "
+                               "Nothing more was played.")
         if row.status == "active" and len(game.history) != ply:
             raise StaleBuilder("This move builder is out of date: the position changed since you opened it. "
                                "Nothing was played.")
@@ -276,8 +281,9 @@ class MoveBuilder:
                 indexes = menus[group][1]
                 step.prompt += f" ({menus[group][0]})"
             elif needs_group_first(children):
-                step.groups = [name for name, _ in menus]
+                step.groups = [name for name, _ in menus][:25]  # a menu's most; no board has that many rows
                 step.prompt += " First choose where:"
+                step.offered = [c.pick.target for c in children if c.pick is not None and c.pick.target]
             prefix = tuple(p for p in path if not p.startswith(GROUP_MARK))
             if not step.groups:
                 for i in indexes:
@@ -307,7 +313,7 @@ class MoveBuilder:
             obs = after.observation(seat)
         else:
             obs = game.observation(seat)
-        offered = [c.target for c in step.choices if c.target]
+        offered = step.offered or [c.target for c in step.choices if c.target]
         obs["highlights"] = {"picked": picked, "offered": offered}
         return obs
 

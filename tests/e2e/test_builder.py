@@ -115,6 +115,7 @@ async def test_back_cancel_and_refusals(harness: BotHarness) -> None:
         await stranger.wait_resolved()
         assert "not playing" in stranger.messages[-1].content
 
+        assert "How to move: press **Move** under the board, or type `/zrtz move`." in first.content
         stats = Presses()
         builder = await open_builder(fake, mover, first, game_id, stats)
         assert "Which marble do you place?" in builder.content and builder.attachments
@@ -135,7 +136,7 @@ async def test_back_cancel_and_refusals(harness: BotHarness) -> None:
         forward = choices(fake.world.messages[old.id])[0]
         await press(fake, mover, fake.world.messages[old.id], forward[0], forward[1], stats)
         stale = fake.world.messages[old.id]
-        assert "out of date" in stale.content and "Nothing was played" in stale.content
+        assert "already moved from this position" in stale.content and "Nothing more was played" in stale.content
         assert stale.custom_ids() == [f"mo:{game_id}"], "a stale builder offers a fresh one"
         assert (await bot.host.observation(game_id, None))["ply"] == state["ply"] + 1
 
@@ -151,6 +152,13 @@ async def test_back_cancel_and_refusals(harness: BotHarness) -> None:
         closed = fake.world.messages[newer.id]
         assert "closed" in closed.content and not closed.custom_ids()
         assert (await bot.host.observation(game_id, None))["ply"] == state["ply"] + 1
+
+        # The opponent's builder is open when the game ends: its next press says so and plays nothing.
+        last = await open_builder(fake, other, live_board(harness, "zrtz", game_id), game_id, stats)
+        await fake.slash(mover, "zrtz resign", channel=thread)
+        forward = choices(fake.world.messages[last.id])[0]
+        await press(fake, other, fake.world.messages[last.id], forward[0], forward[1], stats)
+        assert f"Game #{game_id} is over" in fake.world.messages[last.id].content
 
 
 async def test_a_builder_works_across_a_restart(harness: BotHarness) -> None:
@@ -201,6 +209,7 @@ async def test_the_thread_shows_typing_while_the_ai_thinks_and_it_stops_after_it
         await asyncio.sleep(6)  # discord.py renews typing every 5 s while it lasts
         assert len(typing()) == after, "typing stopped with the AI's move"
         assert "is thinking" not in played_by(fake.messages(thread), "easy")[-1].content
+        assert any("🤖 AI (easy) is thinking…" in m.content for m in fake.messages(thread)), "the caption names the AI"
 
 
 async def test_a_builder_whose_message_cannot_be_edited_any_more_opens_afresh(harness: BotHarness) -> None:

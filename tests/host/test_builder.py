@@ -147,8 +147,8 @@ async def test_stale_foreign_and_superseded_builders_refuse_and_change_nothing(g
         await host.builder.play(game_id, me, new.ply, "new", ())
     with pytest.raises(StaleBuilder, match="no longer fits"):
         await host.builder.show(game_id, me, new.ply, "new", ("999",))
-    await host.play(game_id, me, "pass")
-    with pytest.raises(StaleBuilder, match="out of date"):
+    await host.play(game_id, me, "pass")  # typed, or a second press of Play: either way already played
+    with pytest.raises(StaleBuilder, match="already moved"):
         await host.builder.play(game_id, me, new.ply, "new", ("~0",))
     row, game = await host.engine(game_id)
     assert len(game.history) == 1 and row.status == "active"
