@@ -221,3 +221,22 @@ async def test_the_zodiac_replay_names_the_sides_as_the_text_record_does(harness
         side = first.split("]", 1)[1].split(":", 1)[0].strip()
         assert side in ("Light", "Dark"), first
         assert f"{side} (<@" in shown and "Player 1" not in shown and "Player 2" not in shown, shown
+
+
+async def test_a_board_game_the_ai_opened_can_be_aborted_before_the_player_moves(harness: BotHarness) -> None:
+    """Not only Zodiac's secret pick: in any game against the AI, the AI's opening moves do not count."""
+    fake = harness.fake
+    async with harness.running() as bot:
+        for _ in range(12):  # seats are drawn at random: start games until the AI has the first move
+            game_id, thread = await start_ai_game(fake, "alice", "zaic", {"ai": "easy"})
+            if (await bot.host.get(game_id)).seats_of(bots.user_of("easy"))[0] == 0:
+                break
+            await fake.slash("alice", "zaic abort", channel=thread)
+        else:
+            raise AssertionError("the AI never drew the first seat")
+        await fake.wait_until(lambda: ai_move_count(harness.database_path, game_id, "easy") >= 1,
+                              timeout=AI_WAIT, what="the AI's first move")
+        aborted = await fake.slash("alice", "zaic abort", channel=thread)
+        assert not aborted.ephemeral and "AI's moves are taken back" in aborted.content, aborted.content
+        assert (await bot.host.get(game_id)).status == "aborted"
+        assert rating_rows(harness) == 0

@@ -86,3 +86,31 @@ def test_builder_marks_change_pixels_only_when_asked() -> None:
     for target in ("supply:w", "d4", "a1"):
         x0, y0, x1, y1 = (round(v) for v in spots[target].bbox())
         assert ImageChops.difference(plain.crop((x0, y0, x1, y1)), marked.crop((x0, y0, x1, y1))).getbbox()
+
+
+def test_a_white_marble_reads_apart_from_an_empty_ring_at_phone_width() -> None:
+    """Issue 25: at 400 px wide a white marble must not look like a vacant ring (it has a dark rim)."""
+    import io as _io
+
+    from PIL import Image, ImageStat
+
+    import render
+    from engines.zrtz import Zrtz
+
+    game = Zrtz.new(2)
+    game.play(0, "wd4 a1")
+    obs = game.observation(None)
+    image = Image.open(_io.BytesIO(render.render(obs))).convert("L")
+    spots = render.hotspots(obs)
+    scale = 400 / image.width
+    small = image.resize((400, round(image.height * scale)))
+
+    def look(ring: str) -> tuple[float, float]:
+        x0, y0, x1, y1 = (v * scale for v in spots[ring].bbox())
+        inner = small.crop((round(x0 + 2), round(y0 + 2), round(x1 - 2), round(y1 - 2)))
+        stat = ImageStat.Stat(inner)
+        return stat.mean[0], stat.stddev[0]
+
+    (marble_mean, marble_spread), (empty_mean, empty_spread) = look("d4"), look("e4")
+    assert abs(marble_mean - empty_mean) >= 12 or abs(marble_spread - empty_spread) >= 12, (
+        f"white marble {marble_mean:.0f}±{marble_spread:.0f} vs empty ring {empty_mean:.0f}±{empty_spread:.0f}")
