@@ -20,8 +20,6 @@ import tempfile
 import time
 from pathlib import Path
 
-import discord
-
 from bench.common import report, timing
 from bot import Config, ZBot, create_bot
 from host import bots
@@ -55,7 +53,6 @@ async def keep_ais_busy(bot: ZBot, games: list[int], humans: dict[int, int], sto
 
 async def main() -> None:
     logging.getLogger("discord").setLevel(logging.CRITICAL)
-    discord.gateway.GatewayRatelimiter.__init__.__defaults__ = (1_000_000, 60.0)  # see bench_e2e
     workers = int(os.environ.get("AI_WORKERS") or 2)
     think = float(os.environ.get("BENCH_AI_THINK") or 0)
     samples: list[float] = []

@@ -250,8 +250,8 @@ class Game(ABC):
         """
         if seat not in self.to_move():
             return []
-        by_move = dict(self._move_picks(seat))
-        return [(move, by_move[move]) for move in self.legal_moves(seat)]
+        by_move = dict(self._move_picks(seat))  # the games build these without listing legal_moves again
+        return sorted(by_move.items(), key=lambda item: item[0])  # legal_moves' order: sorted, unique
 
     def chance_outcomes(self) -> list[tuple[str, float]]:
         """The possible dice results and their probabilities while ``CHANCE`` is to move."""

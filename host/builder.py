@@ -81,9 +81,12 @@ class _Node:
 
 
 def tree_of(picks: Sequence[tuple[str, tuple[Pick, ...]]]) -> _Node:
-    """The prefix tree of the moves' picks; children keep the order of the moves they first lead to."""
+    """The prefix tree of the moves' picks, secret ones left out (they are made in DMs); children keep the
+    order of the moves they first lead to."""
     root = _Node()
     for move, sequence in picks:
+        if sequence[0].kind == SECRET:
+            continue
         node = root
         for pick in sequence:
             node = node.children.setdefault(pick.key, _Node(pick=pick))
@@ -169,24 +172,24 @@ class MoveBuilder:
     async def open(self, game_id: int, user: int, token: str) -> Step:
         """A new builder for the user's move in the current position; it replaces any older one."""
         row, game = await self.load(game_id)
-        seat = self._seat(row, game, user)
+        seat, picks = self._seat(row, game, user)
         self.latest.pop((game_id, user), None)  # re-inserted last: the oldest entries go first when full
         self.latest[(game_id, user)] = token
         while len(self.latest) > MAX_REMEMBERED:
             del self.latest[next(iter(self.latest))]  # forgotten: that builder still works, checked by its ply
-        return await self._step(row, game, seat, token, ())
+        return await self._step(row, game, seat, tree_of(picks), token, ())
 
     async def show(self, game_id: int, user: int, ply: int, token: str, path: tuple[str, ...]) -> Step:
         """The builder after a pick, a Back, or a group opened: ``path`` is the whole state."""
         row, game = await self.load(game_id)
-        seat = self._checked(row, game, user, ply, token)
-        return await self._step(row, game, seat, token, path)
+        seat, picks = self._checked(row, game, user, ply, token)
+        return await self._step(row, game, seat, tree_of(picks), token, path)
 
     async def play(self, game_id: int, user: int, ply: int, token: str, path: tuple[str, ...]) -> Report:
         """Play the finished move of ``path``, version-checked like a button (the ply it was built on)."""
         row, game = await self.load(game_id)
-        seat = self._checked(row, game, user, ply, token)
-        node, _, _ = self._walk(self._tree(game, seat), path)
+        _, picks = self._checked(row, game, user, ply, token)
+        node, _, _ = self._walk(tree_of(picks), path)
         if node.move is None:
             raise HostError("The move is not finished yet: pick the remaining steps first.")
         return await self._play(game_id, user, node.move, expected_ply=ply)
@@ -198,7 +201,8 @@ class MoveBuilder:
     # ----- checks -------------------------------------------------------------------------
 
     @staticmethod
-    def _seat(row: GameRow, game: Game, user: int) -> int:
+    def _seat(row: GameRow, game: Game, user: int) -> tuple[int, list[tuple[str, tuple[Pick, ...]]]]:
+        """The seat the user builds a move for, and its picks (listed once a press: a wide step costs)."""
         if row.status != "active":
             raise StaleBuilder(f"Game #{row.id} {captions.STATUS_SAID.get(row.status, row.status)}")
         seats = row.seats_of(user)
@@ -212,9 +216,10 @@ class MoveBuilder:
         if picks and all(seq[0].kind == SECRET for _, seq in picks):
             raise HostError("Your choice now is secret: make it in the menu the bot sent you by DM "
                             "(or press My view under the board).")
-        return seat
+        return seat, picks
 
-    def _checked(self, row: GameRow, game: Game, user: int, ply: int, token: str) -> int:
+    def _checked(self, row: GameRow, game: Game, user: int, ply: int,
+                 token: str) -> tuple[int, list[tuple[str, tuple[Pick, ...]]]]:
         if len(game.history) > ply and game.history[ply][0] in row.seats_of(user):
             raise StaleBuilder("You have already moved from this position: see the newest board. "
                                "Nothing more was played.")
@@ -227,10 +232,6 @@ class MoveBuilder:
         return self._seat(row, game, user)
 
     # ----- the tree -------------------------------------------------------------------------
-
-    @staticmethod
-    def _tree(game: Game, seat: int) -> _Node:
-        return tree_of([(m, seq) for m, seq in game.move_picks(seat) if seq[0].kind != SECRET])
 
     @staticmethod
     def _descend(node: _Node, trail: list[Pick]) -> _Node:
@@ -262,8 +263,9 @@ class MoveBuilder:
             node = self._descend(node, trail)
         return node, trail, group
 
-    async def _step(self, row: GameRow, game: Game, seat: int, token: str, path: tuple[str, ...]) -> Step:
-        node, trail, group = self._walk(self._tree(game, seat), path)
+    async def _step(self, row: GameRow, game: Game, seat: int, tree: _Node, token: str,
+                    path: tuple[str, ...]) -> Step:
+        node, trail, group = self._walk(tree, path)
         title = f"**{game.title}** #{row.id}: your move as {game.seat_name(seat)}"
         step = Step(game_id=row.id, ply=len(game.history), token=token, path=path, title=title,
                     picked=[p.label for p in trail], prompt="", choices=[])
@@ -321,8 +323,9 @@ class MoveBuilder:
 def presses(game: Game, seat: int, move: str) -> int:
     """How many presses the builder needs for ``move``: one per step with a real choice (two where a group
     must be opened first), not counting Move and Play. For the bench and the tests of its steps."""
-    node = tree_of([(m, seq) for m, seq in game.move_picks(seat) if seq[0].kind != SECRET])
-    target = dict(game.move_picks(seat))[move]
+    picks = game.move_picks(seat)
+    node = tree_of(picks)
+    target = dict(picks)[move]
     count = 0
     for pick in target:
         children = list(node.children.values())
