@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 import discord
 from discord import app_commands
 
-from cogs._shared import deliver_owed
+from cogs._delivery import deliver_owed
 from host import bots
 from host.results import HostError
 

@@ -17,23 +17,20 @@ from discord.ext import commands
 
 import engines
 from cogs._ai import HintCommand, seat_users
-from cogs._shared import (
+from cogs._buttons import draw_view
+from cogs._delivery import (
     MENTION_USERS,
     board_file,
     board_shown,
-    draw_view,
-    fit_choices,
-    lobby_text,
-    lobby_view,
     open_draw_offers,
-    open_thread,
     post_report,
-    printable,
     report_message,
     report_shown,
     retire_board,
     retire_draw_offer,
 )
+from cogs._lobby import lobby_text, lobby_view, open_thread
+from cogs._names import fit_choices, printable
 from cogs.records import RecordCommands
 from engines import Game, Option
 from host import outbox, teaching

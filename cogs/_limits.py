@@ -1,7 +1,7 @@
 """Limits for expensive commands: a per-user cooldown, and deferring with private refusals.
 
 ``@expensive()`` on an app command (import, GIF, hint ...) lets each user run it once per
-``COOLDOWN`` seconds; the error handler in cogs/_shared.py answers a user on cooldown privately.
+``COOLDOWN`` seconds; the error handler in cogs/_errors.py answers a user on cooldown privately.
 A command whose work may take over a second defers first (``interaction.response.defer``);
 ``refuse_after_defer`` then turns the public "thinking…" placeholder into a private refusal.
 """

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 import discord
 from discord.ext import commands
 
-from cogs._shared import post_report, thread_of
+from cogs._delivery import post_report, thread_of
 from cogs._tasks import stop_task
 from host.ai_turns import Done
 from host.results import GameRow

@@ -13,7 +13,8 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from cogs._shared import bot_of, guarded, post_report
+from cogs._delivery import bot_of, post_report
+from cogs._errors import guarded
 from host.builder import StaleBuilder, Step, decode, encode
 from host.results import HostError
 

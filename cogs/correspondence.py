@@ -14,7 +14,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands, tasks
 
-from cogs._shared import MENTION_USERS, post_report, reply_to, retire_board, thread_of
+from cogs._delivery import MENTION_USERS, post_report, reply_to, retire_board, thread_of
 from cogs._tasks import stop_loop
 from cogs.records import history_view
 from host import clocks, outbox

@@ -19,7 +19,7 @@ import discord
 from discord.ext import commands
 
 import engines
-from cogs._shared import MENTION_USERS, board_shown, post_report, reply_to, report_message, thread_of
+from cogs._delivery import MENTION_USERS, board_shown, post_report, reply_to, report_message, thread_of
 from cogs._tasks import stop_task
 from host import outbox
 from host.outbox import Job

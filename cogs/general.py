@@ -10,14 +10,9 @@ from discord import app_commands
 from discord.ext import commands
 
 import engines
-from cogs._shared import (
-    DrawButton,
-    LobbyButton,
-    MoveButton,
-    MyViewButton,
-    RematchButton,
-    on_app_command_error,
-)
+from cogs._buttons import DrawButton, MoveButton, MyViewButton, RematchButton
+from cogs._errors import on_app_command_error
+from cogs._lobby import LobbyButton
 
 log = logging.getLogger(__name__)
 

@@ -16,7 +16,9 @@ from discord import app_commands
 from discord.ext import commands, tasks
 
 import engines
-from cogs._shared import MENTION_USERS, lobby_text, lobby_view, names_for
+from cogs._delivery import MENTION_USERS
+from cogs._lobby import lobby_text, lobby_view
+from cogs._names import names_for
 from cogs._tasks import stop_loop
 from host.ladder import CLOCKS, MAX_IDLE_DAYS, MAX_REACH, Ladders
 from host.results import Busy, HostError, Report

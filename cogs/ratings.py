@@ -13,7 +13,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from cogs._ai import AI_CHOICES
-from cogs._shared import fit_choices, names_for, printable
+from cogs._names import fit_choices, names_for, printable
 from host import bots
 from host.results import HostError
 from host.standings import CHART_FILENAME, NameOf

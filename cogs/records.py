@@ -15,8 +15,10 @@ from typing import TYPE_CHECKING, Any, Self
 import discord
 from discord import app_commands
 
+from cogs._delivery import bot_of
+from cogs._errors import guarded
 from cogs._limits import expensive, refuse_after_defer
-from cogs._shared import bot_of, guarded, lobby_text, post_lobby
+from cogs._lobby import lobby_text, post_lobby
 from host import bots, record_exchange, records
 from host.offload import ordinal
 from host.record_formats import MAX_RECORD_BYTES

@@ -21,7 +21,9 @@ from discord.ext import commands
 
 import engines
 from cogs._ai import AI_CHOICES
-from cogs._shared import MENTION_USERS, bot_of, deliver_owed, fit_choices, guarded, post_report, thread_of
+from cogs._delivery import MENTION_USERS, bot_of, deliver_owed, post_report, thread_of
+from cogs._errors import guarded
+from cogs._names import fit_choices
 from cogs._tasks import stop_task
 from cogs.correspondence import CLOCK_CHOICES
 from host import outbox

@@ -12,9 +12,11 @@ from typing import TYPE_CHECKING, Any
 import discord
 from discord.ext import commands
 
+from cogs._buttons import ForGame
+from cogs._delivery import MENTION_USERS, bot_of, post_report, thread_of
+from cogs._errors import guarded
 from cogs._game import GameCog
 from cogs._new import new_command
-from cogs._shared import MENTION_USERS, ForGame, bot_of, guarded, post_report, thread_of
 from engines import CHANCE
 from host import outbox
 from host.outbox import Job

@@ -7,7 +7,7 @@ import time
 from types import SimpleNamespace
 from typing import Any
 
-from cogs._shared import names_for
+from cogs._names import names_for
 
 
 class SlowClient:

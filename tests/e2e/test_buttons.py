@@ -51,7 +51,7 @@ async def test_a_button_from_an_older_position_is_refused(harness: BotHarness) -
 
 async def test_an_unexpected_failure_still_gets_a_private_answer(harness: BotHarness, discord_error_logs,
                                                                  monkeypatch) -> None:
-    from cogs._shared import GENERIC_FAILURE
+    from cogs._errors import GENERIC_FAILURE
 
     fake = harness.fake
     async with harness.running() as bot:

@@ -1,0 +1,160 @@
+"""Putting a host report on screen: the board posted (or edited in place), recorded as shown, what follows sent.
+
+A move's report is posted in the game's thread; ``board_shown`` records it in the host's one transaction
+before any other REST call, then the older board's and a draw offer's buttons come off (one live board).
+What cannot be sent stays owed in the outbox and the dispatcher (cogs/dispatch.py) sends it later.
+"""
+
+from __future__ import annotations
+
+import io
+import logging
+import weakref
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+import discord
+
+from host import outbox
+from host.results import Board, Report
+
+if TYPE_CHECKING:
+    from bot import ZBot
+
+log = logging.getLogger(__name__)
+
+
+MENTION_USERS = discord.AllowedMentions(users=True, roles=False, everyone=False)
+
+
+def bot_of(interaction: discord.Interaction) -> ZBot:
+    return interaction.client  # type: ignore[return-value]
+
+
+def board_file(board: Board) -> discord.File:
+    return discord.File(io.BytesIO(board.image), filename=board.filename)
+
+
+async def report_message(bot: ZBot, report: Report) -> dict[str, Any]:
+    """What a report shows wherever it is sent: caption, board, and move buttons when they fit."""
+    from cogs._buttons import turn_view  # the buttons post reports: their module builds on this one
+
+    return {"content": report.caption[:2000], "file": board_file(report.board), "allowed_mentions": MENTION_USERS,
+            "view": await turn_view(bot, report)}
+
+
+async def deliver_owed(bot: ZBot, keys: Sequence[str]) -> None:
+    """Send these owed jobs now through the dispatcher (what it cannot send stays owed and is retried)."""
+    if keys and (dispatcher := bot.get_cog("Dispatch")) is not None:
+        await dispatcher.run_keys(keys)  # type: ignore[attr-defined]
+
+
+async def report_shown(bot: ZBot, report: Report) -> None:
+    """After a report is on screen and recorded (``board_shown``): what follows it (Zodiac's DMs) goes out,
+    listeners hear of it, and a match's next game follows."""
+    await deliver_owed(bot, report.follow)
+    bot.dispatch("game_report", report)
+    if report.next_game is not None:
+        await post_report(bot, report.next_game)
+
+
+async def post_report(bot: ZBot, report: Report) -> None:
+    """Post a caption and the new board in the game's thread (a step inside a turn edits the turn's board)."""
+    channel = await thread_of(bot, report.row.thread_id or report.row.channel_id)
+    try:
+        if channel is None:
+            return  # still owed: the dispatcher posts it once the thread is back
+        if not await edit_turn_board(bot, report):
+            sent = await channel.send(**await report_message(bot, report), nonce=outbox.nonce(report.owed))
+            await board_shown(bot, report, sent.channel.id, sent.id)
+    except discord.HTTPException as error:  # the move is saved and the post owed: the dispatcher retries it
+        log.warning("could not post game %s in its thread: %s", report.row.id, error)
+        await bot.host.outbox.hand_over(report.owed, bot.host.now())
+        return
+    await report_shown(bot, report)
+
+
+async def edit_turn_board(bot: ZBot, report: Report) -> bool:
+    """A step inside a turn (Ziggurat): the turn's message gets the new caption, board and buttons in place."""
+    last = await bot.host.last_board(report.row.id) if report.continues_turn else None
+    if last is None:
+        return False
+    message = bot.get_partial_messageable(last.channel_id).get_partial_message(last.message_id)
+    shown = await report_message(bot, report)
+    try:
+        await message.edit(content=shown["content"], attachments=[shown["file"]], view=shown["view"],
+                           allowed_mentions=shown["allowed_mentions"])
+    except discord.NotFound:  # deleted: post a fresh board instead
+        return False
+    await bot.host.shown(report, last.channel_id, last.message_id)  # before any other REST call
+    await retire_draw_offer(bot, report.row.id)
+    return True
+
+
+_DRAW_OFFERS: weakref.WeakKeyDictionary[Any, dict[int, tuple[int, int]]] = weakref.WeakKeyDictionary()
+
+
+DRAW_AGREED = "🤝 The game ended in a draw: see the result below."
+
+
+def open_draw_offers(bot: ZBot) -> dict[int, tuple[int, int]]:
+    """game id -> (channel, message) of a draw offer whose buttons are live; a move ends the offer and them.
+    Kept per bot in memory: after a restart an old offer's buttons still refuse clearly."""
+    return _DRAW_OFFERS.setdefault(bot, {})
+
+
+async def retire_draw_offer(bot: ZBot, game_id: int, why: str = "Draw offer closed: see the newest board.") -> None:
+    where = open_draw_offers(bot).pop(game_id, None)
+    if where is None:
+        return
+    try:
+        await bot.get_partial_messageable(where[0]).get_partial_message(where[1]).edit(content=why, view=None)
+    except discord.HTTPException as error:
+        log.info("could not close the draw offer of game %s: %s", game_id, error)
+
+
+async def board_shown(bot: ZBot, report: Report, channel_id: int, message_id: int) -> None:
+    """The report's board is on screen as (channel, message). First, before any other REST call, the host's one
+    transaction (``Host.shown``: the live board recorded, the owed job done, an AI's reply due); then the move
+    buttons come off the board before it and off a draw offer: only one board is live."""
+    old = await bot.host.shown(report, channel_id, message_id)
+    outbox.crash_point("shown")
+    ended_drawn = report.outcome is not None and report.outcome.is_draw
+    await retire_draw_offer(bot, report.row.id, *([DRAW_AGREED] if ended_drawn else []))
+    if old is None:
+        return
+    try:
+        await bot.get_partial_messageable(old.channel_id).get_partial_message(old.message_id).edit(view=None)
+    except discord.HTTPException as error:  # its buttons refuse anyway: they carry the old ply
+        log.info("could not retire the old board of game %s: %s", report.row.id, error)
+
+
+async def retire_board(bot: ZBot, game_id: int) -> None:
+    """A game that ended without a new board (aborted): its last board's buttons go too."""
+    last = await bot.host.last_board(game_id)
+    if last is None:
+        return
+    try:
+        await bot.get_partial_messageable(last.channel_id).get_partial_message(last.message_id).edit(view=None)
+    except discord.HTTPException as error:
+        log.info("could not retire the last board of game %s: %s", game_id, error)
+
+
+async def thread_of(bot: ZBot, channel_id: int | None) -> discord.abc.Messageable | None:
+    if channel_id is None:
+        return None
+    channel = bot.get_channel(channel_id)
+    if channel is None:
+        try:
+            channel = await bot.fetch_channel(channel_id)
+        except discord.HTTPException:
+            log.warning("channel %s is gone", channel_id)
+            return None
+    return channel if isinstance(channel, discord.abc.Messageable) else None
+
+
+def reply_to(channel_id: int | None, message_id: int | None) -> discord.MessageReference | None:
+    """A reply to ``message_id`` (a game's challenge), or none; a deleted message leaves a plain post."""
+    if channel_id is None or message_id is None:
+        return None
+    return discord.MessageReference(message_id=int(message_id), channel_id=channel_id, fail_if_not_exists=False)
