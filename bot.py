@@ -10,7 +10,6 @@ import argparse
 import asyncio
 import logging
 import os
-import pkgutil
 import sys
 from dataclasses import dataclass
 from pathlib import Path
@@ -21,7 +20,7 @@ import yarl
 from discord.ext import commands
 from dotenv import load_dotenv
 
-import cogs
+from cogs import EXTENSIONS
 from cogs._limits import BURST, REFILL, Budget, FairTree, Ration
 from data import preflight
 from data.db import DEFAULT_PATH, Database
@@ -130,7 +129,7 @@ def point_discord_at(api_base: str | None, gateway_url: str | None) -> None:
 
 
 class ZBot(commands.Bot):
-    """The bot: opens the database, builds the host, loads every cog in ``cogs/``."""
+    """The bot: opens the database, builds the host, loads the cogs listed in ``cogs.EXTENSIONS``."""
 
     def __init__(self, config: Config) -> None:
         sharding: dict[str, Any] = {}
@@ -193,9 +192,8 @@ class ZBot(commands.Bot):
             self._host.now(), owner_prefix=f"{self.lease_scope}:" if self.lease_scope else None)
         if owed:
             log.info("%d owed post(s) or message(s) left by the last run will be sent", owed)
-        for module in pkgutil.iter_modules(cogs.__path__):
-            if not module.name.startswith("_"):
-                await self.load_extension(f"cogs.{module.name}")
+        for extension in EXTENSIONS:
+            await self.load_extension(extension)
         if self.config.sync:
             await self.sync_commands()
 

@@ -50,8 +50,8 @@ DYNAMIC: dict[tuple[str, str], str] = {
         "a game's own renderer, inside render/",
     ("host/offload_child.py", "importlib.import_module(name)"):
         "the offload child preloads the host modules its parent names (host/offload.py PRELOAD)",
-    ("bot.py", "self.load_extension(f'cogs.{module.name}')"):
-        "every module of the cogs package, as discord.py extensions",
+    ("bot.py", "self.load_extension(extension)"):
+        "the cogs named in cogs.EXTENSIONS, as discord.py extensions (tests/test_extensions.py checks the list)",
 }
 """Dynamic imports whose name is not a constant, allowed one by one (file, call as written): what they load."""
 

@@ -29,10 +29,10 @@ PNG = b"\x89PNG\r\n\x1a\n"
 
 
 def game_cogs() -> dict[str, type[GameCog]]:
-    """Every ``GameCog`` subclass the bot loads (it loads every module of ``cogs``), by the game it serves."""
+    """Every ``GameCog`` subclass the bot loads (the modules in ``cogs.EXTENSIONS``), by the game it serves."""
     found: dict[str, type[GameCog]] = {}
-    for module in pkgutil.iter_modules(cogs.__path__):
-        for value in vars(importlib.import_module(f"cogs.{module.name}")).values():
+    for name in cogs.EXTENSIONS:
+        for value in vars(importlib.import_module(name)).values():
             if isinstance(value, type) and issubclass(value, GameCog) and value is not GameCog:
                 assert value.game not in found or found[value.game] is value, f"two cogs for {value.game}"
                 found[value.game] = value
