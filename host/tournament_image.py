@@ -6,7 +6,7 @@ columns, games in progress, and a note (withdrawn; how far a knockout player got
 
 from __future__ import annotations
 
-from data.events import Snapshot
+from data.tournaments import Snapshot
 from host import tournament_plan as plan
 from host.tournament_plan import Picture, Table
 from host.tournament_texts import number

@@ -18,11 +18,11 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from data import events as repo
+from data import tournaments as repo
 from data.db import StaleVersion
-from data.events import EventRow, Pairing, Snapshot
 from data.jobs import Job, JobQueue
 from data.store import Seat
+from data.tournaments import EventRow, Pairing, Snapshot
 from host import outbox
 from host import tournament_plan as plan
 from host.events.dutch import NoLegalPairing

@@ -1,6 +1,6 @@
 """What a stored event means to the pure core (host/events/): its results, its next round, its standings.
 
-Pure functions over a ``data.events.Snapshot``: no database, no Discord. ``host/tournaments.py`` loads a
+Pure functions over a ``data.tournaments.Snapshot``: no database, no Discord. ``host/tournaments.py`` loads a
 snapshot, asks here what to do, and writes the answer in one version-checked transaction.
 """
 
@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from data.events import NewPairing, Pairing, Snapshot
+from data.tournaments import NewPairing, Pairing, Snapshot
 from host.events import knockout, scoring
 from host.events.model import WIN, Bye, Game, Result, forfeit, win_points
 from host.events.roundrobin import round_robin

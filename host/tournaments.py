@@ -1,6 +1,6 @@
 """Tournaments (Swiss, round robin, knockout) as a Discord-free service: sign-up, start, withdrawals, standings.
 
-Every command is one version-checked transaction over the event (data/events.py). Everything that happens
+Every command is one version-checked transaction over the event (data/tournaments.py). Everything that happens
 without a command (pairing a round, starting its games, recording a result, posting pairings and
 standings) is a durable job in the jobs table, enqueued in the transaction that causes it and run by
 ``host/tournament_jobs.py``; each is idempotent, so a crash or restart at any point loses nothing and
@@ -14,11 +14,11 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from data import events as repo
 from data import jobs
+from data import tournaments as repo
 from data.db import StaleVersion, Tx
-from data.events import EventRow, Snapshot
 from data.store import GameRow
+from data.tournaments import EventRow, Snapshot
 from engines import Game
 from host import bots, clocks, tournament_image, trf
 from host import tournament_plan as plan

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
-from data.events import Snapshot
+from data.tournaments import Snapshot
 from host import tournament_plan as plan
 from host.tournament_plan import Table
 

@@ -8,7 +8,7 @@ bob and carol are plain members, dave holds ``Moderators`` (Manage Server), alic
 from __future__ import annotations
 
 from bot import ZBot
-from data import events as repo
+from data import tournaments as repo
 from tests.e2e.conftest import BotHarness
 from tests.fakediscord.logs import ErrorLogCollector
 from tests.fakediscord.records import InteractionRecord

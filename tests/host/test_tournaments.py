@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 import engines
-from data import events as repo
+from data import tournaments as repo
 from data.db import Database
 from host import bots, correspondence, tournament_image
 from host.ai_turns import AiPlayers

@@ -1,4 +1,5 @@
-"""Move an existing SQLite database into PostgreSQL: ``python -m data.copy SQLITE_PATH POSTGRES_URL``.
+"""Move an existing SQLite database into PostgreSQL:
+``python -m data.sqlite_to_postgres SQLITE_PATH POSTGRES_URL``.
 
 Both sides are first migrated to this version's schema (the same numbered migrations in each dialect),
 so their tables match. Every table is copied, parents before children (foreign keys), in one
@@ -114,7 +115,7 @@ async def copy(sqlite_path: Path, url: str, *, log: Callable[[str], None] = prin
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m data.copy",
+    parser = argparse.ArgumentParser(prog="python -m data.sqlite_to_postgres",
                                      description="Copy the bot's SQLite database into an empty PostgreSQL database.")
     parser.add_argument("sqlite_path", type=Path, help="the SQLite file (DATABASE_PATH)")
     parser.add_argument("postgres_url", help="postgresql://user:password@host/database (DATABASE_URL)")

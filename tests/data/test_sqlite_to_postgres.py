@@ -1,4 +1,5 @@
-"""``python -m data.copy``: a SQLite database filled by the host, copied into PostgreSQL, replays the same.
+"""``python -m data.sqlite_to_postgres``: a SQLite database filled by the host, copied into PostgreSQL, replays
+the same.
 
 Games of every kind are played with random legal moves (dice included), some finish rated, challenges and
 AI turns leave jobs; a season, a Swiss event two rounds in, a ladder with a challenge played out, a sent
@@ -153,12 +154,12 @@ async def test_a_copied_database_replays_every_game_the_same_and_keeps_every_row
                                                 " AND name NOT LIKE 'sqlite_%' ORDER BY name")]
     await lite.close()
     async with pg_server.fresh_database(migrated=False) as url:
-        done = subprocess.run([sys.executable, "-m", "data.copy", str(source), url], cwd=ROOT, capture_output=True,
-                              text=True, timeout=120)
+        done = subprocess.run([sys.executable, "-m", "data.sqlite_to_postgres", str(source), url], cwd=ROOT,
+                              capture_output=True, text=True, timeout=120)
         assert done.returncode == 0, done.stderr
         assert "moves:" in done.stdout and "copied" in done.stdout
-        again = subprocess.run([sys.executable, "-m", "data.copy", str(source), url], cwd=ROOT, capture_output=True,
-                               text=True, timeout=120)
+        again = subprocess.run([sys.executable, "-m", "data.sqlite_to_postgres", str(source), url], cwd=ROOT,
+                               capture_output=True, text=True, timeout=120)
         assert again.returncode == 1 and "not empty" in again.stderr  # never copied twice
 
         lite, pg = await Database.open(source), await Database.open(url)
