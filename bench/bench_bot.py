@@ -7,7 +7,8 @@ Production never runs this module. ``BENCH_PNG=old`` puts back the encoder board
 Either way every board drawn is counted: the renderers and the encoder are wrapped to add up their own
 thread's CPU time, and on SIGUSR1 the process writes one ``bench-stages`` line of JSON to stderr (renders,
 CPU of drawing and of encoding, the process's own CPU), so a bench can split a move's cost by stage.
-``BENCH_PROFILE=PATH`` also profiles the event loop's thread (cProfile) and dumps it to PATH on SIGUSR1.
+``BENCH_PROFILE=PATH`` also profiles the event loop's thread (cProfile): on SIGUSR1 what ran since the last
+signal is written to PATH.
 """
 
 from __future__ import annotations
@@ -72,30 +73,37 @@ class Stages:
                 "encode_s": self.encode_s, "process_s": cpu.user + cpu.system})
 
 
-def install(encoder: str) -> Stages:
-    """Choose the encoder (``old`` or ``new``) in every render module and count the board work."""
+def install(encoder: str) -> tuple[Stages, Callable[[], None]]:
+    """Choose the encoder (``old`` or ``new``) in every render module and count the board work; returns the
+    counters and a function that puts every module back as it was (for tests)."""
     if encoder not in ("old", "new"):
         raise SystemExit(f"BENCH_PNG must be old or new, not {encoder!r}")
     stages = Stages()
     encode = stages.counted(pillow_png if encoder == "old" else render.common.to_png, "encode")
-    render.common.to_png = encode
-    for name in RENDER_MODULES:
-        module = importlib.import_module(f"render.{name}")
-        module.to_png = encode  # type: ignore[attr-defined]
-        if hasattr(module, "render"):
-            module.render = stages.counted(module.render, "render")  # type: ignore[attr-defined]
-    return stages
+    modules = [render.common, *(importlib.import_module(f"render.{name}") for name in RENDER_MODULES)]
+    saved = [(m, name, getattr(m, name)) for m in modules for name in ("to_png", "render") if hasattr(m, name)]
+    for module, name, fn in saved:
+        setattr(module, name, encode if name == "to_png" else stages.counted(fn, "render"))
+
+    def restore() -> None:
+        for module, name, fn in saved:
+            setattr(module, name, fn)
+
+    return stages, restore
 
 
 def main() -> int:
-    stages = install(os.environ.get("BENCH_PNG", "new"))
+    stages, _ = install(os.environ.get("BENCH_PNG", "new"))
     profile_path = os.environ.get("BENCH_PROFILE")
     profiler = cProfile.Profile() if profile_path else None
 
     def report(_signal: int, _frame: FrameType | None) -> None:
+        nonlocal profiler
         print(stages.line(), file=sys.stderr, flush=True)
-        if profiler is not None and profile_path:
+        if profiler is not None and profile_path:  # what ran since the last signal; a fresh count from here
             profiler.dump_stats(profile_path)
+            profiler = cProfile.Profile()
+            profiler.enable()
 
     signal.signal(signal.SIGUSR1, report)
     import bot  # after the patches, so nothing holds the encoder from before

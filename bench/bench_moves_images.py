@@ -232,6 +232,22 @@ async def phase(pairs: list[Pair], db: Database, bots: list[BenchBot], server: P
     return [m for m in moves if start <= m.at < end], spent, int(spent.pop("renders"))
 
 
+async def start_all(pairs: list[Pair], db: Database) -> None:
+    """Every pair's first game, four being set up at a time."""
+    gate = asyncio.Semaphore(4)
+
+    async def begin(pair: Pair) -> None:
+        async with gate:
+            await pair.start(db)
+
+    await asyncio.gather(*(begin(p) for p in pairs))
+
+
+def profiled(path: str | None, encoder: str, shard: int) -> dict[str, str]:
+    """``BENCH_PROFILE`` for the new side's bot processes when ``--profile`` asks."""
+    return {"BENCH_PROFILE": f"{path}.{shard}"} if path and encoder == "new" else {}
+
+
 async def run(backend: str, database: str, server: PgServer | None, args: argparse.Namespace) -> list[Phase]:
     logging.getLogger("discord").setLevel(logging.CRITICAL)
     phases: list[Phase] = []
@@ -251,16 +267,11 @@ async def run(backend: str, database: str, server: PgServer | None, args: argpar
         try:
             for number in range(args.rounds * 2):
                 encoder = ("old", "new")[number % 2]
-                bots = [BenchBot(fake, database, {**e, "BENCH_PNG": encoder}) for e in env]
+                bots = [BenchBot(fake, database, {**e, "BENCH_PNG": encoder, **profiled(args.profile, encoder, k)})
+                        for k, e in enumerate(env)]
                 await asyncio.gather(*(b.start() for b in bots))
                 if number == 0:
-                    gate = asyncio.Semaphore(4)
-
-                    async def begin(pair: Pair) -> None:
-                        async with gate:
-                            await pair.start(db)
-
-                    await asyncio.gather(*(begin(p) for p in pairs))
+                    await start_all(pairs, db)
                 moves, cpu, renders = await phase(pairs, db, bots, server, args.warmup, args.seconds)
                 done = Phase(backend, encoder, number // 2 + 1, args.seconds, moves, os.getloadavg()[0], cpu, renders)
                 phases.append(done)
@@ -329,6 +340,8 @@ def parse(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--warmup", type=float, default=5, help="seconds played unmeasured after each bot start")
     parser.add_argument("--rounds", type=int, default=2, help="old/new pairs of phases per backend")
     parser.add_argument("--pairs", type=int, default=32, help="pairs of players, each in its own game")
+    parser.add_argument("--profile", metavar="PATH", help="cProfile the new side's event loop: the last measured"
+                        " window's stats in PATH.0 (PATH.1: the second shard process)")
     parser.add_argument("--game", choices=sorted(engines.GAMES), default="zrtz")
     return parser.parse_args(argv)
 
