@@ -245,7 +245,7 @@ async def start_all(pairs: list[Pair], db: Database) -> None:
 
 def profiled(path: str | None, encoder: str, shard: int) -> dict[str, str]:
     """``BENCH_PROFILE`` for the new side's bot processes when ``--profile`` asks."""
-    return {"BENCH_PROFILE": f"{path}.{shard}"} if path and encoder == "new" else {}
+    return {"BENCH_PROFILE": f"{path}.{shard}"} if path and encoder != "old" else {}
 
 
 async def run(backend: str, database: str, server: PgServer | None, args: argparse.Namespace) -> list[Phase]:
@@ -265,15 +265,16 @@ async def run(backend: str, database: str, server: PgServer | None, args: argpar
         db = await Database.open(database)
         bots: list[BenchBot] = []
         try:
-            for number in range(args.rounds * 2):
-                encoder = ("old", "new")[number % 2]
+            for number in range(args.rounds * len(args.encoders)):
+                encoder = args.encoders[number % len(args.encoders)]
                 bots = [BenchBot(fake, database, {**e, "BENCH_PNG": encoder, **profiled(args.profile, encoder, k)})
                         for k, e in enumerate(env)]
                 await asyncio.gather(*(b.start() for b in bots))
                 if number == 0:
                     await start_all(pairs, db)
                 moves, cpu, renders = await phase(pairs, db, bots, server, args.warmup, args.seconds)
-                done = Phase(backend, encoder, number // 2 + 1, args.seconds, moves, os.getloadavg()[0], cpu, renders)
+                done = Phase(backend, encoder, number // len(args.encoders) + 1, args.seconds, moves,
+                             os.getloadavg()[0], cpu, renders)
                 phases.append(done)
                 print(done.line(), flush=True)
                 await asyncio.sleep(1)  # the last replies' own writes (board shown) finish
@@ -296,12 +297,12 @@ async def run(backend: str, database: str, server: PgServer | None, args: argpar
     return phases
 
 
-def summary(phases: list[Phase]) -> list[str]:
-    """Backend x encoder: moves/s (mean of the rounds), pooled p50/p95 reply, and new over old."""
+def summary(phases: list[Phase], encoders: list[str]) -> list[str]:
+    """Backend x encoder: moves/s (mean of the rounds), pooled p50/p95 reply, and each over the first (old)."""
     lines = []
     for backend in dict.fromkeys(p.backend for p in phases):
         rate: dict[str, float] = {}
-        for encoder in ("old", "new"):
+        for encoder in encoders:
             mine = [p for p in phases if p.backend == backend and p.encoder == encoder]
             ms = [m.took * 1000 for p in mine for m in p.moves]
             rate[encoder] = sum(p.played / p.seconds for p in mine) / len(mine)
@@ -309,7 +310,7 @@ def summary(phases: list[Phase]) -> list[str]:
             lines.append(f"{backend:<10} {encoder:<4} {rate[encoder]:6.1f} moves/s"
                          f" ({', '.join(f'{p.played / p.seconds:.1f}' for p in mine)})  reply p50"
                          f" {percentile(ms, 50):.0f} ms, p95 {percentile(ms, 95):.0f} ms  (load {loads})")
-        lines.append(f"{backend:<10} new / old: {rate['new'] / rate['old']:.2f}x")
+        lines += [f"{backend:<10} {e} / {encoders[0]}: {rate[e] / rate[encoders[0]]:.2f}x" for e in encoders[1:]]
     return lines
 
 
@@ -329,8 +330,8 @@ async def main(args: argparse.Namespace) -> None:
             server.stop()
     print(LEGEND)
     print(f"\n{args.pairs} pairs of players, {args.game}, {args.seconds:.0f} s measured per phase, {os.cpu_count()}"
-          " cores; old: Pillow PNG level 3, new: render.common.to_png")
-    print("\n".join(summary(phases)))
+          " cores; old: Pillow PNG level 3, new: render.common.to_png (new1: at zlib level 1)")
+    print("\n".join(summary(phases, args.encoders)))
 
 
 def parse(argv: list[str] | None = None) -> argparse.Namespace:
@@ -338,10 +339,13 @@ def parse(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--backend", choices=("both", "sqlite", "postgres"), default="both")
     parser.add_argument("--seconds", type=float, default=20, help="seconds measured per phase")
     parser.add_argument("--warmup", type=float, default=5, help="seconds played unmeasured after each bot start")
-    parser.add_argument("--rounds", type=int, default=2, help="old/new pairs of phases per backend")
+    parser.add_argument("--rounds", type=int, default=2, help="rounds of phases (one per encoder) per backend")
+    parser.add_argument("--encoders", type=lambda text: text.split(","), default=["old", "new"],
+                        help="BENCH_PNG values, a phase each in turn, the first the baseline (bench/bench_bot.py:"
+                        " old, new, new1)")
     parser.add_argument("--pairs", type=int, default=32, help="pairs of players, each in its own game")
-    parser.add_argument("--profile", metavar="PATH", help="cProfile the new side's event loop: the last measured"
-                        " window's stats in PATH.0 (PATH.1: the second shard process)")
+    parser.add_argument("--profile", metavar="PATH", help="cProfile the event loop of every side but old: the"
+                        " last measured window's stats in PATH.0 (PATH.1: the second shard process)")
     parser.add_argument("--game", choices=sorted(engines.GAMES), default="zrtz")
     return parser.parse_args(argv)
 
