@@ -298,19 +298,26 @@ async def run(backend: str, database: str, server: PgServer | None, args: argpar
 
 
 def summary(phases: list[Phase], encoders: list[str]) -> list[str]:
-    """Backend x encoder: moves/s (mean of the rounds), pooled p50/p95 reply, and each over the first (old)."""
+    """Backend x encoder: moves/s (mean of the rounds), pooled p50/p95 reply, the CPU a move costs the bot and
+    its database (the machine's part when Discord is elsewhere), and each encoder over the first (old)."""
     lines = []
     for backend in dict.fromkeys(p.backend for p in phases):
         rate: dict[str, float] = {}
+        cost: dict[str, float] = {}
         for encoder in encoders:
             mine = [p for p in phases if p.backend == backend and p.encoder == encoder]
             ms = [m.took * 1000 for p in mine for m in p.moves]
             rate[encoder] = sum(p.played / p.seconds for p in mine) / len(mine)
+            cost[encoder] = (sum(p.cpu["bot"] + p.cpu["postgres"] for p in mine) * 1000
+                             / max(1, sum(p.played for p in mine)))
             loads = ", ".join(f"{p.load:.1f}" for p in mine)
             lines.append(f"{backend:<10} {encoder:<4} {rate[encoder]:6.1f} moves/s"
                          f" ({', '.join(f'{p.played / p.seconds:.1f}' for p in mine)})  reply p50"
-                         f" {percentile(ms, 50):.0f} ms, p95 {percentile(ms, 95):.0f} ms  (load {loads})")
-        lines += [f"{backend:<10} {e} / {encoders[0]}: {rate[e] / rate[encoders[0]]:.2f}x" for e in encoders[1:]]
+                         f" {percentile(ms, 50):.0f} ms, p95 {percentile(ms, 95):.0f} ms  bot+database CPU"
+                         f" {cost[encoder]:.1f} ms a move  (load {loads})")
+        base = encoders[0]
+        lines += [f"{backend:<10} {e} / {base}: {rate[e] / rate[base]:.2f}x the moves a second,"
+                  f" {cost[base] / cost[e]:.2f}x the moves per CPU second of bot and database" for e in encoders[1:]]
     return lines
 
 
