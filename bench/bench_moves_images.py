@@ -1,7 +1,8 @@
 """Moves a second with board images drawn and Discord in the loop, old PNG encoder against new (issue 24).
 
-Run: ``.venv/bin/python -m bench.bench_moves_images`` (``--backend sqlite|postgres|both``, ``--seconds``
-measured per phase, ``--rounds`` of old/new, ``--pairs`` of players, ``--game``).
+Run: ``.venv/bin/python -m bench.bench_moves_images --seconds 20 --rounds 3`` (``--backend sqlite|postgres|both``,
+``--seconds`` measured per phase, ``--rounds`` of phases, ``--encoders old,new[,new1]``, ``--pairs`` of
+players, ``--game``, ``--profile PATH``).
 
 The real bot runs as its own process (``bench/bench_bot.py``: ``bot.py`` with the encoder chosen by
 ``BENCH_PNG``) against the project's fake Discord: one process on a SQLite file, or two shard processes
