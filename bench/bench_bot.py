@@ -1,0 +1,125 @@
+"""``bot.py`` as the benches start it: the boards' PNG encoder chosen, and the board work counted.
+
+    BENCH_PNG=old .venv/bin/python -m bench.bench_bot --sync     (bench/bench_moves_images.py starts it)
+
+Production never runs this module. ``BENCH_PNG=old`` puts back the encoder boards had before issue 24
+(Pillow, compression level 3, its per-row filter search); ``new`` (the default) keeps ``render.common.to_png``;
+``new1`` is ``to_png`` at zlib level 1 (a candidate: faster, larger files).
+Either way every board drawn is counted: the renderers and the encoder are wrapped to add up their own
+thread's CPU time, and on SIGUSR1 the process writes one ``bench-stages`` line of JSON to stderr (renders,
+CPU of drawing and of encoding, the process's own CPU), so a bench can split a move's cost by stage.
+``BENCH_PROFILE=PATH`` also profiles the event loop's thread (cProfile, in that thread's CPU time): on
+SIGUSR1 what ran since the last signal is written to PATH.
+"""
+
+from __future__ import annotations
+
+import cProfile
+import importlib
+import io
+import json
+import os
+import signal
+import sys
+import threading
+import time
+from collections.abc import Callable
+from types import FrameType
+from typing import Any
+
+from PIL import Image
+
+import engines
+import render.common
+
+RENDER_MODULES = [*engines.GAMES, "leaderboard", "standings", "profile", "events"]
+"""Every render module that encodes through ``to_png`` (each imported it by name)."""
+
+
+def pillow_png(image: Image.Image) -> bytes:
+    """The boards' encoder before issue 24: Pillow, compression level 3."""
+    buffer = io.BytesIO()
+    image.save(buffer, format="PNG", compress_level=3)
+    return buffer.getvalue()
+
+
+class Stages:
+    """CPU seconds of the board work, summed over the threads that did it."""
+
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+        self.renders = 0
+        self.render_s = 0.0
+        self.encodes = 0
+        self.encode_s = 0.0
+
+    def counted(self, fn: Callable[..., Any], kind: str) -> Callable[..., Any]:
+        """``fn`` adding its calling thread's CPU time to ``kind`` ("render" or "encode")."""
+        def wrapper(*args: Any, **kwargs: Any) -> Any:
+            started = time.thread_time()
+            try:
+                return fn(*args, **kwargs)
+            finally:
+                spent = time.thread_time() - started
+                with self.lock:
+                    setattr(self, f"{kind}s", getattr(self, f"{kind}s") + 1)
+                    setattr(self, f"{kind}_s", getattr(self, f"{kind}_s") + spent)
+        return wrapper
+
+    def line(self) -> str:
+        cpu = os.times()
+        with self.lock:
+            return "bench-stages " + json.dumps({
+                "renders": self.renders, "render_s": self.render_s, "encodes": self.encodes,
+                "encode_s": self.encode_s, "process_s": cpu.user + cpu.system})
+
+
+ENCODERS = ("old", "new", "new1")
+
+
+def install(encoder: str) -> tuple[Stages, Callable[[], None]]:
+    """Choose the encoder (one of ``ENCODERS``) in every render module and count the board work; returns the
+    counters and a function that puts every module back as it was (for tests)."""
+    if encoder not in ENCODERS:
+        raise SystemExit(f"BENCH_PNG must be one of {', '.join(ENCODERS)}, not {encoder!r}")
+    stages = Stages()
+    encode = stages.counted(pillow_png if encoder == "old" else render.common.to_png, "encode")
+    modules = [render.common, *(importlib.import_module(f"render.{name}") for name in RENDER_MODULES)]
+    saved = [(m, name, getattr(m, name)) for m in modules for name in ("to_png", "render") if hasattr(m, name)]
+    saved.append((render.common, "PNG_LEVEL", render.common.PNG_LEVEL))
+    for module, name, fn in saved:
+        if name != "PNG_LEVEL":
+            setattr(module, name, encode if name == "to_png" else stages.counted(fn, "render"))
+    if encoder == "new1":
+        render.common.PNG_LEVEL = 1
+
+    def restore() -> None:
+        for module, name, fn in saved:
+            setattr(module, name, fn)
+
+    return stages, restore
+
+
+def main() -> int:
+    stages, _ = install(os.environ.get("BENCH_PNG", "new"))
+    profile_path = os.environ.get("BENCH_PROFILE")
+    profiler = cProfile.Profile(time.thread_time) if profile_path else None
+
+    def report(_signal: int, _frame: FrameType | None) -> None:
+        nonlocal profiler
+        print(stages.line(), file=sys.stderr, flush=True)
+        if profiler is not None and profile_path:  # what ran since the last signal; a fresh count from here
+            profiler.dump_stats(profile_path)
+            profiler = cProfile.Profile(time.thread_time)
+            profiler.enable()
+
+    signal.signal(signal.SIGUSR1, report)
+    import bot  # after the patches, so nothing holds the encoder from before
+
+    if profiler is not None:
+        profiler.enable()
+    return bot.main(sys.argv[1:])
+
+
+if __name__ == "__main__":
+    sys.exit(main())
