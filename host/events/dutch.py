@@ -17,17 +17,25 @@ it settles places the text leaves open. The round is paired bracket by bracket f
   lower bracket) pairable under C.1-C.3, with a bye-eligible player left over when the count is odd;
   checked by a maximum matching, so the round is always completed when it can be.
 - **Quality (C.5-C.19), in order:** most pairs; smallest pairing score differences (A.8, compared from
-  the largest); topscorers' colour differences beyond ±2 and three same colours running (last round
-  only); colour preferences not met, then strong ones; the same downfloat or upfloat as the previous
-  round, then as two rounds before; then the score differences of those repeated floats.
+  the largest); the next bracket's pairs and PSD (C.7, below); topscorers' colour differences beyond ±2
+  and three same colours running (last round only); colour preferences not met, then strong ones; the
+  same downfloat or upfloat as the previous round, then as two rounds before; then the score
+  differences of those repeated floats.
 - **Colours (E.1-E.5):** both preferences; the stronger (both absolute: the wider colour difference);
   alternate from the latest round in which the two had different colours, comparing played games only
   and skipping unplayed rounds (C.04.2 D.5); the higher ranked player's preference (rank = score, then
   pairing number); the higher ranked player gets the initial colour (the first seat) on an odd pairing
   number, the other on an even one.
 
-Not implemented: C.7 (the look-ahead to the next bracket's downfloaters). A bracket stops looking after
-``MAX_CANDIDATES`` candidates and takes the best seen (a large bracket with no perfect candidate). When no
+- **Look-ahead (C.7)**, ranked after C.6: the downfloaters are chosen so that the next bracket, built as
+  it would be paired (them as MDPs, its residents, the players below), has the most pairs and then the
+  smallest PSD while the round can still be completed (C.4, the bye only to a player allowed one). The
+  handbook says "just in the following bracket"; bbpPairings weighs the same two things for the next
+  bracket inside its one matching of the round. Not applied in the last bracket (nothing follows it).
+
+A bracket stops looking after ``MAX_CANDIDATES`` candidates and takes the best seen (a large bracket with no
+perfect candidate); C.7 weighs at most ``MAX_LOOKAHEAD_SETS`` downfloater sets to know the best value a
+level can reach, and a next bracket tries at most ``LOOKAHEAD_CANDIDATES`` candidates a level. When no
 pairing meets C.1 and C.2 at all, ``NoLegalPairing`` says what the organiser may allow: a rematch, or a
 second bye.
 """
@@ -177,14 +185,9 @@ def players_of(entrants: Sequence[EntrantId], results: Sequence[Result], round_:
 # ----- colours (E.1-E.5) ----------------------------------------------------------------------------
 
 
-def allocate(a: Player, b: Player, *, without_e4: bool = False) -> tuple[Player, Player]:
-    """(white, black) for a pair by E.1-E.5. "Higher ranked" is the A.2 order: score, then pairing number.
-
-    ``without_e4``: skip E.4 and go straight to E.5 with the better pairing number as "higher ranked", as
-    caissify-pairings does (the reference test uses it to name that difference; the handbook and
-    bbpPairings apply E.4 and rank by score first).
-    """
-    higher, lower = (a, b) if (a.number < b.number if without_e4 else a.rank < b.rank) else (b, a)
+def allocate(a: Player, b: Player) -> tuple[Player, Player]:
+    """(white, black) for a pair by E.1-E.5. "Higher ranked" is the A.2 order: score, then pairing number."""
+    higher, lower = (a, b) if a.rank < b.rank else (b, a)
     ph, pl = higher.preference, lower.preference
     if ph.direction != pl.direction or ph.direction == 0:  # E.1 both granted (or only one has a wish)
         if ph.direction == WHITE or (ph.direction == 0 and pl.direction == BLACK):
@@ -200,21 +203,21 @@ def allocate(a: Player, b: Player, *, without_e4: bool = False) -> tuple[Player,
         winner = higher if abs(higher.difference) > abs(lower.difference) else lower
         return (winner, _other(winner, higher, lower)) if winner.preference.direction == WHITE \
             else (_other(winner, higher, lower), winner)
-    return _by_history(higher, lower, e4=not without_e4)
+    return _by_history(higher, lower)
 
 
 def _other(p: Player, a: Player, b: Player) -> Player:
     return b if p is a else a
 
 
-def _by_history(higher: Player, lower: Player, e4: bool = True) -> tuple[Player, Player]:
+def _by_history(higher: Player, lower: Player) -> tuple[Player, Player]:
     """E.3 alternate from the latest played games that differ, E.4 the higher's wish, E.5 the pairing number."""
     for back in range(1, min(len(higher.colours), len(lower.colours)) + 1):
         ch, cl = higher.colours[-back], lower.colours[-back]
         if ch != cl:
             return (higher, lower) if ch == BLACK else (lower, higher)
     wish = higher.preference.direction
-    if wish and e4:
+    if wish:
         return (higher, lower) if wish == WHITE else (lower, higher)
     return (higher, lower) if higher.number % 2 == 1 else (lower, higher)
 
