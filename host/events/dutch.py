@@ -352,6 +352,10 @@ def _heterogeneous(mdps: Sequence[Player], residents: Sequence[Player], pairs: i
                 yield mdp_pairs + rest, limbo + left
 
 
+UNREACHED: tuple[int, tuple[float, ...]] = (1, ())
+"""C.7's value when the next bracket found no completing candidate within its bounds: worse than any other."""
+
+
 class _Bracket:
     """One bracket's candidates, scored by the quality criteria."""
 
@@ -365,7 +369,7 @@ class _Bracket:
         self.next_residents = [p for p in below if p.score == top_below]
         self.ahead = ahead and not last
         """C.7 applies (not in the last bracket, nor in a next bracket weighed for C.7 itself)."""
-        self._ahead: dict[frozenset[EntrantId], tuple[int, tuple[float, ...]] | None] = {}
+        self._ahead: dict[frozenset[EntrantId], tuple[int, tuple[float, ...]]] = {}
 
     def lookahead(self, floaters: Sequence[Player]) -> tuple[int, tuple[float, ...]] | None:
         """C.7 for these downfloaters: what the next bracket makes of them (None when C.7 does not apply).
@@ -381,7 +385,7 @@ class _Bracket:
             below = [p for p in self.below if p.score < self.next_residents[0].score]
             following = _Bracket(sorted(floaters, key=lambda p: p.rank), self.next_residents, below, self.rules,
                                  self.round, not below, self.budget, ahead=False)
-            self._ahead[key] = following.outcome()
+            self._ahead[key] = following.outcome() or UNREACHED
         return self._ahead[key]
 
     def outcome(self) -> tuple[int, tuple[float, ...]] | None:
@@ -394,7 +398,7 @@ class _Bracket:
                 if self.completes(chosen, left):
                     psd = self.psd(chosen, left)
                     found = psd if found is None else min(found, psd)
-                    if psd == ideal:
+                    if ideal is None or psd == ideal:  # homogeneous: every candidate of a level has one PSD
                         break
             if found is not None:
                 return -pairs, found
