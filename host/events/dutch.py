@@ -44,6 +44,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Collection, Iterator, Sequence
 from dataclasses import dataclass
+from functools import cached_property
 from itertools import combinations
 from math import comb
 
@@ -104,11 +105,13 @@ class Player:
     rank: int = 0
     """Position in the A.2 order (score, then pairing number), 0 = first."""
 
-    @property
+    @cached_property
     def difference(self) -> int:
+        """Whites minus blacks. Cached, like ``preference``: a pairing asks millions of times, and the
+        colours are complete before it starts (``players_of``)."""
         return sum(self.colours)
 
-    @property
+    @cached_property
     def preference(self) -> Preference:
         played, cd = self.colours, self.difference
         if not played:
