@@ -89,7 +89,8 @@ def crosstable(snap: Snapshot, table: Table, names: dict[int, str], title: str, 
 
 
 def bracket(snap: Snapshot, names: dict[int, str], title: str, subtitle: str) -> Bracket | None:
-    """The knockout's rounds (the latest four when there are more): each match's players, seeds and score."""
+    """The knockout's rounds (the latest four when there are more): each match's players, seeds and score;
+    the third-place match (drawn under the final) once the final round is paired."""
     event = snap.event
     if event.format != plan.KNOCKOUT or event.current_round == 0:
         return None
