@@ -113,6 +113,9 @@ def test_the_reference_answers_the_named_cases_as_their_tests_say() -> None:
     # Equal candidates: the reference takes the exchange 7-9, 10-11, not the first transposition.
     boards, _ = theirs(named.ELEVEN_TO_ROUND_3, 11, 4, 4)
     assert {frozenset({7, 9}), frozenset({10, 11})} <= {frozenset(b) for b in boards}
+    # C.3: the reference pairs 9-8 (both non-topscorers who must have white) and 1-2.
+    boards, _ = theirs(named.NINE_TO_ROUND_6, 9, 7, 7)
+    assert {frozenset({8, 9}), frozenset({1, 2})} <= {frozenset(b) for b in boards}
     # E.4: the reference gives black to 1 (better pairing number), not to 3 (higher score).
     assert (3, 1) in theirs(named.SIX_ROUND_1, 6, 2, 4)[0]
     # Unplayed rounds: white to 2 with them in the history, to 5 (as we do) with played games only.

@@ -105,6 +105,32 @@ def test_when_candidates_tie_on_every_criterion_the_first_in_the_handbook_order_
     assert paired.bye == 3
 
 
+# ----- C.3: two non-topscorers with the same absolute colour wish never meet (the reference pairs them) -----
+
+NINE_TO_ROUND_6 = """\
+1:5w0 7b1 6w1 9b1 8w1 3b=
+2:6b1 8w= 3b= 5b0 U 4w1
+3:7w0 4b1 2w= 8w1 5b1 1w=
+4:8b0 3w0 U 6b0 9w1 2b0
+5:1b1 9w1 8b= 2w1 3w0 7b1
+6:2w0 U 1b0 4w1 7b0 9w0
+7:3b1 1w0 9b0 U 6w1 5w0
+8:4w1 2b= 5w= 3b0 1b0 U
+9:U 5b0 7w1 1w0 4b0 6b1"""
+
+
+def test_two_non_topscorers_with_the_same_absolute_colour_wish_are_not_paired() -> None:
+    # 9 players, round 7 of 7 (topscorers: more than 3½). 8 (…W B B) and 9 (…B B) both must have white
+    # (C.04.3 A.6: the same colour in the two latest games is an absolute preference), and both have 3
+    # points: C.3 forbids 8-9 ("non-topscorers with the same absolute colour preference shall not meet").
+    # 9 has met 1, 4, 5, 6 and 7 and 3 takes the bye (the only player without one), so 9 must meet 2, and
+    # 1 (who has met 3, 5-9) must meet 4: 4-1, 5-6, 9-2, 8-7. The reference pairs 1-2 and then 9-8, giving
+    # 8 black a third time running, against C.3; the round can be paired without that, so C.3 holds.
+    paired = pair_dutch(list(range(1, 10)), from_blocks(NINE_TO_ROUND_6), 7, rounds=7)
+    assert pairs(paired.boards) == {frozenset({1, 4}), frozenset({5, 6}), frozenset({2, 9}), frozenset({7, 8})}
+    assert paired.bye == 3 and (8, 7) in paired.boards  # 8 white, 7 (…W W) black: both absolute wishes met
+
+
 # ----- colours: E.4's "higher ranked" is score first (A.2); the reference ranks by pairing number ------
 
 SIX_ROUND_1 = """\
@@ -159,7 +185,7 @@ def test_colour_wishes_skip_unplayed_rounds() -> None:
 def test_the_named_histories_are_legal_events() -> None:
     # Every history above pairs without an organiser's decision (no rematch, no second bye needed).
     cases = ((C7_SIX, 6, 3, 3), (SEVEN_TO_ROUND_3, 7, 4, 6), (ELEVEN_TO_ROUND_3, 11, 4, 4), (SIX_ROUND_1, 6, 2, 4),
-             (FIVE_TO_ROUND_3, 5, 4, 4))
+             (FIVE_TO_ROUND_3, 5, 4, 4), (NINE_TO_ROUND_6, 9, 7, 7))
     for text, n, round_, rounds in cases:
         try:
             pair_dutch(list(range(1, n + 1)), from_blocks(text), round_, rounds=rounds)
