@@ -6,7 +6,7 @@ columns, games in progress, and a note (withdrawn; how far a knockout player got
 
 from __future__ import annotations
 
-from data.tournaments import Snapshot
+from data.tournaments import Pairing, Snapshot
 from host import tournament_plan as plan
 from host.tournament_plan import Picture, Table
 from host.tournament_texts import number
@@ -89,39 +89,43 @@ def crosstable(snap: Snapshot, table: Table, names: dict[int, str], title: str, 
 
 
 def bracket(snap: Snapshot, names: dict[int, str], title: str, subtitle: str) -> Bracket | None:
-    """The knockout's rounds (the latest four when there are more): each match's players, seeds and score."""
+    """The knockout's rounds (the latest four when there are more): each match's players, seeds and score;
+    the third-place match (drawn under the final) once the final round is paired."""
     event = snap.event
     if event.format != plan.KNOCKOUT or event.current_round == 0:
         return None
     seed = {u: i for i, u in enumerate(plan.seed_order(snap), start=1)}
     total = max(event.rounds, event.current_round)
     rounds = []
+    third: Match | None = None
     for round_ in shown_rounds(total, event.current_round):
         boards = plan.boards_of(snap, round_)
         size = 2 ** (total - round_)
-        matches = []
-        for board in range(1, size + 1):
-            games = boards.get(board)
-            if not games:
-                matches.append(Match(None, None))
-                continue
-            first = games[0]
-            state = plan.match_of(games, plan.match_games(snap))
-            winner = state.winner if state is not None else None
-            if first.bye:
-                user = first.seats[0]
-                matches.append(Match(Slot(names.get(user, str(user)), seed.get(user), "", True), None, "bye"))
-                continue
-            score = {u: 0.0 for u in first.seats}
-            for g in games:
-                if g.points is not None:
-                    for u, pts in zip(g.seats, g.points, strict=True):
-                        score[u] += pts
-            slots = [Slot(names.get(u, str(u)), seed.get(u), number(score[u]) if winner or any(score.values())
-                          else "", u == winner) for u in first.seats]
-            note = "forfeit" if first.forfeit else "" if winner else "playing"
-            matches.append(Match(slots[0], slots[1], note))
+        matches = [_match(snap, boards.get(board), names, seed) for board in range(1, size + 1)]
+        if round_ == total and plan.is_third_place(snap, round_) and boards.get(2):
+            third = _match(snap, boards[2], names, seed)
         label = "Final" if round_ == total else "Semi-finals" if round_ == total - 1 else \
             "Quarter-finals" if round_ == total - 2 else f"Round {round_}"
         rounds.append(BracketRound(label, tuple(matches)))
-    return Bracket(title, subtitle, tuple(rounds))
+    return Bracket(title, subtitle, tuple(rounds), third)
+
+
+def _match(snap: Snapshot, games: list[Pairing] | None, names: dict[int, str], seed: dict[int, int]) -> Match:
+    """One match of the bracket: both players with seed and match points, the winner marked."""
+    if not games:
+        return Match(None, None)
+    first = games[0]
+    state = plan.match_of(games, plan.match_games(snap))
+    winner = state.winner if state is not None else None
+    if first.bye:
+        user = first.seats[0]
+        return Match(Slot(names.get(user, str(user)), seed.get(user), "", True), None, "bye")
+    score = {u: 0.0 for u in first.seats}
+    for g in games:
+        if g.points is not None:
+            for u, pts in zip(g.seats, g.points, strict=True):
+                score[u] += pts
+    slots = [Slot(names.get(u, str(u)), seed.get(u), number(score[u]) if winner or any(score.values())
+                  else "", u == winner) for u in first.seats]
+    note = "forfeit" if first.forfeit else "" if winner else "playing"
+    return Match(slots[0], slots[1], note)

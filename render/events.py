@@ -77,6 +77,8 @@ class Bracket:
     title: str
     subtitle: str
     rounds: tuple[BracketRound, ...]
+    third_place: Match | None = None
+    """The semi-finals' losers' match, drawn under the final (when the final is shown)."""
 
 
 def _cell(draw: ImageDraw.ImageDraw, content: str, box: Box, size: int, fill: Colour = INK, align: str = "m",
@@ -163,6 +165,11 @@ def render_bracket(bracket: Bracket) -> bytes:
     slot_h, gap = 36, 14
     box_h = 2 * slot_h
     height = TOP + 30 + first * (box_h + gap) + MARGIN
+    # The final sits mid-height in its column: the third-place match goes below it, with its own label.
+    final_bottom = TOP + 30 + first * (box_h + gap) / 2 - gap / 2 + slot_h
+    third_top = final_bottom + 2 * gap + 26
+    if bracket.third_place is not None:
+        height = max(height, round(third_top + box_h + MARGIN))
     image = Image.new("RGB", (WIDTH, height), PAPER)
     draw = ImageDraw.Draw(image)
     _head(draw, bracket.title, bracket.subtitle)
@@ -194,6 +201,15 @@ def render_bracket(bracket: Bracket) -> bytes:
                     draw.line((mid, feeder, mid, cy), fill=MUTED, width=2)
                 draw.line((x0 - link / 2, cy, x0, cy), fill=MUTED, width=2)
         centres.append(here)
+    if bracket.third_place is not None and rounds and len(rounds[-1].matches) == 1:
+        x0 = MARGIN + (columns - 1) * (col_w + link)
+        _cell(draw, "Third place", (x0, third_top - 28, x0 + col_w, third_top - 2), 16, MUTED, "l", bold=True)
+        match = bracket.third_place
+        draw.rectangle((x0, third_top, x0 + col_w, third_top + box_h), fill=(255, 255, 255), outline=LINE)
+        draw.line((x0, third_top + slot_h, x0 + col_w, third_top + slot_h), fill=LINE)
+        for s, slot in enumerate((match.top, match.bottom)):
+            y = third_top + s * slot_h
+            _slot(draw, slot, (x0, y, x0 + col_w, y + slot_h), size, match.note if s == 1 else "")
     return to_png(image)
 
 

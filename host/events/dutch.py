@@ -17,17 +17,25 @@ it settles places the text leaves open. The round is paired bracket by bracket f
   lower bracket) pairable under C.1-C.3, with a bye-eligible player left over when the count is odd;
   checked by a maximum matching, so the round is always completed when it can be.
 - **Quality (C.5-C.19), in order:** most pairs; smallest pairing score differences (A.8, compared from
-  the largest); topscorers' colour differences beyond ±2 and three same colours running (last round
-  only); colour preferences not met, then strong ones; the same downfloat or upfloat as the previous
-  round, then as two rounds before; then the score differences of those repeated floats.
+  the largest); the next bracket's pairs and PSD (C.7, below); topscorers' colour differences beyond ±2
+  and three same colours running (last round only); colour preferences not met, then strong ones; the
+  same downfloat or upfloat as the previous round, then as two rounds before; then the score
+  differences of those repeated floats.
 - **Colours (E.1-E.5):** both preferences; the stronger (both absolute: the wider colour difference);
   alternate from the latest round in which the two had different colours, comparing played games only
   and skipping unplayed rounds (C.04.2 D.5); the higher ranked player's preference (rank = score, then
   pairing number); the higher ranked player gets the initial colour (the first seat) on an odd pairing
   number, the other on an even one.
 
-Not implemented: C.7 (the look-ahead to the next bracket's downfloaters). A bracket stops looking after
-``MAX_CANDIDATES`` candidates and takes the best seen (a large bracket with no perfect candidate). When no
+- **Look-ahead (C.7)**, ranked after C.6: the downfloaters are chosen so that the next bracket, built as
+  it would be paired (them as MDPs, its residents, the players below), has the most pairs and then the
+  smallest PSD while the round can still be completed (C.4, the bye only to a player allowed one). The
+  handbook says "just in the following bracket"; bbpPairings weighs the same two things for the next
+  bracket inside its one matching of the round. Not applied in the last bracket (nothing follows it).
+
+A bracket stops looking after ``MAX_CANDIDATES`` candidates and takes the best seen (a large bracket with no
+perfect candidate); C.7 weighs at most ``MAX_LOOKAHEAD_SETS`` downfloater sets to know the best value a
+level can reach, and a next bracket tries at most ``LOOKAHEAD_CANDIDATES`` candidates a level. When no
 pairing meets C.1 and C.2 at all, ``NoLegalPairing`` says what the organiser may allow: a rematch, or a
 second bye.
 """
@@ -36,13 +44,20 @@ from __future__ import annotations
 
 from collections.abc import Callable, Collection, Iterator, Sequence
 from dataclasses import dataclass
+from functools import cached_property
 from itertools import combinations
+from math import comb
 
 from host.events.matching import maximum_matching
 from host.events.model import WIN, Bye, EntrantId, Result
 
 MAX_CANDIDATES = 3000
 """Candidates a bracket compares when it has no perfect one, before it settles for the best one seen."""
+MAX_LOOKAHEAD_SETS = 60
+"""Downfloater sets a bracket weighs for the best C.7 value of a level; beyond it C.7 still ranks the
+candidates seen, but no longer bounds which one counts as perfect."""
+LOOKAHEAD_CANDIDATES = 200
+"""Candidates of one level the next bracket tries, for C.7, before it counts the level as out of reach."""
 MAX_STEPS = 200_000
 """Pairs the pruned search for a perfect candidate may try in one level of a bracket."""
 REMATCH, SECOND_BYE = "rematch", "second_bye"
@@ -90,11 +105,13 @@ class Player:
     rank: int = 0
     """Position in the A.2 order (score, then pairing number), 0 = first."""
 
-    @property
+    @cached_property
     def difference(self) -> int:
+        """Whites minus blacks. Cached, like ``preference``: a pairing asks millions of times, and the
+        colours are complete before it starts (``players_of``)."""
         return sum(self.colours)
 
-    @property
+    @cached_property
     def preference(self) -> Preference:
         played, cd = self.colours, self.difference
         if not played:
@@ -171,14 +188,9 @@ def players_of(entrants: Sequence[EntrantId], results: Sequence[Result], round_:
 # ----- colours (E.1-E.5) ----------------------------------------------------------------------------
 
 
-def allocate(a: Player, b: Player, *, without_e4: bool = False) -> tuple[Player, Player]:
-    """(white, black) for a pair by E.1-E.5. "Higher ranked" is the A.2 order: score, then pairing number.
-
-    ``without_e4``: skip E.4 and go straight to E.5 with the better pairing number as "higher ranked", as
-    caissify-pairings does (the reference test uses it to name that difference; the handbook and
-    bbpPairings apply E.4 and rank by score first).
-    """
-    higher, lower = (a, b) if (a.number < b.number if without_e4 else a.rank < b.rank) else (b, a)
+def allocate(a: Player, b: Player) -> tuple[Player, Player]:
+    """(white, black) for a pair by E.1-E.5. "Higher ranked" is the A.2 order: score, then pairing number."""
+    higher, lower = (a, b) if a.rank < b.rank else (b, a)
     ph, pl = higher.preference, lower.preference
     if ph.direction != pl.direction or ph.direction == 0:  # E.1 both granted (or only one has a wish)
         if ph.direction == WHITE or (ph.direction == 0 and pl.direction == BLACK):
@@ -194,21 +206,21 @@ def allocate(a: Player, b: Player, *, without_e4: bool = False) -> tuple[Player,
         winner = higher if abs(higher.difference) > abs(lower.difference) else lower
         return (winner, _other(winner, higher, lower)) if winner.preference.direction == WHITE \
             else (_other(winner, higher, lower), winner)
-    return _by_history(higher, lower, e4=not without_e4)
+    return _by_history(higher, lower)
 
 
 def _other(p: Player, a: Player, b: Player) -> Player:
     return b if p is a else a
 
 
-def _by_history(higher: Player, lower: Player, e4: bool = True) -> tuple[Player, Player]:
+def _by_history(higher: Player, lower: Player) -> tuple[Player, Player]:
     """E.3 alternate from the latest played games that differ, E.4 the higher's wish, E.5 the pairing number."""
     for back in range(1, min(len(higher.colours), len(lower.colours)) + 1):
         ch, cl = higher.colours[-back], lower.colours[-back]
         if ch != cl:
             return (higher, lower) if ch == BLACK else (lower, higher)
     wish = higher.preference.direction
-    if wish and e4:
+    if wish:
         return (higher, lower) if wish == WHITE else (lower, higher)
     return (higher, lower) if higher.number % 2 == 1 else (lower, higher)
 
@@ -343,15 +355,77 @@ def _heterogeneous(mdps: Sequence[Player], residents: Sequence[Player], pairs: i
                 yield mdp_pairs + rest, limbo + left
 
 
+UNREACHED: tuple[int, tuple[float, ...]] = (1, ())
+"""C.7's value when the next bracket found no completing candidate within its bounds: worse than any other."""
+
+
 class _Bracket:
     """One bracket's candidates, scored by the quality criteria."""
 
     def __init__(self, mdps: list[Player], residents: list[Player], below: list[Player], rules: _Rules,
-                 round_: int, last: bool, budget: int) -> None:
+                 round_: int, last: bool, budget: int, ahead: bool = True) -> None:
         self.mdps, self.residents, self.below, self.rules = mdps, residents, below, rules
         self.round, self.last, self.budget = round_, last, budget
         everyone = mdps + residents
         self.lowest = min(p.score for p in everyone)
+        top_below = max((p.score for p in below), default=None)
+        self.next_residents = [p for p in below if p.score == top_below]
+        self.ahead = ahead and not last
+        """C.7 applies (not in the last bracket, nor in a next bracket weighed for C.7 itself)."""
+        self._ahead: dict[frozenset[EntrantId], tuple[int, tuple[float, ...]]] = {}
+
+    def lookahead(self, floaters: Sequence[Player]) -> tuple[int, tuple[float, ...]] | None:
+        """C.7 for these downfloaters: what the next bracket makes of them (None when C.7 does not apply).
+
+        The next bracket is built as it would be paired (these MDPs, its residents, the rest below it)
+        and asked for its most pairs and then its smallest PSD among candidates that complete the round
+        (C.4), as bbpPairings weighs the next bracket inside its one matching of the whole round.
+        """
+        if not self.ahead:
+            return None
+        key = frozenset(p.id for p in floaters)
+        if key not in self._ahead:
+            below = [p for p in self.below if p.score < self.next_residents[0].score]
+            following = _Bracket(sorted(floaters, key=lambda p: p.rank), self.next_residents, below, self.rules,
+                                 self.round, not below, self.budget, ahead=False)
+            self._ahead[key] = following.outcome() or UNREACHED
+        return self._ahead[key]
+
+    def outcome(self) -> tuple[int, tuple[float, ...]] | None:
+        """(minus the most pairs, the smallest PSD) this bracket can reach while the round is completed."""
+        for pairs, m in self.levels():
+            ideal, found = self.ideal_psd(pairs, m), None
+            for seen, (chosen, left) in enumerate(self.candidates(pairs, m, self.rules.compatible)):
+                if seen >= LOOKAHEAD_CANDIDATES:
+                    break
+                if self.completes(chosen, left):
+                    psd = self.psd(chosen, left)
+                    found = psd if found is None else min(found, psd)
+                    if ideal is None or psd == ideal:  # homogeneous: every candidate of a level has one PSD
+                        break
+            if found is not None:
+                return -pairs, found
+        return None
+
+    def ideal_psd(self, pairs: int, m: int) -> tuple[float, ...] | None:
+        """The PSD of a level when its best MDPs are paired (None in a homogeneous bracket: all equal)."""
+        if not self.mdps:
+            return None
+        same = (self.residents[0], self.residents[0])
+        return self.psd([(p, self.residents[0]) for p in self.mdps[:m]] + [same] * (pairs - m),
+                        self.mdps[m:] + self.residents[: len(self.residents) - (2 * pairs - m)])
+
+    def ideal_lookahead(self, pairs: int, m: int) -> tuple[int, tuple[float, ...]] | None:
+        """The best C.7 value of any downfloater set at this level (None: too many sets to weigh)."""
+        if not self.ahead:
+            return None
+        left = len(self.residents) - (2 * pairs - m)
+        if comb(len(self.mdps), m) * comb(len(self.residents), left) > MAX_LOOKAHEAD_SETS:
+            return None
+        least = sorted(p.score for p in self.mdps[m:])  # the Limbo of the smallest PSD (C.6 ranks first)
+        values = [self.lookahead([*limbo, *rest]) for limbo in combinations(self.mdps, len(self.mdps) - m)
+                  if sorted(p.score for p in limbo) == least for rest in combinations(self.residents, left)]
+        return min((v for v in values if v is not None), default=None)
 
     def psd(self, pairs: list[Pair], floaters: list[Player]) -> tuple[float, ...]:
         diffs = [abs(a.score - b.score) for a, b in pairs] + [p.score - (self.lowest - 1) for p in floaters]
@@ -387,8 +461,8 @@ class _Bracket:
         c17 = tuple(sorted((d for p, d in ups if p.floats.get(prev) == "up"), reverse=True))
         c18 = tuple(sorted((d for p, d in downs_paired if p.floats.get(prev2) == "down"), reverse=True))
         c19 = tuple(sorted((d for p, d in ups if p.floats.get(prev2) == "up"), reverse=True))
-        return (rematches, second_byes, -len(pairs), self.psd(pairs, floaters), c8, c9, c10, c11, c12, c13, c14,
-                c15, c16, c17, c18, c19)
+        return (rematches, second_byes, -len(pairs), self.psd(pairs, floaters), self.lookahead(floaters) or (),
+                c8, c9, c10, c11, c12, c13, c14, c15, c16, c17, c18, c19)
 
     def completes(self, pairs: list[Pair], floaters: list[Player]) -> bool:
         if self.last:
@@ -441,9 +515,11 @@ class _Bracket:
 
         return pruned
 
-    def perfect(self, key: tuple[object, ...], ideal_psd: tuple[float, ...] | None) -> bool:
-        return (key[0] == 0 and key[1] == 0 and all(not x for x in key[4:12]) and not key[13] and not key[15]
-                and (ideal_psd is None or key[3] == ideal_psd))
+    def perfect(self, key: tuple[object, ...], ideal_psd: tuple[float, ...] | None,
+                ideal_ahead: tuple[int, tuple[float, ...]] | None) -> bool:
+        """No rematch or second bye, the ideal PSD and C.7 value, and nothing lost in C.8-C.15, C.17, C.19."""
+        return (key[0] == 0 and key[1] == 0 and all(not x for x in key[5:13]) and not key[14] and not key[16]
+                and (ideal_psd is None or key[3] == ideal_psd) and (ideal_ahead is None or key[4] == ideal_ahead))
 
     def candidates(self, pairs: int, m: int, ok: Callable[[Player, Player], bool]
                    ) -> Iterator[tuple[list[Pair], list[Player]]]:
@@ -454,17 +530,14 @@ class _Bracket:
     def best(self) -> tuple[list[Pair], list[Player]]:
         """The first perfect candidate of the best level (searched with pruning), else the best one seen."""
         for pairs, m in self.levels():
-            ideal_psd = None
-            if self.mdps:
-                same = (self.residents[0], self.residents[0])
-                ideal_psd = self.psd([(p, self.residents[0]) for p in self.mdps[:m]] + [same] * (pairs - m),
-                                     self.mdps[m:] + self.residents[: len(self.residents) - (2 * pairs - m)])
+            ideal_psd = self.ideal_psd(pairs, m)
+            ideal_ahead = self.ideal_lookahead(pairs, m)
             pruned = self.pruned_check()
 
             try:
                 for chosen, left in self.candidates(pairs, m, pruned):
                     key = self.quality(chosen, left)
-                    if self.perfect(key, ideal_psd) and self.completes(chosen, left):
+                    if self.perfect(key, ideal_psd, ideal_ahead) and self.completes(chosen, left):
                         return chosen, left
             except _GiveUp:
                 pass

@@ -8,6 +8,7 @@ the standings can be checked; a second Host over the same database stands in for
 from __future__ import annotations
 
 import asyncio
+import os
 from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
@@ -25,6 +26,7 @@ from host.tournament_jobs import Post, TournamentWorker
 from host.tournament_plan import Picture
 from host.tournament_texts import fit_table, split_lines
 from host.tournaments import Actor, no_image
+from render.events import render_bracket
 from tests.conftest import FakeClock, text_renderer
 
 ADMIN = Actor(1, manage_guild=True)
@@ -222,6 +224,13 @@ async def test_a_knockout_of_three_game_matches_with_a_tie_break_game_and_a_thir
     assert "tie-break game" in first_round and "game 3" in first_round
     podium = next(p for p in run.posts if p.what == "podium")
     assert "🥉 <@403>" in podium.text and "404" not in podium.text
+    drawn = tournament_image.bracket(snap, {u: f"Player {u}" for u in users}, "Event #1", "final")
+    assert drawn is not None and drawn.third_place is not None  # drawn under the final
+    third = drawn.third_place
+    assert third.top and third.bottom and (third.top.name, third.bottom.name) == ("Player 403", "Player 404")
+    assert third.top.won and not third.bottom.won and (third.top.score, third.bottom.score) == ("2", "0")
+    if keep := os.environ.get("EVENT_IMAGES"):
+        (Path(keep) / "bracket_third_place.png").write_bytes(render_bracket(drawn))
 
 
 async def test_knockout_match_rules_are_refused_for_other_formats(run: Run) -> None:

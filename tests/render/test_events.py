@@ -11,7 +11,7 @@ import io
 import pytest
 from PIL import Image
 
-from render.common import recording
+from render.common import Drawn, recording
 from render.events import (
     Bracket,
     BracketRound,
@@ -60,3 +60,34 @@ def test_a_big_knockout_shows_its_latest_four_rounds() -> None:
     assert list(shown_rounds(3, 1)) == [1, 2, 3]
     assert list(shown_rounds(6, 1)) == [1, 2, 3, 4]
     assert list(shown_rounds(6, 5)) == [3, 4, 5, 6]
+
+
+def with_third_place(size: int) -> Bracket:
+    """A finished knockout: the final decided, the semi-finals' losers' match for third place too."""
+    plain = bracket(size)
+    final = Match(Slot(NAMES[0], 1, "2", True), Slot(NAMES[1], 2, "1"))
+    rounds = (*plain.rounds[:-1], BracketRound("Final", (final,)))
+    third = Match(Slot(NAMES[2], 3, "1½"), Slot(NAMES[3], 4, "2½", True))
+    return Bracket(plain.title, plain.subtitle, rounds, third)
+
+
+@pytest.mark.parametrize("size", [4, 8, 16])
+def test_the_third_place_match_is_drawn_under_the_final_with_its_label(size: int) -> None:
+    with recording() as drawn:
+        png = render_bracket(with_third_place(size))
+    shape = Image.open(io.BytesIO(png)).size
+    texts = [item.text for item in drawn]
+    assert "Third place" in texts and NAMES[3] in texts and "2½" in texts
+    assert all(inside(item.bbox, (0, 0, *shape)) for item in drawn)
+    assert all(inside(item.bbox, item.panel) for item in drawn)
+    label = next(item for item in drawn if item.text == "Third place")
+    final = next(item for item in drawn if item.text == NAMES[1])
+    assert label.bbox[1] > final.bbox[3]  # below the final, not over it
+    assert render_bracket(with_third_place(size)) == png
+    assert "Third place" not in [item.text for item in _drawn(bracket(size))]
+
+
+def _drawn(picture: Bracket) -> list[Drawn]:
+    with recording() as drawn:
+        render_bracket(picture)
+    return list(drawn)
