@@ -22,7 +22,7 @@ import engines
 from bench.common import report, timing
 from data.db import Database
 from data.jobs import JobQueue
-from host.service import Host
+from host.app import Host
 from host.tournament_jobs import Post, TournamentWorker
 from host.tournaments import Actor
 
@@ -67,7 +67,7 @@ async def main() -> None:
             snap = await t.load(event.id)
             for p in snap.pairings:
                 if p.game_id is not None and p.points is None:
-                    await host.resign(p.game_id, p.seats[1])
+                    await host.turns.resign(p.game_id, p.seats[1])
                     await run_kind(worker, "event_result", result)
             await run_kind(worker, "event_post", standings)
             await run_kind(worker, "event_settle", other)

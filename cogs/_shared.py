@@ -20,10 +20,9 @@ from discord import app_commands
 import engines
 from cogs._limits import admitted, capped, cooldown_text, refuse_after_defer
 from host import outbox
-from host.captions import lobby_teams
+from host.captions import lobby_teams, mention
 from host.ratings import rating_note
 from host.results import Board, Busy, HostError, Lobby, Report
-from host.service import mention
 from host.tournament_texts import thread_name
 
 if TYPE_CHECKING:
@@ -165,7 +164,7 @@ async def post_report(bot: ZBot, report: Report) -> None:
 
 async def edit_turn_board(bot: ZBot, report: Report) -> bool:
     """A step inside a turn (Ziggurat): the turn's message gets the new caption, board and buttons in place."""
-    last = await bot.host.last_board(report.row.id) if report.continues_turn else None
+    last = await bot.host.boards.last_board(report.row.id) if report.continues_turn else None
     if last is None:
         return False
     message = bot.get_partial_messageable(last.channel_id).get_partial_message(last.message_id)
@@ -175,7 +174,7 @@ async def edit_turn_board(bot: ZBot, report: Report) -> bool:
                            allowed_mentions=shown["allowed_mentions"])
     except discord.NotFound:  # deleted: post a fresh board instead
         return False
-    await bot.host.shown(report, last.channel_id, last.message_id)  # before any other REST call
+    await bot.host.turns.shown(report, last.channel_id, last.message_id)  # before any other REST call
     await retire_draw_offer(bot, report.row.id)
     return True
 
@@ -206,7 +205,7 @@ async def board_shown(bot: ZBot, report: Report, channel_id: int, message_id: in
     """The report's board is on screen as (channel, message). First, before any other REST call, the host's one
     transaction (``Host.shown``: the live board recorded, the owed job done, an AI's reply due); then the move
     buttons come off the board before it and off a draw offer: only one board is live."""
-    old = await bot.host.shown(report, channel_id, message_id)
+    old = await bot.host.turns.shown(report, channel_id, message_id)
     outbox.crash_point("shown")
     ended_drawn = report.outcome is not None and report.outcome.is_draw
     await retire_draw_offer(bot, report.row.id, *([DRAW_AGREED] if ended_drawn else []))
@@ -220,7 +219,7 @@ async def board_shown(bot: ZBot, report: Report, channel_id: int, message_id: in
 
 async def retire_board(bot: ZBot, game_id: int) -> None:
     """A game that ended without a new board (aborted): its last board's buttons go too."""
-    last = await bot.host.last_board(game_id)
+    last = await bot.host.boards.last_board(game_id)
     if last is None:
         return
     try:
@@ -280,7 +279,7 @@ class MoveButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
 
     @guarded
     async def callback(self, interaction: discord.Interaction) -> None:
-        report = await bot_of(interaction).host.play(self.game_id, interaction.user.id, self.move,
+        report = await bot_of(interaction).host.turns.play(self.game_id, interaction.user.id, self.move,
                                                      expected_ply=self.ply)
         await interaction.response.edit_message(view=None)
         await post_report(bot_of(interaction), report)
@@ -304,15 +303,15 @@ class DrawButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
     @guarded
     async def callback(self, interaction: discord.Interaction) -> None:
         bot = bot_of(interaction)
-        row = await bot.host.get(self.game_id)
+        row = await bot.host.session.row(self.game_id)
         if not row.draw_offers:
             raise HostError("There is no draw offer on the table any more.")
         if self.action == "decline":
-            text = await bot.host.decline_draw(self.game_id, interaction.user.id)
+            text = await bot.host.turns.decline_draw(self.game_id, interaction.user.id)
             open_draw_offers(bot).pop(self.game_id, None)
             await interaction.response.edit_message(content=text, view=None, allowed_mentions=MENTION_USERS)
             return
-        result = await bot.host.offer_draw(self.game_id, interaction.user.id)
+        result = await bot.host.turns.offer_draw(self.game_id, interaction.user.id)
         if isinstance(result, str):
             await interaction.response.edit_message(content=result, view=draw_view(self.game_id),
                                                     allowed_mentions=MENTION_USERS)
@@ -340,8 +339,8 @@ class RematchButton(ForGame, discord.ui.DynamicItem[discord.ui.Button[Any]], tem
     @guarded
     async def callback(self, interaction: discord.Interaction) -> None:
         bot = bot_of(interaction)
-        old = await bot.host.get(self.game_id)
-        lobby = await bot.host.rematch(self.game_id, interaction.user.id)
+        old = await bot.host.session.row(self.game_id)
+        lobby = await bot.host.lobby.rematch(self.game_id, interaction.user.id)
         channel = await thread_of(bot, old.channel_id)
         if channel is None:
             raise HostError("The channel of the first game is gone; start the rematch with the new command.")
@@ -362,7 +361,7 @@ async def post_lobby(bot: ZBot, channel: discord.abc.Messageable, lobby: Lobby, 
         message = await channel.send(f"{text}\nThe game is on!", allowed_mentions=MENTION_USERS)
     else:
         message = await channel.send(text, view=lobby_view(lobby), allowed_mentions=MENTION_USERS)
-        await bot.host.set_thread(lobby.row.id, None, message.id)
+        await bot.host.turns.set_thread(lobby.row.id, None, message.id)
     if posted is not None:
         await posted(message)
     if lobby.started:
@@ -444,16 +443,16 @@ class LobbyButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
     async def callback(self, interaction: discord.Interaction) -> None:
         host = bot_of(interaction).host
         if self.action == "accept":
-            lobby = await host.accept(self.game_id, interaction.user.id)
+            lobby = await host.lobby.accept(self.game_id, interaction.user.id)
         elif self.action == "join":
-            lobby = await host.join(self.game_id, interaction.user.id)
+            lobby = await host.lobby.join(self.game_id, interaction.user.id)
         else:
-            row = await host.get(self.game_id)
+            row = await host.session.row(self.game_id)
             if interaction.user.id == row.creator_id:
-                await host.abort(self.game_id, interaction.user.id)
+                await host.turns.abort(self.game_id, interaction.user.id)
                 await interaction.response.edit_message(content=f"Challenge #{self.game_id} withdrawn.", view=None)
                 return
-            lobby = await host.decline(self.game_id, interaction.user.id)
+            lobby = await host.lobby.decline(self.game_id, interaction.user.id)
         await show_lobby(interaction, lobby)
 
 
@@ -468,11 +467,11 @@ class MyViewButton(ForGame, discord.ui.DynamicItem[discord.ui.Button[Any]], temp
     @guarded
     async def callback(self, interaction: discord.Interaction) -> None:
         host = bot_of(interaction).host
-        row = await host.get(self.game_id)
+        row = await host.session.row(self.game_id)
         if row.seat_of(interaction.user.id) is None:
             await send_error(interaction, "Only the players of this game have a view of their own.")
             return
-        board = await host.board(self.game_id, interaction.user.id)
+        board = await host.boards.board(self.game_id, interaction.user.id)
         await interaction.response.send_message("Your view (only you see this):", ephemeral=True,
                                                 file=board_file(board))
 
@@ -508,7 +507,7 @@ async def open_thread(bot: ZBot, message: discord.Message, lobby: Lobby) -> None
                 raise
             thread = await bot.fetch_channel(message.id)  # type: ignore[assignment]
         outbox.crash_point("thread_made")
-        await bot.host.set_thread(lobby.row.id, thread.id, message.id)
+        await bot.host.turns.set_thread(lobby.row.id, thread.id, message.id)
         lobby.report.row.thread_id = thread.id
         sent = await thread.send(**await report_message(bot, lobby.report), nonce=outbox.nonce(lobby.report.owed))
         await board_shown(bot, lobby.report, sent.channel.id, sent.id)

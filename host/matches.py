@@ -8,18 +8,20 @@ Every game of a match is an ordinary game (rated on its own); its settings name 
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from data.db import Tx
-from data.store import GameRow, Seat, settle_match
+from data.store import GameRow, GameStore, Seat, settle_match
 from engines import Game
-from host import bots
+from host import bots, dice
 from host.outbox import Owed
 from host.results import HostError, Report
 
 if TYPE_CHECKING:
-    from host.service import Host
+    from host.lobby import Lobby
+    from host.session import GameSession
 
 LENGTHS = (1, 3, 5)
 NEXT = "match_next"
@@ -59,11 +61,12 @@ def check_length(length: int, players: int) -> None:
         raise HostError("Matches are for two players.")
 
 
-async def score(host: Host, row: GameRow) -> Score:
-    """Points so far (a win 1, a draw ½ each), counting every finished game of the match."""
+async def score(store: GameStore, row: GameRow) -> Score:
+    """Points so far (a win 1, a draw ½ each), counting every finished game of the match: the reader the
+    reports use (host/boards.py), over the store alone."""
     first = row.settings.get("match_of") or row.id
-    rows = await host.store.match_games(first)
-    first_row = await host.store.get(first)
+    rows = await store.match_games(first)
+    first_row = await store.get(first)
     assert first_row is not None
     users = (first_row.user_at(0) or 0, first_row.user_at(1) or 0)
     points = {users[0]: 0.0, users[1]: 0.0}
@@ -85,72 +88,81 @@ def owed_next(row: GameRow) -> list[Owed]:
     return [Owed(NEXT, next_key(row.id), row.id)] if row.settings.get("match", 1) > 1 else []
 
 
-async def continue_after(host: Host, game_id: int) -> Report | None:
-    """The owed continuation of a finished match game (its process died first): the next game's start report,
-    or None when the match is decided or its next step was taken already."""
-    row = await host.get(game_id)
-    if row.status != "finished" or not row.match_pending:
-        return None
-    current = await score(host, row)
-    if current.decided:
-        await host.store.settle_match(row.id)
-        return None
-    return await _next_game(host, row, await host.engine_of(row), current)
-
-
-async def continue_match(host: Host, row: GameRow, game: Game) -> Report | None:
-    """After the commit that ended a game of a match: the next game's start report if the match goes on."""
-    current = await score(host, row)
-    if current.decided:
-        await host.store.settle_match(row.id)
-        return None
-    return await _next_game(host, row, game, current)
-
-
-async def resume_all(host: Host) -> list[Report]:
-    """Start the next game of every undecided match whose last game ended without one (a crash).
-
-    Reads only the games still marked ``match_pending``: the work left, not every match ever played."""
-    started: list[Report] = []
-    for row in await host.store.pending_matches():
-        try:
-            first = row.settings.get("match_of") or row.id
-            current = await score(host, row)
-            if await host.store.has_later_match_game(first, row.id) or current.decided:
-                await host.store.settle_match(row.id)
-                continue
-            report = await _next_game(host, row, await host.engine_of(row), current)
-            if report is not None:
-                started.append(report)
-        except Exception:
-            log.exception("could not continue the match of game %s on recovery", row.id)
-    return started
-
-
 class AlreadyContinued(Exception):
     """Another process (or an earlier call) already took this match's next step."""
 
 
-async def _next_game(host: Host, row: GameRow, game: Game, current: Score) -> Report | None:
-    swapped = game.next_match_options()
-    users = [row.user_at(s) for s in range(row.players)]
-    order = users if swapped is not None else users[::-1]
-    settings = {**row.settings, "match_of": row.settings.get("match_of") or row.id,
-                "match_game": current.played + 1}
+class Matches:
+    """A match's next game, started from Turns' ``after_finish`` (wired in host/app.py), the owed job or recovery."""
 
-    async def settle(conn: Tx, game_id: int) -> None:  # the next game and the settled mark land together
-        if not await settle_match(conn, row.id):
-            raise AlreadyContinued(row.id)
+    def __init__(self, session: GameSession, lobby: Lobby, now: Callable[[], float]) -> None:
+        self.session = session
+        self.lobby = lobby
+        self.now = now
 
-    try:
-        game_id = await host.store.create(
-            guild_id=row.guild_id, channel_id=row.channel_id, game=row.game, players=row.players,
-            options=swapped if swapped is not None else dict(row.options), settings=settings, seed=host.new_seed(),
-            creator_id=row.creator_id, seats=[Seat(i, u, True) for i, u in enumerate(order)], now=host.now(),
-            also=settle)
-    except AlreadyContinued:
-        log.info("the match of game %s was continued elsewhere", row.id)
-        return None
-    await host.store.set_links(game_id, row.thread_id, row.message_id)
-    lobby = await host.start(await host.get(game_id), shuffle=False)
-    return lobby.report
+    async def continue_after(self, game_id: int) -> Report | None:
+        """The owed continuation of a finished match game (its process died first): the next game's start report,
+        or None when the match is decided or its next step was taken already."""
+        row = await self.session.row(game_id)
+        if row.status != "finished" or not row.match_pending:
+            return None
+        current = await score(self.session.store, row)
+        if current.decided:
+            await self.session.store.settle_match(row.id)
+            return None
+        return await self._next_game(row, await self.session.cached_engine(row), current)
+
+    async def on_finished(self, report: Report, game: Game) -> Report | None:
+        """Turns' ``after_finish`` subscriber: after the commit that ended a game of a match, the next game's start
+        report if the match goes on."""
+        row = report.row
+        if row.settings.get("match", 1) <= 1:
+            return None
+        current = await score(self.session.store, row)
+        if current.decided:
+            await self.session.store.settle_match(row.id)
+            return None
+        return await self._next_game(row, game, current)
+
+    async def resume_all(self) -> list[Report]:
+        """Start the next game of every undecided match whose last game ended without one (a crash).
+
+        Reads only the games still marked ``match_pending``: the work left, not every match ever played."""
+        started: list[Report] = []
+        for row in await self.session.store.pending_matches():
+            try:
+                first = row.settings.get("match_of") or row.id
+                current = await score(self.session.store, row)
+                if await self.session.store.has_later_match_game(first, row.id) or current.decided:
+                    await self.session.store.settle_match(row.id)
+                    continue
+                report = await self._next_game(row, await self.session.cached_engine(row), current)
+                if report is not None:
+                    started.append(report)
+            except Exception:
+                log.exception("could not continue the match of game %s on recovery", row.id)
+        return started
+
+    async def _next_game(self, row: GameRow, game: Game, current: Score) -> Report | None:
+        swapped = game.next_match_options()
+        users = [row.user_at(s) for s in range(row.players)]
+        order = users if swapped is not None else users[::-1]
+        settings = {**row.settings, "match_of": row.settings.get("match_of") or row.id,
+                    "match_game": current.played + 1}
+
+        async def settle(conn: Tx, game_id: int) -> None:  # the next game and the settled mark land together
+            if not await settle_match(conn, row.id):
+                raise AlreadyContinued(row.id)
+
+        try:
+            game_id = await self.session.store.create(
+                guild_id=row.guild_id, channel_id=row.channel_id, game=row.game, players=row.players,
+                options=swapped if swapped is not None else dict(row.options), settings=settings, seed=dice.new_seed(),
+                creator_id=row.creator_id, seats=[Seat(i, u, True) for i, u in enumerate(order)], now=self.now(),
+                also=settle)
+        except AlreadyContinued:
+            log.info("the match of game %s was continued elsewhere", row.id)
+            return None
+        await self.session.store.set_links(game_id, row.thread_id, row.message_id)
+        lobby = await self.lobby.start(await self.session.row(game_id), shuffle=False)
+        return lobby.report
