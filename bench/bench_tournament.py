@@ -42,7 +42,7 @@ async def deliver(post: Post) -> int | None:
 async def run_kind(worker: TournamentWorker, kind: str, samples: list[float]) -> None:
     """Claim and run every due job of one kind, timing each."""
     queue = JobQueue(worker.t.db)
-    while jobs := await queue.claim(worker.host.now(), worker.owner, kinds=(kind,)):
+    while jobs := await queue.claim(worker.t.now(), worker.owner, kinds=(kind,)):
         for job in jobs:
             with timing(samples):
                 await worker.run_job(job)

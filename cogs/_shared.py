@@ -203,7 +203,7 @@ async def retire_draw_offer(bot: ZBot, game_id: int, why: str = "Draw offer clos
 
 async def board_shown(bot: ZBot, report: Report, channel_id: int, message_id: int) -> None:
     """The report's board is on screen as (channel, message). First, before any other REST call, the host's one
-    transaction (``Host.shown``: the live board recorded, the owed job done, an AI's reply due); then the move
+    transaction (``Turns.shown``: the live board recorded, the owed job done, an AI's reply due); then the move
     buttons come off the board before it and off a draw offer: only one board is live."""
     old = await bot.host.turns.shown(report, channel_id, message_id)
     outbox.crash_point("shown")

@@ -15,7 +15,7 @@ from host import bots, captions, dice, outbox, ratings
 from host.builder import wants_builder
 from host.captions import mention
 from host.choices import narrow
-from host.matches import score
+from host.match_rules import score
 from host.outbox import Owed
 from host.results import Board, HostError, Report
 from host.session import GameSession

@@ -13,7 +13,7 @@ from typing import Any
 from data.db import Tx
 from data.store import GameRow, Seat, TooManyChallenges
 from engines import CHANCE
-from host import bots, clocks, dice, matches, outbox
+from host import bots, clocks, dice, match_rules, outbox
 from host.boards import Boards, choices_owed
 from host.outbox import Owed
 from host.results import HostError, Report
@@ -61,7 +61,7 @@ class Lobby:
         if unknown:
             raise HostError(f"Unknown setting {', '.join(sorted(unknown))}.")
         merged = {**SETTINGS_DEFAULTS, **(settings or {})}
-        matches.check_length(merged["match"], players)
+        match_rules.check_length(merged["match"], players)
         try:
             merged["clock"] = clocks.parse(merged["clock"]).text
         except ValueError as error:

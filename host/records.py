@@ -58,7 +58,7 @@ class Loaded:
     members: frozenset[int] = frozenset()
     """Users who may see it anywhere: the players, or whoever imported it."""
     names: list[str | None] | None = None
-    """Each seat's name for the board images (as ``Host._board`` puts them), ``None`` where unknown."""
+    """Each seat's name for the board images (as ``Boards.draw`` puts them), ``None`` where unknown."""
 
     @property
     def who(self) -> list[str]:

@@ -13,7 +13,7 @@ from typing import Any
 from data.boards import BoardPost, BoardPosts
 from data.store import GameRow
 from engines import CHANCE, Game, IllegalMove
-from host import bots, captions, dice, matches, outbox
+from host import bots, captions, dice, match_rules, outbox
 from host.boards import Boards, choices_owed
 from host.captions import mention
 from host.outbox import Owed
@@ -145,7 +145,7 @@ class Turns:
         ply = len(game.history)
         post = {"upto": ply, "count": len(applied), "prefix": prefix}
         owed = [Owed("post", outbox.post_key(row.id, ply), row.id, post),
-                *choices_owed(row.id, game, row.seats), *(matches.owed_next(row) if outcome is not None else [])]
+                *choices_owed(row.id, game, row.seats), *(match_rules.owed_next(row) if outcome is not None else [])]
         await self.session.write(row, moves=applied, first_ply=ply - len(applied), state=game, owed=owed, **changes)
         if outcome is None:
             self.session.engines[row.id] = (row.version, game)

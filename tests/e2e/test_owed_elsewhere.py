@@ -51,16 +51,16 @@ async def test_a_match_whose_process_died_after_its_game_ended_goes_on_in_its_th
         dispatcher.wake.set()
         thread = await fake.wait_until(lambda: next((t for t in fake.threads() if t.name == f"Zaic #{first}"
                                                      and t.messages), None), what="the first game's thread")
-        real = matches.continue_match
+        real = bot.host.turns.after_finish  # the match's subscription (host/app.py)
 
         async def died(*args: object, **kwargs: object) -> None:
             raise RuntimeError("the process died before it started the next game")
 
-        monkeypatch.setattr(matches, "continue_match", died)
+        monkeypatch.setattr(bot.host.turns, "after_finish", [died])
         discord_error_logs.clear()
         report = await bot.host.turns.resign(first, alice)
         discord_error_logs.clear()  # the host logs the failed continuation; the owed job is what counts
-        monkeypatch.setattr(matches, "continue_match", real)
+        monkeypatch.setattr(bot.host.turns, "after_finish", real)
         assert report.next_game is None
         await bot.host.outbox.jobs.hasten(outbox.KINDS, bot.host.now(), 3600)
         dispatcher.wake.set()

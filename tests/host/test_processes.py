@@ -84,15 +84,15 @@ async def test_a_match_goes_on_exactly_once_whichever_process_continues_it(
     a, b = two
     lobby = await a.lobby.challenge(game="dicenim", creator=ALICE, opponents=[BOB], settings={"match": 3})
     first = (await a.lobby.accept(lobby.row.id, BOB)).row.id
-    real = matches.continue_match
+    real = a.turns.after_finish  # the match's subscription (host/app.py)
 
     async def died(*args: object, **kwargs: object) -> None:
         raise RuntimeError("the process died before it started the next game")
 
-    monkeypatch.setattr(matches, "continue_match", died)
+    monkeypatch.setattr(a.turns, "after_finish", [died])
     report = await a.turns.resign(first, ALICE)
     assert report.next_game is None
-    monkeypatch.setattr(matches, "continue_match", real)
+    monkeypatch.setattr(a.turns, "after_finish", real)
     [owed] = [j for j in await b.outbox.pending() if j.kind == matches.NEXT]
     assert owed.game_id == first and owed.dedupe == matches.next_key(first)
     results = await asyncio.gather(b.matches.continue_after(first), a.matches.continue_after(first), a.recover())
