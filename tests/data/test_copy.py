@@ -174,10 +174,10 @@ async def test_a_copied_database_replays_every_game_the_same_and_keeps_every_row
             from_lite, from_pg = make_host(lite, clock), make_host(pg, clock)
             for game_id in ids:
                 assert await snapshot(from_pg, game_id) == await snapshot(from_lite, game_id)
-            statuses = {(await from_pg.get(i)).status for i in ids}
+            statuses = {(await from_pg.session.row(i)).status for i in ids}
             assert {"active", "finished", "challenge"} <= statuses
 
-            newer = (await from_pg.challenge(game="zaic", creator=USERS[1], opponents=[USERS[2]])).row.id
+            newer = (await from_pg.lobby.challenge(game="zaic", creator=USERS[1], opponents=[USERS[2]])).row.id
             assert newer == max(ids) + 1  # the identity sequence was set past the copied ids
             jobs = await pg.fetchall("SELECT id FROM jobs ORDER BY id")
             assert len({j["id"] for j in jobs}) == len(jobs) == len(before["jobs"]) + 1
