@@ -24,11 +24,12 @@ from cogs import EXTENSIONS
 from cogs._limits import BURST, REFILL, Budget, FairTree, Ration
 from data import preflight
 from data.db import DEFAULT_PATH, Database
-from host import ladder, ratings, shards
+from host import app, shards
 from host.ai_turns import AiPlayers
+from host.app import Host
 from host.engine_cache import ENGINE_CACHE
+from host.lobby import CHALLENGE_TTL, MAX_OPEN_CHALLENGES
 from host.results import Report
-from host.service import CHALLENGE_TTL, MAX_OPEN_CHALLENGES, Host
 from host.shards import Shards
 
 log = logging.getLogger("zgames")
@@ -143,7 +144,6 @@ class ZBot(commands.Bot):
         self.config = config
         self.db: Database | None = None
         self._host: Host | None = None
-        self._ai: AiPlayers | None = None
         self.recovered: list[Report] = []
         """Games started by recovery at start-up, posted once the bot is connected."""
         self.hints = Ration()
@@ -172,19 +172,14 @@ class ZBot(commands.Bot):
 
     @property
     def ai(self) -> AiPlayers:
-        if self._ai is None:
-            raise RuntimeError("the AI players are created in setup_hook")
-        return self._ai
+        return self.host.ai
 
     async def setup_hook(self) -> None:
         self.db = await Database.open(self.config.database_url or self.config.database_path)
-        self._host = Host(self.db, on_finish=[ratings.record_result, ladder.record_finish],
-                          max_open_challenges=self.config.max_open_challenges,
-                          challenge_ttl=self.config.challenge_days * 86400, engine_cache=self.config.engine_cache)
-        self._host.display_name = self.display_name
-        self._ai = AiPlayers(self._host, workers=self.config.ai_workers, think_delay=self.config.ai_think_delay)
-        self._host.on_change.append(self._ai.enqueue)
-        self._host.on_shown.append(self._ai.wake.set)  # a shown board made the AI's reply due
+        self._host = app.build(self.db, max_open_challenges=self.config.max_open_challenges,
+                               challenge_days=self.config.challenge_days, engine_cache=self.config.engine_cache,
+                               ai_workers=self.config.ai_workers, ai_think_delay=self.config.ai_think_delay,
+                               display_name=self.display_name)
         self.recovered = await self._host.recover()
         if self.recovered:
             log.info("started %d game(s) that a crash had left waiting", len(self.recovered))
@@ -216,8 +211,8 @@ class ZBot(commands.Bot):
         log.info("synced %d slash commands", len(synced))
 
     async def close(self) -> None:
-        if self._ai is not None:
-            self._ai.close()
+        if self._host is not None:
+            self._host.ai.close()
         await super().close()
         if self.db is not None:
             await self.db.close()

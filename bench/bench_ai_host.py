@@ -35,16 +35,16 @@ async def keep_ais_busy(bot: ZBot, games: list[int], humans: dict[int, int], sto
     replies = 0
     while not stop.is_set():
         for i, game_id in enumerate(games):
-            row, game = await bot.host.engine(game_id)
+            row, game = await bot.host.session.engine_copy(game_id)
             if row.status != "active":
-                lobby = await bot.host.challenge(game="zaic", creator=humans[i], opponents=[bots.user_of("hard")],
+                lobby = await bot.host.lobby.challenge(game="zaic", creator=humans[i], opponents=[bots.user_of("hard")],
                                                  settings={"rated": False})
                 games[i] = lobby.row.id
                 await bot.ai.hurry(lobby.row.id)
                 continue
             seats = [s for s in row.seats_of(humans[i]) if s in game.to_move()]
             if seats:
-                await bot.host.play(game_id, humans[i], rng.choice(game.legal_moves(seats[0])))
+                await bot.host.turns.play(game_id, humans[i], rng.choice(game.legal_moves(seats[0])))
                 await bot.ai.hurry(game_id)
                 replies += 1
         await asyncio.sleep(0.05)
@@ -67,7 +67,7 @@ async def main() -> None:
                 humans = {i: int(fake.user(f"player{i}").id) for i in range(AI_GAMES)}
                 games = []
                 for i in range(AI_GAMES):
-                    lobby = await bot.host.challenge(game="zaic", creator=humans[i],
+                    lobby = await bot.host.lobby.challenge(game="zaic", creator=humans[i],
                                                      opponents=[bots.user_of("hard")], settings={"rated": False})
                     games.append(lobby.row.id)
                     await bot.ai.hurry(lobby.row.id)
@@ -80,9 +80,9 @@ async def main() -> None:
                     await fake.click("bob", rec.original, accept)
                     game_id = int(accept.rsplit(":", 1)[1])
                     thread = fake.thread(f"Zarathustra #{game_id}")
-                    while (await bot.host.get(game_id)).status == "active" and len(samples) < SAMPLES:
-                        row = await bot.host.get(game_id)
-                        obs = await bot.host.observation(game_id, None)
+                    while (await bot.host.session.row(game_id)).status == "active" and len(samples) < SAMPLES:
+                        row = await bot.host.session.row(game_id)
+                        obs = await bot.host.boards.observation(game_id, None)
                         mover = names[row.user_at(obs["to_move"][0]) or 0]
                         with timing(samples):
                             choices = await fake.autocomplete(mover, "zarathustra move", focused="move", value="",

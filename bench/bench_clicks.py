@@ -131,7 +131,7 @@ async def reply_times(games: list[str]) -> list[float]:
                     thread = fake.thread(f"{engines.get(name).title} #{game_id}")
                     rng = random.Random(name)
                     for _ in range(40):  # the first 40 moves of each: enough samples, bounded time
-                        row, state = await bot.host.engine(game_id)
+                        row, state = await bot.host.session.engine_copy(game_id)
                         if row.status != "active":
                             break
                         seat = min(s for s in state.to_move() if s >= 0)

@@ -32,9 +32,9 @@ async def main() -> None:
                     await fake.click("bob", rec.original, accept)
                     game_id = int(accept.rsplit(":", 1)[1])
                     thread = fake.thread(f"Zarathustra #{game_id}")
-                    while (await bot.host.get(game_id)).status == "active":
-                        row = await bot.host.get(game_id)
-                        obs = await bot.host.observation(game_id, None)
+                    while (await bot.host.session.row(game_id)).status == "active":
+                        row = await bot.host.session.row(game_id)
+                        obs = await bot.host.boards.observation(game_id, None)
                         mover = names[row.user_at(obs["to_move"][0])]
                         with timing(complete):
                             choices = await fake.autocomplete(mover, "zarathustra move", focused="move", value="",

@@ -14,7 +14,7 @@ from bench.common import report, timing
 from data import bulk
 from data.bulk import WholeGame
 from data.db import Database
-from host.service import Host
+from host.app import Host
 
 GAMES = 3000
 
@@ -36,9 +36,9 @@ async def main() -> None:
                 host = Host(db, renderer=lambda obs: b"")  # cold: no cached engines
                 with timing(samples):
                     if status == "finished":
-                        await host.history(1, 1)
+                        await host.correspondence.history(1, 1)
                     else:
-                        await host.games_overview(1, 1)
+                        await host.correspondence.games_overview(1, 1)
             report(f"{label} of a player with {GAMES} {status} games (cold)", samples)
             await db.close()
 

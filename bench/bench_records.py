@@ -18,19 +18,18 @@ import engines
 from bench.common import report, timing
 from data.db import Database
 from engines import CHANCE
-from host import record_exchange, records
-from host.service import Host
+from host.app import Host
 
 LONGEST = {"zarathustra": {"board": 7}, "zrtz": {"rings": 61}, "ziggurat": {"round_limit": 100}}
 STEPS = 100
 
 
 async def played(host: Host, name: str, seed: int) -> int:
-    lobby = await host.challenge(game=name, creator=1, opponents=[2], options=LONGEST.get(name, {}))
-    game_id = (await host.accept(lobby.row.id, 2)).row.id
+    lobby = await host.lobby.challenge(game=name, creator=1, opponents=[2], options=LONGEST.get(name, {}))
+    game_id = (await host.lobby.accept(lobby.row.id, 2)).row.id
     rng = random.Random(seed)
     for _ in range(STEPS * 12):
-        row = await host.get(game_id)
+        row = await host.session.row(game_id)
         moves = await host.store.moves(game_id)
         game = engines.get(name).from_dict({"game": name, "players": 2, "options": row.options,
                                             "history": [[m.seat, m.text] for m in moves]})
@@ -39,7 +38,7 @@ async def played(host: Host, name: str, seed: int) -> int:
         if row.status != "active" or steps >= STEPS:
             break
         seat = sorted(s for s in game.to_move() if s != CHANCE)[0]
-        await host.play(game_id, row.user_at(seat), rng.choice(game.legal_moves(seat)))
+        await host.turns.play(game_id, row.user_at(seat), rng.choice(game.legal_moves(seat)))
     return game_id
 
 
@@ -55,15 +54,15 @@ async def main() -> None:
             game_id = await played(host, name, seed=1)
             gif_ms: list[float] = []
             with timing(gif_ms):
-                _caption, board = await records.gif(host, game_id)
-            steps = (await records.page(host, "g", game_id, None)).last
+                _caption, board = await host.records.gif(game_id)
+            steps = (await host.records.page("g", game_id, None)).last
             step_ms: list[float] = []
             for step in range(0, steps + 1, max(1, steps // 10)):
                 with timing(step_ms):
-                    await records.page(host, "g", game_id, step)
+                    await host.records.page("g", game_id, step)
             export_ms: list[float] = []
             with timing(export_ms):
-                await record_exchange.export(host, game_id, name_of)
+                await host.record_exchange.export(game_id, name_of)
             print(f"{name}: {steps} steps, GIF {len(board.image) / 1e6:.2f} MB in {gif_ms[0] / 1000:.1f} s "
                   f"({gif_ms[0] / max(1, steps):.0f} ms per step, so {gif_ms[0] / max(1, steps) / 10:.1f} s "
                   f"per 100 steps)")

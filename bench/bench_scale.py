@@ -48,9 +48,9 @@ from data.db import Database
 from data.ratings import Rating
 from engines import CHANCE
 from host import dice, ratings
+from host.app import Host
 from host.engine_cache import ENGINE_CACHE
 from host.results import HostError
-from host.service import Host
 from tests.pg import PgServer
 
 T = TypeVar("T")
@@ -187,7 +187,7 @@ async def _restart(target: str, touch: int) -> dict[str, float]:
     ids = (await bulk.game_ids(db))[: touch or None]
     started = time.perf_counter()
     for at in range(0, len(ids), 500):
-        await host.engines_of(await host.store.get_many(ids[at:at + 500]))
+        await host.session.cached_engines(await host.store.get_many(ids[at:at + 500]))
     out.update(touched=len(ids), touch_s=time.perf_counter() - started)
     gc.collect()
     out["rss_touched"] = rss_mb()
@@ -209,10 +209,10 @@ async def _mover(target: str, worker: int, games: int, start_at: float, seconds:
 
     async def new_game() -> tuple[int, dict[int, int], engines.Game]:
         creator = next(users)
-        lobby = await host.challenge(game="zaic", creator=creator, opponents=[creator + 1],
+        lobby = await host.lobby.challenge(game="zaic", creator=creator, opponents=[creator + 1],
                                      settings={"rated": False})
-        lobby = await host.accept(lobby.row.id, creator + 1)
-        row = lobby.row if lobby.started else await host.get(lobby.row.id)
+        lobby = await host.lobby.accept(lobby.row.id, creator + 1)
+        row = lobby.row if lobby.started else await host.session.row(lobby.row.id)
         seats = {s.seat: s.user_id for s in row.seats if s.user_id is not None}
         return row.id, seats, engines.get("zaic").new(row.players, row.options)
 
@@ -224,7 +224,7 @@ async def _mover(target: str, worker: int, games: int, start_at: float, seconds:
             seat = min(game.to_move())
             move = rng.choice(game.legal_moves(seat))
             try:
-                await host.play(game_id, seats[seat], move)
+                await host.turns.play(game_id, seats[seat], move)
             except HostError as error:
                 raise SystemExit(f"worker {worker}: game {game_id} refused {move!r}: {error}") from None
             if time.time() < end:

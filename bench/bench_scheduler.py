@@ -22,9 +22,9 @@ from data import bulk
 from data.bulk import WholeGame
 from data.correspondence import CorrespondenceStore
 from data.db import Database
+from host.app import Host
 from host.clocks import DAY, ClockState
 from host.scheduler import BATCH, Scheduler
-from host.service import Host
 from tests.engines.toy import DiceNim
 
 STORED = 10_000
@@ -60,9 +60,9 @@ async def fill(db: Database) -> None:
 async def real_games(host: Host, clock: str) -> list[int]:
     ids = []
     for n in range(REAL):
-        lobby = await host.challenge(game="dicenim", creator=1, opponents=[2 + n], settings={"clock": clock})
-        ids.append(lobby.row.id if lobby.started else (await host.accept(lobby.row.id, 2 + n)).row.id)
-        await host.play(ids[-1], 1, "bid 1")  # one move, so the other seat's timeout is a loss, not an abort
+        lobby = await host.lobby.challenge(game="dicenim", creator=1, opponents=[2 + n], settings={"clock": clock})
+        ids.append(lobby.row.id if lobby.started else (await host.lobby.accept(lobby.row.id, 2 + n)).row.id)
+        await host.turns.play(ids[-1], 1, "bid 1")  # one move, so the other seat's timeout is a loss, not an abort
     return ids
 
 
@@ -71,7 +71,7 @@ async def main() -> None:
         db = await Database.open(Path(tmp) / "bench.sqlite3")
         clock = Clock()
         host = Host(db, games={DiceNim.name: DiceNim}, renderer=lambda obs: b"", now=clock)
-        scheduler = Scheduler(host)
+        scheduler = Scheduler(host.correspondence)
         await fill(db)
         await real_games(host, "1d")
         clock.value += 0.5 * DAY

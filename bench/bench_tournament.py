@@ -22,7 +22,7 @@ import engines
 from bench.common import report, timing
 from data.db import Database
 from data.jobs import JobQueue
-from host.service import Host
+from host.app import Host
 from host.tournament_jobs import Post, TournamentWorker
 from host.tournaments import Actor
 
@@ -42,7 +42,7 @@ async def deliver(post: Post) -> int | None:
 async def run_kind(worker: TournamentWorker, kind: str, samples: list[float]) -> None:
     """Claim and run every due job of one kind, timing each."""
     queue = JobQueue(worker.t.db)
-    while jobs := await queue.claim(worker.host.now(), worker.owner, kinds=(kind,)):
+    while jobs := await queue.claim(worker.t.now(), worker.owner, kinds=(kind,)):
         for job in jobs:
             with timing(samples):
                 await worker.run_job(job)
@@ -67,7 +67,7 @@ async def main() -> None:
             snap = await t.load(event.id)
             for p in snap.pairings:
                 if p.game_id is not None and p.points is None:
-                    await host.resign(p.game_id, p.seats[1])
+                    await host.turns.resign(p.game_id, p.seats[1])
                     await run_kind(worker, "event_result", result)
             await run_kind(worker, "event_post", standings)
             await run_kind(worker, "event_settle", other)

@@ -80,7 +80,7 @@ class MoveButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
 
     @guarded
     async def callback(self, interaction: discord.Interaction) -> None:
-        report = await bot_of(interaction).host.play(self.game_id, interaction.user.id, self.move,
+        report = await bot_of(interaction).host.turns.play(self.game_id, interaction.user.id, self.move,
                                                      expected_ply=self.ply)
         await interaction.response.edit_message(view=None)
         await post_report(bot_of(interaction), report)
@@ -104,15 +104,15 @@ class DrawButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
     @guarded
     async def callback(self, interaction: discord.Interaction) -> None:
         bot = bot_of(interaction)
-        row = await bot.host.get(self.game_id)
+        row = await bot.host.session.row(self.game_id)
         if not row.draw_offers:
             raise HostError("There is no draw offer on the table any more.")
         if self.action == "decline":
-            text = await bot.host.decline_draw(self.game_id, interaction.user.id)
+            text = await bot.host.turns.decline_draw(self.game_id, interaction.user.id)
             open_draw_offers(bot).pop(self.game_id, None)
             await interaction.response.edit_message(content=text, view=None, allowed_mentions=MENTION_USERS)
             return
-        result = await bot.host.offer_draw(self.game_id, interaction.user.id)
+        result = await bot.host.turns.offer_draw(self.game_id, interaction.user.id)
         if isinstance(result, str):
             await interaction.response.edit_message(content=result, view=draw_view(self.game_id),
                                                     allowed_mentions=MENTION_USERS)
@@ -140,8 +140,8 @@ class RematchButton(ForGame, discord.ui.DynamicItem[discord.ui.Button[Any]], tem
     @guarded
     async def callback(self, interaction: discord.Interaction) -> None:
         bot = bot_of(interaction)
-        old = await bot.host.get(self.game_id)
-        lobby = await bot.host.rematch(self.game_id, interaction.user.id)
+        old = await bot.host.session.row(self.game_id)
+        lobby = await bot.host.lobby.rematch(self.game_id, interaction.user.id)
         channel = await thread_of(bot, old.channel_id)
         if channel is None:
             raise HostError("The channel of the first game is gone; start the rematch with the new command.")
@@ -162,10 +162,10 @@ class MyViewButton(ForGame, discord.ui.DynamicItem[discord.ui.Button[Any]], temp
     @guarded
     async def callback(self, interaction: discord.Interaction) -> None:
         host = bot_of(interaction).host
-        row = await host.get(self.game_id)
+        row = await host.session.row(self.game_id)
         if row.seat_of(interaction.user.id) is None:
             await send_error(interaction, "Only the players of this game have a view of their own.")
             return
-        board = await host.board(self.game_id, interaction.user.id)
+        board = await host.boards.board(self.game_id, interaction.user.id)
         await interaction.response.send_message("Your view (only you see this):", ephemeral=True,
                                                 file=board_file(board))

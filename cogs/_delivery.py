@@ -76,7 +76,7 @@ async def post_report(bot: ZBot, report: Report) -> None:
 
 async def edit_turn_board(bot: ZBot, report: Report) -> bool:
     """A step inside a turn (Ziggurat): the turn's message gets the new caption, board and buttons in place."""
-    last = await bot.host.last_board(report.row.id) if report.continues_turn else None
+    last = await bot.host.boards.last_board(report.row.id) if report.continues_turn else None
     if last is None:
         return False
     message = bot.get_partial_messageable(last.channel_id).get_partial_message(last.message_id)
@@ -86,7 +86,7 @@ async def edit_turn_board(bot: ZBot, report: Report) -> bool:
                            allowed_mentions=shown["allowed_mentions"])
     except discord.NotFound:  # deleted: post a fresh board instead
         return False
-    await bot.host.shown(report, last.channel_id, last.message_id)  # before any other REST call
+    await bot.host.turns.shown(report, last.channel_id, last.message_id)  # before any other REST call
     await retire_draw_offer(bot, report.row.id)
     return True
 
@@ -117,7 +117,7 @@ async def board_shown(bot: ZBot, report: Report, channel_id: int, message_id: in
     """The report's board is on screen as (channel, message). First, before any other REST call, the host's one
     transaction (``Host.shown``: the live board recorded, the owed job done, an AI's reply due); then the move
     buttons come off the board before it and off a draw offer: only one board is live."""
-    old = await bot.host.shown(report, channel_id, message_id)
+    old = await bot.host.turns.shown(report, channel_id, message_id)
     outbox.crash_point("shown")
     ended_drawn = report.outcome is not None and report.outcome.is_draw
     await retire_draw_offer(bot, report.row.id, *([DRAW_AGREED] if ended_drawn else []))
@@ -131,7 +131,7 @@ async def board_shown(bot: ZBot, report: Report, channel_id: int, message_id: in
 
 async def retire_board(bot: ZBot, game_id: int) -> None:
     """A game that ended without a new board (aborted): its last board's buttons go too."""
-    last = await bot.host.last_board(game_id)
+    last = await bot.host.boards.last_board(game_id)
     if last is None:
         return
     try:

@@ -101,7 +101,7 @@ class GameCog(HintCommand, RecordCommands, commands.GroupCog):
 
     async def _game_here(self, interaction: discord.Interaction, statuses: tuple[str, ...] = ("active",)) -> GameRow:
         thread_id = interaction.channel_id if isinstance(interaction.channel, discord.Thread) else None
-        return await self.bot.host.resolve(self.game, interaction.user.id, thread_id=thread_id,
+        return await self.bot.host.boards.resolve(self.game, interaction.user.id, thread_id=thread_id,
                                            guild_id=interaction.guild_id, statuses=statuses)
 
     async def _send_report(self, interaction: discord.Interaction, report: Report) -> None:
@@ -109,7 +109,7 @@ class GameCog(HintCommand, RecordCommands, commands.GroupCog):
         if report.secret:  # a public reply would show the command, and so the choice, to everyone
             await interaction.response.send_message("Done: your choice stays secret.", ephemeral=True)
             await post_report(self.bot, report)
-        elif report.continues_turn and await self.bot.host.last_board(report.row.id) is not None:
+        elif report.continues_turn and await self.bot.host.boards.last_board(report.row.id) is not None:
             where = "above" if interaction.channel_id == report.row.thread_id else f"in <#{report.row.thread_id}>"
             await interaction.response.send_message(f"Played: the turn's board {where} shows it.", ephemeral=True)
             await post_report(self.bot, report)  # edits the turn's message in place
@@ -133,7 +133,7 @@ class GameCog(HintCommand, RecordCommands, commands.GroupCog):
             raise HostError("Start games in a server text channel (not a thread or DM): each game gets its own thread.")
         me = self.bot.user.id if self.bot.user is not None else 0
         seated, open_seats = seat_users(me, opponents, open_seats, ai)  # AI seats filled (``ai``, or the bot named)
-        lobby = await self.bot.host.challenge(
+        lobby = await self.bot.host.lobby.challenge(
             game=self.game, creator=interaction.user.id, opponents=[u for u in seated if u is not None],
             open_seats=open_seats,
             options=options, settings={"rated": rated, "clock": clock, "match": match}, guild_id=interaction.guild_id,
@@ -146,7 +146,7 @@ class GameCog(HintCommand, RecordCommands, commands.GroupCog):
         await interaction.response.send_message(lobby_text(lobby, self.title), view=lobby_view(lobby),
                                                 allowed_mentions=MENTION_USERS)
         message = await interaction.original_response()
-        await self.bot.host.set_thread(lobby.row.id, None, message.id)
+        await self.bot.host.turns.set_thread(lobby.row.id, None, message.id)
 
     @app_commands.command(name="move", description="Play a move (autocomplete lists your legal moves)")
     @app_commands.describe(move="Your move in the game's notation; start typing to see the legal ones")
@@ -155,7 +155,7 @@ class GameCog(HintCommand, RecordCommands, commands.GroupCog):
         if move.startswith(NO_MOVE):  # the explanation autocomplete offered instead of an empty list
             raise HostError(f"That is not a move: {move.removeprefix(NO_MOVE).strip()}.")
         row = await self._game_here(interaction)
-        report = await self.bot.host.play(row.id, interaction.user.id, move)
+        report = await self.bot.host.turns.play(row.id, interaction.user.id, move)
         await self._send_report(interaction, report)
 
     @move.autocomplete("move")
@@ -163,8 +163,9 @@ class GameCog(HintCommand, RecordCommands, commands.GroupCog):
                                 current: str) -> list[app_commands.Choice[str]]:
         try:
             row = await self._game_here(interaction)
-            choices = await self.bot.host.move_choices(row.id, interaction.user.id, current)
-            reason = None if choices else await self.bot.host.explain_no_choices(row.id, interaction.user.id, current)
+            choices = await self.bot.host.boards.move_choices(row.id, interaction.user.id, current)
+            boards = self.bot.host.boards
+            reason = None if choices else await boards.explain_no_choices(row.id, interaction.user.id, current)
         except HostError as error:
             choices, reason = [], str(error)
         if reason is not None:  # never an empty list without a reason: one entry that says why
@@ -177,7 +178,7 @@ class GameCog(HintCommand, RecordCommands, commands.GroupCog):
     @app_commands.guild_only()
     async def board(self, interaction: discord.Interaction, private: bool = False) -> None:
         row = await self._game_here(interaction, ("active", "finished"))
-        board = await self.bot.host.board(row.id, interaction.user.id if private else None)
+        board = await self.bot.host.boards.board(row.id, interaction.user.id if private else None)
         file = board_file(board)
         await interaction.response.send_message(f"**{self.title}** #{row.id}", file=file, ephemeral=private)
 
@@ -185,7 +186,7 @@ class GameCog(HintCommand, RecordCommands, commands.GroupCog):
     @app_commands.guild_only()
     async def resign(self, interaction: discord.Interaction) -> None:
         row = await self._game_here(interaction)
-        await self._send_report(interaction, await self.bot.host.resign(row.id, interaction.user.id))
+        await self._send_report(interaction, await self.bot.host.turns.resign(row.id, interaction.user.id))
 
     @app_commands.command(name="draw", description="Offer a draw, or accept the one on the table")
     @app_commands.describe(decline="Decline the draw offer instead")
@@ -193,11 +194,11 @@ class GameCog(HintCommand, RecordCommands, commands.GroupCog):
     async def draw(self, interaction: discord.Interaction, decline: bool = False) -> None:
         row = await self._game_here(interaction)
         if decline:
-            text = await self.bot.host.decline_draw(row.id, interaction.user.id)
+            text = await self.bot.host.turns.decline_draw(row.id, interaction.user.id)
             await interaction.response.send_message(text, allowed_mentions=MENTION_USERS)
             await retire_draw_offer(self.bot, row.id, "Draw offer declined.")
             return
-        result = await self.bot.host.offer_draw(row.id, interaction.user.id)
+        result = await self.bot.host.turns.offer_draw(row.id, interaction.user.id)
         if isinstance(result, str):
             await retire_draw_offer(self.bot, row.id, "A newer draw offer follows below.")
             await interaction.response.send_message(result, allowed_mentions=MENTION_USERS, view=draw_view(row.id))
@@ -210,7 +211,7 @@ class GameCog(HintCommand, RecordCommands, commands.GroupCog):
     @app_commands.guild_only()
     async def abort(self, interaction: discord.Interaction) -> None:
         row = await self._game_here(interaction, ("challenge", "active"))
-        text = await self.bot.host.abort(row.id, interaction.user.id)
+        text = await self.bot.host.turns.abort(row.id, interaction.user.id)
         await interaction.response.send_message(text, allowed_mentions=MENTION_USERS)
         if row.status == "challenge" and row.message_id is not None and row.channel_id is not None:
             try:  # the challenge's Accept and Join buttons would only refuse now

@@ -17,10 +17,9 @@ import engines
 from cogs._delivery import MENTION_USERS, board_shown, bot_of, report_message, report_shown
 from cogs._errors import guarded
 from host import outbox
-from host.captions import lobby_teams
+from host.captions import lobby_teams, mention
 from host.ratings import rating_note
 from host.results import Lobby
-from host.service import mention
 from host.tournament_texts import thread_name
 
 if TYPE_CHECKING:
@@ -40,7 +39,7 @@ async def post_lobby(bot: ZBot, channel: discord.abc.Messageable, lobby: Lobby, 
         message = await channel.send(f"{text}\nThe game is on!", allowed_mentions=MENTION_USERS)
     else:
         message = await channel.send(text, view=lobby_view(lobby), allowed_mentions=MENTION_USERS)
-        await bot.host.set_thread(lobby.row.id, None, message.id)
+        await bot.host.turns.set_thread(lobby.row.id, None, message.id)
     if posted is not None:
         await posted(message)
     if lobby.started:
@@ -102,16 +101,16 @@ class LobbyButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
     async def callback(self, interaction: discord.Interaction) -> None:
         host = bot_of(interaction).host
         if self.action == "accept":
-            lobby = await host.accept(self.game_id, interaction.user.id)
+            lobby = await host.lobby.accept(self.game_id, interaction.user.id)
         elif self.action == "join":
-            lobby = await host.join(self.game_id, interaction.user.id)
+            lobby = await host.lobby.join(self.game_id, interaction.user.id)
         else:
-            row = await host.get(self.game_id)
+            row = await host.session.row(self.game_id)
             if interaction.user.id == row.creator_id:
-                await host.abort(self.game_id, interaction.user.id)
+                await host.turns.abort(self.game_id, interaction.user.id)
                 await interaction.response.edit_message(content=f"Challenge #{self.game_id} withdrawn.", view=None)
                 return
-            lobby = await host.decline(self.game_id, interaction.user.id)
+            lobby = await host.lobby.decline(self.game_id, interaction.user.id)
         await show_lobby(interaction, lobby)
 
 
@@ -146,7 +145,7 @@ async def open_thread(bot: ZBot, message: discord.Message, lobby: Lobby) -> None
                 raise
             thread = await bot.fetch_channel(message.id)  # type: ignore[assignment]
         outbox.crash_point("thread_made")
-        await bot.host.set_thread(lobby.row.id, thread.id, message.id)
+        await bot.host.turns.set_thread(lobby.row.id, thread.id, message.id)
         lobby.report.row.thread_id = thread.id
         sent = await thread.send(**await report_message(bot, lobby.report), nonce=outbox.nonce(lobby.report.owed))
         await board_shown(bot, lobby.report, sent.channel.id, sent.id)

@@ -20,7 +20,7 @@ from cogs.records import history_view
 from host import clocks, outbox
 from host.correspondence import NOTIFY_MODES, Reminder
 from host.results import HostError
-from host.scheduler import Scheduler, Tick
+from host.scheduler import Tick
 
 if TYPE_CHECKING:
     from bot import ZBot
@@ -50,7 +50,7 @@ def _clip(lines: list[str], empty: str) -> str:
 class Correspondence(commands.Cog):
     def __init__(self, bot: ZBot) -> None:
         self.bot = bot
-        self.scheduler = Scheduler(bot.host)
+        self.scheduler = bot.host.scheduler
 
     @commands.Cog.listener()
     async def on_ready(self) -> None:
@@ -140,7 +140,7 @@ class Correspondence(commands.Cog):
     async def games(self, interaction: discord.Interaction, user: discord.User | None = None) -> None:
         target = self._whose(interaction, user)
         await interaction.response.defer(ephemeral=True, thinking=True)  # a long list can take a second or more
-        lines = await self.bot.host.games_overview(target.id, interaction.guild_id)
+        lines = await self.bot.host.correspondence.games_overview(target.id, interaction.guild_id)
         start = ". Start one with `/<game> new` (for example `/zrtz new`), or see `/help`"
         reader = None if target.id == interaction.user.id else target.id  # someone else's list: "their turn"
         await self._listing(interaction, target, "active games", [g.text(reader) for g in lines],
@@ -168,7 +168,7 @@ class Correspondence(commands.Cog):
                       page: app_commands.Range[int, 1, 1000] = 1) -> None:
         target = self._whose(interaction, user)
         await interaction.response.defer(ephemeral=True, thinking=True)
-        found = await self.bot.host.history(target.id, interaction.guild_id, page)
+        found = await self.bot.host.correspondence.history(target.id, interaction.guild_id, page)
         title = "finished games"
         if found.pages > 1:  # in the heading, so the way to older games is never clipped away
             more = f"; older ones: `/history page:{found.page + 1}`" if found.page < found.pages else ""
@@ -181,14 +181,14 @@ class Correspondence(commands.Cog):
     @app_commands.choices(mode=[app_commands.Choice(name=f"{name}: {help_}"[:100], value=name)
                                 for name, help_ in NOTIFY_MODES.items()])
     async def notify(self, interaction: discord.Interaction, mode: str) -> None:
-        text = await self.bot.host.set_notify(interaction.user.id, mode)
+        text = await self.bot.host.correspondence.set_notify(interaction.user.id, mode)
         await interaction.response.send_message(text, ephemeral=True)
 
     @app_commands.command(name="vacation", description="Pause your per-move clocks (up to 14 days a year)")
     @app_commands.describe(days="How many days; live games are not paused")
     async def vacation(self, interaction: discord.Interaction,
                        days: app_commands.Range[int, 1, clocks.VACATION_DAYS_PER_YEAR]) -> None:
-        text = await self.bot.host.vacation(interaction.user.id, days)
+        text = await self.bot.host.correspondence.vacation(interaction.user.id, days)
         await interaction.response.send_message(text, ephemeral=True)
 
 

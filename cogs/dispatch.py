@@ -130,9 +130,9 @@ class Dispatch(commands.Cog):
     async def outbox_thread(self, job: Job) -> None:
         """A started game's thread (found, or created from its challenge message) and its first board."""
         assert job.game_id is not None and job.dedupe is not None
-        row = await self.bot.host.get(job.game_id)
+        row = await self.bot.host.session.row(job.game_id)
         thread = await self.ensure_thread(row)
-        report = await self.bot.host.replay_report(row.id, int(job.payload.get("upto", 0)), 0)
+        report = await self.bot.host.boards.replay_report(row.id, int(job.payload.get("upto", 0)), 0)
         report.row.thread_id = thread.id
         sent = await thread.send(**await report_message(self.bot, report), nonce=outbox.nonce(job.dedupe))
         await board_shown(self.bot, report, sent.channel.id, sent.id)
@@ -163,27 +163,27 @@ class Dispatch(commands.Cog):
         if thread is None:
             thread = await channel.create_thread(name=name, type=discord.ChannelType.public_thread,
                                                  auto_archive_duration=10080)
-        await self.bot.host.set_thread(row.id, thread.id, row.message_id)
+        await self.bot.host.turns.set_thread(row.id, thread.id, row.message_id)
         return thread
 
     async def outbox_post(self, job: Job) -> None:
         """A board post a crash (or Discord) kept from its thread, as it was when the moves were made."""
         assert job.game_id is not None and job.dedupe is not None
-        row = await self.bot.host.get(job.game_id)
+        row = await self.bot.host.session.row(job.game_id)
         if row.thread_id is None:
             raise NotYet(f"game {row.id} has no thread yet")
         channel = await thread_of(self.bot, row.thread_id)
         if channel is None:
             raise NotYet(f"the thread of game {row.id} is unreachable")
         p = job.payload
-        report = await self.bot.host.replay_report(row.id, int(p["upto"]), int(p.get("count", 1)),
+        report = await self.bot.host.boards.replay_report(row.id, int(p["upto"]), int(p.get("count", 1)),
                                                    str(p.get("prefix", "")))
         sent = await channel.send(**await report_message(self.bot, report), nonce=outbox.nonce(job.dedupe))
         await board_shown(self.bot, report, sent.channel.id, sent.id)
 
     async def outbox_notice(self, job: Job) -> None:
         assert job.game_id is not None and job.dedupe is not None
-        row = await self.bot.host.get(job.game_id)
+        row = await self.bot.host.session.row(job.game_id)
         channel = await thread_of(self.bot, row.thread_id or row.channel_id)
         if channel is None:
             raise NotYet(f"no channel for game {row.id}")
@@ -220,14 +220,14 @@ class Dispatch(commands.Cog):
     async def outbox_match_next(self, job: Job) -> None:
         """A match game ended and its process did not start the next one (it died): start and post it here."""
         assert job.game_id is not None
-        report = await self.bot.host.continue_match(job.game_id)
+        report = await self.bot.host.matches.continue_after(job.game_id)
         if report is not None:
             await post_report(self.bot, report)
 
     async def outbox_challenge_expire(self, job: Job) -> None:
         """Withdraw a challenge nobody answered in time, and say so on its message."""
         assert job.game_id is not None
-        row = await self.bot.host.expire(job.game_id)
+        row = await self.bot.host.lobby.expire(job.game_id)
         if row is None or row.message_id is None:
             return
         channel = await thread_of(self.bot, row.channel_id)

@@ -20,7 +20,7 @@ from cogs._delivery import MENTION_USERS
 from cogs._lobby import lobby_text, lobby_view
 from cogs._names import names_for
 from cogs._tasks import stop_loop
-from host.ladder import CLOCKS, MAX_IDLE_DAYS, MAX_REACH, Ladders
+from host.ladder import CLOCKS, MAX_IDLE_DAYS, MAX_REACH
 from host.results import Busy, HostError, Report
 
 if TYPE_CHECKING:
@@ -39,7 +39,7 @@ CLOCK_CHOICES = [app_commands.Choice(name=f"{c[:-1]} day{'s' if c != '1d' else '
 class Ladder(commands.GroupCog, group_name="ladder", group_description="This server's standing ladder of a game"):
     def __init__(self, bot: ZBot) -> None:
         self.bot = bot
-        self.ladders = Ladders(bot.host)
+        self.ladders = bot.host.ladders
         super().__init__()
 
     @commands.Cog.listener()
@@ -111,7 +111,7 @@ class Ladder(commands.GroupCog, group_name="ladder", group_description="This ser
         await interaction.response.send_message(lobby_text(lobby, title), view=lobby_view(lobby),
                                                 allowed_mentions=MENTION_USERS)
         message = await interaction.original_response()
-        await self.bot.host.set_thread(lobby.row.id, None, message.id)
+        await self.bot.host.turns.set_thread(lobby.row.id, None, message.id)
 
     @app_commands.command(name="settings", description="See or change the ladder's rules (Manage Server)")
     @app_commands.describe(game="Which game's ladder", reach="How many places above a player may challenge",

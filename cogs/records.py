@@ -19,7 +19,7 @@ from cogs._delivery import bot_of
 from cogs._errors import guarded
 from cogs._limits import expensive, refuse_after_defer
 from cogs._lobby import lobby_text, post_lobby
-from host import bots, record_exchange, records
+from host import bots, records
 from host.offload import ordinal
 from host.record_formats import MAX_RECORD_BYTES
 from host.records import ReplayPage
@@ -54,7 +54,7 @@ def replay_message(page: ReplayPage) -> dict[str, Any]:
 async def show_step(interaction: discord.Interaction, kind: str, ident: int, step: int | None) -> None:
     """Replace the replay message with another step."""
     await interaction.response.defer()  # a long record takes a moment to replay: never miss the 3 s
-    page = await records.page(bot_of(interaction).host, kind, ident, step, viewer=viewer(interaction))
+    page = await bot_of(interaction).host.records.page(kind, ident, step, viewer=viewer(interaction))
     message = replay_message(page)
     file = message.pop("file")
     await interaction.edit_original_response(attachments=[file], **message)
@@ -125,7 +125,7 @@ class ReplayOpen(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"zro:
 
     @guarded
     async def callback(self, interaction: discord.Interaction) -> None:
-        page = await records.page(bot_of(interaction).host, "g", self.ident, None, viewer=viewer(interaction))
+        page = await bot_of(interaction).host.records.page("g", self.ident, None, viewer=viewer(interaction))
         await interaction.response.send_message(ephemeral=True, **replay_message(page))
 
 
@@ -173,7 +173,7 @@ async def post_challenge(interaction: discord.Interaction, kind: str, ident: int
     if not isinstance(channel, discord.TextChannel):
         raise HostError("Play on in a server text channel.")
     bot = bot_of(interaction)
-    lobby = await record_exchange.play_from(bot.host, kind, ident, step, creator=interaction.user.id,
+    lobby = await bot.host.record_exchange.play_from(kind, ident, step, creator=interaction.user.id,
                                             opponents=[u.id for u in opponents], guild_id=interaction.guild_id,
                                             channel_id=channel.id, ai=ai)
     title = records.title_of(lobby.row.game)
@@ -279,7 +279,7 @@ class RecordCommands:
         if game is not None:
             return game
         thread_id = interaction.channel_id if isinstance(interaction.channel, discord.Thread) else None
-        row = await self.bot.host.resolve(self.game, interaction.user.id, thread_id=thread_id,
+        row = await self.bot.host.boards.resolve(self.game, interaction.user.id, thread_id=thread_id,
                                           guild_id=interaction.guild_id, statuses=("active", "finished"))
         return row.id
 
@@ -289,7 +289,7 @@ class RecordCommands:
     async def replay(self, interaction: discord.Interaction, game: int | None = None,
                      move: app_commands.Range[int, 0, 100000] | None = None, private: bool = False) -> None:
         ident = await self._record_game(interaction, game)
-        page = await records.page(self.bot.host, "g", ident, move, game=self.game, viewer=viewer(interaction))
+        page = await self.bot.host.records.page("g", ident, move, game=self.game, viewer=viewer(interaction))
         await interaction.response.send_message(ephemeral=private, **replay_message(page))
 
     @app_commands.command(name="gif", description="An animated GIF of a whole game")
@@ -297,11 +297,11 @@ class RecordCommands:
     @expensive()
     async def gif(self, interaction: discord.Interaction, game: int | None = None) -> None:
         ident = await self._record_game(interaction, game)
-        await records.source(self.bot.host, "g", ident, self.game, viewer(interaction))  # refuse before deferring
+        await self.bot.host.records.source("g", ident, self.game, viewer(interaction))  # refuse before deferring
         await interaction.response.defer(thinking=True, ephemeral=True)  # private: it may say "3rd in line"
         placeholder = Placeholder(interaction, "GIF")
         try:
-            caption, board = await records.gif(self.bot.host, ident, game=self.game, viewer=viewer(interaction),
+            caption, board = await self.bot.host.records.gif(ident, game=self.game, viewer=viewer(interaction),
                                                on_place=placeholder.tell)
         except (HostError, Busy) as error:
             await placeholder.refuse(str(error))
@@ -313,7 +313,7 @@ class RecordCommands:
     async def export(self, interaction: discord.Interaction, game: int | None = None) -> None:
         ident = await self._record_game(interaction, game)
         bot = self.bot
-        text, files = await record_exchange.export(bot.host, ident, lambda user: user_name(bot, user), game=self.game,
+        text, files = await bot.host.record_exchange.export(ident, lambda user: user_name(bot, user), game=self.game,
                                            viewer=viewer(interaction))
         await interaction.response.send_message(
             text[:2000], files=[discord.File(io.BytesIO(data), filename=name) for name, data in files], ephemeral=True)
@@ -329,7 +329,7 @@ class RecordCommands:
         placeholder = Placeholder(interaction, "import")
         data = await record.read()
         try:
-            page = await record_exchange.import_record(self.bot.host, self.game, data, interaction.user.id,
+            page = await self.bot.host.record_exchange.import_record(self.game, data, interaction.user.id,
                                                        interaction.guild_id, move, on_place=placeholder.tell)
         except (HostError, Busy) as error:
             await placeholder.refuse(str(error))

@@ -25,7 +25,7 @@ class ZigguratCog(GameCog, group_name="ziggurat", group_description="Ziggurat: a
     @app_commands.guild_only()
     async def rolls(self, interaction: discord.Interaction) -> None:
         row = await self._game_here(interaction, ("active", "finished"))
-        rolls = await self.bot.host.rolls(row.id)
+        rolls = await self.bot.host.boards.rolls(row.id)
         items = [f"{i + 1}: {r.removeprefix('roll ')}" for i, r in enumerate(rolls)]
         head = f"**Ziggurat** #{row.id} rolls: "
         shown = items

@@ -31,7 +31,7 @@ SECRET_PHASES = {"duel": "your secret pick for the side duel", "king": "your sec
 
 async def choice_view(bot: ZBot, game_id: int, user_id: int) -> discord.ui.View | None:
     """A select menu of the user's legal secret choices, or None when they have none now."""
-    choices = await bot.host.move_choices(game_id, user_id, "")
+    choices = await bot.host.boards.move_choices(game_id, user_id, "")
     if not choices:
         return None
     view = discord.ui.View(timeout=None)
@@ -56,7 +56,7 @@ class SecretChoice(ForGame, discord.ui.DynamicItem[discord.ui.Select[Any]], temp
             raise HostError("Choose one of the options.")
         bot = bot_of(interaction)
         try:
-            report = await bot.host.play(self.game_id, interaction.user.id, str(values[0]))
+            report = await bot.host.turns.play(self.game_id, interaction.user.id, str(values[0]))
         except HostError as error:
             if await choice_view(bot, self.game_id, interaction.user.id) is not None:
                 raise  # the choice is still open: keep the menu, say what went wrong
@@ -103,7 +103,7 @@ class ZodiacCog(GameCog, group_name="zodiac", group_description="Zodiac Chess: t
         """A choice made elsewhere (a typed move, a timeout) closes the menus still open for it."""
         if report.row.game != self.game:
             return
-        observation = await self.bot.host.observation(report.row.id, None)
+        observation = await self.bot.host.boards.observation(report.row.id, None)
         movers = [s for s in observation["to_move"] if s != CHANCE]
         choosing = {report.row.user_at(s) for s in movers} if observation.get("phase") in SECRET_PHASES else set()
         for game_id, user_id in [key for key in self.menus if key[0] == report.row.id and key[1] not in choosing]:
@@ -114,8 +114,8 @@ class ZodiacCog(GameCog, group_name="zodiac", group_description="Zodiac Chess: t
         Sent by the dispatcher right after the board, or after a restart; skipped once the choice is made."""
         assert job.game_id is not None and job.dedupe is not None
         game_id, user_id = job.game_id, int(job.payload["user"])
-        ply, _ = await self.bot.host.turn_moves(game_id)
-        observation = await self.bot.host.observation(game_id, None)
+        ply, _ = await self.bot.host.boards.turn_moves(game_id)
+        observation = await self.bot.host.boards.observation(game_id, None)
         movers = [s for s in observation["to_move"] if s != CHANCE]
         phase = observation.get("phase")
         if ply != int(job.payload["upto"]) or phase not in SECRET_PHASES or len(movers) != 2:
@@ -134,7 +134,7 @@ class ZodiacCog(GameCog, group_name="zodiac", group_description="Zodiac Chess: t
             return
         except discord.Forbidden:
             log.info("DMs closed for %s; offering the choice in the thread", user_id)
-        row = await self.bot.host.get(game_id)
+        row = await self.bot.host.session.row(game_id)
         thread = await thread_of(self.bot, row.thread_id)
         if thread is not None:
             fallback = discord.ui.View(timeout=None)

@@ -3,7 +3,7 @@
 When a write makes it an AI seat's turn (or puts a draw offer before an AI), ``enqueue`` adds a job
 in that same transaction, keyed on game, ply and seat so it exists once. ``run`` claims due jobs with
 a short lease that it renews while the search runs; a crash lets the lease lapse and the restarted
-bot claims the job again. The move goes through ``Host.play`` with the ply it was searched for, so a
+bot claims the job again. The move goes through ``Turns.play`` with the ply it was searched for, so a
 second attempt, a stale job or a racing human can never make the AI move twice.
 
 A job waits ``GRACE`` seconds, or until the report of what made it due has been posted
@@ -30,10 +30,12 @@ from data.jobs import Job, JobQueue
 from data.store import GameRow
 from engines import CHANCE, Game
 from host import ai_worker, bots, dice
-from host.outbox import Owed
+from host.boards import Boards
+from host.captions import mention
+from host.outbox import Outbox, Owed
 from host.results import HostError, Report
-from host.service import Host, mention
-from host.session import Change
+from host.session import Change, GameSession
+from host.turns import Turns
 
 log = logging.getLogger(__name__)
 TURN, DRAW = bots.TURN_JOB, bots.DRAW_JOB
@@ -82,11 +84,15 @@ def ai_seed(seed: str, purpose: str) -> int:
 class AiPlayers:
     """The AI seats' side of the host: job hook, worker loop, hints."""
 
-    def __init__(self, host: Host, *, workers: int = 1, think_delay: float = 0.0,
-                 pool: Executor | None = None) -> None:
+    def __init__(self, session: GameSession, turns: Turns, boards: Boards, outbox: Outbox, now: Callable[[], float],
+                 *, workers: int = 1, think_delay: float = 0.0, pool: Executor | None = None) -> None:
         """``pool``: an executor to use instead of the process pool (tests pass a thread pool)."""
-        self.host = host
-        self.queue = JobQueue(host.db)
+        self.session = session
+        self.turns = turns
+        self.boards = boards
+        self.outbox = outbox
+        self.now = now
+        self.queue = JobQueue(session.db)
         self.workers = max(1, workers)
         self.think_delay = think_delay
         self.owner = f"ai:{os.getpid()}:{uuid.uuid4().hex[:8]}"
@@ -119,7 +125,7 @@ class AiPlayers:
 
     async def hurry(self, game_id: int) -> None:
         """The report before the AI's turn is on screen: its jobs need not wait any longer."""
-        if await self.queue.hurry(game_id, KINDS, self.host.now()):
+        if await self.queue.hurry(game_id, KINDS, self.now()):
             self.wake.set()
 
     # ----- the worker ---------------------------------------------------------------------
@@ -133,7 +139,7 @@ class AiPlayers:
                 free = self.workers - len(running)
                 if free > 0:
                     try:
-                        claimed = await self.queue.claim(self.host.now(), self.owner, kinds=KINDS, limit=free,
+                        claimed = await self.queue.claim(self.now(), self.owner, kinds=KINDS, limit=free,
                                                          lease=LEASE)
                     except Exception:  # the database is busy or gone for a moment: the next round retries
                         log.warning("could not claim AI jobs", exc_info=True)
@@ -159,12 +165,12 @@ class AiPlayers:
         try:
             done = await (self._turn(job) if job.kind == TURN else self._draw(job))
         except NotYet:
-            await self.queue.retry(job.id, self.host.now() + 1.0, "waiting for the game's thread")
+            await self.queue.retry(job.id, self.now() + 1.0, "waiting for the game's thread")
             return
         except Exception as error:
             log.warning("AI job %s (game %s) failed; retrying", job.id, job.game_id, exc_info=True)
             delay = min(MAX_BACKOFF, RETRY_AFTER * 2 ** min(job.attempts, 8))
-            await self.queue.retry(job.id, self.host.now() + delay, repr(error))
+            await self.queue.retry(job.id, self.now() + delay, repr(error))
             return
         finally:
             keeper.cancel()
@@ -173,23 +179,23 @@ class AiPlayers:
                 await deliver(done)
             except Exception:  # the move is stored; /board shows it
                 log.warning("could not deliver AI job %s", job.id, exc_info=True)
-        await self.queue.done(job.id, self.host.now())
+        await self.queue.done(job.id, self.now())
 
     async def _keep_lease(self, job: Job) -> None:
         while True:
             await asyncio.sleep(RENEW_EVERY)
-            await self.queue.extend(job.id, self.owner, self.host.now() + LEASE)
+            await self.queue.extend(job.id, self.owner, self.now() + LEASE)
 
     async def _turn(self, job: Job) -> Done | None:
         seat, ply = int(job.payload["seat"]), int(job.payload["ply"])
-        row, game = await self.host.engine(int(job.game_id or 0))
+        row, game = await self.session.engine_copy(int(job.game_id or 0))
         user = row.user_at(seat)
         level = bots.level_of(user)
         if row.status != "active" or level is None or user is None:
             return None
         if len(game.history) > ply:  # an earlier attempt moved; if it died before posting, post now
             if job.attempts > 1 and game.history[ply][0] == seat:
-                return Done(row, report=await self.host.report_since(row.id, ply))
+                return Done(row, report=await self.boards.report_since(row.id, ply))
             return None
         if seat not in game.to_move():
             return None
@@ -198,9 +204,9 @@ class AiPlayers:
         async with self.thinking(row):
             move = await self.think(game, seat, level, ai_seed(row.seed, f"ply{ply}:{seat}"))
         try:
-            report = await self.host.play(row.id, user, move, expected_ply=ply)
+            report = await self.turns.play(row.id, user, move, expected_ply=ply)
         except HostError:
-            row, game = await self.host.engine(row.id)
+            row, game = await self.session.engine_copy(row.id)
             if row.status == "active" and len(game.history) == ply and seat in game.to_move():
                 raise  # a write at the same instant that left the turn ours (a draw offer): search again
             return None
@@ -208,7 +214,7 @@ class AiPlayers:
 
     async def _draw(self, job: Job) -> Done | None:
         user, ply = int(job.payload["user"]), int(job.payload["ply"])
-        row, game = await self.host.engine(int(job.game_id or 0))
+        row, game = await self.session.engine_copy(int(job.game_id or 0))
         level = bots.level_of(user)
         seats = [s for s in row.seats_of(user) if s not in game.eliminated]
         if (row.status != "active" or level is None or not row.draw_offers or len(game.history) != ply
@@ -218,9 +224,9 @@ class AiPlayers:
                                       ai_seed(row.seed, f"draw{ply}:{seats[0]}"), self.think_delay)
         try:
             if accepts:
-                result = await self.host.offer_draw(row.id, user, accept_only=True)
+                result = await self.turns.offer_draw(row.id, user, accept_only=True)
                 return Done(row, report=result) if isinstance(result, Report) else Done(row, text=result)
-            return Done(row, text=await self.host.decline_draw(row.id, user))
+            return Done(row, text=await self.turns.decline_draw(row.id, user))
         except HostError:  # someone moved meanwhile: the offer is gone
             return None
 
@@ -259,7 +265,7 @@ class AiPlayers:
 
     async def hint(self, game_id: int, user: int) -> Hint:
         """The hard level's move for the user's own position; refused in rated games and off turn."""
-        row, game = await self.host.engine(game_id)
+        row, game = await self.session.engine_copy(game_id)
         if row.status != "active":
             raise HostError(f"Game #{row.id} is not in progress.")
         seats = row.seats_of(user)
@@ -279,5 +285,5 @@ class AiPlayers:
             return Hint(row, move, game.describe(seat, move), None)
         notice = f"💡 {mention(user)} used a hint."
         key = f"notice:{row.id}:hint:{ply}:{user}"  # a second hint for the same move is told once
-        await self.host.outbox.owe([Owed("notice", key, row.id, {"text": notice, "quiet": True})], self.host.now())
+        await self.outbox.owe([Owed("notice", key, row.id, {"text": notice, "quiet": True})], self.now())
         return Hint(row, move, game.describe(seat, move), notice, key)

@@ -16,7 +16,7 @@ HINT_LEVEL = "hard"
 TURN_JOB, DRAW_JOB = "ai_turn", "ai_draw"
 JOB_KINDS = (TURN_JOB, DRAW_JOB)
 """The AI's durable jobs (host/ai_turns.py): a move, an answer to a draw offer. Named here so a shown board can
-make them due (``Host.shown``) without the host importing the AI worker, which builds on it."""
+make them due (``Turns.shown``) without the host importing the AI worker, which builds on it."""
 
 
 def user_of(level: str) -> int:

@@ -2,7 +2,7 @@
 
 The order itself is moved by the pure rules in ``host/events/ladder.py``; this service stores it
 (``data/ladder.py``), and every change is one transaction that locks the ladder and ends with its
-version check. A challenge is a normal game created through ``Host.challenge`` with the ladder's clock,
+version check. A challenge is a normal game created through ``Lobby.challenge`` with the ladder's clock,
 tied to the ladder in the same transaction. When it ends, the finish hook ``record_finish`` enqueues
 a durable job in the finishing transaction; ``run_due`` applies it exactly once (the game's ladder row
 is settled in the same transaction as the new order, so a job run again after a crash does nothing).
@@ -17,7 +17,7 @@ import os
 import uuid
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from data import jobs
 from data import ladder as rows
@@ -27,12 +27,16 @@ from data.ladder import LadderRow, LadderStore, Rung
 from data.store import GameRow
 from engines import Game
 from host import clocks, outbox
+from host.captions import mention
 from host.events import ladder as rules
 from host.outbox import Owed
 from host.results import HostError, Lobby
 from host.seasons import GuildPermissions, may_start_season
-from host.service import Host, mention
 from render.standings import StandingsRow, StandingsTable, page_count, render_standings
+
+if TYPE_CHECKING:
+    from host.lobby import Lobby as Seating
+    from host.session import GameSession
 
 log = logging.getLogger(__name__)
 RESULT, SWEEP = "ladder_result", "ladder_sweep"
@@ -86,19 +90,23 @@ def idle_text(seconds: float) -> str:
 
 
 class Ladders:
-    """The ladders of every server, over the host (which creates and plays their games)."""
+    """The ladders of every server, over the lobby (which creates their games) and the session."""
 
-    def __init__(self, host: Host, *, sweep_every: float = SWEEP_EVERY) -> None:
-        self.host = host
-        self.store = LadderStore(host.db)
-        self.queue = JobQueue(host.db)
+    def __init__(self, session: GameSession, lobby: Seating, now: Callable[[], float], *,
+                 sweep_every: float = SWEEP_EVERY) -> None:
+        self.session = session
+        self.lobby = lobby
+        self.now = now
+        self.db = session.db
+        self.store = LadderStore(session.db)
+        self.queue = JobQueue(session.db)
         self.sweep_every = sweep_every
         self.owner = f"ladder:{os.getpid()}:{uuid.uuid4().hex[:8]}"
 
     # ----- reading ---------------------------------------------------------------------------
 
     def title(self, game: str) -> str:
-        return f"{self.host.game_class(game).title} ladder"
+        return f"{self.session.game_class(game).title} ladder"
 
     async def _ladder(self, guild_id: int | None, game: str) -> LadderRow:
         if guild_id is None:
@@ -111,7 +119,7 @@ class Ladders:
     async def show(self, guild_id: int | None, game: str, viewer: int, name_of: NameOf, page: int = 1
                    ) -> LadderPicture:
         """The ladder as an image (32 players a page), and a line saying where the viewer stands."""
-        self.host.game_class(game)
+        self.session.game_class(game)
         if guild_id is None:
             raise HostError("Ladders belong to a server: use this command in one.")
         ladder = await self.store.find(guild_id, game)
@@ -122,7 +130,7 @@ class Ladders:
             if found.status == "active":
                 for user in (found.challenger, found.defender):
                     playing[user] = playing.get(user, 0) + 1
-        now = self.host.now()
+        now = self.now()
         names = await asyncio.gather(*(name_of(r.user_id) for r in rungs))
         lines = [StandingsRow(r.place, name, (r.games, idle_text(now - r.last_active)),
                               playing=playing.get(r.user_id, 0), highlight=r.user_id == viewer)
@@ -164,8 +172,8 @@ class Ladders:
         title = self.title(game)
         if guild_id is None:
             raise HostError("Ladders belong to a server: use this command in one.")
-        now = self.host.now()
-        async with self.host.db.transaction() as tx:
+        now = self.now()
+        async with self.db.transaction() as tx:
             ladder, created = await rows.ensure(tx, guild_id, game, now)
             if created:
                 await _first_sweep(tx, ladder, now, self.sweep_every)
@@ -181,7 +189,7 @@ class Ladders:
 
     async def leave(self, guild_id: int | None, game: str, user: int) -> str:
         ladder = await self._ladder(guild_id, game)
-        async with self.host.db.transaction() as tx:
+        async with self.db.transaction() as tx:
             ladder, rungs = await self._load(tx, ladder.id)
             order = [r.user_id for r in rungs]
             if user not in order:
@@ -203,12 +211,12 @@ class Ladders:
             if (open_game := await rows.live_between(tx, current.id, user, target)) is not None:
                 raise HostError(f"You already have a ladder game with {mention(target)} (#{open_game.game_id}):"
                                 " finish it first.")
-            now = self.host.now()
+            now = self.now()
             await rows.add_game(tx, current.id, game_id, user, target, now)
             await rows.touch(tx, current.id, [user], now)
             await rows.bump(tx, current)
 
-        return await self.host.challenge(game=game, creator=user, opponents=[target],
+        return await self.lobby.challenge(game=game, creator=user, opponents=[target],
                                          settings={"rated": ladder.rated, "clock": ladder.clock},
                                          guild_id=guild_id, channel_id=channel_id, also=tie)
 
@@ -246,8 +254,8 @@ class Ladders:
             raise HostError(f"The inactivity limit must be between 1 and {MAX_IDLE_DAYS} days.")
         if clock is not None and clock not in CLOCKS:
             raise HostError(f"Ladder games use days per move: one of {', '.join(CLOCKS)}.")
-        now = self.host.now()
-        async with self.host.db.transaction() as tx:
+        now = self.now()
+        async with self.db.transaction() as tx:
             ladder, created = await rows.ensure(tx, guild_id, game, now)
             if created:
                 await _first_sweep(tx, ladder, now, self.sweep_every)
@@ -269,7 +277,7 @@ class Ladders:
 
     async def run_due(self, now: float | None = None) -> int:
         """Claim and run the ladder jobs that are due; returns how many were done."""
-        now = self.host.now() if now is None else now
+        now = self.now() if now is None else now
         done = 0
         for job in await self.queue.claim(now, self.owner, kinds=KINDS, lease=LEASE):
             try:
@@ -278,7 +286,7 @@ class Ladders:
                 log.exception("ladder job %s failed", job.dedupe)
                 await self.queue.retry(job.id, now + min(60.0 * job.attempts, 3600.0), repr(error))
                 continue
-            await self.queue.done(job.id, self.host.now())
+            await self.queue.done(job.id, self.now())
             done += 1
         return done
 
@@ -296,8 +304,8 @@ class Ladders:
 
     async def apply_result(self, game_id: int, winners: list[int]) -> str | None:
         """Move the ladder for a finished game, once; the line for the game's thread (None: done before)."""
-        now = self.host.now()
-        async with self.host.db.transaction() as tx:
+        now = self.now()
+        async with self.db.transaction() as tx:
             found = await rows.game_of(tx, game_id)
             if found is None or found.applied_at is not None:
                 return None
@@ -341,8 +349,8 @@ class Ladders:
 
     async def sweep(self, ladder_id: int, due_at: float) -> list[int]:
         """Drop the ladder's idle players (a game in play counts as activity) and schedule the next sweep."""
-        now = self.host.now()
-        async with self.host.db.transaction() as tx:
+        now = self.now()
+        async with self.db.transaction() as tx:
             loaded = await rows.load(tx, ladder_id)
             if loaded is None:
                 return []

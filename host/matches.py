@@ -8,149 +8,103 @@ Every game of a match is an ordinary game (rated on its own); its settings name 
 from __future__ import annotations
 
 import logging
-from dataclasses import dataclass
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from data.db import Tx
 from data.store import GameRow, Seat, settle_match
 from engines import Game
-from host import bots
-from host.outbox import Owed
-from host.results import HostError, Report
+from host import dice
+from host.match_rules import LENGTHS as LENGTHS
+from host.match_rules import NEXT as NEXT
+from host.match_rules import Score, score
+from host.match_rules import check_length as check_length
+from host.match_rules import next_key as next_key
+from host.match_rules import owed_next as owed_next
+from host.results import Report
 
 if TYPE_CHECKING:
-    from host.service import Host
+    from host.lobby import Lobby
+    from host.session import GameSession
 
-LENGTHS = (1, 3, 5)
-NEXT = "match_next"
-"""The job a finished match game owes (with ``match_pending``): its match takes its next step. The process
-that finished the game does it at once; if it died first, another process's dispatcher does it once the job
-falls due (``outbox.GRACE``), instead of waiting for a restart's ``resume_all``. ``settle_match`` in the
-creating transaction keeps it to one next game whoever gets there."""
 log = logging.getLogger(__name__)
-
-
-@dataclass(frozen=True)
-class Score:
-    length: int
-    users: tuple[int, int]
-    points: tuple[float, float]
-    played: int
-
-    @property
-    def decided(self) -> bool:
-        return self.played >= self.length or max(self.points) > self.length / 2
-
-    def line(self) -> str:
-        a, b = self.users
-        pa, pb = (f"{p:g}" for p in self.points)
-        text = f"Match (best of {self.length}): {bots.mention(a)} {pa} – {pb} {bots.mention(b)}"
-        if not self.decided:
-            return f"{text}; game {self.played + 1} starts below."
-        if self.points[0] == self.points[1]:
-            return f"{text}: the match is drawn."
-        return f"{text}: {bots.mention(a if self.points[0] > self.points[1] else b)} wins the match."
-
-
-def check_length(length: int, players: int) -> None:
-    if length not in LENGTHS:
-        raise HostError("A match is 1, 3 or 5 games.")
-    if length > 1 and players != 2:
-        raise HostError("Matches are for two players.")
-
-
-async def score(host: Host, row: GameRow) -> Score:
-    """Points so far (a win 1, a draw ½ each), counting every finished game of the match."""
-    first = row.settings.get("match_of") or row.id
-    rows = await host.store.match_games(first)
-    first_row = await host.store.get(first)
-    assert first_row is not None
-    users = (first_row.user_at(0) or 0, first_row.user_at(1) or 0)
-    points = {users[0]: 0.0, users[1]: 0.0}
-    for game_row in rows:
-        assert game_row.result is not None
-        ranks = game_row.result["ranks"]
-        winners = [game_row.user_at(s) for s, rank in enumerate(ranks) if rank == 1]
-        for user in winners:
-            points[user or 0] += 1.0 / len(winners)
-    return Score(int(row.settings.get("match", 1)), users, (points[users[0]], points[users[1]]), len(rows))
-
-
-def next_key(game_id: int) -> str:
-    return f"match-next:{game_id}"
-
-
-def owed_next(row: GameRow) -> list[Owed]:
-    """Written with the move that ends a match game: the dispatcher continues the match if nobody else does."""
-    return [Owed(NEXT, next_key(row.id), row.id)] if row.settings.get("match", 1) > 1 else []
-
-
-async def continue_after(host: Host, game_id: int) -> Report | None:
-    """The owed continuation of a finished match game (its process died first): the next game's start report,
-    or None when the match is decided or its next step was taken already."""
-    row = await host.get(game_id)
-    if row.status != "finished" or not row.match_pending:
-        return None
-    current = await score(host, row)
-    if current.decided:
-        await host.store.settle_match(row.id)
-        return None
-    return await _next_game(host, row, await host.engine_of(row), current)
-
-
-async def continue_match(host: Host, row: GameRow, game: Game) -> Report | None:
-    """After the commit that ended a game of a match: the next game's start report if the match goes on."""
-    current = await score(host, row)
-    if current.decided:
-        await host.store.settle_match(row.id)
-        return None
-    return await _next_game(host, row, game, current)
-
-
-async def resume_all(host: Host) -> list[Report]:
-    """Start the next game of every undecided match whose last game ended without one (a crash).
-
-    Reads only the games still marked ``match_pending``: the work left, not every match ever played."""
-    started: list[Report] = []
-    for row in await host.store.pending_matches():
-        try:
-            first = row.settings.get("match_of") or row.id
-            current = await score(host, row)
-            if await host.store.has_later_match_game(first, row.id) or current.decided:
-                await host.store.settle_match(row.id)
-                continue
-            report = await _next_game(host, row, await host.engine_of(row), current)
-            if report is not None:
-                started.append(report)
-        except Exception:
-            log.exception("could not continue the match of game %s on recovery", row.id)
-    return started
 
 
 class AlreadyContinued(Exception):
     """Another process (or an earlier call) already took this match's next step."""
 
 
-async def _next_game(host: Host, row: GameRow, game: Game, current: Score) -> Report | None:
-    swapped = game.next_match_options()
-    users = [row.user_at(s) for s in range(row.players)]
-    order = users if swapped is not None else users[::-1]
-    settings = {**row.settings, "match_of": row.settings.get("match_of") or row.id,
-                "match_game": current.played + 1}
+class Matches:
+    """A match's next game, started from Turns' ``after_finish`` (wired in host/app.py), the owed job or recovery."""
 
-    async def settle(conn: Tx, game_id: int) -> None:  # the next game and the settled mark land together
-        if not await settle_match(conn, row.id):
-            raise AlreadyContinued(row.id)
+    def __init__(self, session: GameSession, lobby: Lobby, now: Callable[[], float]) -> None:
+        self.session = session
+        self.lobby = lobby
+        self.now = now
 
-    try:
-        game_id = await host.store.create(
-            guild_id=row.guild_id, channel_id=row.channel_id, game=row.game, players=row.players,
-            options=swapped if swapped is not None else dict(row.options), settings=settings, seed=host.new_seed(),
-            creator_id=row.creator_id, seats=[Seat(i, u, True) for i, u in enumerate(order)], now=host.now(),
-            also=settle)
-    except AlreadyContinued:
-        log.info("the match of game %s was continued elsewhere", row.id)
-        return None
-    await host.store.set_links(game_id, row.thread_id, row.message_id)
-    lobby = await host.start(await host.get(game_id), shuffle=False)
-    return lobby.report
+    async def continue_after(self, game_id: int) -> Report | None:
+        """The owed continuation of a finished match game (its process died first): the next game's start report,
+        or None when the match is decided or its next step was taken already."""
+        row = await self.session.row(game_id)
+        if row.status != "finished" or not row.match_pending:
+            return None
+        current = await score(self.session.store, row)
+        if current.decided:
+            await self.session.store.settle_match(row.id)
+            return None
+        return await self._next_game(row, await self.session.cached_engine(row), current)
+
+    async def on_finished(self, report: Report, game: Game) -> Report | None:
+        """Turns' ``after_finish`` subscriber: after the commit that ended a game of a match, the next game's start
+        report if the match goes on."""
+        row = report.row
+        if row.settings.get("match", 1) <= 1:
+            return None
+        current = await score(self.session.store, row)
+        if current.decided:
+            await self.session.store.settle_match(row.id)
+            return None
+        return await self._next_game(row, game, current)
+
+    async def resume_all(self) -> list[Report]:
+        """Start the next game of every undecided match whose last game ended without one (a crash).
+
+        Reads only the games still marked ``match_pending``: the work left, not every match ever played."""
+        started: list[Report] = []
+        for row in await self.session.store.pending_matches():
+            try:
+                first = row.settings.get("match_of") or row.id
+                current = await score(self.session.store, row)
+                if await self.session.store.has_later_match_game(first, row.id) or current.decided:
+                    await self.session.store.settle_match(row.id)
+                    continue
+                report = await self._next_game(row, await self.session.cached_engine(row), current)
+                if report is not None:
+                    started.append(report)
+            except Exception:
+                log.exception("could not continue the match of game %s on recovery", row.id)
+        return started
+
+    async def _next_game(self, row: GameRow, game: Game, current: Score) -> Report | None:
+        swapped = game.next_match_options()
+        users = [row.user_at(s) for s in range(row.players)]
+        order = users if swapped is not None else users[::-1]
+        settings = {**row.settings, "match_of": row.settings.get("match_of") or row.id,
+                    "match_game": current.played + 1}
+
+        async def settle(conn: Tx, game_id: int) -> None:  # the next game and the settled mark land together
+            if not await settle_match(conn, row.id):
+                raise AlreadyContinued(row.id)
+
+        try:
+            game_id = await self.session.store.create(
+                guild_id=row.guild_id, channel_id=row.channel_id, game=row.game, players=row.players,
+                options=swapped if swapped is not None else dict(row.options), settings=settings, seed=dice.new_seed(),
+                creator_id=row.creator_id, seats=[Seat(i, u, True) for i, u in enumerate(order)], now=self.now(),
+                also=settle)
+        except AlreadyContinued:
+            log.info("the match of game %s was continued elsewhere", row.id)
+            return None
+        await self.session.store.set_links(game_id, row.thread_id, row.message_id)
+        lobby = await self.lobby.start(await self.session.row(game_id), shuffle=False)
+        return lobby.report

@@ -1,7 +1,7 @@
 """The outbox: everything the bot owes players after a commit, written as jobs in that same transaction.
 
 Board posts, a new game's thread, notices, reminders, secret-choice DMs and challenge expiries are
-rows of the durable ``jobs`` table (data/jobs.py), enqueued by ``Host.write`` together with the
+rows of the durable ``jobs`` table (data/jobs.py), enqueued by ``GameSession.write`` together with the
 change that causes them. The cog that made the change delivers at once and marks the job done; the
 dispatcher (cogs/dispatch.py) delivers whatever is still pending after ``GRACE`` seconds, and at
 start-up everything a dead process left behind. Keys are deterministic (``post:<game>:<ply>``), so

@@ -28,7 +28,8 @@ from host.record_formats import GameRecord, Ply, read
 from host.results import Board, HostError
 
 if TYPE_CHECKING:
-    from host.service import Host
+    from host.boards import Boards
+    from host.session import GameSession
 
 Namer = Callable[[int], Awaitable[str]]
 MENU_SIZE = 25
@@ -57,7 +58,7 @@ class Loaded:
     members: frozenset[int] = frozenset()
     """Users who may see it anywhere: the players, or whoever imported it."""
     names: list[str | None] | None = None
-    """Each seat's name for the board images (as ``Host._board`` puts them), ``None`` where unknown."""
+    """Each seat's name for the board images (as ``Boards.draw`` puts them), ``None`` where unknown."""
 
     @property
     def who(self) -> list[str]:
@@ -99,31 +100,6 @@ class ReplayPage:
 # ----- loading ------------------------------------------------------------------------------
 
 
-async def load(host: Host, kind: str, ident: int) -> Loaded:
-    if kind == "r":
-        found = await RecordStore(host.db).get(ident)
-        if found is None:
-            raise HostError(f"There is no imported record R{ident}.")
-        record = await asyncio.to_thread(read, json.dumps(found[1]).encode(), found[0])
-        return imported(ident, record, found[3], found[2])
-    row = await host.get(ident)
-    if row.status not in ("active", "finished"):
-        why = "has not started" if row.status == "challenge" else f"was {row.status}"
-        raise HostError(f"Game #{ident} has no moves to replay: it {why}.")
-    moves = await host.store.moves(row.id)
-    record = GameRecord(game=row.game, players=row.players, options=dict(row.options),
-                        names=[(bots.name(u) if bots.is_ai(u) else f"user {u}") if u else "open seat"
-                               for u in users_of(row)],
-                        history=[Ply(m.seat, m.text, m.at) for m in moves], seed=row.seed,
-                        commitment=dice.commitment(row.seed), outcome=row.result, date=row.created_at,
-                        source=f"game #{row.id}", origin=_origin(row))
-    game = await asyncio.to_thread(replay_record, record)
-    record.sides = [game.seat_name(s) for s in range(row.players)]
-    people = [bots.mention(u) if u else "open seat" for u in users_of(row)]  # an AI seat by its name
-    return Loaded("g", ident, record, row.status == "finished", f"#{row.id}", people, row.guild_id,
-                  frozenset(u for u in users_of(row) if u is not None), names=_image_names(host, row))
-
-
 def imported(ident: int, record: GameRecord, guild_id: int | None, importer: int) -> Loaded:
     """Imported record R``ident``, shown with everything its end revealed."""
     people = [_plain(n) for n in record.names]
@@ -131,9 +107,9 @@ def imported(ident: int, record: GameRecord, guild_id: int | None, importer: int
                   names=list(people))
 
 
-def _image_names(host: Host, row: GameRow) -> list[str | None] | None:
+def _image_names(boards: Boards, row: GameRow) -> list[str | None] | None:
     """The names the live boards show (the Discord side's display names), an AI seat marked as a bot."""
-    names = host.player_names(row, row.players)
+    names = boards.player_names(row, row.players)
     if names is None:
         return None
     return [bots.plain_name(u) if bots.is_ai(u := row.user_at(s)) else names[s] for s in range(row.players)]
@@ -144,21 +120,6 @@ def named(observation: dict[str, Any], loaded: Loaded) -> dict[str, Any]:
     if loaded.names is None or len(loaded.names) != loaded.record.players:
         return observation
     return {**observation, "player_names": list(loaded.names)}
-
-
-async def source(host: Host, kind: str, ident: int, game: str | None = None, viewer: Viewer | None = None) -> Loaded:
-    """The record, refused when it is not of ``game`` (the command's game, with the right command) or
-    belongs to another server (unless ``viewer`` played it or imported it)."""
-    loaded = await load(host, kind, ident)
-    if (viewer is not None and loaded.guild_id is not None and loaded.guild_id != viewer.guild_id
-            and viewer.user not in loaded.members):
-        what = "Game" if kind == "g" else "Record"
-        raise HostError(f"{what} {loaded.label} belongs to another server.")
-    if game is not None and loaded.record.game != game:
-        what = "Game" if kind == "g" else "Record"
-        raise HostError(f"{what} {loaded.label} is a {loaded.record.title} game: use the /{loaded.record.game} "
-                        "commands for it.")
-    return loaded
 
 
 def title_of(game: str) -> str:
@@ -283,16 +244,6 @@ def _line(game: Game, seat: int, text: str, public: str, loaded: Loaded) -> str:
 # ----- the replay message -------------------------------------------------------------------
 
 
-async def page(host: Host, kind: str, ident: int, step: int | None, game: str | None = None,
-               viewer: Viewer | None = None) -> ReplayPage:
-    """The replay at ``step`` (None: the last); a step beyond the game is refused.
-
-    ``game``: the command's game; a record of another game is refused with the right command.
-    """
-    loaded = await source(host, kind, ident, game, viewer)
-    return await asyncio.to_thread(compose, loaded, step, host.renderer)
-
-
 def compose(loaded: Loaded, step: int | None, renderer: Callable[[dict[str, Any]], bytes]) -> ReplayPage:
     """The replay page of ``loaded`` at ``step``: pure work (a thread, or an import's child process)."""
     walked = walk(loaded, step)
@@ -355,34 +306,6 @@ def _result_text(loaded: Loaded) -> str:
 # ----- animated GIF -------------------------------------------------------------------------
 
 
-async def gif(host: Host, game_id: int, kind: str = "g", game: str | None = None,
-              viewer: Viewer | None = None, on_place: offload.Place | None = None) -> tuple[str, Board]:
-    """The whole game as an animated GIF, one frame per step, built in the GIF lane's child process
-    (host/offload.py: one place per user, ``on_place`` hears the place in line; the child is recycled after
-    each GIF, so its memory goes back)."""
-    loaded = await source(host, kind, game_id, game, viewer)
-    try:
-        pickle.dumps(host.renderer)
-    except (pickle.PicklingError, AttributeError, TypeError):  # a test's lambda renderer: no child can call it
-        data, frames = await asyncio.to_thread(gif_data, loaded, host.renderer)
-    else:
-        user = viewer.user if viewer is not None else -1
-        guild = viewer.guild_id if viewer is not None else None
-        try:
-            data, frames = await offload.lane("GIF").run(user, guild, gif_data, loaded, host.renderer, cpu=GIF_CAP,
-                                                         on_place=on_place)
-        except offload.Busy as error:
-            raise HostError(str(error)) from None
-        except offload.TooSlow:
-            raise HostError(f"That game is too long to animate ({GIF_CAP:g} s of work was not enough).") from None
-        except offload.Failed as error:
-            raise HostError(f"The GIF could not be built ({error.kind}).") from None
-    unit = "turns" if engines.get(loaded.record.game).stepped_turns else "moves"
-    caption = f"**{loaded.record.title}** {loaded.label}: {frames - 1} {unit}" + (
-        "" if loaded.reveal else " so far (public view)")
-    return caption, Board(image=data, filename=f"{loaded.record.game}-{kind}{game_id}.gif")
-
-
 GIF_CAP = 120.0
 """Seconds of CPU time one GIF may take (the longest games take about ten)."""
 
@@ -394,3 +317,85 @@ def gif_data(loaded: Loaded, renderer: Callable[[dict[str, Any]], bytes]) -> tup
     walked = walk(loaded, frames=True)
     labels = [f"{k}. {text}".replace("🎲", "dice") if k else "Start" for k, text in enumerate(walked.labels)]
     return animate([renderer(named(obs, loaded)) for obs in walked.frames], labels), len(walked.frames)
+
+
+class Records:
+    """Replays, GIFs and record loading over the session and the read model (its renderer and names)."""
+
+    def __init__(self, session: GameSession, boards: Boards) -> None:
+        self.session = session
+        self.boards = boards
+
+    async def load(self, kind: str, ident: int) -> Loaded:
+        if kind == "r":
+            found = await RecordStore(self.session.db).get(ident)
+            if found is None:
+                raise HostError(f"There is no imported record R{ident}.")
+            record = await asyncio.to_thread(read, json.dumps(found[1]).encode(), found[0])
+            return imported(ident, record, found[3], found[2])
+        row = await self.session.row(ident)
+        if row.status not in ("active", "finished"):
+            why = "has not started" if row.status == "challenge" else f"was {row.status}"
+            raise HostError(f"Game #{ident} has no moves to replay: it {why}.")
+        moves = await self.session.store.moves(row.id)
+        record = GameRecord(game=row.game, players=row.players, options=dict(row.options),
+                            names=[(bots.name(u) if bots.is_ai(u) else f"user {u}") if u else "open seat"
+                                   for u in users_of(row)],
+                            history=[Ply(m.seat, m.text, m.at) for m in moves], seed=row.seed,
+                            commitment=dice.commitment(row.seed), outcome=row.result, date=row.created_at,
+                            source=f"game #{row.id}", origin=_origin(row))
+        game = await asyncio.to_thread(replay_record, record)
+        record.sides = [game.seat_name(s) for s in range(row.players)]
+        people = [bots.mention(u) if u else "open seat" for u in users_of(row)]  # an AI seat by its name
+        return Loaded("g", ident, record, row.status == "finished", f"#{row.id}", people, row.guild_id,
+                      frozenset(u for u in users_of(row) if u is not None), names=_image_names(self.boards, row))
+
+    async def source(self, kind: str, ident: int, game: str | None = None, viewer: Viewer | None = None) -> Loaded:
+        """The record, refused when it is not of ``game`` (the command's game, with the right command) or
+        belongs to another server (unless ``viewer`` played it or imported it)."""
+        loaded = await self.load(kind, ident)
+        if (viewer is not None and loaded.guild_id is not None and loaded.guild_id != viewer.guild_id
+                and viewer.user not in loaded.members):
+            what = "Game" if kind == "g" else "Record"
+            raise HostError(f"{what} {loaded.label} belongs to another server.")
+        if game is not None and loaded.record.game != game:
+            what = "Game" if kind == "g" else "Record"
+            raise HostError(f"{what} {loaded.label} is a {loaded.record.title} game: use the /{loaded.record.game} "
+                            "commands for it.")
+        return loaded
+
+    async def page(self, kind: str, ident: int, step: int | None, game: str | None = None,
+                   viewer: Viewer | None = None) -> ReplayPage:
+        """The replay at ``step`` (None: the last); a step beyond the game is refused.
+
+        ``game``: the command's game; a record of another game is refused with the right command.
+        """
+        loaded = await self.source(kind, ident, game, viewer)
+        return await asyncio.to_thread(compose, loaded, step, self.boards.renderer)
+
+    async def gif(self, game_id: int, kind: str = "g", game: str | None = None,
+                  viewer: Viewer | None = None, on_place: offload.Place | None = None) -> tuple[str, Board]:
+        """The whole game as an animated GIF, one frame per step, built in the GIF lane's child process
+        (host/offload.py: one place per user, ``on_place`` hears the place in line; the child is recycled after
+        each GIF, so its memory goes back)."""
+        loaded = await self.source(kind, game_id, game, viewer)
+        try:
+            pickle.dumps(self.boards.renderer)
+        except (pickle.PicklingError, AttributeError, TypeError):  # a test's lambda renderer: no child can call it
+            data, frames = await asyncio.to_thread(gif_data, loaded, self.boards.renderer)
+        else:
+            user = viewer.user if viewer is not None else -1
+            guild = viewer.guild_id if viewer is not None else None
+            try:
+                data, frames = await offload.lane("GIF").run(user, guild, gif_data, loaded, self.boards.renderer,
+                                                             cpu=GIF_CAP, on_place=on_place)
+            except offload.Busy as error:
+                raise HostError(str(error)) from None
+            except offload.TooSlow:
+                raise HostError(f"That game is too long to animate ({GIF_CAP:g} s of work was not enough).") from None
+            except offload.Failed as error:
+                raise HostError(f"The GIF could not be built ({error.kind}).") from None
+        unit = "turns" if engines.get(loaded.record.game).stepped_turns else "moves"
+        caption = f"**{loaded.record.title}** {loaded.label}: {frames - 1} {unit}" + (
+            "" if loaded.reveal else " so far (public view)")
+        return caption, Board(image=data, filename=f"{loaded.record.game}-{kind}{game_id}.gif")

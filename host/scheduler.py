@@ -10,10 +10,8 @@ from __future__ import annotations
 import logging
 from dataclasses import dataclass, field
 
-from host import correspondence
-from host.correspondence import Digest, Notice, Reminder
+from host.correspondence import Correspondence, Digest, Notice, Reminder
 from host.results import HostError, Report
-from host.service import Host
 
 log = logging.getLogger(__name__)
 RETRY_BROKEN = 3600.0
@@ -41,19 +39,20 @@ class Tick:
 class Scheduler:
     """Polls the host's indexed ``due`` query; cheap when nothing is due, which is nearly always."""
 
-    def __init__(self, host: Host, batch: int = BATCH) -> None:
-        self.host = host
+    def __init__(self, correspondence: Correspondence, batch: int = BATCH) -> None:
+        self.correspondence = correspondence
+        self.store = correspondence.session.store
         self.batch = batch
 
     async def tick(self, now: float | None = None) -> Tick:
         """Timeouts first (a reminder for a turn already lost is pointless), then reminders, then digests."""
-        now = self.host.now() if now is None else now
+        now = self.correspondence.now() if now is None else now
         result = Tick()
-        due = await self.host.due(now, limit=self.batch)  # the batch, not the whole backlog
+        due = await self.correspondence.due(now, limit=self.batch)  # the batch, not the whole backlog
         budget = self.batch
         for game_id in due.timeouts[:budget]:
             try:
-                seat = await correspondence.late_seat(self.host, game_id, now)
+                seat = await self.correspondence.late_seat(game_id, now)
                 if seat is None:
                     await self._repair(game_id)
                 elif (notice := await self._abandon(game_id)) is not None:
@@ -62,28 +61,28 @@ class Scheduler:
                     result.timeouts.extend(await self._timeouts(game_id, seat, now))
             except Exception:  # one broken game must not hold up every other game's clock
                 log.exception("timeout handling of game %s failed; retrying in an hour", game_id)
-                await self.host.store.postpone(game_id, now + RETRY_BROKEN)
+                await self.store.postpone(game_id, now + RETRY_BROKEN)
         budget -= min(len(due.timeouts), budget)
         for game_id in due.reminders[:budget]:
             try:
-                result.reminders.extend(await correspondence.remind(self.host, game_id, now))
+                result.reminders.extend(await self.correspondence.remind(game_id, now))
             except HostError as error:  # the game moved meanwhile; the next tick sees its new state
                 log.info("reminder for game %s skipped: %s", game_id, error)
             except Exception:
                 log.exception("reminder of game %s failed; retrying in an hour", game_id)
-                await self.host.store.postpone(game_id, now + RETRY_BROKEN)
+                await self.store.postpone(game_id, now + RETRY_BROKEN)
         budget -= min(len(due.reminders), budget)
-        users = await correspondence.due_digests(self.host, now, limit=max(budget, 0))
+        users = await self.correspondence.due_digests(now, limit=max(budget, 0))
         for user in users[:budget]:
             try:
-                found = await correspondence.digest(self.host, user, now)
+                found = await self.correspondence.digest(user, now)
             except Exception:  # the timeouts above are committed: their reports must still go out
                 log.exception("digest for user %s failed", user)
                 continue
             if found is not None:
                 result.digests.append(found)
-        left = await self.host.due(now, limit=1)  # is anything still due after this batch? failures stepped aside
-        result.more = bool(left.timeouts or left.reminders or await correspondence.due_digests(self.host, now, limit=1))
+        left = await self.correspondence.due(now, limit=1)  # still due after this batch? (failures stepped aside)
+        result.more = bool(left.timeouts or left.reminders or await self.correspondence.due_digests(now, limit=1))
         return result
 
     async def _timeouts(self, game_id: int, seat: int | None, now: float) -> list[Report]:
@@ -91,23 +90,23 @@ class Scheduler:
         reports: list[Report] = []
         while seat is not None:
             try:
-                report = await self.host.timeout(game_id, seat)
+                report = await self.correspondence.timeout(game_id, seat)
             except HostError as error:  # a move or resignation got there first
                 log.info("timeout of game %s seat %s skipped: %s", game_id, seat, error)
                 break
             reports.append(report)
             if report.outcome is not None:
                 break
-            seat = await correspondence.late_seat(self.host, game_id, now)
+            seat = await self.correspondence.late_seat(game_id, now)
         return reports
 
     async def _repair(self, game_id: int) -> None:
         """The stored deadline disagrees with the clock state: recompute it rather than find it every tick."""
-        await correspondence.reschedule(self.host, await self.host.get(game_id))
+        await self.correspondence.clocks.reschedule(await self.correspondence.session.row(game_id))
 
     async def _abandon(self, game_id: int) -> Notice | None:
         try:
-            return await correspondence.abandon(self.host, game_id)
+            return await self.correspondence.abandon(game_id)
         except HostError as error:  # someone moved at that very moment: their move stands
             log.info("abandoning game %s skipped: %s", game_id, error)
             return None

@@ -44,6 +44,7 @@ class GameSession:
     def __init__(self, db: Database, games: Mapping[str, type[Game]], *, now: Callable[[], float] = time.time,
                  on_finish: Sequence[FinishHook] = (), on_change: Sequence[ChangeHook] = (),
                  engine_cache: int = ENGINE_CACHE) -> None:
+        self.db = db
         self.store = GameStore(db)
         self.games = games
         self.now = now
@@ -75,10 +76,15 @@ class GameSession:
                 "finished": "is over", "aborted": "was aborted", "declined": "was declined"}
         raise HostError(f"Game #{row.id} {said.get(row.status, row.status)}.")
 
-    async def engine_of(self, row: GameRow) -> Game:
+    async def engine_copy(self, game_id: int) -> tuple[GameRow, Game]:
+        """The row and a copy of its engine, free to change (the AI, hints, a move being tried)."""
+        row = await self.row(game_id)
+        return row, (await self.cached_engine(row)).clone()
+
+    async def cached_engine(self, row: GameRow) -> Game:
         """The engine at the row's version: cached, else rebuilt by replaying the move log.
 
-        The cached object itself: clone it before trying moves on it."""
+        The cached object itself, shared by every reader: never change it (``engine_copy`` gives a copy)."""
         cached = self.engines.get(row.id)
         if cached and cached[0] == row.version:
             return cached[1]
@@ -91,7 +97,7 @@ class GameSession:
         self.engines[row.id] = (row.version, game)
         return game
 
-    async def engines_of(self, rows: Sequence[GameRow]) -> list[Game]:
+    async def cached_engines(self, rows: Sequence[GameRow]) -> list[Game]:
         """The engines of many games (listings): cached ones as they are, the rest from one move-log query."""
         found = {row.id: cached[1] for row in rows
                  if (cached := self.engines.get(row.id)) is not None and cached[0] == row.version}

@@ -23,7 +23,7 @@ from data.db import StaleVersion
 from data.jobs import Job, JobQueue
 from data.store import Seat
 from data.tournaments import EventRow, Pairing, Snapshot
-from host import outbox
+from host import dice, outbox
 from host import tournament_plan as plan
 from host.events.dutch import NoLegalPairing
 from host.events.model import placing_points
@@ -81,7 +81,6 @@ class TournamentWorker:
         leases its predecessor of that name held."""
         self.t = tournaments
         self.name_of = name_of
-        self.host = tournaments.host
         self.deliver = deliver
         self.queue = JobQueue(tournaments.db)
         self.scope = scope
@@ -93,7 +92,7 @@ class TournamentWorker:
     async def run(self) -> None:
         """Forever: recover what a dead process left, then run due jobs as they come."""
         recovered = False
-        swept = self.host.now()
+        swept = self.t.now()
         while not self.closed:
             try:
                 if not recovered:  # inside the guard: a busy database at start-up must not end the worker
@@ -101,8 +100,8 @@ class TournamentWorker:
                     recovered = True
                 if await self.run_due():
                     continue
-                if self.host.now() - swept > SWEEP_EVERY:
-                    swept = self.host.now()
+                if self.t.now() - swept > SWEEP_EVERY:
+                    swept = self.t.now()
                     await self.sweep()
             except Exception:  # the database is busy or gone for a moment: the next pass retries
                 log.warning("tournament worker pass failed", exc_info=True)
@@ -114,12 +113,12 @@ class TournamentWorker:
 
     async def recover(self) -> None:
         """At start-up: a dead process's leases are freed, and anything a lost hook left is owed again."""
-        await self.queue.hasten(KINDS, self.host.now(), 0.0,
+        await self.queue.hasten(KINDS, self.t.now(), 0.0,
                                 owner_prefix=f"{self.scope}:events:" if self.scope else None)
         await self.sweep()
 
     async def sweep(self) -> None:
-        now = self.host.now()
+        now = self.t.now()
         for event_id, game_id, _ in await repo.unsettled_games(self.t.db):
             await self.queue.add(kind=RESULT, due_at=now, now=now, game_id=game_id, payload={"event": event_id},
                                  dedupe=f"event:{event_id}:game:{game_id}")
@@ -130,7 +129,7 @@ class TournamentWorker:
 
     async def run_due(self, limit: int = 8) -> int:
         """One batch of due jobs, in order; returns how many were claimed."""
-        claimed = await self.queue.claim(self.host.now(), self.owner, kinds=KINDS, limit=limit, lease=LEASE)
+        claimed = await self.queue.claim(self.t.now(), self.owner, kinds=KINDS, limit=limit, lease=LEASE)
         for job in claimed:
             await self.run_job(job)
         return len(claimed)
@@ -143,7 +142,7 @@ class TournamentWorker:
         raise RuntimeError("the tournament jobs did not settle")
 
     async def run_job(self, job: Job) -> None:
-        now = self.host.now
+        now = self.t.now
         try:
             post = await self.handle(job)
             if post is not None:
@@ -201,7 +200,7 @@ class TournamentWorker:
         except NoLegalPairing as conflict:  # FIDE has no legal pairing: the event waits for the organiser
             return Post(event, "decision", job.dedupe or "", self.t.decision_text(snap, round_, conflict),
                         ways=tuple("+".join(way) for way in conflict.options), round=round_)
-        now = self.host.now()
+        now = self.t.now()
         async with self.t.db.transaction() as tx:
             await repo.bump(tx, event, now, current_round=round_)
             await repo.add_pairings(tx, event_id, pairings)
@@ -224,10 +223,10 @@ class TournamentWorker:
             game_id = pairing.game_id if pairing.game_id is not None else await self.create_game(snap.event, pairing)
             if game_id is None:
                 raise StaleVersion("another worker started this pairing's game")
-            row = await self.host.get(game_id)
+            row = await self.t.session.row(game_id)
             if row.status == "challenge":
                 try:
-                    await self.host.start(row, shuffle=False)
+                    await self.t.lobby.start(row, shuffle=False)
                 except HostError:  # the start-up recovery started it at this very moment
                     log.info("game %s of event %s was started elsewhere", game_id, event_id)
                 keys.append(outbox.thread_key(game_id))
@@ -243,12 +242,12 @@ class TournamentWorker:
             if not await repo.link_game(tx, pairing.id, game_id):
                 raise StaleVersion(f"pairing {pairing.id} already has a game")
 
-        options = self.host.game_class(event.game).check_options(len(seats), event.options)
+        options = self.t.session.game_class(event.game).check_options(len(seats), event.options)
         try:
-            return await self.host.store.create(
+            return await self.t.session.store.create(
                 guild_id=event.guild_id, channel_id=event.channel_id, game=event.game, players=len(seats),
-                options=options, settings=settings, seed=self.host.new_seed(), creator_id=event.organiser_id,
-                seats=seats, now=self.host.now(), also=link)
+                options=options, settings=settings, seed=dice.new_seed(), creator_id=event.organiser_id,
+                seats=seats, now=self.t.now(), also=link)
         except StaleVersion:
             return None
 
@@ -259,11 +258,11 @@ class TournamentWorker:
         pairing = next((p for p in snap.pairings if p.game_id == game_id), None)
         if pairing is None or pairing.points is not None or snap.event.status != "running":
             return None
-        row = await self.host.get(game_id)
+        row = await self.t.session.row(game_id)
         if row.status == "finished" and row.result is not None:
             points, forfeit = placing_points(row.result["ranks"], snap.event.table_size), False
         elif row.status == "aborted":  # nobody moved before the clock ran out: the players to move lose
-            game = await self.host.engine_of(row)
+            game = await self.t.session.cached_engine(row)
             movers = game.to_move() or frozenset(range(row.players))
             ranks = [2 if seat in movers else 1 for seat in range(row.players)]
             if len(set(ranks)) == 1:
@@ -274,7 +273,7 @@ class TournamentWorker:
             forfeit = True
         else:
             return None
-        now = self.host.now()
+        now = self.t.now()
         async with self.t.db.transaction() as tx:
             await repo.bump(tx, snap.event, now)
             await repo.set_points(tx, pairing.id, points, forfeit)
@@ -288,7 +287,7 @@ class TournamentWorker:
         event = snap.event
         if event.status != "running" or event.current_round == 0:
             return None
-        now = self.host.now()
+        now = self.t.now()
         if event.format == plan.KNOCKOUT and (owed := plan.replays(snap)):
             async with self.t.db.transaction() as tx:
                 await repo.bump(tx, event, now)
@@ -318,11 +317,11 @@ class TournamentWorker:
         for pairing in snap.pairings:
             if pairing.game_id is None or pairing.points is not None or user not in pairing.seats:
                 continue
-            row = await self.host.get(pairing.game_id)
+            row = await self.t.session.row(pairing.game_id)
             if row.status != "active":
                 continue
             try:
-                reports.append(await self.host.resign(row.id, user))
+                reports.append(await self.t.turns.resign(row.id, user))
             except HostError as error:  # already resigned, or the game ended at this moment
                 log.info("no resignation for %s in game %s: %s", user, row.id, error)
         return Post(snap.event, "reports", job.dedupe or "", reports=tuple(reports)) if reports else None
@@ -358,12 +357,12 @@ class TournamentWorker:
     async def boards_owed(self, snap: Snapshot) -> tuple[str, ...]:
         """The outbox keys of the event's game posts not yet delivered (a last board still on its way)."""
         games = {p.game_id for p in snap.pairings if p.game_id is not None}
-        owed = await self.host.outbox.pending()
+        owed = await self.t.outbox.pending()
         return tuple(j.dedupe for j in owed if j.game_id in games and j.dedupe and j.kind in ("thread", "post"))
 
     async def threads(self, snap: Snapshot, round_: int) -> dict[int, int | None]:
         found: dict[int, int | None] = {}
         for pairing in snap.pairings:
             if pairing.round == round_ and pairing.game_id is not None:
-                found[pairing.game_id] = (await self.host.get(pairing.game_id)).thread_id
+                found[pairing.game_id] = (await self.t.session.row(pairing.game_id)).thread_id
         return found

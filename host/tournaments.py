@@ -30,7 +30,11 @@ from host.standings import NameOf
 from host.tournament_texts import fit_table, number, parse_options, parse_start, points_text
 
 if TYPE_CHECKING:
-    from host.service import Host
+    from host.boards import Boards
+    from host.lobby import Lobby
+    from host.outbox import Outbox
+    from host.session import GameSession
+    from host.turns import Turns
 
 START, RESULT, PAIR, SETTLE, GAMES, WITHDRAW, POST = (
     "event_start", "event_result", "event_pair", "event_settle", "event_games", "event_withdraw", "event_post")
@@ -85,13 +89,19 @@ def no_image(picture: Picture) -> list[bytes]:
 class Tournaments:
     """The commands; ``host/tournament_jobs.py`` runs the jobs they and the games enqueue."""
 
-    def __init__(self, host: Host, *, image: ImageMaker = tournament_image.draw) -> None:
-        self.host = host
-        self.db = host.db
+    def __init__(self, session: GameSession, lobby: Lobby, turns: Turns, boards: Boards, outbox: Outbox,
+                 now: Callable[[], float], *, image: ImageMaker = tournament_image.draw) -> None:
+        """``game_finished`` is a session finish hook: host/app.py registers it."""
+        self.session = session
+        self.lobby = lobby
+        self.turns = turns
+        self.boards = boards
+        self.outbox = outbox
+        self.now = now
+        self.db = session.db
         self.image = image
         self.wake = asyncio.Event()
         """Set when a job of ours is enqueued in this process, so the worker needs no poll to notice."""
-        host.on_finish.append(self.game_finished)
 
     # ----- the hook: a game ends ----------------------------------------------------------
 
@@ -160,7 +170,7 @@ class Tournaments:
 
     def option_choices(self, game: str | None, typed: str) -> list[str]:
         """Autocomplete for ``options``: what is typed so far, plus one more ``name=value`` of the game's options."""
-        cls = self.host.games.get(game or "")
+        cls = self.session.games.get(game or "")
         if cls is None:
             return []
         done, _, last = typed.rpartition(",")
@@ -180,7 +190,7 @@ class Tournaments:
                 and (code.lower().startswith(last.strip().lower()) or t.name.startswith(last.strip().lower()))][:25]
 
     def title(self, event: EventRow) -> str:
-        game = self.host.game_class(event.game).title
+        game = self.session.game_class(event.game).title
         tables = f", tables of {event.table_size}" if event.table_size > 2 else ""
         named = f"{event.name}: " if event.name else ""
         return f"{named}{game} {FORMAT_NAMES[event.format]}{tables}"
@@ -225,7 +235,7 @@ class Tournaments:
         if not await self.may_organise(guild_id, actor):
             raise HostError("Only members with Manage Server, or the role set with /tournament settings, may "
                             "create an event.")
-        cls = self.host.game_class(game)
+        cls = self.session.game_class(game)
         if format not in plan.FORMATS:
             raise HostError(f"format must be one of {', '.join(plan.FORMATS)}.")
         if table_size not in cls.players or not 2 <= table_size <= 4:
@@ -268,7 +278,7 @@ class Tournaments:
             clock_text = clocks.parse(clock).text
         except ValueError as error:
             raise HostError(f"Cannot use that clock: {error}.") from None
-        now = self.host.now()
+        now = self.now()
         starts_at = parse_start(starts, now)
         async with self.db.transaction() as tx:
             event_id = await repo.create(
@@ -374,7 +384,7 @@ class Tournaments:
         return said
 
     async def _set_rules(self, snap: Snapshot, rules: dict[str, Any]) -> None:
-        now = self.host.now()
+        now = self.now()
         try:
             async with self.db.transaction() as tx:
                 await repo.bump(tx, snap.event, now, rules={k: v for k, v in rules.items() if v})
@@ -410,7 +420,7 @@ class Tournaments:
 
     async def _change(self, snap: Snapshot, write: Callable[[Tx, float], Any]) -> Snapshot:
         """One version-checked write over the event as it was read; a concurrent change refuses cleanly."""
-        now = self.host.now()
+        now = self.now()
         try:
             async with self.db.transaction() as tx:
                 await repo.bump(tx, snap.event, now)
@@ -435,7 +445,7 @@ class Tournaments:
         if len(users) < least:
             raise HostError(f"Event #{event_id} needs at least {least} players to start; it has {len(users)}.")
         order = await self.seeding(event, snap)
-        now = self.host.now()
+        now = self.now()
         rounds = plan.planned_rounds(event.format, len(users), event.rounds)
         try:
             async with self.db.transaction() as tx:
@@ -452,7 +462,7 @@ class Tournaments:
         snap = await self.load(event_id)
         if snap.event.status != "open":
             return
-        now = self.host.now()
+        now = self.now()
         async with self.db.transaction() as tx:
             await repo.bump(tx, snap.event, now, status="cancelled")
             await self.owe(tx, POST, event_id, "cancelled", now, what="notice",
@@ -507,7 +517,7 @@ class Tournaments:
             raise HostError(f"{bots.mention(user)} is not playing in event #{event.id}.")
         if entrant.status != "in":
             raise HostError(f"{bots.mention(user)} has already left event #{event.id}.")
-        now = self.host.now()
+        now = self.now()
         verb = "withdrew from" if status == "withdrawn" else "was removed from"
         text = (f"{bots.mention(user)} {verb} event #{event.id} in round {event.current_round}: any game in "
                 "progress is resigned, and later rounds are forfeited.")
@@ -529,12 +539,12 @@ class Tournaments:
         """A plain name for images: the display name the bot knows, an AI's level, else the user id."""
         if bots.is_ai(user):
             return bots.plain_name(user)
-        known = self.host.display_name(user) if self.host.display_name is not None else None
+        known = self.boards.display_name(user) if self.boards.display_name is not None else None
         return known or f"user {user}"
 
     def signup_text(self, snap: Snapshot) -> str:
         event = snap.event
-        game_cls = self.host.game_class(event.game)
+        game_cls = self.session.game_class(event.game)
         rounds = f"{event.rounds} rounds" if event.format == plan.SWISS or event.status != "open" else ""
         options = ", ".join(f"{k} {v}" for k, v in event.options.items()
                             if any(o.name == k and o.default != v for o in game_cls.options_spec))
@@ -604,7 +614,7 @@ class Tournaments:
         table = plan.standings(snap)
         names = await self.names(plan.seed_order(snap), name_of)
         try:
-            text = trf.export(snap, table, names, f"Event #{event_id}: {self.title(snap.event)}", self.host.now())
+            text = trf.export(snap, table, names, f"Event #{event_id}: {self.title(snap.event)}", self.now())
         except trf.NotExportable as error:
             raise HostError(f"{str(error).capitalize()}.") from None
         return f"event-{event_id}.trf", text
@@ -646,7 +656,7 @@ class Tournaments:
             raise HostError("That is not a choice for a pairing.")
         if snap.event.status != "running" or snap.event.current_round != round_ - 1:
             raise HostError(f"Round {round_} of event #{event_id} is no longer waiting for a decision.")
-        now = self.host.now()
+        now = self.now()
         async with self.db.transaction() as tx:
             await self.owe(tx, PAIR, event_id, f"round:{round_}:allow:{'+'.join(allow)}", now, round=round_,
                            allow=list(allow))

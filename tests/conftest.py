@@ -12,7 +12,7 @@ import pytest
 
 import engines
 from data.db import Database
-from host.service import Host
+from host.app import Host
 from tests.engines.toy import DiceNim
 from tests.pg import PgServer
 

@@ -8,10 +8,10 @@ from typing import Any
 import discord
 
 from cogs.correspondence import Correspondence
+from host.app import Host
 from host.clocks import DAY
 from host.correspondence import Digest, Reminder
 from host.scheduler import Tick
-from host.service import Host
 from tests.conftest import FakeClock
 
 ALICE, BOB = 101, 202
@@ -83,11 +83,11 @@ async def test_digests_are_dms_only(host: Host) -> None:
 
 
 async def test_run_once_posts_a_timeout_with_the_board_in_the_thread(host: Host, clock: FakeClock) -> None:
-    lobby = await host.challenge(game="dicenim", creator=ALICE, opponents=[BOB], settings={"clock": "1d"},
+    lobby = await host.lobby.challenge(game="dicenim", creator=ALICE, opponents=[BOB], settings={"clock": "1d"},
                                  guild_id=1, channel_id=2)
-    lobby = await host.accept(lobby.row.id, BOB)
-    await host.set_thread(lobby.row.id, THREAD)
-    await host.play(lobby.row.id, ALICE, "bid 2")
+    lobby = await host.lobby.accept(lobby.row.id, BOB)
+    await host.turns.set_thread(lobby.row.id, THREAD)
+    await host.turns.play(lobby.row.id, ALICE, "bid 2")
     clock.advance(DAY)
     bot = FakeBot(host, closed=set())
     done = await Correspondence(bot).run_once()  # type: ignore[arg-type]
@@ -98,9 +98,9 @@ async def test_run_once_posts_a_timeout_with_the_board_in_the_thread(host: Host,
 
 
 async def test_run_once_posts_an_abandoned_game_in_the_thread(host: Host, clock: FakeClock) -> None:
-    lobby = await host.challenge(game="dicenim", creator=ALICE, opponents=[BOB], settings={"clock": "2d"})
-    await host.accept(lobby.row.id, BOB)
-    await host.set_thread(lobby.row.id, THREAD)
+    lobby = await host.lobby.challenge(game="dicenim", creator=ALICE, opponents=[BOB], settings={"clock": "2d"})
+    await host.lobby.accept(lobby.row.id, BOB)
+    await host.turns.set_thread(lobby.row.id, THREAD)
     clock.advance(2 * DAY)
     bot = FakeBot(host, closed=set())
     done = await Correspondence(bot).run_once()  # type: ignore[arg-type]

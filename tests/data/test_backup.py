@@ -11,8 +11,8 @@ import pytest
 import engines
 from data import backup as backups
 from data.db import Database
+from host.app import Host
 from host.results import HostError
-from host.service import Host
 from tests.conftest import FakeClock, text_renderer
 from tests.engines.toy import DiceNim
 
@@ -20,9 +20,9 @@ GAMES = {**engines.GAMES, DiceNim.name: DiceNim}
 
 
 async def started(host: Host, a: int, b: int) -> int:
-    lobby = await host.challenge(game="dicenim", creator=a, opponents=[b], guild_id=1, channel_id=2,
+    lobby = await host.lobby.challenge(game="dicenim", creator=a, opponents=[b], guild_id=1, channel_id=2,
                                  options={"stones": 15})
-    lobby = await host.accept(lobby.row.id, b)
+    lobby = await host.lobby.accept(lobby.row.id, b)
     assert lobby.started
     return lobby.row.id
 
@@ -30,15 +30,15 @@ async def started(host: Host, a: int, b: int) -> int:
 async def play_on(host: Host, game_id: int, moves: int) -> None:
     """Whoever is to move plays their first legal move, ``moves`` times (or until the game ends)."""
     for _ in range(moves):
-        row = await host.get(game_id)
+        row = await host.session.row(game_id)
         if row.status != "active":
             return
         for seat in row.seats:
             assert seat.user_id is not None
-            choices = await host.move_choices(game_id, seat.user_id, "")
+            choices = await host.boards.move_choices(game_id, seat.user_id, "")
             if choices:
                 try:
-                    await host.play(game_id, seat.user_id, choices[0][1])
+                    await host.turns.play(game_id, seat.user_id, choices[0][1])
                 except HostError:
                     pass
                 break
@@ -75,8 +75,8 @@ async def test_a_backup_taken_mid_load_restores_and_replays_every_game(tmp_path:
     try:
         fresh = Host(db, games=GAMES, renderer=text_renderer, now=FakeClock())
         for game_id in ids:  # every game replays through its rules from the restored moves
-            row = await fresh.get(game_id)
-            game = await fresh.engine_of(row)
+            row = await fresh.session.row(game_id)
+            game = await fresh.session.cached_engine(row)
             assert len(game.history) == counts.get(game_id, 0)
             await play_on(fresh, game_id, 1)  # and can be played on
     finally:

@@ -22,8 +22,8 @@ from data.postgres import POSTGRES_MIGRATIONS, PostgresDatabase, migrate, number
 from data.ratings import Rating, RatingStore
 from data.store import GameRow, GameStore, Seat
 from host import ratings
+from host.app import Host
 from host.ratings import GLOBAL
-from host.service import Host
 from tests.conftest import FakeClock, text_renderer
 from tests.engines.toy import DiceNim
 from tests.pg import PgServer
@@ -131,11 +131,11 @@ async def test_the_store_keeps_the_columns_in_step_with_settings(db: Database) -
 
 
 async def test_a_decided_match_leaves_no_pending_work_for_start_up(host: Host) -> None:
-    lobby = await host.challenge(game="dicenim", creator=ALICE, opponents=[BOB], settings={"match": 3})
-    first = (await host.accept(lobby.row.id, BOB)).row.id
-    second = (await host.resign(first, BOB)).next_game
+    lobby = await host.lobby.challenge(game="dicenim", creator=ALICE, opponents=[BOB], settings={"match": 3})
+    first = (await host.lobby.accept(lobby.row.id, BOB)).row.id
+    second = (await host.turns.resign(first, BOB)).next_game
     assert second is not None and await host.store.pending_matches() == []  # the next game settled the first
-    final = await host.resign(second.row.id, BOB)
+    final = await host.turns.resign(second.row.id, BOB)
     assert final.next_game is None and "wins the match" in final.caption
     assert await host.store.pending_matches() == [], "a decided match is settled, so start-up never reads it"
     assert await host.recover() == []
@@ -233,16 +233,16 @@ async def test_start_up_ticks_and_boards_read_indexes_only_on_postgresql(pg_url:
 
 async def seed_for_plans(db: Database, host: Host) -> None:
     for _ in range(3):  # a few games in every state start-up looks at
-        lobby = await host.challenge(game="dicenim", creator=ALICE, opponents=[BOB], settings={"match": 3},
+        lobby = await host.lobby.challenge(game="dicenim", creator=ALICE, opponents=[BOB], settings={"match": 3},
                                      channel_id=5)
-        await host.resign((await host.accept(lobby.row.id, BOB)).row.id, ALICE)
+        await host.turns.resign((await host.lobby.accept(lobby.row.id, BOB)).row.id, ALICE)
     await stored_ratings.put_many(db, [Rating(u, "zrtz", GLOBAL, 0, 25.0 + u % 7, 3.0, 6 + u % 5, 3, 3, 0)
                                        for u in range(1, 300)])
 
 
 async def read_as_start_up_ticks_and_boards_do(db: Database, host: Host) -> None:
     await host.recover()
-    await host.due(host.now(), limit=8)
+    await host.correspondence.due(host.now(), limit=8)
     await ratings.leaderboard(db, "zrtz", GLOBAL, user_id=250, bots_too=False)
     await ratings.leaderboard(db, "zrtz", GLOBAL, user_id=3)
     await ratings.profile(db, 3, GLOBAL)
@@ -262,7 +262,7 @@ async def test_due_hands_out_a_batch_earliest_first_not_the_backlog(host: Host) 
     backlog = [WholeGame("dicenim", 2, "active", (ALICE, BOB), deadline=now - 100 + i, remind_at=now - 50 - i)
                for i in range(30)]
     ids = await bulk.load_games(host.db, backlog)
-    due = await host.due(now, limit=4)
+    due = await host.correspondence.due(now, limit=4)
     assert due.timeouts == ids[:4], "the deadlines that passed first"
     assert due.reminders == ids[::-1][:4], "the reminders due first"
-    assert len((await host.due(now)).timeouts) == 30
+    assert len((await host.correspondence.due(now)).timeouts) == 30

@@ -21,9 +21,9 @@ from typing import Any
 import engines
 from data.db import Database
 from engines import CHANCE
-from host import bots, correspondence, ratings, record_exchange, seasons
+from host import bots, ratings, seasons
+from host.app import Host
 from host.ladder import Ladders, record_finish
-from host.service import Host
 from host.tournament_jobs import Post, TournamentWorker
 from host.tournaments import Actor, no_image
 from tests.conftest import FakeClock, text_renderer
@@ -45,29 +45,29 @@ def make_host(db: Database, clock: FakeClock) -> Host:
 
 async def play_randomly(host: Host, game_id: int, rng: random.Random, plies: int) -> None:
     for _ in range(plies):
-        row, game = await host.engine(game_id)
+        row, game = await host.session.engine_copy(game_id)
         if row.status != "active":
             return
         seat = min(game.to_move() - {CHANCE})
-        await host.play(game_id, row.user_at(seat), rng.choice(game.legal_moves(seat)))  # type: ignore[arg-type]
+        await host.turns.play(game_id, row.user_at(seat), rng.choice(game.legal_moves(seat)))  # type: ignore[arg-type]
 
 
 async def populate(host: Host, clock: FakeClock) -> list[int]:
     rng = random.Random(13)
     ids = []
     for name, players, plies in PLAYED:
-        lobby = await host.challenge(game=name, creator=USERS[0], opponents=USERS[1:players], guild_id=GUILD,
+        lobby = await host.lobby.challenge(game=name, creator=USERS[0], opponents=USERS[1:players], guild_id=GUILD,
                                      channel_id=GUILD + 1)
         for user in USERS[1:players]:
-            await host.accept(lobby.row.id, user)
+            await host.lobby.accept(lobby.row.id, user)
         await play_randomly(host, lobby.row.id, rng, plies)
         ids.append(lobby.row.id)
         clock.advance(61.5)
-    await host.resign(ids[5], USERS[1])  # rated results: ratings and their history
-    await host.resign(ids[6], USERS[0])
-    ids.append((await host.challenge(game="zaic", creator=USERS[2], opponents=[USERS[3]])).row.id)  # waits: a job
-    ids.append((await host.challenge(game="zrtz", creator=USERS[3], opponents=[bots.user_of("easy")])).row.id)
-    await host.set_notify(USERS[1], "digest")
+    await host.turns.resign(ids[5], USERS[1])  # rated results: ratings and their history
+    await host.turns.resign(ids[6], USERS[0])
+    ids.append((await host.lobby.challenge(game="zaic", creator=USERS[2], opponents=[USERS[3]])).row.id)  # waits: a job
+    ids.append((await host.lobby.challenge(game="zrtz", creator=USERS[3], opponents=[bots.user_of("easy")])).row.id)
+    await host.correspondence.set_notify(USERS[1], "digest")
     return ids + await populate_the_rest(host, clock, ids[5])
 
 
@@ -77,24 +77,24 @@ async def populate_the_rest(host: Host, clock: FakeClock, finished: int) -> list
     await seasons.start_season(host.db, GUILD, USERS[0], clock())  # seasons; later rated games count in it
     rng = random.Random(17)
     for _ in range(5):  # five rated games each: counted on the board, so rating_buckets has rows
-        lobby = await host.challenge(game="zaic", creator=USERS[2], opponents=[USERS[3]], guild_id=GUILD)
-        await host.accept(lobby.row.id, USERS[3])
+        lobby = await host.lobby.challenge(game="zaic", creator=USERS[2], opponents=[USERS[3]], guild_id=GUILD)
+        await host.lobby.accept(lobby.row.id, USERS[3])
         await play_randomly(host, lobby.row.id, rng, 2 * ratings.MIN_MOVES)
-        if (await host.get(lobby.row.id)).status == "active":
-            await host.resign(lobby.row.id, USERS[3])
+        if (await host.session.row(lobby.row.id)).status == "active":
+            await host.turns.resign(lobby.row.id, USERS[3])
         clock.advance(30)
-    await host.set_last_board(finished, GUILD + 1, GUILD + 2, 3)  # board_posts
-    await host.vacation(USERS[3], 2)  # vacations
+    await host.turns.set_last_board(finished, GUILD + 1, GUILD + 2, 3)  # board_posts
+    await host.correspondence.vacation(USERS[3], 2)  # vacations
     async def namer(user: int) -> str:
         return f"player {user}"
 
-    _, files = await record_exchange.export(host, finished, namer)
-    await record_exchange.import_record(host, "zaic", files[0][1], USERS[0], GUILD)  # records
-    clocked = await host.challenge(game="zaic", creator=USERS[0], opponents=[USERS[1]], settings={"clock": "1d"},
+    _, files = await host.record_exchange.export(finished, namer)
+    await host.record_exchange.import_record("zaic", files[0][1], USERS[0], GUILD)  # records
+    clocked = await host.lobby.challenge(game="zaic", creator=USERS[0], opponents=[USERS[1]], settings={"clock": "1d"},
                                    guild_id=GUILD, channel_id=GUILD + 1)
-    await host.accept(clocked.row.id, USERS[1])
+    await host.lobby.accept(clocked.row.id, USERS[1])
     clock.advance(20 * 3600)  # a quarter of the day is left: a reminder is sent and recorded
-    assert await correspondence.remind(host, clocked.row.id, clock())
+    assert await host.correspondence.remind(clocked.row.id, clock())
 
     organiser = Actor(USERS[0], manage_guild=True)
     await host.tournaments.settings(GUILD, organiser, GUILD + 3)  # event_settings
@@ -114,17 +114,17 @@ async def populate_the_rest(host: Host, clock: FakeClock, finished: int) -> list
     await worker.drain()
     for pairing in (await host.tournaments.load(event.id)).pairings:  # round 1 ends: round 2 is paired
         assert pairing.game_id is not None
-        await host.resign(pairing.game_id, max(pairing.seats))
+        await host.turns.resign(pairing.game_id, max(pairing.seats))
     await worker.drain()
     snap = await host.tournaments.load(event.id)
     assert snap.event.current_round == 2 and len(snap.pairings) == 4 and posts
 
-    ladders = Ladders(host)
+    ladders = Ladders(host.session, host.lobby, host.now)
     for user in USERS[:3]:
         await ladders.join(GUILD, "zrtz", user)
     ladder_game = await ladders.challenge(GUILD, GUILD + 1, "zrtz", USERS[2], USERS[0])
-    await host.accept(ladder_game.row.id, USERS[0])
-    await host.resign(ladder_game.row.id, USERS[0])
+    await host.lobby.accept(ladder_game.row.id, USERS[0])
+    await host.turns.resign(ladder_game.row.id, USERS[0])
     async with host.db.transaction() as tx:  # no service writes guild_settings yet (migration 001 made it)
         await tx.execute("INSERT INTO guild_settings (guild_id, settings) VALUES (?, ?)", (GUILD, '{"x": 1}'))
     return sorted({r["id"] for r in await host.db.fetchall("SELECT id FROM games")} - before)
@@ -140,9 +140,9 @@ async def table_rows(db: Database, tables: list[str]) -> dict[str, list[str]]:
 
 
 async def snapshot(host: Host, game_id: int) -> tuple[Any, ...]:
-    row, game = await host.engine(game_id)
+    row, game = await host.session.engine_copy(game_id)
     seats = range(row.players)
-    return (row, game.to_dict(), [game.observation(s) for s in [None, *seats]], await host.rolls(game_id))
+    return (row, game.to_dict(), [game.observation(s) for s in [None, *seats]], await host.boards.rolls(game_id))
 
 
 async def test_a_copied_database_replays_every_game_the_same_and_keeps_every_row(
@@ -175,10 +175,10 @@ async def test_a_copied_database_replays_every_game_the_same_and_keeps_every_row
             from_lite, from_pg = make_host(lite, clock), make_host(pg, clock)
             for game_id in ids:
                 assert await snapshot(from_pg, game_id) == await snapshot(from_lite, game_id)
-            statuses = {(await from_pg.get(i)).status for i in ids}
+            statuses = {(await from_pg.session.row(i)).status for i in ids}
             assert {"active", "finished", "challenge"} <= statuses
 
-            newer = (await from_pg.challenge(game="zaic", creator=USERS[1], opponents=[USERS[2]])).row.id
+            newer = (await from_pg.lobby.challenge(game="zaic", creator=USERS[1], opponents=[USERS[2]])).row.id
             assert newer == max(ids) + 1  # the identity sequence was set past the copied ids
             jobs = await pg.fetchall("SELECT id FROM jobs ORDER BY id")
             assert len({j["id"] for j in jobs}) == len(jobs) == len(before["jobs"]) + 1

@@ -64,7 +64,7 @@ async def test_zrtz_new_ai_hard_the_ai_moves_and_its_board_appears_in_the_thread
     async with harness.running() as bot:
         game_id, thread = await start_ai_game(fake, "alice", "zrtz", {"ai": "hard"})
         assert "🤖 AI (hard)" in fake.messages(thread)[0].content
-        row = await bot.host.get(game_id)
+        row = await bot.host.session.row(game_id)
         ai_seat = row.seats_of(bots.user_of("hard"))[0]
         if ai_seat != 0:  # alice moves first: her move, then the AI's reply
             move = legal_for(harness.database_path, game_id, harness.user_id("alice"))[0]
@@ -85,7 +85,7 @@ async def test_naming_the_bot_as_opponent_means_ai_medium_and_other_bots_are_ref
         assert bot.user is not None
         game_id, thread = await start_ai_game(fake, "alice", "zaic", {"opponent": fake.world.bot})
         assert "🤖 AI (medium)" in fake.messages(thread)[0].content
-        assert (await bot.host.get(game_id)).seats_of(bots.user_of("medium"))
+        assert (await bot.host.session.row(game_id)).seats_of(bots.user_of("medium"))
         other = fake.world.add_user("otherbot", bot=True)
         refused = await fake.slash("alice", "zaic new", {"opponent": other})
         assert refused.ephemeral and refused.content.startswith("Other bots cannot play")
@@ -97,13 +97,13 @@ async def test_ziggurat_with_ai_seats_plays_several_rounds(harness: BotHarness) 
         game_id, thread = await start_ai_game(fake, "alice", "ziggurat",
                                               {"ai": "easy", "open_seats": 3, "round_limit": 30})
         alice = harness.user_id("alice")
-        assert (await bot.host.get(game_id)).players == 4
+        assert (await bot.host.session.row(game_id)).players == 4
         turns = 0
         while turns < 3:
             await fake.wait_until(lambda: f"<@{alice}>" in to_move_line(fake.messages(thread)[-1])
                                   or "won" in fake.messages(thread)[-1].content,
                                   timeout=AI_WAIT, what="alice's turn")
-            if (await bot.host.get(game_id)).status != "active":
+            if (await bot.host.session.row(game_id)).status != "active":
                 break
             move = legal_for(harness.database_path, game_id, alice)[0]
             played = await fake.slash("alice", "ziggurat move", {"move": move}, channel=thread)
@@ -133,7 +133,7 @@ async def test_a_hint_in_a_rated_game_is_refused_privately_and_allowed_in_an_unr
         casual = int(re.search(r"#(\d+)", rec.content)[1])  # type: ignore[index]
         await fake.click("dave", rec.original, f"zg:accept:{casual}")
         casual_thread = fake.thread(f"Zaic #{casual}")
-        row = await bot.host.get(casual)
+        row = await bot.host.session.row(casual)
         mover = harness.name_of(row.user_at(0) or 0)  # light (seat 0) moves first
         rec = await fake.slash(mover, "zaic hint", {}, channel=casual_thread, wait="response")
         followups = await rec.wait_followups(1, timeout=AI_WAIT)
@@ -159,7 +159,7 @@ async def test_autocomplete_and_moves_stay_fast_while_an_ai_thinks(fake_discord:
     bot = create_bot(config)
     async with running_bot(fake, bot):
         ai_game, _ = await start_ai_game(fake, "alice", "zaic", {"ai": "medium"})
-        row = await bot.host.get(ai_game)
+        row = await bot.host.session.row(ai_game)
         if row.seats_of(bots.user_of("medium"))[0] != 0:
             move = legal_for(tmp_path / "slow.sqlite3", ai_game, harness_id(fake, "alice"))[0]
             await fake.slash("alice", "zaic move", {"move": move}, channel=fake.thread(f"Zaic #{ai_game}"))
@@ -167,7 +167,7 @@ async def test_autocomplete_and_moves_stay_fast_while_an_ai_thinks(fake_discord:
         game_id = int(re.search(r"#(\d+)", rec.content)[1])  # type: ignore[index]
         await fake.click("carol", rec.original, f"zg:accept:{game_id}")
         thread = fake.thread(f"Zaic #{game_id}")
-        mover = "bob" if harness_id(fake, "bob") == (await bot.host.get(game_id)).user_at(0) else "carol"
+        mover = "bob" if harness_id(fake, "bob") == (await bot.host.session.row(game_id)).user_at(0) else "carol"
         thinking = time.perf_counter()
         choices = await fake.autocomplete(mover, "zaic move", focused="move", value="", channel=thread)
         assert choices

@@ -77,7 +77,7 @@ async def test_a_clock_abort_before_the_thread_existed_reaches_the_players(
                         code=50013)
         fake.faults.add("POST", "/channels/{channel_id}/threads", 403, times=1000, code=50013)
         await fake.click("bob", rec.original, accept)
-        assert (await bot.host.get(game_id)).thread_id is None
+        assert (await bot.host.session.row(game_id)).thread_id is None
         clock.advance(3 * 86400)
         await cog.run_once()
         await fake.wait_until(lambda: any("is aborted" in m.content for m in fake.messages()), what="the notice")

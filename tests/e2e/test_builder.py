@@ -56,7 +56,7 @@ async def play_whole_game(harness: BotHarness, bot, game: str, game_id: int, see
     """The players of ``game_id`` play it to its end pressing only Move, the builder's choices and Play."""
     rng, stats = random.Random(seed), Presses()
     for _ in range(MAX_PLIES):
-        row, state = await bot.host.engine(game_id)
+        row, state = await bot.host.session.engine_copy(game_id)
         if row.status != "active":
             break
         seat = min(s for s in state.to_move() if s >= 0)
@@ -68,7 +68,7 @@ async def play_whole_game(harness: BotHarness, bot, game: str, game_id: int, see
         builder = await play_one_move(harness.fake, user, builder, rng, stats)
         while is_builder(builder):  # the same player's next step of a turn of several
             builder = await play_one_move(harness.fake, user, builder, rng, stats, opened=False)
-    row = await bot.host.get(game_id)
+    row = await bot.host.session.row(game_id)
     assert row.status == "finished", f"{game} #{game_id} did not end by builder presses"
     thread = harness.fake.thread(f"{game_title(game)} #{game_id}")
     assert any("🏆" in m.content or "🤝" in m.content for m in harness.fake.messages(thread)[-2:])
@@ -129,16 +129,16 @@ async def test_back_cancel_and_refusals(harness: BotHarness) -> None:
 
         # The opponent moves meanwhile (typed): the open builder is stale and says so, changing nothing.
         old = await open_builder(fake, mover, first, game_id, stats)
-        state = await bot.host.observation(game_id, None)
+        state = await bot.host.boards.observation(game_id, None)
         thread = fake.thread(f"ZÈRTZ #{game_id}")
-        move = (await bot.host.engine(game_id))[1].legal_moves(state["to_move"][0])[0]
+        move = (await bot.host.session.engine_copy(game_id))[1].legal_moves(state["to_move"][0])[0]
         await fake.slash(mover, "zrtz move", {"move": move}, channel=thread)
         forward = choices(fake.world.messages[old.id])[0]
         await press(fake, mover, fake.world.messages[old.id], forward[0], forward[1], stats)
         stale = fake.world.messages[old.id]
         assert "already moved from this position" in stale.content and "Nothing more was played" in stale.content
         assert stale.custom_ids() == [f"mo:{game_id}"], "a stale builder offers a fresh one"
-        assert (await bot.host.observation(game_id, None))["ply"] == state["ply"] + 1
+        assert (await bot.host.boards.observation(game_id, None))["ply"] == state["ply"] + 1
 
         # A newer builder replaces an older one; Cancel closes without playing.
         board = live_board(harness, "zrtz", game_id)
@@ -151,7 +151,7 @@ async def test_back_cancel_and_refusals(harness: BotHarness) -> None:
         await press(fake, other, newer, cancel, None, stats)
         closed = fake.world.messages[newer.id]
         assert "closed" in closed.content and not closed.custom_ids()
-        assert (await bot.host.observation(game_id, None))["ply"] == state["ply"] + 1
+        assert (await bot.host.boards.observation(game_id, None))["ply"] == state["ply"] + 1
 
         # The opponent's builder is open when the game ends: its next press says so and plays nothing.
         last = await open_builder(fake, other, live_board(harness, "zrtz", game_id), game_id, stats)
@@ -172,7 +172,7 @@ async def test_a_builder_works_across_a_restart(harness: BotHarness) -> None:
         await press(fake, mover, builder, forward[0], forward[1], stats)
     async with harness.running() as bot:
         builder = await play_one_move(fake, mover, fake.world.messages[builder.id], random.Random(1), stats)
-        assert (await bot.host.observation(game_id, None))["ply"] == 1, "the builder played after the restart"
+        assert (await bot.host.boards.observation(game_id, None))["ply"] == 1, "the builder played after the restart"
         assert not is_builder(builder) and "Played" in builder.content
 
 
@@ -193,7 +193,7 @@ async def test_the_thread_shows_typing_while_the_ai_thinks_and_it_stops_after_it
                     gateway_url=fake.gateway_url, sync=True, guild_ready_timeout=0, ai_think_delay=6.0)
     async with running_bot(fake, create_bot(config)) as bot:
         game_id, thread = await start_ai_game(fake, "alice", "zaic", {"ai": "easy"})
-        row = await bot.host.get(game_id)
+        row = await bot.host.session.row(game_id)
         if row.seats_of(bots.user_of("easy"))[0] != 0:
             move = legal_for(database, game_id, harness_id(fake, "alice"))[0]
             await fake.slash("alice", "zaic move", {"move": move}, channel=thread)
@@ -226,4 +226,4 @@ async def test_a_builder_whose_message_cannot_be_edited_any_more_opens_afresh(ha
         fresh = await rec.wait_followups(1)
         assert fresh[-1].ephemeral and is_builder(fresh[-1]) and "Picked:" in fresh[-1].content
         await play_one_move(fake, mover, fresh[-1], random.Random(2), stats, opened=False)
-        assert (await bot.host.observation(game_id, None))["ply"] == 1
+        assert (await bot.host.boards.observation(game_id, None))["ply"] == 1

@@ -15,7 +15,7 @@ async def test_a_dice_turn_is_played_by_clicking_and_old_buttons_refuse(harness:
         game_id, first = await challenge_and_accept(harness, "ziggurat")
         thread = fake.thread(f"Ziggurat #{game_id}")
         assert "🎲 roll" in first.content or "rolled" in first.content
-        ply, moves = await bot.host.turn_moves(game_id)
+        ply, moves = await bot.host.boards.turn_moves(game_id)
         assert first.custom_ids()[0] == f"mo:{game_id}", "the Move button (the move builder) comes first"
         assert moves and sorted(first.custom_ids()[1:]) == sorted(f"zm:{game_id}:{ply}:{m}" for m in moves)
         mover = await mover_name(harness, bot, game_id)
@@ -26,7 +26,7 @@ async def test_a_dice_turn_is_played_by_clicking_and_old_buttons_refuse(harness:
         await fake.click(mover, first, f"zm:{game_id}:{ply}:{pick}")
         latest = fake.messages(thread)[-1]
         assert latest.attachments and pick in latest.content
-        now = (await bot.host.observation(game_id, None))["ply"]
+        now = (await bot.host.boards.observation(game_id, None))["ply"]
         assert now > ply
         live = [m for m in fake.messages(thread) if m.custom_ids()]
         moves_now = [c for m in live for c in m.custom_ids() if c.startswith("zm:")]
@@ -41,12 +41,12 @@ async def test_a_button_from_an_older_position_is_refused(harness: BotHarness) -
     fake = harness.fake
     async with harness.running() as bot:
         game_id, _first = await challenge_and_accept(harness, "ziggurat")
-        ply, moves = await bot.host.turn_moves(game_id)
+        ply, moves = await bot.host.boards.turn_moves(game_id)
         mover = await mover_name(harness, bot, game_id)
         await fake.slash(mover, "ziggurat move", {"move": "end"}, channel=fake.thread(f"Ziggurat #{game_id}"))
         assert not fake.messages(fake.thread(f"Ziggurat #{game_id}"))[0].custom_ids(), "old board retired"
         with pytest.raises(HostError, match="earlier position"):  # a click racing the retirement
-            await bot.host.play(game_id, harness.user_id(mover), moves[0], expected_ply=ply)
+            await bot.host.turns.play(game_id, harness.user_id(mover), moves[0], expected_ply=ply)
 
 
 async def test_an_unexpected_failure_still_gets_a_private_answer(harness: BotHarness, discord_error_logs,
@@ -56,13 +56,13 @@ async def test_an_unexpected_failure_still_gets_a_private_answer(harness: BotHar
     fake = harness.fake
     async with harness.running() as bot:
         game_id, first = await challenge_and_accept(harness, "ziggurat")
-        ply, moves = await bot.host.turn_moves(game_id)
+        ply, moves = await bot.host.boards.turn_moves(game_id)
         mover = await mover_name(harness, bot, game_id)
 
         async def broken(*args, **kwargs):
             raise RuntimeError("disk on fire")
 
-        monkeypatch.setattr(bot.host, "play", broken)
+        monkeypatch.setattr(bot.host.turns, "play", broken)
         clicked = await fake.click(mover, first, f"zm:{game_id}:{ply}:{moves[0]}")
         assert clicked.ephemeral and clicked.content == GENERIC_FAILURE
         typed = await fake.slash(mover, "ziggurat move", {"move": "end"}, channel=fake.thread(f"Ziggurat #{game_id}"))

@@ -51,8 +51,8 @@ async def clocked_game(harness: BotHarness, bot: ZBot, opponent: str, clock: str
 
 
 async def to_move(harness: BotHarness, bot: ZBot, game_id: int) -> str:
-    row = await bot.host.get(game_id)
-    user = row.user_at((await bot.host.observation(game_id, None))["to_move"][0])
+    row = await bot.host.session.row(game_id)
+    user = row.user_at((await bot.host.boards.observation(game_id, None))["to_move"][0])
     assert user is not None
     return harness.name_of(user)
 
@@ -74,7 +74,7 @@ async def test_a_game_with_a_reminder_a_restart_and_a_timeout(harness: BotHarnes
         game_id = await clocked_game(harness, bot, "bob", "1d")
         first = await play_any(harness, bot, game_id)
         late = "bob" if first == "alice" else "alice"
-        assert (await bot.host.get(game_id)).deadline == clock() + DAY
+        assert (await bot.host.session.row(game_id)).deadline == clock() + DAY
         clock.advance(0.75 * DAY)
         await cog.run_once()
         [reminder] = fake.messages(fake.user(late))
@@ -104,7 +104,7 @@ async def test_a_timeout_that_fell_due_while_the_bot_was_down_is_posted_on_start
         done = await cog.run_once()
         assert len(done.timeouts) == 1 and done.reminders == []
         assert "ran out of time (2 days per move)" in fake.last_message(fake.thread(f"Zaic #{game_id}")).content
-        assert (await bot.host.get(game_id)).status == "finished"
+        assert (await bot.host.session.row(game_id)).status == "finished"
 
 
 async def test_closed_dms_fall_back_to_the_thread(harness: BotHarness) -> None:
@@ -136,11 +136,11 @@ async def test_games_vacation_and_the_digest(harness: BotHarness) -> None:
         theirs = await fake.slash("alice", "games", {"user": "bob"})
         assert f"#{slow}" in theirs.content and f"#{fast}" not in theirs.content
 
-        deadline = (await bot.host.get(fast)).deadline
+        deadline = (await bot.host.session.row(fast)).deadline
         assert deadline is not None
         said = await fake.slash("alice", "vacation", {"days": 3})
         assert said.ephemeral and "3 of 14 vacation days" in said.content
-        assert (await bot.host.get(fast)).deadline == deadline + 3 * DAY
+        assert (await bot.host.session.row(fast)).deadline == deadline + 3 * DAY
         refused = await fake.slash("alice", "vacation", {"days": 12})
         assert refused.ephemeral and "11 vacation day(s) left" in refused.content
 

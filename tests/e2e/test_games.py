@@ -1,6 +1,6 @@
 """Each game's Discord promises end to end: options of ``/<game> new``, move autocomplete, board, abort.
 
-The real bot talks to the fake Discord; positions are reached with ``bot.host.play`` (the host the cogs
+The real bot talks to the fake Discord; positions are reached with ``bot.host.turns.play`` (the host the cogs
 call), and what a player sees is checked through the fake (autocomplete choices, messages, files).
 """
 
@@ -36,12 +36,12 @@ async def play_by_host(harness: BotHarness, bot: ZBot, game_id: int, *moves: str
     """Whoever is to move plays each move in turn, through the host (no Discord round trip)."""
     for move in moves:
         mover = await mover_name(harness, bot, game_id)
-        await bot.host.play(game_id, harness.user_id(mover), move)
+        await bot.host.turns.play(game_id, harness.user_id(mover), move)
 
 
 async def legal_moves(bot: ZBot, game_id: int, harness: BotHarness, user: str) -> list[str]:
-    row = await bot.host.get(game_id)
-    game = await bot.host.engine_of(row)
+    row = await bot.host.session.row(game_id)
+    game = await bot.host.session.cached_engine(row)
     seat = row.seat_of(harness.user_id(user))
     assert seat is not None
     return game.legal_moves(seat)
@@ -61,9 +61,9 @@ async def test_zrtz_48_rings_and_autocomplete_narrows_placements_by_colour_ring_
         blitz = await fake.slash("alice", "zrtz new", {"opponent": "bob", "rings": 61, "blitz": True})
         assert blitz.ephemeral and blitz.content == "Cannot start ZÈRTZ: Blitz is played on 37 rings only."
         game_id, thread = await open_game(harness, "zrtz", {"opponent": "bob", "rings": 48})
-        row = await bot.host.get(game_id)
+        row = await bot.host.session.row(game_id)
         assert row.status == "active" and row.options["rings"] == 48
-        observation = await bot.host.observation(game_id, None)
+        observation = await bot.host.boards.observation(game_id, None)
         assert observation["rings"] == 48 and len(observation["names"]) == 48 and "h1" in observation["names"]
         mover = await mover_name(harness, bot, game_id)
         legal = await legal_moves(bot, game_id, harness, mover)
@@ -124,12 +124,12 @@ async def test_zarathustra_three_players_with_an_open_seat_filled_by_join(harnes
         assert set(rec.original.custom_ids()) == {f"zg:{a}:{game_id}" for a in ("accept", "join", "decline")}
 
         await fake.click("bob", fake.messages("general")[-1], f"zg:accept:{game_id}")
-        assert (await bot.host.get(game_id)).status == "challenge"
+        assert (await bot.host.session.row(game_id)).status == "challenge"
         already = await fake.click("bob", fake.messages("general")[-1], f"zg:join:{game_id}")
         assert already.ephemeral and "already in this game" in already.content
         await fake.click("carol", fake.messages("general")[-1], f"zg:join:{game_id}")
 
-        row = await bot.host.get(game_id)
+        row = await bot.host.session.row(game_id)
         assert row.status == "active" and row.players == 3 and row.options["board"] == 6
         assert {harness.name_of(s.user_id) for s in row.seats} == {"alice", "bob", "carol"}
         assert "The game is on" in fake.messages("general")[-1].content
@@ -158,7 +158,7 @@ async def test_zarathustra_autocomplete_by_square_by_edges_and_destroy_preview(h
         assert len(edges) == 25 and len(set(squares)) == 25
         assert all(v.endswith(" oo.x") and v in legal for v in values(edges))
 
-        first_seat = (await bot.host.get(game_id)).seat_of(harness.user_id(mover))
+        first_seat = (await bot.host.session.row(game_id)).seat_of(harness.user_id(mover))
         # c3 shows a blank on top; f6 is far away (no skull near c3); the third player attacks c3 from c4.
         await play_by_host(harness, bot, game_id, "c3 .x..", "f6 .x..")
         third = await mover_name(harness, bot, game_id)
@@ -171,7 +171,7 @@ async def test_zarathustra_autocomplete_by_square_by_edges_and_destroy_preview(h
         assert quiet and not any("destroys" in c["name"] for c in quiet)
 
         await fake.slash(third, "zarathustra move", {"move": "c4 ..x."}, channel=thread)
-        board = (await bot.host.observation(game_id, None))["board"]
+        board = (await bot.host.boards.observation(game_id, None))["board"]
         assert "c3" not in board and "c4" in board
 
 
@@ -218,16 +218,16 @@ async def test_ziggurat_partners_game_opens_with_four_players_and_names_the_move
         game_id, thread = await open_game(
             harness, "ziggurat", {"opponent": "bob", "opponent2": "carol", "opponent3": "dave", "mode": "partners"},
             accept=("bob", "carol", "dave"))
-        row = await bot.host.get(game_id)
+        row = await bot.host.session.row(game_id)
         assert row.status == "active" and row.players == 4 and row.options["mode"] == "partners"
         team = {harness.name_of(s.user_id): s.team for s in row.seats}
         assert sorted(team) == ["alice", "bob", "carol", "dave"]
         assert team["alice"] == team["carol"] != team["bob"] == team["dave"], team  # opponent2 is the partner
-        game = await bot.host.engine_of(row)
+        game = await bot.host.session.cached_engine(row)
         assert list(game.teams()) == [s.team for s in sorted(row.seats, key=lambda s: s.seat)]
 
         first = fake.messages(thread)[0]
-        observation = await bot.host.observation(game_id, None)
+        observation = await bot.host.boards.observation(game_id, None)
         movers = [s for s in observation["to_move"] if s != CHANCE]
         assert len(movers) == 1
         mover_id = row.user_at(movers[0])
@@ -235,7 +235,7 @@ async def test_ziggurat_partners_game_opens_with_four_players_and_names_the_move
         mover = harness.name_of(mover_id)
         assert await fake.autocomplete(mover, "ziggurat move", focused="move", value="end", channel=thread)
         ended = await fake.slash(mover, "ziggurat move", {"move": "end"}, channel=thread)
-        after = await bot.host.observation(game_id, None)
+        after = await bot.host.boards.observation(game_id, None)
         nxt = [s for s in after["to_move"] if s != CHANCE]
         assert nxt and nxt != movers
         assert f"To move: {game.seat_name(nxt[0])} <@{row.user_at(nxt[0])}>" in ended.content
@@ -266,7 +266,7 @@ async def test_board_public_and_private_and_abort_only_before_the_first_move(har
         assert stranger.ephemeral and "Only a player" in stranger.content
         aborted = await fake.slash("bob", f"{game} abort", channel=thread)
         assert not aborted.ephemeral and "aborted the game before the first move" in aborted.content
-        assert (await bot.host.get(game_id)).status == "aborted"
+        assert (await bot.host.session.row(game_id)).status == "aborted"
         late = await fake.slash("alice", f"{game} move", {"move": GAMES_WITH_A_FIRST_MOVE[game]}, channel=thread)
         assert late.ephemeral and "was aborted" in late.content
 
@@ -278,4 +278,4 @@ async def test_board_public_and_private_and_abort_only_before_the_first_move(har
         for user in ("alice", "bob"):
             refused = await fake.slash(user, f"{game} abort", channel=second)
             assert refused.ephemeral and refused.content == "The game has started: resign instead, or offer a draw."
-        assert (await bot.host.get(second_id)).status == "active"
+        assert (await bot.host.session.row(second_id)).status == "active"

@@ -26,7 +26,7 @@ async def test_a_zodiac_game_against_the_ai_can_be_aborted_after_its_secret_pick
         aborted = await fake.slash("alice", "zodiac abort", channel=thread)
         assert not aborted.ephemeral, aborted.content
         assert "aborted" in aborted.content and "AI's moves are taken back" in aborted.content
-        assert (await bot.host.get(game_id)).status == "aborted"
+        assert (await bot.host.session.row(game_id)).status == "aborted"
         assert f"#{game_id}" not in (await fake.slash("alice", "games")).content
         assert rating_rows(harness) == 0
 
@@ -36,7 +36,7 @@ async def test_a_game_against_the_ai_cannot_be_aborted_once_the_player_moved(har
     async with harness.running() as bot:
         game_id, thread = await start_ai_game(fake, "alice", "zaic", {"ai": "easy"})
         alice = harness.user_id("alice")
-        row = await bot.host.get(game_id)
+        row = await bot.host.session.row(game_id)
         if row.seats_of(bots.user_of("easy"))[0] == 0:  # the AI opens: wait for it
             await fake.wait_until(lambda: ai_move_count(harness.database_path, game_id, "easy") >= 1,
                                   timeout=AI_WAIT, what="the AI's first move")
@@ -60,7 +60,7 @@ async def test_a_newcomers_game_against_the_easy_ai_is_practice_and_their_first_
         rec = await fake.slash("alice", "zaic hint", {}, channel=thread, wait="response")
         followups = await rec.wait_followups(1, timeout=AI_WAIT)
         assert followups[0].content.startswith(f"💡 Hint for #{game_id}"), followups[0].content
-        assert not (await bot.host.get(game_id)).settings["rated"]
+        assert not (await bot.host.session.row(game_id)).settings["rated"]
 
         rated_id, rated_thread = await start_ai_game(fake, "bob", "zrtz", {"ai": "medium"})
         assert "Rated: it counts for the leaderboards" in fake.messages("general")[-1].content
@@ -121,7 +121,7 @@ async def test_ziggurat_partners_say_who_partners_whom_and_the_losing_team_lost(
         await fake.wait_until(lambda: any("🏆" in m.content for m in fake.messages(thread)), what="the result")
         result = next(m.content for m in fake.messages(thread) if "🏆" in m.content)
         assert "🏆 Team " in result and " lost." in result and alice in result.split("won")[1], result
-        assert (await bot.host.get(game_id)).status == "finished"
+        assert (await bot.host.session.row(game_id)).status == "finished"
         for user in ("alice", "carol"):
             history = await fake.slash(user, "history")
             line = next(x for x in history.content.splitlines() if f"#{game_id}" in x)
@@ -158,7 +158,7 @@ async def test_a_ziggurat_redo_keeps_the_turn_in_one_message(harness: BotHarness
         thread = fake.thread(f"Ziggurat #{game_id}")
         redone = steps_in_turn = 0
         for _ in range(300):
-            if (await bot.host.get(game_id)).status != "active" or redone >= 2:
+            if (await bot.host.session.row(game_id)).status != "active" or redone >= 2:
                 break
             mover = await mover_name(harness, bot, game_id)
             uid = harness.user_id(mover)
@@ -170,8 +170,9 @@ async def test_a_ziggurat_redo_keeps_the_turn_in_one_message(harness: BotHarness
             before = len(fake.messages(thread))
             turn_board = fake.messages(thread)[-1]
             await fake.slash(mover, "ziggurat move", {"move": move}, channel=thread)
-            still = (await bot.host.get(game_id)).status == "active" and await mover_name(harness, bot, game_id) \
-                == mover and bool(legal_for(harness.database_path, game_id, uid))
+            still = (await bot.host.session.row(game_id)).status == "active" \
+                and await mover_name(harness, bot, game_id) == mover \
+                and bool(legal_for(harness.database_path, game_id, uid))
             if still:
                 assert len(fake.messages(thread)) == before, f"{move!r} inside the turn posted a new message"
                 steps_in_turn += 1
@@ -229,7 +230,7 @@ async def test_a_board_game_the_ai_opened_can_be_aborted_before_the_player_moves
     async with harness.running() as bot:
         for _ in range(12):  # seats are drawn at random: start games until the AI has the first move
             game_id, thread = await start_ai_game(fake, "alice", "zaic", {"ai": "easy"})
-            if (await bot.host.get(game_id)).seats_of(bots.user_of("easy"))[0] == 0:
+            if (await bot.host.session.row(game_id)).seats_of(bots.user_of("easy"))[0] == 0:
                 break
             await fake.slash("alice", "zaic abort", channel=thread)
         else:
@@ -238,5 +239,5 @@ async def test_a_board_game_the_ai_opened_can_be_aborted_before_the_player_moves
                               timeout=AI_WAIT, what="the AI's first move")
         aborted = await fake.slash("alice", "zaic abort", channel=thread)
         assert not aborted.ephemeral and "AI's moves are taken back" in aborted.content, aborted.content
-        assert (await bot.host.get(game_id)).status == "aborted"
+        assert (await bot.host.session.row(game_id)).status == "aborted"
         assert rating_rows(harness) == 0

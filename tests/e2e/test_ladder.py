@@ -26,11 +26,11 @@ async def test_a_ladder_challenge_played_to_the_end_moves_the_winner_up(harness:
         assert twice.ephemeral and f"already have a ladder game with <@{harness.user_id('alice')}>" in twice.content
         await fake.click("alice", challenge, accept)
         thread = fake.thread(f"ZÈRTZ #{game_id}")
-        row = await bot.host.get(game_id)
+        row = await bot.host.session.row(game_id)
         assert row.status == "active" and row.settings["clock"] == "3d"
 
         for _ in range(4):  # a real game: two moves each through the thread, then alice resigns
-            row, game = await bot.host.engine(game_id)
+            row, game = await bot.host.session.engine_copy(game_id)
             seat = min(game.to_move())
             user = row.user_at(seat)
             assert user is not None
@@ -72,7 +72,7 @@ async def test_a_result_left_by_a_stopped_bot_moves_the_ladder_once_after_the_re
         await fake.click("alice", rec.original, accept)
         game_id = int(accept.rsplit(":", 1)[1])
         bot.get_cog("Ladder").loop.cancel()  # type: ignore[union-attr]  # the bot stops before the job runs
-        await bot.host.resign(game_id, alice)  # no report posted: nothing runs the ladder's job now
+        await bot.host.turns.resign(game_id, alice)  # no report posted: nothing runs the ladder's job now
         left = await bot.get_cog("Ladder").ladders.queue.pending(kind="ladder_result")  # type: ignore[union-attr]
         assert [j.game_id for j in left] == [game_id]
     async with harness.running() as bot:

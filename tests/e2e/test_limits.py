@@ -30,9 +30,9 @@ async def test_another_players_games_only_in_a_server_and_only_that_servers(
     fake = harness.fake
     async with harness.running() as bot:
         bob = harness.user_id("bob")
-        here = await bot.host.challenge(game="zaic", creator=bob, opponents=[bob], guild_id=fake.guild_id,
+        here = await bot.host.lobby.challenge(game="zaic", creator=bob, opponents=[bob], guild_id=fake.guild_id,
                                         channel_id=fake.world.general.id)
-        elsewhere = await bot.host.challenge(game="zaic", creator=bob, opponents=[bob], guild_id=999,
+        elsewhere = await bot.host.lobby.challenge(game="zaic", creator=bob, opponents=[bob], guild_id=999,
                                              channel_id=998)
         from_dm = await fake.slash("alice", "games", {"user": "bob"}, channel=fake.user("alice"))
         assert from_dm.ephemeral and "only in a server" in from_dm.content
@@ -50,7 +50,7 @@ async def test_open_challenges_are_capped_and_expire_as_announced(harness: BotHa
                                                                  discord_error_logs: ErrorLogCollector) -> None:
     fake = harness.fake
     async with harness.running() as bot:
-        bot.host.max_open_challenges = 2
+        bot.host.lobby.max_open_challenges = 2
         first = await fake.slash("alice", "zaic new", {"opponent": "bob"})
         assert first.original is not None and "Expires <t:" in first.original.content
         await fake.slash("alice", "zrtz new", {"opponent": "carol"})
@@ -62,7 +62,7 @@ async def test_open_challenges_are_capped_and_expire_as_announced(harness: BotHa
         await bot.host.outbox.jobs.reschedule_key(f"expire:{game_id}", bot.host.now())  # seven days later
         await fake.wait_until(lambda: "expired" in fake.world.general.messages[0].content, timeout=10,
                               what="the expiry")
-        assert (await bot.host.get(game_id)).status == "aborted"
+        assert (await bot.host.session.row(game_id)).status == "aborted"
         assert first.original.custom_ids() == []
         again = await fake.slash("alice", "zodiac new", {"opponent": "dave"})  # a slot is free again
         assert not again.ephemeral

@@ -96,7 +96,7 @@ async def test_a_move_blocked_by_another_writer_is_refused_as_busy_within_2_seco
     fake = harness.fake
     async with harness.running() as bot:
         game_id, _ = await challenge_and_accept(harness, "zaic")
-        mover = harness.name_of((await bot.host.get(game_id)).user_at(0) or 0)
+        mover = harness.name_of((await bot.host.session.row(game_id)).user_at(0) or 0)
         other = sqlite3.connect(harness.database_path, isolation_level=None)
         other.execute("BEGIN IMMEDIATE")  # another process (a backup, a second bot) holds the write lock
         try:
@@ -120,7 +120,7 @@ async def test_an_owed_thread_without_a_challenge_message_is_opened_in_the_chann
     fake = harness.fake
     async with harness.running() as bot:
         alice = harness.user_id("alice")
-        lobby = await bot.host.challenge(game="zaic", creator=alice, opponents=[alice], guild_id=fake.guild_id,
+        lobby = await bot.host.lobby.challenge(game="zaic", creator=alice, opponents=[alice], guild_id=fake.guild_id,
                                          channel_id=fake.world.general.id)
         assert lobby.started and lobby.row.message_id is None
         await bot.host.outbox.jobs.reschedule_key(f"thread:{lobby.row.id}", bot.host.now())  # as after a restart
@@ -131,6 +131,6 @@ async def test_an_owed_thread_without_a_challenge_message_is_opened_in_the_chann
                 break
             await asyncio.sleep(0.02)
         assert await owed(harness, bot) == []
-        row = await bot.host.get(lobby.row.id)
+        row = await bot.host.session.row(lobby.row.id)
         thread = fake.thread(f"Zaic #{lobby.row.id}")
         assert row.thread_id == int(thread.id) and "begins" in fake.messages(thread)[0].content

@@ -43,33 +43,33 @@ async def test_a_match_whose_process_died_after_its_game_ended_goes_on_in_its_th
     fake = harness.fake
     async with harness.running() as bot:
         alice, bob = harness.user_id("alice"), harness.user_id("bob")
-        lobby = await bot.host.challenge(game="zaic", creator=alice, opponents=[bob], settings={"match": 3},
+        lobby = await bot.host.lobby.challenge(game="zaic", creator=alice, opponents=[bob], settings={"match": 3},
                                          guild_id=fake.guild_id, channel_id=fake.world.general.id)
-        first = (await bot.host.accept(lobby.row.id, bob)).row.id
+        first = (await bot.host.lobby.accept(lobby.row.id, bob)).row.id
         dispatcher: Any = bot.get_cog("Dispatch")  # loaded as an extension: its own copy of cogs.dispatch
         await bot.host.outbox.jobs.hasten(outbox.KINDS, bot.host.now(), 3600)  # as if the grace had passed
         dispatcher.wake.set()
         thread = await fake.wait_until(lambda: next((t for t in fake.threads() if t.name == f"Zaic #{first}"
                                                      and t.messages), None), what="the first game's thread")
-        real = matches.continue_match
+        real = bot.host.turns.after_finish  # the match's subscription (host/app.py)
 
         async def died(*args: object, **kwargs: object) -> None:
             raise RuntimeError("the process died before it started the next game")
 
-        monkeypatch.setattr(matches, "continue_match", died)
+        monkeypatch.setattr(bot.host.turns, "after_finish", [died])
         discord_error_logs.clear()
-        report = await bot.host.resign(first, alice)
+        report = await bot.host.turns.resign(first, alice)
         discord_error_logs.clear()  # the host logs the failed continuation; the owed job is what counts
-        monkeypatch.setattr(matches, "continue_match", real)
+        monkeypatch.setattr(bot.host.turns, "after_finish", real)
         assert report.next_game is None
         await bot.host.outbox.jobs.hasten(outbox.KINDS, bot.host.now(), 3600)
         dispatcher.wake.set()
         begun = await fake.wait_until(lambda: [m for m in fake.messages(thread) if "begins" in m.content
                                                and f"#{first}" not in m.content], what="the next game's board")
-        second = (await bot.host.resolve("zaic", alice, thread_id=thread.id, guild_id=fake.guild_id)).id
+        second = (await bot.host.boards.resolve("zaic", alice, thread_id=thread.id, guild_id=fake.guild_id)).id
         assert second > first and f"#{second} begins" in begun[0].content
         await bot.host.outbox.jobs.hasten(outbox.KINDS, bot.host.now(), 3600)  # the job, due: a no-op now
         dispatcher.wake.set()
         await settled(bot, matches.NEXT)
         assert len([m for m in fake.messages(thread) if "begins" in m.content]) == 2
-        assert await bot.host.continue_match(first) is None, "the match went on once"
+        assert await bot.host.matches.continue_after(first) is None, "the match went on once"

@@ -28,8 +28,8 @@ def game_title(game: str) -> str:
 
 
 async def mover_name(harness: BotHarness, bot, game_id: int) -> str:
-    row = await bot.host.get(game_id)
-    obs = await bot.host.observation(game_id, None)
+    row = await bot.host.session.row(game_id)
+    obs = await bot.host.boards.observation(game_id, None)
     user = row.user_at(obs["to_move"][0])
     assert user is not None
     return harness.name_of(user)
@@ -68,17 +68,17 @@ async def test_moves_by_autocomplete_post_a_new_board_and_illegal_moves_change_n
         refused = await fake.slash(other, "zarathustra move", {"move": waiting[0]["value"]}, channel=thread)
         assert refused.ephemeral and refused.content.startswith("That is not a move: Not your turn")
 
-        before = (await bot.host.get(game_id)).version
+        before = (await bot.host.session.row(game_id)).version
         bad = await fake.slash(mover, "zarathustra move", {"move": "z9 xxxx"}, channel=thread)
         assert bad.ephemeral and bad.content == "z9 is not on the 5x5 board."
-        assert (await bot.host.get(game_id)).version == before
+        assert (await bot.host.session.row(game_id)).version == before
         wrong_turn = await fake.slash(other, "zarathustra move", {"move": choices[0]["value"]}, channel=thread)
         assert wrong_turn.ephemeral and "not your turn" in wrong_turn.content
 
         played = await fake.slash(mover, "zarathustra move", {"move": choices[0]["value"]}, channel=thread)
         assert not played.ephemeral and choices[0]["value"] in played.content
         assert played.files and played.files[0].data.startswith(PNG)
-        assert (await bot.host.get(game_id)).version == before + 1
+        assert (await bot.host.session.row(game_id)).version == before + 1
 
 
 async def test_the_game_and_its_buttons_survive_a_restart(harness: BotHarness) -> None:
@@ -88,13 +88,13 @@ async def test_the_game_and_its_buttons_survive_a_restart(harness: BotHarness) -
         mover = await mover_name(harness, bot, game_id)
         thread = fake.thread(f"Zarathustra #{game_id}")
         pending = await fake.slash("carol", "zarathustra new", {"opponent": "dave"})
-        board_before = await bot.host.observation(game_id, None)
+        board_before = await bot.host.boards.observation(game_id, None)
     async with harness.running() as bot:
-        assert await bot.host.observation(game_id, None) == board_before
+        assert await bot.host.boards.observation(game_id, None) == board_before
         accept = next(c for c in pending.original.custom_ids() if c.startswith("zg:accept:"))
         await fake.click("dave", pending.original, accept)
         second_id = int(accept.rsplit(":", 1)[1])
-        assert (await bot.host.get(second_id)).status == "active"
+        assert (await bot.host.session.row(second_id)).status == "active"
         assert fake.thread(f"Zarathustra #{second_id}") is not None
         choices = await full_moves(fake, mover, "zarathustra move", "a1 ", thread)
         played = await fake.slash(mover, "zarathustra move", {"move": choices[0]["value"]}, channel=thread)
@@ -116,7 +116,7 @@ async def test_decline_resign_draw_and_rules(harness: BotHarness) -> None:
         stranger = await fake.slash("dave", "zaic resign", channel=thread)
         assert stranger.ephemeral
         resign = await fake.slash("bob", "zaic resign", channel=thread)
-        assert "won" in resign.content and (await bot.host.get(game_id)).status == "finished"
+        assert "won" in resign.content and (await bot.host.session.row(game_id)).status == "finished"
         rules = await fake.slash("dave", "zaic rules")
         assert rules.ephemeral and rules.embeds and "Zaic" in rules.embeds[0]["title"]
         assert [f.filename for f in rules.files] == ["zaic-example.png"]
@@ -161,7 +161,7 @@ async def test_a_start_interrupted_by_a_crash_is_finished_and_posted_on_restart(
     async with harness.running() as bot:
         await fake.wait_until(lambda: any(t.name == f"Zaic #{game_id}" and t.messages for t in fake.threads()),
                               what="the recovered game's thread")
-        assert (await bot.host.get(game_id)).status == "active"
+        assert (await bot.host.session.row(game_id)).status == "active"
         first = fake.messages(fake.thread(f"Zaic #{game_id}"))[0]
         assert first.attachments and "begins" in first.content
         assert not fake.messages("general")[-1].custom_ids(), "the old challenge buttons are gone"

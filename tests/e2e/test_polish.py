@@ -90,7 +90,7 @@ async def test_a_ziggurat_turn_is_one_message_edited_step_by_step(harness: BotHa
                 assert live == [] or [m.id for m in live] == [board.id]
         assert steps and edits, "some steps stayed inside their turn and edited its message"
         boards = sum(1 for m in fake.messages(thread) if m.attachments)
-        rolls = len(await bot.host.rolls(game_id))
+        rolls = len(await bot.host.boards.rolls(game_id))
         assert boards <= rolls + 1, "at most one board message per turn"
 
 
@@ -110,7 +110,7 @@ async def test_three_players_hear_who_resigned_and_the_resigned_player_is_told(h
         assert again.ephemeral and "You resigned from this game" in again.content
         hint = await fake.autocomplete("carol", "zarathustra move", focused="move", value="", channel=thread)
         assert [c["name"] for c in hint] == ["You resigned from this game; it goes on without you"]
-        assert (await bot.host.get(game_id)).status == "active"
+        assert (await bot.host.session.row(game_id)).status == "active"
 
 
 async def test_draw_offers_have_buttons_and_the_final_board_offers_a_rematch(harness: BotHarness) -> None:
@@ -127,7 +127,7 @@ async def test_draw_offers_have_buttons_and_the_final_board_offers_a_rematch(har
         assert "declined" in declined.content and not declined.custom_ids()
         late = await fake.slash("alice", "zaic draw", channel=thread)
         await fake.click("bob", late.original, f"zd:accept:{game_id}")
-        row = await bot.host.get(game_id)
+        row = await bot.host.session.row(game_id)
         assert row.status == "finished" and (row.result or {}).get("reason") == "draw agreed"
         final = fake.messages(thread)[-1]
         assert "Draw" in final.content and final.custom_ids() == [f"zr:{game_id}", f"zro:{game_id}"]
@@ -140,7 +140,7 @@ async def test_draw_offers_have_buttons_and_the_final_board_offers_a_rematch(har
         accept = next(c for c in challenge.custom_ids() if c.startswith("zg:accept:"))
         await fake.click("alice", challenge, accept)
         new_id = int(accept.rsplit(":", 1)[1])
-        old, new = await bot.host.get(game_id), await bot.host.get(new_id)
+        old, new = await bot.host.session.row(game_id), await bot.host.session.row(new_id)
         assert new.status == "active" and new.options == old.options
         assert [new.user_at(s) for s in range(2)] == [old.user_at(1), old.user_at(0)]
 
@@ -202,7 +202,7 @@ async def test_an_aborted_game_keeps_no_live_buttons(harness: BotHarness) -> Non
         game_id, first = await challenge_and_accept(harness, "ziggurat")
         assert first.custom_ids()
         aborted = await fake.slash("bob", "ziggurat abort", channel=fake.thread(f"Ziggurat #{game_id}"))
-        assert "aborted" in aborted.content and (await bot.host.get(game_id)).status == "aborted"
+        assert "aborted" in aborted.content and (await bot.host.session.row(game_id)).status == "aborted"
         assert not fake.world.messages[first.id].custom_ids()
 
 

@@ -11,9 +11,9 @@ async def play_rated_game(harness: BotHarness, bot, loser: str) -> int:
     game_id, _ = await challenge_and_accept(harness, "zaic")
     for _ in range(4):
         mover = await mover_name(harness, bot, game_id)
-        moves = [m for _, m in await bot.host.move_choices(game_id, harness.user_id(mover), "")]
-        full = [m for _, m in await bot.host.move_choices(game_id, harness.user_id(mover), moves[0] + " ")]
-        await bot.host.play(game_id, harness.user_id(mover), (full or moves)[0])
+        moves = [m for _, m in await bot.host.boards.move_choices(game_id, harness.user_id(mover), "")]
+        full = [m for _, m in await bot.host.boards.move_choices(game_id, harness.user_id(mover), moves[0] + " ")]
+        await bot.host.turns.play(game_id, harness.user_id(mover), (full or moves)[0])
     await harness.fake.slash(loser, "zaic resign", channel=harness.fake.thread(f"Zaic #{game_id}"))
     return game_id
 

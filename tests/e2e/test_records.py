@@ -21,20 +21,20 @@ async def play_moves(bot, game_id: int, count: int, seed: int = 1) -> None:
     """Random legal moves straight through the host, as the players would make them."""
     rng = random.Random(seed)
     for _ in range(count):
-        row = await bot.host.get(game_id)
+        row = await bot.host.session.row(game_id)
         game = engines.get(row.game).from_dict({"game": row.game, "players": row.players, "options": row.options,
                                                 "history": [[m.seat, m.text] for m in
                                                             await bot.host.store.moves(game_id)]})
         if game.outcome() is not None:
             return
         seat = sorted(s for s in game.to_move() if s != CHANCE)[0]
-        await bot.host.play(game_id, row.user_at(seat), rng.choice(game.legal_moves(seat)))
+        await bot.host.turns.play(game_id, row.user_at(seat), rng.choice(game.legal_moves(seat)))
 
 
 async def finished_zaic(harness: BotHarness, bot, moves: int = 6) -> int:
     game_id, _ = await challenge_and_accept(harness, "zaic")
     await play_moves(bot, game_id, moves)
-    await bot.host.resign(game_id, (await bot.host.get(game_id)).user_at(0))
+    await bot.host.turns.resign(game_id, (await bot.host.session.row(game_id)).user_at(0))
     return game_id
 
 
@@ -87,7 +87,7 @@ async def test_history_buttons_export_import_and_gif(harness: BotHarness) -> Non
         names = sorted(f.filename for f in exported.files)
         assert exported.ephemeral and names == [f"zaic-{game_id}.json", f"zaic-{game_id}.txt"]
         record = json.loads(exported.files[[f.filename for f in exported.files].index(f"zaic-{game_id}.json")].data)
-        assert record["seed"] == (await bot.host.get(game_id)).seed and record["players"][0]["name"] in (
+        assert record["seed"] == (await bot.host.session.row(game_id)).seed and record["players"][0]["name"] in (
             "alice", "bob")
         imported = await fake.slash("carol", "zaic import", {"record": Upload("r.txt", exported.files[1].data)})
         shown = imported.followups[-1]  # the private "thinking…" goes, the replay is a new public message
@@ -149,7 +149,7 @@ async def test_play_from_here_against_the_ai_starts_at_once_and_the_ai_replies_i
         assert "Played on from" in fake.messages(thread)[0].content
         old = [(m.seat, m.text) for m in await bot.host.store.moves(game_id)][:3]
         assert [(m.seat, m.text) for m in await bot.host.store.moves(new_id)][:3] == old
-        row, game = await bot.host.engine(new_id)
+        row, game = await bot.host.session.engine_copy(new_id)
         assert row.settings["rated"] is False
         carol = harness.user_id("carol")
         copied = ai_move_count(harness.database_path, new_id, "easy")  # the AI's seat's plies of the old game

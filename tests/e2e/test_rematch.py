@@ -11,7 +11,7 @@ async def test_a_rematch_against_the_ai_starts_and_pressing_again_is_refused_pri
     async with harness.running() as bot:
         game_id, thread = await start_ai_game(fake, "alice", "zaic", {"ai": "easy"})
         resigned = await fake.slash("alice", "zaic resign", channel=thread)
-        assert not resigned.ephemeral and (await bot.host.get(game_id)).status == "finished"
+        assert not resigned.ephemeral and (await bot.host.session.row(game_id)).status == "finished"
         final = next(m for m in reversed(fake.messages(thread)) if f"zr:{game_id}" in m.custom_ids())
         asked = await fake.click("alice", final, f"zr:{game_id}")
         assert asked.ephemeral and asked.content.startswith("Rematch #"), asked.content
@@ -21,7 +21,7 @@ async def test_a_rematch_against_the_ai_starts_and_pressing_again_is_refused_pri
         assert not started.custom_ids(), "nobody is left to accept"
         await fake.wait_until(lambda: any(t.name == f"Zaic #{new_id}" and t.messages for t in fake.threads()),
                               what="the rematch's thread")
-        assert (await bot.host.get(new_id)).status == "active"
+        assert (await bot.host.session.row(new_id)).status == "active"
         before = len(fake.messages("general"))
         again = await fake.click("alice", final, f"zr:{game_id}")
         assert again.ephemeral and f"Rematch #{new_id} of game #{game_id} is already being played" in again.content
@@ -33,7 +33,7 @@ async def test_the_final_board_opens_the_games_replay_with_its_move_list(harness
     async with harness.running() as bot:
         game_id, thread = await start_ai_game(fake, "alice", "zaic", {"ai": "easy"})
         resigned = await fake.slash("alice", "zaic resign", channel=thread)
-        assert not resigned.ephemeral and (await bot.host.get(game_id)).status == "finished"
+        assert not resigned.ephemeral and (await bot.host.session.row(game_id)).status == "finished"
         final = next(m for m in reversed(fake.messages(thread)) if f"zr:{game_id}" in m.custom_ids())
         assert f"zro:{game_id}" in final.custom_ids(), final.custom_ids()
         replay = await fake.click("bob", final, f"zro:{game_id}")

@@ -74,7 +74,7 @@ async def wait_round(harness: BotHarness, bot: ZBot, event_id: int, round_: int,
 async def move_once(harness: BotHarness, bot: ZBot, game_id: int) -> None:
     fake = harness.fake
     thread = game_thread(fake, game_id)
-    row, game = await bot.host.engine(game_id)
+    row, game = await bot.host.session.engine_copy(game_id)
     seat = min(game.to_move())
     mover = harness.name_of(row.user_at(seat) or 0)
     played = await fake.slash(mover, "zrtz move", {"move": game.legal_moves(seat)[0]}, channel=thread)
@@ -222,7 +222,7 @@ async def test_an_eight_player_swiss_of_zertz_end_to_end(harness: BotHarness, di
         games = []
         for round_ in (1, 2, 3):
             for game_id, seats in await round_games(bot, event_id, round_):
-                row = await bot.host.get(game_id)
+                row = await bot.host.session.row(game_id)
                 assert row.status == "finished" and row.result is not None
                 games.append((round_, outcome(row.result, seats)))
         assert len(games) == 4 + 4 + 3
@@ -347,7 +347,7 @@ async def test_a_knockout_replays_a_drawn_game_in_a_new_thread_with_sides_swappe
         assert replay.seats == seats[::-1] and replay.game_id is not None
         await fake.wait_until(lambda: any(is_game_thread(t.name, replay.game_id) and t.messages
                                           for t in fake.threads()), what="the replay's thread")
-        assert (await bot.host.get(replay.game_id)).options["rings"] == 48
+        assert (await bot.host.session.row(replay.game_id)).options["rings"] == 48
         await move_once(harness, bot, other)
         await fake.slash(harness.name_of(other_seats[1]), "zrtz resign", channel=game_thread(fake, other))
         winner, loser = seats[1], seats[0]  # the replay: the player now in the first seat resigns

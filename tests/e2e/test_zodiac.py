@@ -50,7 +50,7 @@ async def test_secret_choices_by_dm_with_a_fallback_for_closed_dms(harness: BotH
         assert not fake.world.messages[fallback.id].custom_ids(), "the thread's Choose privately button closes too"
         public = " ".join(m.content for m in fake.messages(thread) + fake.messages("general"))
         assert "Bear" not in public and "king Wolf" not in public
-        assert (await bot.host.observation(game_id, None))["phase"] == "place"
+        assert (await bot.host.boards.observation(game_id, None))["phase"] == "place"
 
         board = fake.messages(thread)[-1]
         mine = await fake.click("bob", board, f"zv:{game_id}")
@@ -79,7 +79,7 @@ async def test_a_match_goes_on_in_the_same_thread_with_new_king_menus(harness: B
         await fake.slash("alice", "zodiac move", {"move": "light"}, channel=thread)
         resigned = await fake.slash("bob", "zodiac resign", channel=thread)
         assert "Match (best of 3)" in resigned.content and "game 2 starts below" in resigned.content
-        second = await bot.host.resolve("zodiac", harness.user_id("alice"), thread_id=int(thread.id),
+        second = await bot.host.boards.resolve("zodiac", harness.user_id("alice"), thread_id=int(thread.id),
                                         guild_id=None)
         assert second.id != game_id and second.status == "active"
         assert fake.messages(thread)[-1].attachments, "the next game's board is posted in the same thread"

@@ -19,8 +19,8 @@ from data.db import Database
 from engines import CHANCE
 from host import ai_turns, bots
 from host.ai_turns import GRACE, LEASE, AiPlayers, Done
+from host.app import Host
 from host.results import HostError
-from host.service import Host
 from tests.conftest import FakeClock, text_renderer
 
 A, B = 1001, 1002
@@ -28,12 +28,15 @@ HARD, MEDIUM, EASY = bots.user_of("hard"), bots.user_of("medium"), bots.user_of(
 
 
 @pytest.fixture
-async def players(db: Database, clock: FakeClock) -> AsyncIterator[AiPlayers]:
-    host = Host(db, renderer=text_renderer, now=clock)
+async def ai_host(db: Database, clock: FakeClock) -> AsyncIterator[Host]:
+    """A host with its AI players wired as the bot's are, searching in a thread pool."""
     with ThreadPoolExecutor(1) as pool:
-        players = AiPlayers(host, pool=pool)
-        host.on_change.append(players.enqueue)
-        yield players
+        yield Host(db, renderer=text_renderer, now=clock, ai=True, ai_pool=pool)
+
+
+@pytest.fixture
+def players(ai_host: Host) -> AiPlayers:
+    return ai_host.ai
 
 
 async def run_due(players: AiPlayers, clock: FakeClock) -> list[Done]:
@@ -58,18 +61,18 @@ async def ai_moves(db: Database, game_id: int, seat: int) -> int:
 
 
 async def human_move(host: Host, game_id: int, user: int, rng: random.Random) -> None:
-    row, game = await host.engine(game_id)
+    row, game = await host.session.engine_copy(game_id)
     seat = next(s for s in row.seats_of(user) if s in game.to_move())
-    await host.play(game_id, user, rng.choice(game.legal_moves(seat)))
+    await host.turns.play(game_id, user, rng.choice(game.legal_moves(seat)))
 
 
 async def test_an_ai_seat_is_accepted_at_once_and_moves_by_a_job_named_in_the_caption(
-        players: AiPlayers, clock: FakeClock) -> None:
-    host = players.host
-    lobby = await host.challenge(game="zaic", creator=A, opponents=[HARD])
+        ai_host: Host, players: AiPlayers, clock: FakeClock) -> None:
+    host = ai_host
+    lobby = await host.lobby.challenge(game="zaic", creator=A, opponents=[HARD])
     assert lobby.started and "🤖 AI (hard)" in lobby.report.caption  # type: ignore[union-attr]
     game_id = lobby.row.id
-    row, game = await host.engine(game_id)
+    row, game = await host.session.engine_copy(game_id)
     ai_seat = row.seats_of(HARD)[0]
     if ai_seat not in game.to_move():
         await human_move(host, game_id, A, random.Random(1))
@@ -80,16 +83,16 @@ async def test_an_ai_seat_is_accepted_at_once_and_moves_by_a_job_named_in_the_ca
     done = await run_due(players, clock)
     assert len(done) == 1 and done[0].report is not None
     assert f"{game.seat_name(ai_seat)} (🤖 AI (hard)) played" in done[0].report.caption
-    row, game = await host.engine(game_id)
+    row, game = await host.session.engine_copy(game_id)
     assert game.history[-1][0] == ai_seat and A in done[0].report.to_notify
     assert await players.queue.pending(kind=ai_turns.TURN, game_id=game_id) == []
 
 
 async def test_a_crash_mid_search_loses_nothing_and_the_ai_moves_exactly_once(
-        players: AiPlayers, clock: FakeClock, tmp_path: Path) -> None:
-    host = players.host
-    game_id = (await host.challenge(game="zrtz", creator=A, opponents=[MEDIUM])).row.id
-    row, game = await host.engine(game_id)
+        ai_host: Host, players: AiPlayers, clock: FakeClock, tmp_path: Path) -> None:
+    host = ai_host
+    game_id = (await host.lobby.challenge(game="zrtz", creator=A, opponents=[MEDIUM])).row.id
+    row, game = await host.session.engine_copy(game_id)
     ai_seat = row.seats_of(MEDIUM)[0]
     if ai_seat not in game.to_move():
         await human_move(host, game_id, A, random.Random(2))
@@ -113,24 +116,25 @@ async def test_a_crash_mid_search_loses_nothing_and_the_ai_moves_exactly_once(
     assert posted[0].report is not None and posted[0].report.board == posted[1].report.board
 
 
-async def test_a_stale_job_does_nothing_when_the_human_resigned_first(players: AiPlayers, clock: FakeClock,
-                                                                       tmp_path: Path) -> None:
-    host = players.host
-    game_id = (await host.challenge(game="zaic", creator=A, opponents=[EASY], settings={"rated": False})).row.id
-    row, game = await host.engine(game_id)
+async def test_a_stale_job_does_nothing_when_the_human_resigned_first(
+        ai_host: Host, players: AiPlayers, clock: FakeClock, tmp_path: Path) -> None:
+    host = ai_host
+    game_id = (await host.lobby.challenge(game="zaic", creator=A, opponents=[EASY], settings={"rated": False})).row.id
+    row, game = await host.session.engine_copy(game_id)
     if row.seats_of(EASY)[0] not in game.to_move():
         await human_move(host, game_id, A, random.Random(3))
-    await host.resign(game_id, A)
+    await host.turns.resign(game_id, A)
     assert await run_due(players, clock) == []
     assert await ai_moves(host.db, game_id, row.seats_of(EASY)[0]) == 0
     assert await players.queue.pending(kind=ai_turns.TURN, game_id=game_id) == []
 
 
-async def test_ai_seats_get_no_deadline_and_people_keep_theirs(players: AiPlayers, clock: FakeClock) -> None:
-    host = players.host
-    game_id = (await host.challenge(game="zaic", creator=A, opponents=[EASY], settings={"clock": "1d"})).row.id
+async def test_ai_seats_get_no_deadline_and_people_keep_theirs(
+        ai_host: Host, players: AiPlayers, clock: FakeClock) -> None:
+    host = ai_host
+    game_id = (await host.lobby.challenge(game="zaic", creator=A, opponents=[EASY], settings={"clock": "1d"})).row.id
     for _ in range(4):
-        row, game = await host.engine(game_id)
+        row, game = await host.session.engine_copy(game_id)
         deadline = (await host.db.fetchone("SELECT deadline, remind_at FROM games WHERE id = ?", (game_id,)))
         if row.seats_of(EASY)[0] in game.to_move():
             assert deadline["deadline"] is None and deadline["remind_at"] is None
@@ -141,47 +145,47 @@ async def test_ai_seats_get_no_deadline_and_people_keep_theirs(players: AiPlayer
 
 
 async def test_the_ai_answers_draw_offers_and_accepts_only_when_its_evaluation_says_so(
-        players: AiPlayers, clock: FakeClock, monkeypatch: pytest.MonkeyPatch) -> None:
-    host = players.host
-    game_id = (await host.challenge(game="zaic", creator=A, opponents=[EASY], settings={"rated": False})).row.id
+        ai_host: Host, players: AiPlayers, clock: FakeClock, monkeypatch: pytest.MonkeyPatch) -> None:
+    host = ai_host
+    game_id = (await host.lobby.challenge(game="zaic", creator=A, opponents=[EASY], settings={"rated": False})).row.id
     await run_due(players, clock)  # the AI's first move, if it has the first turn
     monkeypatch.setattr(ai, "accepts_draw", lambda game, seat, level, *, seed: False)  # the AI thinks it is better
-    text = await host.offer_draw(game_id, A)
+    text = await host.turns.offer_draw(game_id, A)
     assert "🤖 AI (easy)" in str(text)
     done = await run_due(players, clock)
     assert [d.text for d in done] == ["🤖 AI (easy) declined the draw offer."]
-    assert (await host.get(game_id)).draw_offers == []
+    assert (await host.session.row(game_id)).draw_offers == []
 
     monkeypatch.setattr(ai, "accepts_draw", lambda game, seat, level, *, seed: True)
-    await host.offer_draw(game_id, A)
+    await host.turns.offer_draw(game_id, A)
     done = await run_due(players, clock)
     assert len(done) == 1 and done[0].report is not None and done[0].report.outcome is not None
-    assert done[0].report.outcome.is_draw and (await host.get(game_id)).status == "finished"
+    assert done[0].report.outcome.is_draw and (await host.session.row(game_id)).status == "finished"
 
 
-async def test_the_ai_never_offers_a_draw_itself(players: AiPlayers) -> None:
-    host = players.host
-    game_id = (await host.challenge(game="zaic", creator=A, opponents=[HARD])).row.id
+async def test_the_ai_never_offers_a_draw_itself(ai_host: Host, players: AiPlayers) -> None:
+    host = ai_host
+    game_id = (await host.lobby.challenge(game="zaic", creator=A, opponents=[HARD])).row.id
     with pytest.raises(HostError, match="no draw offer"):
-        await host.offer_draw(game_id, HARD, accept_only=True)
-    assert (await host.get(game_id)).draw_offers == []
+        await host.turns.offer_draw(game_id, HARD, accept_only=True)
+    assert (await host.session.row(game_id)).draw_offers == []
 
 
 async def test_ziggurat_partners_against_an_ai_team_plays_rounds_and_each_ai_turn_is_one_job(
-        players: AiPlayers, clock: FakeClock) -> None:
-    host = players.host
-    lobby = await host.challenge(game="ziggurat", creator=A, opponents=[EASY, B, EASY],
+        ai_host: Host, players: AiPlayers, clock: FakeClock) -> None:
+    host = ai_host
+    lobby = await host.lobby.challenge(game="ziggurat", creator=A, opponents=[EASY, B, EASY],
                                  options={"mode": "partners"})
     assert not lobby.started and lobby.waiting_for == [B]  # AI seats are taken at once; people accept
-    lobby = await host.accept(lobby.row.id, B)
+    lobby = await host.lobby.accept(lobby.row.id, B)
     assert lobby.started
     game_id, rng = lobby.row.id, random.Random(5)
-    row, game = await host.engine(game_id)
+    row, game = await host.session.engine_copy(game_id)
     teams = {s.user_id: game.teams()[s.seat] for s in row.seats}
     assert teams[A] == teams[B] != teams[EASY]  # a human partnership against the AI team
     ai_turns_seen = 0
     for _ in range(60):
-        row, game = await host.engine(game_id)
+        row, game = await host.session.engine_copy(game_id)
         if row.status != "active":
             break
         movers = sorted(game.to_move() - {CHANCE})
@@ -191,26 +195,26 @@ async def test_ziggurat_partners_against_an_ai_team_plays_rounds_and_each_ai_tur
             done = await run_due(players, clock)
             assert done and done[0].report is not None
             ai_turns_seen += 1
-            assert len((await host.engine(game_id))[1].history) > before
+            assert len((await host.session.engine_copy(game_id))[1].history) > before
         else:
             await human_move(host, game_id, user or 0, rng)
     assert ai_turns_seen >= 8  # several rounds, with both AI seats taking turns
 
 
-async def test_zodiac_ai_choices_are_secret_like_a_persons(players: AiPlayers, clock: FakeClock) -> None:
-    host = players.host
-    game_id = (await host.challenge(game="zodiac", creator=A, opponents=[EASY])).row.id
+async def test_zodiac_ai_choices_are_secret_like_a_persons(ai_host: Host, players: AiPlayers, clock: FakeClock) -> None:
+    host = ai_host
+    game_id = (await host.lobby.challenge(game="zodiac", creator=A, opponents=[EASY])).row.id
     rng = random.Random(6)
     captions: list[str] = []
     for _ in range(12):
-        row, game = await host.engine(game_id)
+        row, game = await host.session.engine_copy(game_id)
         if game.phase not in ("duel", "side", "king"):  # type: ignore[attr-defined]
             break
         captions += [d.report.caption for d in await run_due(players, clock) if d.report is not None]
-        row, game = await host.engine(game_id)
+        row, game = await host.session.engine_copy(game_id)
         if A in [row.user_at(s) for s in game.to_move()]:
             await human_move(host, game_id, A, rng)
-    row, game = await host.engine(game_id)
+    row, game = await host.session.engine_copy(game_id)
     ai_seat = row.seats_of(EASY)[0]
     secrets = [t for s, t in game.history if s == ai_seat and game.announce(s, t) != t]
     assert len(secrets) >= 2  # its duel pick and its king
@@ -223,14 +227,13 @@ async def test_a_rated_game_against_the_ai_rates_both_and_the_leaderboard_can_le
         db: Database, clock: FakeClock) -> None:
     from data import ratings as stored_ratings
     from host import ratings
-    host = Host(db, renderer=text_renderer, now=clock, on_finish=[ratings.record_result])
     with ThreadPoolExecutor(1) as pool:
-        players = AiPlayers(host, pool=pool)
-        host.on_change.append(players.enqueue)
-        game_id = (await host.challenge(game="zrtz", creator=A, opponents=[EASY], guild_id=7)).row.id
+        host = Host(db, renderer=text_renderer, now=clock, on_finish=[ratings.record_result], ai=True, ai_pool=pool)
+        players = host.ai
+        game_id = (await host.lobby.challenge(game="zrtz", creator=A, opponents=[EASY], guild_id=7)).row.id
         rng = random.Random(8)
-        while (await host.get(game_id)).status == "active":
-            row, game = await host.engine(game_id)
+        while (await host.session.row(game_id)).status == "active":
+            row, game = await host.session.engine_copy(game_id)
             if bots.is_ai(row.user_at(min(game.to_move() - {CHANCE}))):
                 await run_due(players, clock)
             else:
@@ -248,17 +251,18 @@ async def test_a_rated_game_against_the_ai_rates_both_and_the_leaderboard_can_le
 
 
 async def test_hints_are_refused_in_rated_games_and_off_turn_and_announced_against_people(
-        players: AiPlayers, clock: FakeClock) -> None:
-    host = players.host
-    rated = (await host.accept((await host.challenge(game="zaic", creator=A, opponents=[B])).row.id, B)).row.id
-    row, game = await host.engine(rated)
+        ai_host: Host, players: AiPlayers, clock: FakeClock) -> None:
+    host = ai_host
+    challenge = await host.lobby.challenge(game="zaic", creator=A, opponents=[B])
+    rated = (await host.lobby.accept(challenge.row.id, B)).row.id
+    row, game = await host.session.engine_copy(rated)
     mover = row.user_at(min(game.to_move()))
     with pytest.raises(HostError, match="unrated games only"):
         await players.hint(rated, mover or 0)
 
-    casual = (await host.challenge(game="zaic", creator=A, opponents=[B], settings={"rated": False})).row.id
-    await host.accept(casual, B)
-    row, game = await host.engine(casual)
+    casual = (await host.lobby.challenge(game="zaic", creator=A, opponents=[B], settings={"rated": False})).row.id
+    await host.lobby.accept(casual, B)
+    row, game = await host.session.engine_copy(casual)
     mover = row.user_at(min(game.to_move())) or 0
     waiting = A + B - mover
     with pytest.raises(HostError, match="not your turn"):
@@ -267,21 +271,20 @@ async def test_hints_are_refused_in_rated_games_and_off_turn_and_announced_again
         await players.hint(casual, 999)
     hint = await players.hint(casual, mover)
     assert hint.move in game.legal_moves(min(game.to_move())) and hint.notice == f"💡 <@{mover}> used a hint."
-    assert len((await host.engine(casual))[1].history) == len(game.history)  # a hint plays nothing
+    assert len((await host.session.engine_copy(casual))[1].history) == len(game.history)  # a hint plays nothing
     owed = [j for j in await host.outbox.pending() if j.dedupe == hint.notice_key]
     assert [(j.kind, j.game_id, j.payload["text"]) for j in owed] == [("notice", casual, hint.notice)]
     again = await players.hint(casual, mover)  # asked twice for the same move: the thread is told once
     assert again.notice_key == hint.notice_key
     assert len([j for j in await host.outbox.pending() if j.kind == "notice"]) == 1
 
-    solo = (await host.challenge(game="zaic", creator=A, opponents=[EASY], settings={"rated": False})).row.id
+    solo = (await host.lobby.challenge(game="zaic", creator=A, opponents=[EASY], settings={"rated": False})).row.id
     await run_due(players, clock)
     assert (await players.hint(solo, A)).notice is None  # nobody else to tell
 
 
 async def test_the_process_pool_runs_the_real_search_out_of_process(db: Database, clock: FakeClock) -> None:
-    host = Host(db, renderer=text_renderer, now=clock)
-    players = AiPlayers(host, workers=1)
+    players = Host(db, renderer=text_renderer, now=clock, ai=True, ai_workers=1).ai
     try:
         game = engines.get("zrtz").new(2)
         move = await players.think(game, 0, "easy", 42)
@@ -291,14 +294,14 @@ async def test_the_process_pool_runs_the_real_search_out_of_process(db: Database
         players.close()
 
 
-async def test_on_a_live_clock_the_ai_never_flags_even_after_a_long_think(players: AiPlayers,
+async def test_on_a_live_clock_the_ai_never_flags_even_after_a_long_think(ai_host: Host, players: AiPlayers,
                                                                           clock: FakeClock) -> None:
-    host = players.host
-    game_id = (await host.challenge(game="zaic", creator=A, opponents=[EASY], settings={"clock": "5m"})).row.id
-    row, game = await host.engine(game_id)
+    host = ai_host
+    game_id = (await host.lobby.challenge(game="zaic", creator=A, opponents=[EASY], settings={"clock": "5m"})).row.id
+    row, game = await host.session.engine_copy(game_id)
     if row.seats_of(EASY)[0] not in game.to_move():
         await human_move(host, game_id, A, random.Random(9))
     clock.advance(600)  # longer than the AI's whole 5 minutes
-    assert (await host.due(clock())).timeouts == []
+    assert (await host.correspondence.due(clock())).timeouts == []
     done = await run_due(players, clock)
     assert len(done) == 1 and done[0].report is not None and done[0].report.outcome is None

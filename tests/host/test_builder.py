@@ -10,9 +10,9 @@ import pytest
 import engines
 from data.db import Database
 from engines import Game, IllegalMove, Outcome, Pick
+from host.app import Host
 from host.builder import StaleBuilder, decode, groups_of, tree_of
 from host.results import HostError
-from host.service import Host
 from tests.conftest import FakeClock, text_renderer
 
 ALICE, BOB = 101, 202
@@ -76,14 +76,14 @@ def grid_host(db: Database, clock: FakeClock) -> Host:
 
 
 async def started(host: Host) -> int:
-    lobby = await host.challenge(game="grid", creator=ALICE, opponents=[BOB], guild_id=1, channel_id=2)
-    lobby = await host.accept(lobby.row.id, BOB)
+    lobby = await host.lobby.challenge(game="grid", creator=ALICE, opponents=[BOB], guild_id=1, channel_id=2)
+    lobby = await host.lobby.accept(lobby.row.id, BOB)
     assert lobby.started
     return lobby.row.id
 
 
 async def mover(host: Host, game_id: int) -> tuple[int, int]:
-    row, game = await host.engine(game_id)
+    row, game = await host.session.engine_copy(game_id)
     first = row.user_at(next(iter(game.to_move())))
     assert first is not None
     return first, ALICE + BOB - first
@@ -114,7 +114,7 @@ async def test_a_move_is_built_step_by_step_with_groups_back_and_play(grid_host:
     assert "b2" in shown(step)["taken"], "a finished move is shown as the position it makes"
     report = await host.builder.play(game_id, me, step.ply, "t1", step.path)
     assert report.ply == 1
-    _, game = await host.engine(game_id)
+    _, game = await host.session.engine_copy(game_id)
     assert game.history[-1][1] == "b2 v"
 
 
@@ -147,10 +147,10 @@ async def test_stale_foreign_and_superseded_builders_refuse_and_change_nothing(g
         await host.builder.play(game_id, me, new.ply, "new", ())
     with pytest.raises(StaleBuilder, match="no longer fits"):
         await host.builder.show(game_id, me, new.ply, "new", ("999",))
-    await host.play(game_id, me, "pass")  # typed, or a second press of Play: either way already played
+    await host.turns.play(game_id, me, "pass")  # typed, or a second press of Play: either way already played
     with pytest.raises(StaleBuilder, match="already moved"):
         await host.builder.play(game_id, me, new.ply, "new", ("~0",))
-    row, game = await host.engine(game_id)
+    row, game = await host.session.engine_copy(game_id)
     assert len(game.history) == 1 and row.status == "active"
     host.builder.cancel(game_id, me, "new")
     assert (game_id, me) not in host.builder.latest

@@ -13,8 +13,8 @@ import pytest
 
 import engines
 from data.db import Database
+from host.app import Host
 from host.builder import decode
-from host.service import Host
 from tests.conftest import FakeClock, text_renderer
 from tests.render.positions import setup
 
@@ -43,13 +43,13 @@ CASES = [(name, players, options) for name in ("zarathustra", "ziggurat") for pl
 async def test_a_whole_game_by_builder_steps(db: Database, clock: FakeClock, name: str, players: int,
                                              options: dict) -> None:
     host = Host(db, renderer=text_renderer, now=clock)
-    lobby = await host.challenge(game=name, creator=USERS[0], opponents=list(USERS[1:players]), options=options,
+    lobby = await host.lobby.challenge(game=name, creator=USERS[0], opponents=list(USERS[1:players]), options=options,
                                  guild_id=1, channel_id=2)
     for user in USERS[1:players]:
-        lobby = await host.accept(lobby.row.id, user)
+        lobby = await host.lobby.accept(lobby.row.id, user)
     game_id, rng, backs = lobby.row.id, random.Random(f"{name}{players}{options}"), 0
     for _ in range(MAX_PLIES):
-        row, game = await host.engine(game_id)
+        row, game = await host.session.engine_copy(game_id)
         if row.status != "active":
             break
         seat = min(s for s in game.to_move() if s >= 0)
@@ -62,6 +62,6 @@ async def test_a_whole_game_by_builder_steps(db: Database, clock: FakeClock, nam
                 path, backs = step.path[:-1], backs + 1  # now and then, Back
             step = await host.builder.show(game_id, user, step.ply, "t", path)
         await host.builder.play(game_id, user, step.ply, "t", step.path)
-    row = await host.get(game_id)
+    row = await host.session.row(game_id)
     assert row.status == "finished", f"{name} did not end by builder steps"
     assert backs, "Back was never pressed"

@@ -7,10 +7,10 @@ import asyncio
 import pytest
 
 from data.db import Database
+from host.app import Host
 from host.clocks import DAY, ClockState
 from host.results import HostError
 from host.scheduler import Scheduler
-from host.service import Host
 from tests.conftest import FakeClock, text_renderer
 
 ALICE, BOB, CAROL = 101, 202, 303
@@ -18,19 +18,19 @@ HOUR = 3600.0
 
 
 async def clocked(host: Host, clock: str = "1d", players: tuple[int, ...] = (ALICE, BOB), guild: int = 1) -> int:
-    lobby = await host.challenge(game="dicenim", creator=players[0], opponents=list(players[1:]),
+    lobby = await host.lobby.challenge(game="dicenim", creator=players[0], opponents=list(players[1:]),
                                  settings={"clock": clock}, guild_id=guild, channel_id=2)
     for user in players[1:]:
-        lobby = await host.accept(lobby.row.id, user)
+        lobby = await host.lobby.accept(lobby.row.id, user)
     assert lobby.started
-    await host.set_thread(lobby.row.id, 9000 + lobby.row.id)
+    await host.turns.set_thread(lobby.row.id, 9000 + lobby.row.id)
     return lobby.row.id
 
 
 async def bid(host: Host, game_id: int, players: tuple[int, ...] = (ALICE, BOB)) -> None:
     """Everyone bids; the first player bids highest, so it is their turn to take."""
     for i, user in enumerate(players):
-        await host.play(game_id, user, "bid 3" if i == 0 else "bid 1")
+        await host.turns.play(game_id, user, "bid 3" if i == 0 else "bid 1")
 
 
 async def clock_of(host: Host, game_id: int) -> ClockState:
@@ -41,29 +41,29 @@ async def clock_of(host: Host, game_id: int) -> ClockState:
 
 def restarted(db: Database, host: Host, clock: FakeClock) -> tuple[Host, Scheduler]:
     fresh = Host(db, games=host.games, renderer=text_renderer, now=clock)
-    return fresh, Scheduler(fresh)
+    return fresh, Scheduler(fresh.correspondence)
 
 
 async def test_the_clock_setting_is_checked_and_unclocked_games_have_no_deadline(host: Host) -> None:
     with pytest.raises(HostError, match="clock must be one of"):
-        await host.challenge(game="dicenim", creator=ALICE, opponents=[BOB], settings={"clock": "4d"})
+        await host.lobby.challenge(game="dicenim", creator=ALICE, opponents=[BOB], settings={"clock": "4d"})
     plain = await clocked(host, "none")
-    assert (await host.get(plain)).deadline is None
+    assert (await host.session.row(plain)).deadline is None
     await bid(host, plain)
-    assert (await host.get(plain)).deadline is None
-    assert (await host.get(await clocked(host, "2d"))).settings["clock"] == "2d"
+    assert (await host.session.row(plain)).deadline is None
+    assert (await host.session.row(await clocked(host, "2d"))).settings["clock"] == "2d"
 
 
 async def test_deadlines_follow_each_turn(host: Host, clock: FakeClock) -> None:
     start = clock()
     game_id = await clocked(host, "1d")
-    assert (await host.get(game_id)).deadline == start + DAY  # both bid at once, from the start
+    assert (await host.session.row(game_id)).deadline == start + DAY  # both bid at once, from the start
     clock.advance(HOUR)
-    await host.play(game_id, ALICE, "bid 3")
-    assert (await host.get(game_id)).deadline == start + DAY  # Bob's turn began at the start
+    await host.turns.play(game_id, ALICE, "bid 3")
+    assert (await host.session.row(game_id)).deadline == start + DAY  # Bob's turn began at the start
     clock.advance(HOUR)
-    await host.play(game_id, BOB, "bid 1")
-    row = await host.get(game_id)
+    await host.turns.play(game_id, BOB, "bid 1")
+    row = await host.session.row(game_id)
     assert row.deadline == start + 2 * HOUR + DAY
     assert (await clock_of(host, game_id)).started == {row.seat_of(ALICE): start + 2 * HOUR}
 
@@ -73,16 +73,16 @@ async def test_a_move_after_the_deadline_is_refused(host: Host, clock: FakeClock
     await bid(host, game_id)
     clock.advance(DAY)
     with pytest.raises(HostError, match="time has run out"):
-        await host.play(game_id, ALICE, "take 1")
-    await host.resign(game_id, ALICE)  # resigning late is still allowed
-    assert (await host.get(game_id)).status == "finished"
+        await host.turns.play(game_id, ALICE, "take 1")
+    await host.turns.resign(game_id, ALICE)  # resigning late is still allowed
+    assert (await host.session.row(game_id)).status == "finished"
 
 
 async def test_a_reminder_goes_out_once_per_turn_even_across_restarts(db: Database, host: Host,
                                                                        clock: FakeClock) -> None:
     game_id = await clocked(host, "2d")
     await bid(host, game_id)
-    scheduler = Scheduler(host)
+    scheduler = Scheduler(host.correspondence)
     clock.advance(1.5 * DAY - 1)
     assert not await scheduler.tick()
     clock.advance(1)
@@ -94,7 +94,7 @@ async def test_a_reminder_goes_out_once_per_turn_even_across_restarts(db: Databa
     clock.advance(HOUR)
     assert not (await fresh_scheduler.tick()).reminders
     # A new turn earns a new reminder.
-    await fresh.play(game_id, ALICE, "take 1")
+    await fresh.turns.play(game_id, ALICE, "take 1")
     clock.advance(1.5 * DAY)
     again = (await fresh_scheduler.tick()).reminders
     assert [r.user_id for r in again] == [BOB]
@@ -103,42 +103,42 @@ async def test_a_reminder_goes_out_once_per_turn_even_across_restarts(db: Databa
 async def test_thread_only_players_are_reminded_in_the_thread(host: Host, clock: FakeClock) -> None:
     game_id = await clocked(host, "1d")
     await bid(host, game_id)
-    assert "thread only" in await host.set_notify(ALICE, "thread")
+    assert "thread only" in await host.correspondence.set_notify(ALICE, "thread")
     clock.advance(0.75 * DAY)
-    sent = (await Scheduler(host).tick()).reminders
+    sent = (await Scheduler(host.correspondence).tick()).reminders
     assert [(r.user_id, r.dm, r.thread_id) for r in sent] == [(ALICE, False, 9000 + game_id)]
     with pytest.raises(HostError, match="Choose one of"):
-        await host.set_notify(ALICE, "carrier pigeon")
+        await host.correspondence.set_notify(ALICE, "carrier pigeon")
 
 
 async def test_a_timeout_loses_a_two_player_game(host: Host, clock: FakeClock) -> None:
     game_id = await clocked(host, "1d")
     await bid(host, game_id)
     with pytest.raises(HostError, match="still has 1d 0h"):
-        await host.timeout(game_id, (await host.get(game_id)).seat_of(ALICE) or 0)
+        await host.correspondence.timeout(game_id, (await host.session.row(game_id)).seat_of(ALICE) or 0)
     clock.advance(DAY)
-    tick = await Scheduler(host).tick()
+    tick = await Scheduler(host.correspondence).tick()
     assert len(tick.timeouts) == 1 and not tick.reminders
     report = tick.timeouts[0]
-    row = await host.get(game_id)
+    row = await host.session.row(game_id)
     alice = row.seat_of(ALICE)
     bob = row.seat_of(BOB)
     assert f"<@{ALICE}>) ran out of time (1 day per move)" in report.caption
     assert report.outcome is not None and report.outcome.winners == {bob}
     assert row.status == "finished" and row.deadline is None and alice is not None
     assert report.outcome.ranks[alice] == 2
-    assert (await host.due(clock() + 10 * DAY)).timeouts == []
+    assert (await host.correspondence.due(clock() + 10 * DAY)).timeouts == []
 
 
 async def test_a_timeout_skips_a_seat_of_a_three_player_game(host: Host, clock: FakeClock) -> None:
     players = (ALICE, BOB, CAROL)
     game_id = await clocked(host, "1d", players)
     await bid(host, game_id, players)
-    scheduler = Scheduler(host)
+    scheduler = Scheduler(host.correspondence)
     clock.advance(DAY)
     first = (await scheduler.tick()).timeouts
     assert len(first) == 1 and first[0].outcome is None and "skipped from now on" in first[0].caption
-    row = await host.get(game_id)
+    row = await host.session.row(game_id)
     assert row.status == "active" and row.deadline == clock() + DAY  # the next player's turn starts now
     nxt = next(iter((await clock_of(host, game_id)).started))
     clock.advance(DAY)
@@ -163,33 +163,33 @@ async def test_the_first_tick_after_downtime_catches_up_without_a_late_reminder(
 async def test_a_game_nobody_moved_in_is_aborted_not_lost(host: Host, clock: FakeClock) -> None:
     game_id = await clocked(host, "1d")
     clock.advance(DAY)
-    tick = await Scheduler(host).tick()
+    tick = await Scheduler(host.correspondence).tick()
     assert tick.timeouts == [] and [n.game_id for n in tick.aborted] == [game_id]
     assert "aborted: nobody moved" in tick.aborted[0].text and tick.aborted[0].thread_id == 9000 + game_id
-    row = await host.get(game_id)
+    row = await host.session.row(game_id)
     assert row.status == "aborted" and row.result is None
-    assert not await Scheduler(host).tick()
+    assert not await Scheduler(host.correspondence).tick()
     # One bid is a move: then the player who did not bid loses.
     other = await clocked(host, "1d")
-    await host.play(other, ALICE, "bid 1")
+    await host.turns.play(other, ALICE, "bid 1")
     clock.advance(DAY)
-    [report] = (await Scheduler(host).tick()).timeouts
-    assert report.outcome is not None and report.outcome.winners == {(await host.get(other)).seat_of(ALICE)}
+    [report] = (await Scheduler(host.correspondence).tick()).timeouts
+    assert report.outcome is not None and report.outcome.winners == {(await host.session.row(other)).seat_of(ALICE)}
 
 
 async def test_live_clocks_charge_thinking_time(host: Host, clock: FakeClock) -> None:
     game_id = await clocked(host, "5m")
     clock.advance(60)
-    await host.play(game_id, ALICE, "bid 3")
+    await host.turns.play(game_id, ALICE, "bid 3")
     clock.advance(30)
-    await host.play(game_id, BOB, "bid 1")
-    row = await host.get(game_id)
+    await host.turns.play(game_id, BOB, "bid 1")
+    row = await host.session.row(game_id)
     state = await clock_of(host, game_id)
     assert state.remaining == {row.seat_of(ALICE): 240, row.seat_of(BOB): 210}
     assert row.deadline == clock() + 240
-    assert (await host.games_overview(ALICE, 1))[0].time_left == 240
+    assert (await host.correspondence.games_overview(ALICE, 1))[0].time_left == 240
     clock.advance(240)
-    [report] = (await Scheduler(host).tick()).timeouts
+    [report] = (await Scheduler(host.correspondence).tick()).timeouts
     assert "ran out of time (5 min live clock)" in report.caption
 
 
@@ -198,22 +198,22 @@ async def test_vacation_pauses_per_move_clocks_within_the_yearly_allowance(host:
     live = await clocked(host, "30m")
     await bid(host, daily)
     await bid(host, live)
-    deadline = (await host.get(daily)).deadline
-    live_deadline = (await host.get(live)).deadline
+    deadline = (await host.session.row(daily)).deadline
+    live_deadline = (await host.session.row(live)).deadline
     assert deadline is not None
     clock.advance(12 * HOUR)
-    said = await host.vacation(ALICE, 3)
+    said = await host.correspondence.vacation(ALICE, 3)
     assert "3 of 14 vacation days used" in said
-    assert (await host.get(daily)).deadline == deadline + 3 * DAY
-    assert (await host.get(live)).deadline == live_deadline
-    scheduler = Scheduler(host)
+    assert (await host.session.row(daily)).deadline == deadline + 3 * DAY
+    assert (await host.session.row(live)).deadline == live_deadline
+    scheduler = Scheduler(host.correspondence)
     clock.advance(DAY)
     assert [r.row.id for r in (await scheduler.tick()).timeouts] == [live]
     # The vacation continues where the first one ends, and the allowance is counted per year.
-    assert "13 of 14" in await host.vacation(ALICE, 10)
+    assert "13 of 14" in await host.correspondence.vacation(ALICE, 10)
     with pytest.raises(HostError, match="1 vacation day"):
-        await host.vacation(ALICE, 2)
-    assert (await host.get(daily)).deadline == deadline + 13 * DAY
+        await host.correspondence.vacation(ALICE, 2)
+    assert (await host.session.row(daily)).deadline == deadline + 13 * DAY
     clock.advance(12 * DAY)
     assert not (await scheduler.tick()).timeouts
     clock.advance(0.5 * DAY)
@@ -224,11 +224,11 @@ async def test_a_vacation_before_the_turn_begins_delays_the_new_turn(host: Host,
     game_id = await clocked(host, "1d")
     await bid(host, game_id)
     away_from = clock()
-    await host.vacation(BOB, 2)
+    await host.correspondence.vacation(BOB, 2)
     clock.advance(HOUR)
-    await host.play(game_id, ALICE, "take 1")
+    await host.turns.play(game_id, ALICE, "take 1")
     # Bob's day to move only begins counting when his vacation ends.
-    assert (await host.get(game_id)).deadline == away_from + 2 * DAY + DAY
+    assert (await host.session.row(game_id)).deadline == away_from + 2 * DAY + DAY
 
 
 async def test_the_daily_digest_lists_games_awaiting_the_player(host: Host, clock: FakeClock) -> None:
@@ -236,8 +236,8 @@ async def test_the_daily_digest_lists_games_awaiting_the_player(host: Host, cloc
     await bid(host, mine)
     theirs = await clocked(host, "none", (BOB, ALICE))
     await bid(host, theirs, (BOB, ALICE))
-    await host.set_notify(ALICE, "digest")
-    scheduler = Scheduler(host)
+    await host.correspondence.set_notify(ALICE, "digest")
+    scheduler = Scheduler(host.correspondence)
     [digest] = (await scheduler.tick()).digests
     assert digest.user_id == ALICE and "1 game" in digest.text
     assert f"#{mine}, 3d 0h left" in digest.text and f"#{theirs}" not in digest.text
@@ -246,7 +246,7 @@ async def test_the_daily_digest_lists_games_awaiting_the_player(host: Host, cloc
     assert not (await scheduler.tick()).digests
     clock.advance(1)
     assert len((await scheduler.tick()).digests) == 1
-    await host.set_notify(ALICE, "dm")
+    await host.correspondence.set_notify(ALICE, "dm")
     clock.advance(DAY)
     assert not (await scheduler.tick()).digests
 
@@ -261,25 +261,25 @@ async def test_games_overview_puts_the_most_urgent_first(host: Host, clock: Fake
     fast = await clocked(host, "1d")
     await bid(host, fast)
     elsewhere = await clocked(host, "1d", guild=7)
-    lines = await host.games_overview(ALICE, 1)
+    lines = await host.correspondence.games_overview(ALICE, 1)
     assert [g.game_id for g in lines] == [fast, slow, unclocked, waiting]
     assert lines[0].my_turn and lines[0].opponents == [BOB] and lines[0].thread_id == 9000 + fast
     assert not lines[-1].my_turn and lines[-1].to_move == [BOB]
     assert "your turn" in lines[0].text() and "1d 0h left" in lines[0].text()
     assert elsewhere not in [g.game_id for g in lines]
-    assert (await host.games_overview(BOB, 1))[0].game_id == waiting
+    assert (await host.correspondence.games_overview(BOB, 1))[0].game_id == waiting
 
 
 async def test_history_lists_finished_games_with_their_result(host: Host, clock: FakeClock) -> None:
     lost = await clocked(host, "none")
-    await host.resign(lost, ALICE)
+    await host.turns.resign(lost, ALICE)
     clock.advance(60)
     won = await clocked(host, "1d")
     await bid(host, won, (BOB, ALICE))
     clock.advance(DAY)
-    await Scheduler(host).tick()
+    await Scheduler(host.correspondence).tick()
     await clocked(host, "none")  # still active: not history
-    lines = (await host.history(ALICE, 1)).lines
+    lines = (await host.correspondence.history(ALICE, 1)).lines
     assert [(h.game_id, h.result) for h in lines] == [(won, "won"), (lost, "lost")]
     assert "ran out of time" in lines[0].reason and f"<#{9000 + won}>" in lines[0].text()
     assert lines[1].unrated == "a player made fewer than 2 moves" and "unrated" in lines[1].text()
@@ -288,9 +288,9 @@ async def test_history_lists_finished_games_with_their_result(host: Host, clock:
 async def test_a_long_catch_up_runs_in_bounded_batches(host: Host, clock: FakeClock) -> None:
     games = [await clocked(host, "1d") for _ in range(5)]
     for game_id in games:
-        await host.play(game_id, ALICE, "bid 1")
+        await host.turns.play(game_id, ALICE, "bid 1")
     clock.advance(2 * DAY)
-    scheduler = Scheduler(host, batch=2)
+    scheduler = Scheduler(host.correspondence, batch=2)
     seen: list[int] = []
     tick = await scheduler.tick()
     while tick.more:
@@ -303,52 +303,52 @@ async def test_a_long_catch_up_runs_in_bounded_batches(host: Host, clock: FakeCl
 
 async def test_a_stale_stored_deadline_is_repaired_instead_of_found_every_tick(host: Host, clock: FakeClock) -> None:
     game_id = await clocked(host, "1d")
-    true_deadline = (await host.get(game_id)).deadline
+    true_deadline = (await host.session.row(game_id)).deadline
     async with host.db.transaction() as tx:
         await tx.execute("UPDATE games SET deadline = ? WHERE id = ?", (clock() - 1, game_id))
-    scheduler = Scheduler(host)
+    scheduler = Scheduler(host.correspondence)
     assert not (await scheduler.tick()).timeouts
-    assert (await host.get(game_id)).deadline == true_deadline
-    assert (await host.due(clock())).timeouts == []
+    assert (await host.session.row(game_id)).deadline == true_deadline
+    assert (await host.correspondence.due(clock())).timeouts == []
 
 
 async def test_two_ticks_at_the_same_instant_send_a_reminder_and_a_digest_once(host: Host, clock: FakeClock) -> None:
     game_id = await clocked(host, "3d")
     await bid(host, game_id)
-    await host.set_notify(BOB, "digest")
+    await host.correspondence.set_notify(BOB, "digest")
     clock.advance(2.25 * DAY)
-    first, second = await asyncio.gather(Scheduler(host).tick(), Scheduler(host).tick())
+    first, second = await asyncio.gather(Scheduler(host.correspondence).tick(), Scheduler(host.correspondence).tick())
     assert len(first.reminders) + len(second.reminders) == 1
     assert len(first.digests) + len(second.digests) == 0  # Bob is not to move: no digest, but taken once
-    await host.play(game_id, ALICE, "take 1")
+    await host.turns.play(game_id, ALICE, "take 1")
     clock.advance(DAY)
-    first, second = await asyncio.gather(Scheduler(host).tick(), Scheduler(host).tick())
+    first, second = await asyncio.gather(Scheduler(host.correspondence).tick(), Scheduler(host.correspondence).tick())
     assert len(first.digests) + len(second.digests) == 1
 
 
 async def test_a_timed_out_duel_pick_counts_as_tree(host: Host, clock: FakeClock) -> None:
     """Zodiac rule 1.2e: the rules pick for a player who ran out of time in the side duel."""
-    lobby = await host.challenge(game="zodiac", creator=ALICE, opponents=[BOB], settings={"clock": "1d"})
-    game_id = (await host.accept(lobby.row.id, BOB)).row.id
-    await host.play(game_id, ALICE, "pick Crane")  # Crane beats Tree
+    lobby = await host.lobby.challenge(game="zodiac", creator=ALICE, opponents=[BOB], settings={"clock": "1d"})
+    game_id = (await host.lobby.accept(lobby.row.id, BOB)).row.id
+    await host.turns.play(game_id, ALICE, "pick Crane")  # Crane beats Tree
     clock.advance(DAY)
-    tick = await Scheduler(host).tick()
+    tick = await Scheduler(host.correspondence).tick()
     assert len(tick.timeouts) == 1
     caption = tick.timeouts[0].caption
     assert "ran out of time" in caption and "make that move for them" in caption and "Tree" not in caption
-    row = await host.get(game_id)
-    obs = await host.observation(game_id, ALICE)
+    row = await host.session.row(game_id)
+    obs = await host.boards.observation(game_id, ALICE)
     assert row.status == "active" and obs["duel"]["winner"] == row.seat_of(ALICE)
 
 
 async def test_two_absent_duellists_do_not_tie_forever(host: Host, clock: FakeClock) -> None:
-    lobby = await host.challenge(game="zodiac", creator=ALICE, opponents=[BOB], settings={"clock": "1d"})
-    game_id = (await host.accept(lobby.row.id, BOB)).row.id
-    await host.play(game_id, ALICE, "pick Tree")
-    await host.play(game_id, BOB, "pick Tree")  # a tie: a new duel round, nobody picks again
+    lobby = await host.lobby.challenge(game="zodiac", creator=ALICE, opponents=[BOB], settings={"clock": "1d"})
+    game_id = (await host.lobby.accept(lobby.row.id, BOB)).row.id
+    await host.turns.play(game_id, ALICE, "pick Tree")
+    await host.turns.play(game_id, BOB, "pick Tree")  # a tie: a new duel round, nobody picks again
     clock.advance(DAY)
-    await Scheduler(host).tick()
-    row = await host.get(game_id)
+    await Scheduler(host.correspondence).tick()
+    row = await host.session.row(game_id)
     assert row.status == "finished", "the late duellist loses instead of a stand-in Tree tying again"
 
 
@@ -360,11 +360,11 @@ async def test_one_broken_game_does_not_hold_up_the_others(host: Host, clock: Fa
     async with host.db.transaction() as conn:  # a log that no longer replays (say, after a rules fix)
         await conn.execute("INSERT INTO moves (game_id, ply, seat, text, at) VALUES (?, 99, 0, 'take 9', 0)",
                            (broken,))
-    host._engines.clear()
+    host.session.engines.clear()
     clock.advance(DAY)
-    tick = await Scheduler(host).tick()
+    tick = await Scheduler(host.correspondence).tick()
     assert [r.row.id for r in tick.timeouts] == [healthy]
-    assert (await host.get(broken)).status == "active"
+    assert (await host.session.row(broken)).status == "active"
 
 
 async def test_a_game_that_keeps_failing_steps_aside_for_an_hour(host: Host, clock: FakeClock) -> None:
@@ -373,10 +373,10 @@ async def test_a_game_that_keeps_failing_steps_aside_for_an_hour(host: Host, clo
     async with host.db.transaction() as conn:
         await conn.execute("INSERT INTO moves (game_id, ply, seat, text, at) VALUES (?, 99, 0, 'take 9', 0)",
                            (broken,))
-    host._engines.clear()
+    host.session.engines.clear()
     clock.advance(DAY)
-    scheduler = Scheduler(host, batch=1)
+    scheduler = Scheduler(host.correspondence, batch=1)
     first = await scheduler.tick()
     assert first.timeouts == [] and not first.more, "the broken game no longer counts as due"
-    assert (await host.due(clock())).timeouts == []
-    assert broken in (await host.due(clock() + 3601)).timeouts
+    assert (await host.correspondence.due(clock())).timeouts == []
+    assert broken in (await host.correspondence.due(clock() + 3601)).timeouts

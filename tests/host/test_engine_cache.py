@@ -5,8 +5,8 @@ from __future__ import annotations
 import engines
 from data.db import Database
 from engines import CHANCE
+from host.app import Host
 from host.engine_cache import EngineCache, estimate, extend
-from host.service import Host
 from tests.conftest import FakeClock, text_renderer
 from tests.engines.toy import DiceNim
 
@@ -50,24 +50,24 @@ async def test_hosts_of_two_processes_playing_alternately_never_move_on_a_stale_
     try:
         a = Host(first, games=GAMES, renderer=text_renderer, now=clock)
         b = Host(second, games=GAMES, renderer=text_renderer, now=clock, engine_cache=1)
-        lobby = await a.challenge(game="zaic", creator=ALICE, opponents=[BOB], guild_id=1, channel_id=2)
-        game_id = (await b.accept(lobby.row.id, BOB)).row.id
+        lobby = await a.lobby.challenge(game="zaic", creator=ALICE, opponents=[BOB], guild_id=1, channel_id=2)
+        game_id = (await b.lobby.accept(lobby.row.id, BOB)).row.id
         turn = 0
         while True:
             host = (a, b)[turn % 2]
-            row, game = await host.engine(game_id)  # this process's view: must include the other's moves
+            row, game = await host.session.engine_copy(game_id)  # this process's view: must include the other's moves
             if game.outcome() is not None or turn == 40:
                 break
             seat = next(s for s in game.to_move() if s != CHANCE)
             user = row.user_at(seat)
             assert user is not None
             move = sorted(game.legal_moves(seat))[turn % len(game.legal_moves(seat))]
-            await host.play(game_id, user, move)
+            await host.turns.play(game_id, user, move)
             turn += 1
         stored = [(m.seat, m.text) for m in await a.store.moves(game_id)]
         assert len(stored) == turn >= 10
         for host in (a, b):
-            _, seen = await host.engine(game_id)
+            _, seen = await host.session.engine_copy(game_id)
             assert seen.history == stored
         replayed = engines.GAMES["zaic"].new(2, row.options)
         for seat, text in stored:  # every stored ply was legal where it was played
@@ -81,15 +81,15 @@ async def test_a_small_cache_still_serves_every_game(db: Database, clock: FakeCl
     host = Host(db, games=GAMES, renderer=text_renderer, now=clock, engine_cache=1)
     ids = []
     for creator in (1, 2, 3):
-        lobby = await host.challenge(game="zaic", creator=creator, opponents=[creator + 10])
-        ids.append((await host.accept(lobby.row.id, creator + 10)).row.id)
+        lobby = await host.lobby.challenge(game="zaic", creator=creator, opponents=[creator + 10])
+        ids.append((await host.lobby.accept(lobby.row.id, creator + 10)).row.id)
     for game_id in ids:  # each read evicts the one before; each is rebuilt from its log
-        row, game = await host.engine(game_id)
+        row, game = await host.session.engine_copy(game_id)
         seat = next(iter(game.to_move()))
         user = row.user_at(seat)
         assert user is not None
-        await host.play(game_id, user, sorted(game.legal_moves(seat))[0])
-    games = await host.engines_of(await host.store.get_many(ids))
+        await host.turns.play(game_id, user, sorted(game.legal_moves(seat))[0])
+    games = await host.session.cached_engines(await host.store.get_many(ids))
     assert [len(g.history) for g in games] == [1, 1, 1]
 
 

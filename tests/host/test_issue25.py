@@ -6,7 +6,7 @@ import engines
 from data.db import Database
 from data.store import GameRow, Seat
 from host import bots, ratings
-from host.service import Host
+from host.app import Host
 from tests.host.test_ratings import GUILD, SCOPE, A, B, count_ratings, finish, rating, scripted
 from tests.host.test_standings import Names
 

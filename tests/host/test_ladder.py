@@ -8,10 +8,10 @@ import engines
 from data.db import Database
 from data.jobs import JobQueue
 from host import ratings
+from host.app import Host
 from host.events.ladder import DAY
 from host.ladder import KINDS, RESULT, SWEEP, Ladders, record_finish
 from host.results import HostError
-from host.service import Host
 from tests.conftest import FakeClock, text_renderer
 
 GUILD, CHANNEL = 500, 600
@@ -26,7 +26,7 @@ def host(db: Database, clock: FakeClock) -> Host:
 
 @pytest.fixture
 def ladders(host: Host) -> Ladders:
-    return Ladders(host)
+    return Ladders(host.session, host.lobby, host.now)
 
 
 async def order(ladders: Ladders) -> list[int]:
@@ -46,24 +46,24 @@ async def join_all(ladders: Ladders, *users: int) -> None:
         await ladders.join(GUILD, "zrtz", user)
 
 
-async def challenge(ladders: Ladders, challenger: int, target: int) -> int:
+async def challenge(host: Host, ladders: Ladders, challenger: int, target: int) -> int:
     """A ladder challenge the target accepts: the game is under way."""
     lobby = await ladders.challenge(GUILD, CHANNEL, "zrtz", challenger, target)
     assert not lobby.started and lobby.waiting_for == [target]
-    started = await ladders.host.accept(lobby.row.id, target)
+    started = await host.lobby.accept(lobby.row.id, target)
     assert started.started
     return lobby.row.id
 
 
-async def play_out(ladders: Ladders, challenger: int, target: int, loser: int | None) -> int:
+async def play_out(host: Host, ladders: Ladders, challenger: int, target: int, loser: int | None) -> int:
     """Challenge, accept and end the game: ``loser`` resigns, or both agree a draw (None)."""
-    game_id = await challenge(ladders, challenger, target)
+    game_id = await challenge(host, ladders, challenger, target)
     if loser is None:
-        await ladders.host.offer_draw(game_id, challenger)
-        await ladders.host.offer_draw(game_id, target)
+        await host.turns.offer_draw(game_id, challenger)
+        await host.turns.offer_draw(game_id, target)
     else:
-        await ladders.host.resign(game_id, loser)
-    assert (await ladders.host.get(game_id)).status == "finished"
+        await host.turns.resign(game_id, loser)
+    assert (await host.session.row(game_id)).status == "finished"
     return game_id
 
 
@@ -85,7 +85,7 @@ async def test_players_join_at_the_bottom_once(ladders: Ladders) -> None:
 
 async def test_a_win_from_below_takes_the_losers_place(ladders: Ladders, host: Host) -> None:
     await join_all(ladders, A, B, C, D, E)
-    game_id = await play_out(ladders, E, B, loser=B)
+    game_id = await play_out(host, ladders, E, B, loser=B)
     assert await order(ladders) == [A, B, C, D, E]  # not yet: the result is a job
     jobs = await JobQueue(host.db).pending(kind=RESULT)
     assert [j.game_id for j in jobs] == [game_id]  # enqueued in the transaction that ended the game
@@ -98,10 +98,10 @@ async def test_a_win_from_below_takes_the_losers_place(ladders: Ladders, host: H
 
 async def test_a_loss_or_a_draw_changes_nothing(ladders: Ladders, host: Host) -> None:
     await join_all(ladders, A, B, C, D)
-    await play_out(ladders, D, B, loser=D)
+    await play_out(host, ladders, D, B, loser=D)
     await ladders.run_due()
     assert await order(ladders) == [A, B, C, D]
-    await play_out(ladders, D, C, loser=None)
+    await play_out(host, ladders, D, C, loser=None)
     await ladders.run_due()
     assert await order(ladders) == [A, B, C, D]
     assert await games_played(ladders) == {A: 0, B: 1, C: 1, D: 2}
@@ -110,9 +110,9 @@ async def test_a_loss_or_a_draw_changes_nothing(ladders: Ladders, host: Host) ->
     assert any(f"<@{B}> stays at #2" in t for t in texts)
 
 
-async def test_a_higher_player_winning_stays_above(ladders: Ladders) -> None:
+async def test_a_higher_player_winning_stays_above(host: Host, ladders: Ladders) -> None:
     await join_all(ladders, A, B, C)
-    await play_out(ladders, C, A, loser=C)
+    await play_out(host, ladders, C, A, loser=C)
     await ladders.run_due()
     assert await order(ladders) == [A, B, C]
 
@@ -142,14 +142,14 @@ async def test_one_live_ladder_game_per_pair(ladders: Ladders, host: Host) -> No
             await ladders.challenge(GUILD, CHANNEL, "zrtz", who, target)
     assert await game_count(host.db) == before
     await ladders.challenge(GUILD, CHANNEL, "zrtz", C, A)  # someone else is fine
-    await host.decline(lobby.row.id, B)  # a declined challenge is no longer in the way
+    await host.lobby.decline(lobby.row.id, B)  # a declined challenge is no longer in the way
     await ladders.challenge(GUILD, CHANNEL, "zrtz", C, B)
 
 
 async def test_the_challenge_is_a_normal_game_with_the_ladders_clock(ladders: Ladders, host: Host) -> None:
     await join_all(ladders, A, B)
-    game_id = await challenge(ladders, B, A)
-    row = await host.get(game_id)
+    game_id = await challenge(host, ladders, B, A)
+    row = await host.session.row(game_id)
     assert row.game == "zrtz" and row.settings["clock"] == "3d" and row.settings["rated"] is True
     assert row.deadline is not None and row.guild_id == GUILD and row.channel_id == CHANNEL
 
@@ -172,9 +172,9 @@ async def test_idle_players_are_dropped_by_the_daily_job(ladders: Ladders, host:
     await ladders.settings(GUILD, "zrtz", True, inactive_days=7)
     await join_all(ladders, A, B, C, D, E)
     clock.advance(2 * DAY)
-    await challenge(ladders, C, B)  # stays in play: playing counts as activity
+    await challenge(host, ladders, C, B)  # stays in play: playing counts as activity
     clock.advance(2 * DAY)
-    await play_out(ladders, D, A, loser=D)
+    await play_out(host, ladders, D, A, loser=D)
     await ladders.run_due()
     clock.advance(4 * DAY)  # day 8: E never played
     assert await ladders.run_due() == 1
@@ -190,13 +190,13 @@ async def test_idle_players_are_dropped_by_the_daily_job(ladders: Ladders, host:
 
 async def test_a_result_job_after_a_crash_does_its_work_once(ladders: Ladders, host: Host, clock: FakeClock) -> None:
     await join_all(ladders, A, B, C)
-    game_id = await play_out(ladders, C, A, loser=A)
+    game_id = await play_out(host, ladders, C, A, loser=A)
     queue = JobQueue(host.db)
     claimed = await queue.claim(clock(), "dead-worker", kinds=[RESULT])
     assert [j.game_id for j in claimed] == [game_id]
     await ladders.apply_result(game_id, [C])  # the dead worker got this far: its transaction committed
     assert await order(ladders) == [C, A, B]
-    restarted = Ladders(host)
+    restarted = Ladders(host.session, host.lobby, host.now)
     assert await restarted.run_due() == 0  # still leased by the dead worker
     clock.advance(120)
     assert await restarted.run_due() == 1
@@ -208,20 +208,20 @@ async def test_a_result_job_after_a_crash_does_its_work_once(ladders: Ladders, h
 
 async def test_a_crash_before_the_result_loses_nothing(ladders: Ladders, host: Host, clock: FakeClock) -> None:
     await join_all(ladders, A, B)
-    await play_out(ladders, B, A, loser=A)
+    await play_out(host, ladders, B, A, loser=A)
     await JobQueue(host.db).claim(clock(), "dead-worker", kinds=[RESULT])
     clock.advance(120)
-    assert await Ladders(host).run_due() == 1
+    assert await Ladders(host.session, host.lobby, host.now).run_due() == 1
     assert await order(ladders) == [B, A]
 
 
-async def test_leaving_makes_a_live_game_void_for_the_ladder(ladders: Ladders) -> None:
+async def test_leaving_makes_a_live_game_void_for_the_ladder(host: Host, ladders: Ladders) -> None:
     await join_all(ladders, A, B, C)
-    game_id = await challenge(ladders, C, A)
+    game_id = await challenge(host, ladders, C, A)
     assert "left the **ZÈRTZ ladder**" in await ladders.leave(GUILD, "zrtz", A)
     with pytest.raises(HostError, match="not on the ZÈRTZ ladder"):
         await ladders.leave(GUILD, "zrtz", A)
-    await ladders.host.resign(game_id, A)
+    await host.turns.resign(game_id, A)
     await ladders.run_due()
     assert await order(ladders) == [B, C]
     assert await games_played(ladders) == {B: 0, C: 1}
@@ -229,9 +229,9 @@ async def test_leaving_makes_a_live_game_void_for_the_ladder(ladders: Ladders) -
 
 async def test_games_off_the_ladder_leave_it_alone(ladders: Ladders, host: Host) -> None:
     await join_all(ladders, A, B)
-    lobby = await host.challenge(game="zrtz", creator=B, opponents=[A], guild_id=GUILD, channel_id=CHANNEL)
-    await host.accept(lobby.row.id, A)
-    await host.resign(lobby.row.id, A)
+    lobby = await host.lobby.challenge(game="zrtz", creator=B, opponents=[A], guild_id=GUILD, channel_id=CHANNEL)
+    await host.lobby.accept(lobby.row.id, A)
+    await host.turns.resign(lobby.row.id, A)
     assert await JobQueue(host.db).pending(kind=RESULT) == []
     assert await order(ladders) == [A, B]
 
@@ -246,19 +246,19 @@ async def test_challenging_is_activity_and_being_challenged_is_not(ladders: Ladd
     await join_all(ladders, A, B)
     clock.advance(6 * DAY)
     lobby = await ladders.challenge(GUILD, CHANNEL, "zrtz", B, A)
-    await host.decline(lobby.row.id, A)
+    await host.lobby.decline(lobby.row.id, A)
     clock.advance(2 * DAY)  # day 8: A idle for 8 days; B challenged on day 6
     await ladders.run_due()
     assert await order(ladders) == [B]
 
 
-async def test_show_says_where_everyone_stands(ladders: Ladders) -> None:
+async def test_show_says_where_everyone_stands(host: Host, ladders: Ladders) -> None:
     with pytest.raises(HostError, match="no ZÈRTZ ladder yet"):
         await ladders.leave(GUILD, "zrtz", A)
     empty = await ladders.show(GUILD, "zrtz", A, _names)
     assert "0 players. You are not on it" in empty.text
     await join_all(ladders, A, B)
-    await challenge(ladders, B, A)
+    await challenge(host, ladders, B, A)
     top = await ladders.show(GUILD, "zrtz", A, _names)
     assert "You are #1: the top." in top.text
     outsider = await ladders.show(GUILD, "zrtz", C, _names)
@@ -267,7 +267,7 @@ async def test_show_says_where_everyone_stands(ladders: Ladders) -> None:
 
 async def test_finished_ladder_jobs_are_purged_after_a_week(ladders: Ladders, host: Host, clock: FakeClock) -> None:
     await join_all(ladders, A, B)
-    game_id = await play_out(ladders, B, A, loser=A)
+    game_id = await play_out(host, ladders, B, A, loser=A)
     await ladders.run_due()
     assert await ladders.purge(clock()) == 0
     clock.advance(8 * DAY)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from data import bulk
 from data.bulk import WholeGame
 from host import correspondence
-from host.service import Host
+from host.app import Host
 
 ALICE = 101
 
@@ -15,7 +15,7 @@ async def test_games_lists_at_most_the_limit_most_recently_changed(host: Host) -
     ids = await bulk.load_games(host.db, [WholeGame("zaic", 2, "active", (ALICE, 1000 + i), creator_id=ALICE,
                                                     guild_id=1, channel_id=2, updated_at=float(i))
                                           for i in range(count)])
-    lines = await host.games_overview(ALICE, 1)
+    lines = await host.correspondence.games_overview(ALICE, 1)
     assert len(lines) == correspondence.OVERVIEW_LIMIT
     assert {line.game_id for line in lines} == set(ids[5:]), "the five least recently changed are left out"
     assert all(len(line.text()) < 300 for line in lines)

@@ -5,51 +5,51 @@ from __future__ import annotations
 import pytest
 
 from host import matches
+from host.app import Host
 from host.results import HostError
-from host.service import Host
 
 ALICE, BOB, CAROL = 101, 202, 303
 
 
 async def light_user(host: Host, game_id: int) -> int:
-    row = await host.get(game_id)
-    obs = await host.observation(game_id, None)
+    row = await host.session.row(game_id)
+    obs = await host.boards.observation(game_id, None)
     user = row.user_at(obs["light_seat"])
     assert user is not None
     return user
 
 
 async def test_a_zodiac_match_swaps_sides_without_a_duel_and_stops_when_decided(host: Host) -> None:
-    lobby = await host.challenge(game="zodiac", creator=ALICE, opponents=[BOB], settings={"match": 3})
-    first = (await host.accept(lobby.row.id, BOB)).row.id
-    await host.set_thread(first, 999)
-    await host.play(first, ALICE, "pick Tree")
-    await host.play(first, BOB, "pick Wolf")  # Tree beats Wolf
-    await host.play(first, ALICE, "light")
+    lobby = await host.lobby.challenge(game="zodiac", creator=ALICE, opponents=[BOB], settings={"match": 3})
+    first = (await host.lobby.accept(lobby.row.id, BOB)).row.id
+    await host.turns.set_thread(first, 999)
+    await host.turns.play(first, ALICE, "pick Tree")
+    await host.turns.play(first, BOB, "pick Wolf")  # Tree beats Wolf
+    await host.turns.play(first, ALICE, "light")
     assert await light_user(host, first) == ALICE
 
-    report = await host.resign(first, BOB)
-    score = await matches.score(host, await host.get(first))
+    report = await host.turns.resign(first, BOB)
+    score = await matches.score(host.store, await host.session.row(first))
     assert "Match (best of 3)" in report.caption and dict(zip(score.users, score.points, strict=True)) == {
         ALICE: 1.0, BOB: 0.0}
     second = report.next_game
     assert second is not None and second.row.id != first
-    obs = await host.observation(second.row.id, None)
+    obs = await host.boards.observation(second.row.id, None)
     assert obs["phase"] == "king", "later games skip the side duel"
     assert await light_user(host, second.row.id) == BOB, "the sides swap"
     assert second.row.thread_id == 999, "the match goes on in the same thread"
-    assert (await host.resolve("zodiac", ALICE, thread_id=999, guild_id=None)).id == second.row.id
+    assert (await host.boards.resolve("zodiac", ALICE, thread_id=999, guild_id=None)).id == second.row.id
 
-    final = await host.resign(second.row.id, BOB)
+    final = await host.turns.resign(second.row.id, BOB)
     assert final.next_game is None and f"<@{ALICE}> wins the match" in final.caption
 
 
 async def test_without_a_sides_rule_the_seat_order_swaps_and_draws_count_half(host: Host) -> None:
-    lobby = await host.challenge(game="dicenim", creator=ALICE, opponents=[BOB], settings={"match": 3})
-    first = (await host.accept(lobby.row.id, BOB)).row.id
-    first_row = await host.get(first)
-    await host.offer_draw(first, ALICE)
-    drawn = await host.offer_draw(first, BOB)
+    lobby = await host.lobby.challenge(game="dicenim", creator=ALICE, opponents=[BOB], settings={"match": 3})
+    first = (await host.lobby.accept(lobby.row.id, BOB)).row.id
+    first_row = await host.session.row(first)
+    await host.turns.offer_draw(first, ALICE)
+    drawn = await host.turns.offer_draw(first, BOB)
     assert not isinstance(drawn, str) and drawn.next_game is not None
     second = drawn.next_game.row
     assert [s.user_id for s in second.seats] == [s.user_id for s in first_row.seats][::-1]
@@ -58,16 +58,16 @@ async def test_without_a_sides_rule_the_seat_order_swaps_and_draws_count_half(ho
 
 async def test_match_lengths_are_checked(host: Host) -> None:
     with pytest.raises(HostError, match="1, 3 or 5"):
-        await host.challenge(game="dicenim", creator=ALICE, opponents=[BOB], settings={"match": 2})
+        await host.lobby.challenge(game="dicenim", creator=ALICE, opponents=[BOB], settings={"match": 2})
     with pytest.raises(HostError, match="two players"):
-        await host.challenge(game="dicenim", creator=ALICE, opponents=[BOB, CAROL], settings={"match": 3})
+        await host.lobby.challenge(game="dicenim", creator=ALICE, opponents=[BOB, CAROL], settings={"match": 3})
 
 
 async def test_partners_named_by_the_challenger_stay_partners(host: Host) -> None:
-    lobby = await host.challenge(game="ziggurat", creator=ALICE, opponents=[BOB, CAROL, 404],
+    lobby = await host.lobby.challenge(game="ziggurat", creator=ALICE, opponents=[BOB, CAROL, 404],
                                  options={"mode": "partners"})
     for user in (BOB, CAROL, 404):
-        lobby = await host.accept(lobby.row.id, user)
+        lobby = await host.lobby.accept(lobby.row.id, user)
     row = lobby.row
     assert row.seats[row.seat_of(ALICE)].team == row.seats[row.seat_of(CAROL)].team
     assert row.seats[row.seat_of(BOB)].team == row.seats[row.seat_of(404)].team
@@ -75,36 +75,36 @@ async def test_partners_named_by_the_challenger_stay_partners(host: Host) -> Non
 
 
 async def test_recovery_continues_a_match_and_keeps_its_swapped_seats(host: Host, monkeypatch) -> None:
-    lobby = await host.challenge(game="dicenim", creator=ALICE, opponents=[BOB], settings={"match": 3})
-    first = (await host.accept(lobby.row.id, BOB)).row.id
-    order = [s.user_id for s in (await host.get(first)).seats]
-    real_start = host.start
+    lobby = await host.lobby.challenge(game="dicenim", creator=ALICE, opponents=[BOB], settings={"match": 3})
+    first = (await host.lobby.accept(lobby.row.id, BOB)).row.id
+    order = [s.user_id for s in (await host.session.row(first)).seats]
+    real_start = host.lobby.start
 
     async def crash(*args, **kwargs):
         raise RuntimeError("power cut")
 
-    monkeypatch.setattr(host, "start", crash)
-    report = await host.resign(first, ALICE)
-    assert report.next_game is None and (await host.get(first)).status == "finished"
-    monkeypatch.setattr(host, "start", real_start)
+    monkeypatch.setattr(host.lobby, "start", crash)
+    report = await host.turns.resign(first, ALICE)
+    assert report.next_game is None and (await host.session.row(first)).status == "finished"
+    monkeypatch.setattr(host.lobby, "start", real_start)
     reports = await host.recover()  # the half-created next game is a full table left in "challenge"
     assert len(reports) == 1
-    second = await host.get(reports[0].row.id)
+    second = await host.session.row(reports[0].row.id)
     assert second.status == "active" and [s.user_id for s in second.seats] == order[::-1]
     assert await host.recover() == []
 
 
 async def test_building_a_report_never_writes_the_match_goes_on_only_after_the_commit(host: Host) -> None:
     """A report of a finished match game only reads: rebuilding it (a re-post) starts no game."""
-    lobby = await host.challenge(game="dicenim", creator=ALICE, opponents=[BOB], settings={"match": 3})
-    first = (await host.accept(lobby.row.id, BOB)).row.id
-    resigned = await host.resign(first, ALICE)
+    lobby = await host.lobby.challenge(game="dicenim", creator=ALICE, opponents=[BOB], settings={"match": 3})
+    first = (await host.lobby.accept(lobby.row.id, BOB)).row.id
+    resigned = await host.turns.resign(first, ALICE)
     assert resigned.next_game is not None
-    row, game = await host.engine(first)
+    row, game = await host.session.engine_copy(first)
     statuses = ("challenge", "active", "finished")
     versions = {g.id: g.version for g in await host.store.games_of(ALICE, statuses)}
     assert len(versions) == 2
-    again = await host.report(row, game, list(game.history[-1:]))
+    again = await host.boards.report(row, game, list(game.history[-1:]))
     assert again.next_game is None and "Match (best of 3)" in again.caption
     assert {g.id: g.version for g in await host.store.games_of(ALICE, statuses)} == versions
-    assert await host.settled(again, game) is again and again.next_game is None, "the match went on once"
+    assert await host.turns.settled(again, game) is again and again.next_game is None, "the match went on once"

@@ -6,7 +6,8 @@ from __future__ import annotations
 import asyncio
 import importlib
 import pkgutil
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Coroutine
+from typing import Any
 
 import pytest
 
@@ -15,9 +16,9 @@ import engines
 from data.db import Database
 from data.jobs import JobQueue
 from host import matches, outbox
+from host.app import Host
 from host.clocks import DAY
-from host.scheduler import Scheduler
-from host.service import Host
+from host.scheduler import Scheduler, Tick
 from host.tournament_jobs import KINDS as EVENT_KINDS
 from host.tournament_jobs import TournamentWorker
 from tests.conftest import FakeClock, text_renderer
@@ -47,22 +48,25 @@ async def test_two_schedulers_ticking_at_once_share_out_reminders_timeouts_and_d
     reminded = [await clocked(a, "1d", (ALICE, BOB)), await clocked(b, "1d", (CAROL, DAVE))]
     late = [await clocked(a, "1d", (ALICE, CAROL)), await clocked(b, "1d", (BOB, DAVE))]
     for game_id in reminded:
-        await bid(a, game_id, tuple(s.user_id for s in (await a.get(game_id)).seats if s.user_id))  # type: ignore[arg-type]
+        await bid(a, game_id, tuple(s.user_id for s in (await a.session.row(game_id)).seats if s.user_id))  # type: ignore[arg-type]
     for game_id in late:
-        await bid(b, game_id, tuple(s.user_id for s in (await b.get(game_id)).seats if s.user_id))  # type: ignore[arg-type]
+        await bid(b, game_id, tuple(s.user_id for s in (await b.session.row(game_id)).seats if s.user_id))  # type: ignore[arg-type]
     waiting = await clocked(a, "3d", (DAVE, ALICE))
     await bid(a, waiting, (DAVE, ALICE))  # Dave bids highest: his turn, for days, so his digest lists it
-    await a.set_notify(DAVE, "digest")
+    await a.correspondence.set_notify(DAVE, "digest")
     clock.advance(6 * HOUR)
     for game_id in reminded:  # their turn started later: 19 h on, these are due a reminder, not a timeout
-        row, game = await b.engine(game_id)
+        row, game = await b.session.engine_copy(game_id)
         seat = next(iter(game.to_move()))
-        await b.play(game_id, row.user_at(seat) or 0, game.legal_moves(seat)[0])
+        await b.turns.play(game_id, row.user_at(seat) or 0, game.legal_moves(seat)[0])
     clock.advance(DAY - 6 * HOUR + HOUR)  # the late games are past their deadline
-    ticks = await asyncio.gather(Scheduler(a, batch=1).tick(), Scheduler(b, batch=1).tick(),
-                                 Scheduler(a, batch=1).tick(), Scheduler(b, batch=1).tick())
+
+    def tick(host: Host) -> Coroutine[Any, Any, Tick]:
+        return Scheduler(host.correspondence, batch=1).tick()
+
+    ticks = await asyncio.gather(tick(a), tick(b), tick(a), tick(b))
     while any(t.more for t in ticks[-2:]):
-        ticks += await asyncio.gather(Scheduler(a, batch=1).tick(), Scheduler(b, batch=1).tick())
+        ticks += await asyncio.gather(tick(a), tick(b))
     timeouts = sorted(r.row.id for t in ticks for r in t.timeouts if r.outcome is not None)
     reminders = sorted((r.game_id, r.seat) for t in ticks for r in t.reminders)
     digests = [d.user_id for t in ticks for d in t.digests]
@@ -78,25 +82,26 @@ async def test_two_schedulers_ticking_at_once_share_out_reminders_timeouts_and_d
 async def test_a_match_goes_on_exactly_once_whichever_process_continues_it(
         two: tuple[Host, Host], monkeypatch: pytest.MonkeyPatch) -> None:
     a, b = two
-    lobby = await a.challenge(game="dicenim", creator=ALICE, opponents=[BOB], settings={"match": 3})
-    first = (await a.accept(lobby.row.id, BOB)).row.id
-    real = matches.continue_match
+    lobby = await a.lobby.challenge(game="dicenim", creator=ALICE, opponents=[BOB], settings={"match": 3})
+    first = (await a.lobby.accept(lobby.row.id, BOB)).row.id
+    real = a.turns.after_finish  # the match's subscription (host/app.py)
 
     async def died(*args: object, **kwargs: object) -> None:
         raise RuntimeError("the process died before it started the next game")
 
-    monkeypatch.setattr(matches, "continue_match", died)
-    report = await a.resign(first, ALICE)
+    monkeypatch.setattr(a.turns, "after_finish", [died])
+    report = await a.turns.resign(first, ALICE)
     assert report.next_game is None
-    monkeypatch.setattr(matches, "continue_match", real)
+    monkeypatch.setattr(a.turns, "after_finish", real)
     [owed] = [j for j in await b.outbox.pending() if j.kind == matches.NEXT]
     assert owed.game_id == first and owed.dedupe == matches.next_key(first)
-    results = await asyncio.gather(b.continue_match(first), a.continue_match(first), a.recover())
+    results = await asyncio.gather(b.matches.continue_after(first), a.matches.continue_after(first), a.recover())
     started = [r for r in results[:2] if r is not None] + list(results[2])
     assert len(started) == 1, "another process's dispatcher starts the next game, and only one does"
     follows = await a.db.fetchall("SELECT id FROM games WHERE id > ?", (first,))
     assert [r["id"] for r in follows] == [started[0].row.id]
-    assert await b.recover() == [] and await b.continue_match(first) is None, "the owed job, run late, does nothing"
+    assert await b.recover() == [] and await b.matches.continue_after(first) is None, \
+        "the owed job, run late, does nothing"
 
 
 async def test_a_dead_processs_lease_runs_out_and_another_process_does_the_job(

@@ -14,8 +14,8 @@ from data.ratings import Rating
 from data.store import GameRow, GameStore, Seat
 from engines.base import CHANCE, Game, Outcome
 from host import ratings, seasons
+from host.app import Host
 from host.ratings import ALL_TIME, GLOBAL, record_result
-from host.service import Host
 from tests.conftest import FakeClock, text_renderer
 from tests.engines.toy import DiceNim
 
@@ -202,17 +202,17 @@ async def test_a_game_is_never_counted_twice(db: Database) -> None:
 async def test_the_host_rates_a_finished_game_in_its_end_transaction(db: Database, clock: FakeClock) -> None:
     host = Host(db, games={DiceNim.name: DiceNim}, renderer=text_renderer, now=clock,
                 on_finish=[record_result])
-    lobby = await host.challenge(game="dicenim", creator=A, opponents=[B], options={"stones": 15}, guild_id=GUILD)
-    game_id = (await host.accept(lobby.row.id, B)).row.id
-    await host.play(game_id, A, "bid 1")
-    await host.play(game_id, B, "bid 2")
-    while (await host.get(game_id)).status == "active":
-        to_move = (await host.observation(game_id, None))["to_move"]
-        row = await host.get(game_id)
-        await host.play(game_id, row.user_at(to_move[0]) or 0, "take 1")
-    result = (await host.get(game_id)).result
+    lobby = await host.lobby.challenge(game="dicenim", creator=A, opponents=[B], options={"stones": 15}, guild_id=GUILD)
+    game_id = (await host.lobby.accept(lobby.row.id, B)).row.id
+    await host.turns.play(game_id, A, "bid 1")
+    await host.turns.play(game_id, B, "bid 2")
+    while (await host.session.row(game_id)).status == "active":
+        to_move = (await host.boards.observation(game_id, None))["to_move"]
+        row = await host.session.row(game_id)
+        await host.turns.play(game_id, row.user_at(to_move[0]) or 0, "take 1")
+    result = (await host.session.row(game_id)).result
     assert result is not None
-    winner = A if (await host.get(game_id)).user_at(result["winners"][0]) == A else B
+    winner = A if (await host.session.row(game_id)).user_at(result["winners"][0]) == A else B
     assert (await rating(db, winner, "dicenim"))["wins"] == 1
     assert (await rating(db, A + B - winner, "dicenim", scope=GLOBAL))["losses"] == 1
 

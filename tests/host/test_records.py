@@ -16,11 +16,11 @@ import engines
 from data.db import Database
 from engines import CHANCE
 from engines.zrtz import boardspace
-from host import ai_turns, bots, dice, record_exchange, records
+from host import ai_turns, bots, dice, records
 from host.ai_turns import AiPlayers
+from host.app import Host
 from host.record_formats import from_json, from_text, read, to_json, to_text
 from host.results import HostError
-from host.service import Host
 from tests.conftest import FakeClock, text_renderer
 
 ALICE, BOB, CAROL, DAVE = 101, 202, 303, 404
@@ -34,25 +34,25 @@ async def namer(user: int) -> str:
 async def play_game(host: Host, game: str, players: int, options: dict, rng: random.Random,
                     limit: int = 60, finish: bool = True) -> int:
     """A seeded random game through the host (dice from the game's seed); resign at ``limit`` if asked."""
-    lobby = await host.challenge(game=game, creator=ALICE, opponents=list(USERS[1:players]), options=options)
+    lobby = await host.lobby.challenge(game=game, creator=ALICE, opponents=list(USERS[1:players]), options=options)
     for user in USERS[1:players]:
-        lobby = await host.accept(lobby.row.id, user)
+        lobby = await host.lobby.accept(lobby.row.id, user)
     game_id = lobby.row.id
     for _ in range(limit):
-        row = await host.get(game_id)
+        row = await host.session.row(game_id)
         if row.status != "active":
             break
         game = await engine(host, game_id)
         seat = rng.choice(sorted(s for s in game.to_move() if s != CHANCE))
-        await host.play(game_id, row.user_at(seat), rng.choice(game.legal_moves(seat)))
-    while finish and (row := await host.get(game_id)).status == "active":
+        await host.turns.play(game_id, row.user_at(seat), rng.choice(game.legal_moves(seat)))
+    while finish and (row := await host.session.row(game_id)).status == "active":
         game = await engine(host, game_id)
-        await host.resign(game_id, row.user_at(game.active_seats()[0]))
+        await host.turns.resign(game_id, row.user_at(game.active_seats()[0]))
     return game_id
 
 
 async def engine(host: Host, game_id: int) -> engines.Game:
-    row = await host.get(game_id)
+    row = await host.session.row(game_id)
     return engines.get(row.game).from_dict({"game": row.game, "players": row.players, "options": row.options,
                                            "history": [[m.seat, m.text] for m in await host.store.moves(game_id)]})
 
@@ -78,16 +78,16 @@ async def test_json_and_text_exports_reimport_to_the_same_history(host: Host, na
     for index, (players, options) in enumerate(variants(cls)):
         rng = random.Random(f"{name}:{index}")
         game_id = await play_game(host, name, players, options, rng, limit=25)
-        text, files = await record_exchange.export(host, game_id, namer)
+        text, files = await host.record_exchange.export(game_id, namer)
         assert ("verify" in text) == cls.has_chance  # a game without dice has nothing to verify
         by_ext = {filename.rsplit(".", 1)[1]: data for filename, data in files}
         moves = [(m.seat, m.text) for m in await host.store.moves(game_id)]
         for ext in ("json", "txt"):
             record = read(by_ext[ext], name)
             assert record.pairs() == moves, f"{name} {options} {ext}"
-            assert record.names[0] == f"player{(await host.get(game_id)).user_at(0)}"
+            assert record.names[0] == f"player{(await host.session.row(game_id)).user_at(0)}"
         data = json.loads(by_ext["json"])
-        assert data["seed"] == (await host.get(game_id)).seed and data["outcome"] is not None
+        assert data["seed"] == (await host.session.row(game_id)).seed and data["outcome"] is not None
         assert all(isinstance(p["at"], float) for p in data["history"])
         if name == "zrtz" and not options.get("blitz"):
             again = boardspace.replay(by_ext["sgf"].decode())
@@ -96,7 +96,7 @@ async def test_json_and_text_exports_reimport_to_the_same_history(host: Host, na
 
 async def test_dice_verify_command_checks_every_die(host: Host, tmp_path: Path, capsys) -> None:
     game_id = await play_game(host, "ziggurat", 2, {}, random.Random(3), limit=30)
-    _, files = await record_exchange.export(host, game_id, namer)
+    _, files = await host.record_exchange.export(game_id, namer)
     path = tmp_path / "record.json"
     path.write_bytes(files[0][1])
     assert dice.main(["verify", str(path)]) == 0
@@ -114,7 +114,7 @@ async def test_dice_verify_command_checks_every_die(host: Host, tmp_path: Path, 
 
 async def test_junk_and_tampered_records_are_refused_with_a_reason(host: Host) -> None:
     game_id = await play_game(host, "zaic", 2, {}, random.Random(5), limit=10)
-    _, files = await record_exchange.export(host, game_id, namer)
+    _, files = await host.record_exchange.export(game_id, namer)
     good = json.loads(files[0][1])
     cases = {
         b"hello": "expected our JSON",
@@ -128,27 +128,27 @@ async def test_junk_and_tampered_records_are_refused_with_a_reason(host: Host) -
     }
     for data, reason in cases.items():
         with pytest.raises(HostError, match=reason):
-            await record_exchange.import_record(host, "zaic", data, ALICE, None)
-    page = await record_exchange.import_record(host, "zaic", files[0][1], ALICE, None)
+            await host.record_exchange.import_record("zaic", data, ALICE, None)
+    page = await host.record_exchange.import_record("zaic", files[0][1], ALICE, None)
     assert page.kind == "r" and page.step == page.last
 
 
 async def test_replay_steps_forward_and_back_and_refuses_beyond_the_game(host: Host) -> None:
     game_id = await play_game(host, "zarathustra", 2, {}, random.Random(1), limit=8)
-    last = await records.page(host, "g", game_id, None)
+    last = await host.records.page("g", game_id, None)
     assert last.step == last.last == 9 and "Result" in last.caption  # 8 moves and the resignation
-    first = await records.page(host, "g", game_id, 0)
+    first = await host.records.page("g", game_id, 0)
     assert "starting position" in first.caption and json.loads(first.board.image)["ply"] == 0
-    second = await records.page(host, "g", game_id, 2)
+    second = await host.records.page("g", game_id, 2)
     assert "after move 2 of 9" in second.caption and json.loads(second.board.image)["ply"] == 2
     assert [k for k, _ in second.menu] == list(range(0, 10)) and "Next:" in second.caption
     with pytest.raises(HostError, match="no move 10"):
-        await records.page(host, "g", game_id, 10)
+        await host.records.page("g", game_id, 10)
 
 
 async def test_ziggurat_replays_one_turn_per_step_with_its_rolls(host: Host) -> None:
     game_id = await play_game(host, "ziggurat", 2, {}, random.Random(2), limit=20, finish=False)
-    page = await records.page(host, "g", game_id, 1)
+    page = await host.records.page("g", game_id, 1)
     assert "after turn 1" in page.caption and "🎲 roll" in page.caption
     moves = await host.store.moves(game_id)
     obs = json.loads(page.board.image)
@@ -164,16 +164,16 @@ async def test_an_active_zodiac_game_never_leaks_a_king_or_an_ink_square(db: Dat
         return text_renderer(obs)
 
     host = Host(db, renderer=recording, now=clock)
-    lobby = await host.challenge(game="zodiac", creator=ALICE, opponents=[BOB])
-    game_id = (await host.accept(lobby.row.id, BOB)).row.id
+    lobby = await host.lobby.challenge(game="zodiac", creator=ALICE, opponents=[BOB])
+    game_id = (await host.lobby.accept(lobby.row.id, BOB)).row.id
     for seat_user, pick in ((ALICE, "pick Tree"), (BOB, "pick Wolf")):
-        await host.play(game_id, seat_user, pick)
-    row = await host.get(game_id)
+        await host.turns.play(game_id, seat_user, pick)
+    row = await host.session.row(game_id)
     game = await engine(host, game_id)
     winner = row.user_at(game.duel_winner)
-    await host.play(game_id, winner, "light")
-    await host.play(game_id, ALICE, "king Octopus")
-    await host.play(game_id, BOB, "king Goat")
+    await host.turns.play(game_id, winner, "light")
+    await host.turns.play(game_id, ALICE, "king Octopus")
+    await host.turns.play(game_id, BOB, "king Goat")
     rng, inked = random.Random(8), 0
     for _ in range(60):  # placements, then play; an ink move whenever there is one
         game = await engine(host, game_id)
@@ -185,34 +185,34 @@ async def test_an_active_zodiac_game_never_leaks_a_king_or_an_ink_square(db: Dat
         if seat == game.seat_of(0) and any(m.startswith("Octopus") for m in moves if " " in m) and not ink:
             moves = [m for m in moves if not m.startswith("Octopus") or "ink" in m] or moves
         inked += bool(ink)
-        await host.play(game_id, row.user_at(seat), rng.choice(ink or moves))
+        await host.turns.play(game_id, row.user_at(seat), rng.choice(ink or moves))
     assert inked, "the test game made an ink move"
-    assert (await host.get(game_id)).status == "active"
+    assert (await host.session.row(game_id)).status == "active"
     seen.clear()
-    last = (await records.page(host, "g", game_id, None)).last
-    captions = [(await records.page(host, "g", game_id, step)).caption for step in range(last + 1)]
+    last = (await host.records.page("g", game_id, None)).last
+    captions = [(await host.records.page("g", game_id, step)).caption for step in range(last + 1)]
     assert len(seen) == last + 2 and "secret king choice" in "\n".join(captions)
     assert all(o["kings"] is None and o["my_king"] is None for o in seen)
     assert all(not p.get("king") and "shadow" not in p for o in seen for sq in o["board"] for p in sq["stack"])
-    frames = records.walk(await records.load(host, "g", game_id), frames=True)  # what the GIF would show
+    frames = records.walk(await host.records.load("g", game_id), frames=True)  # what the GIF would show
     assert len(frames.frames) == last + 1 and all(f["kings"] is None for f in frames.frames)
     assert not any("king " in label and "secret" not in label for label in frames.labels)
     real_ink = [m.text for m in await host.store.moves(game_id) if " ink " in m.text]
-    _, files = await record_exchange.export(host, game_id, namer)
+    _, files = await host.record_exchange.export(game_id, namer)
     for body in captions + frames.labels + [data.decode() for _, data in files]:
         assert "king Octopus" not in body and "king Goat" not in body
         assert not any(move in body for move in real_ink) and row.seed not in body
     assert all("secret king choice" in data.decode() for _, data in files)
     with pytest.raises(HostError, match="public view of a game in progress"):
-        await record_exchange.import_record(host, "zodiac", files[0][1], ALICE, None)
+        await host.record_exchange.import_record("zodiac", files[0][1], ALICE, None)
     with pytest.raises(HostError, match="in progress and has secrets"):
-        await record_exchange.play_from(host, "g", game_id, 2, creator=CAROL, opponents=[DAVE], guild_id=None,
+        await host.record_exchange.play_from("g", game_id, 2, creator=CAROL, opponents=[DAVE], guild_id=None,
                                 channel_id=None)
 
 
 async def test_a_finished_zodiac_replay_shows_what_the_end_revealed(host: Host) -> None:
     game_id = await play_game(host, "zodiac", 2, {}, random.Random(4), limit=20)
-    early = await records.page(host, "g", game_id, 8)
+    early = await host.records.page("g", game_id, 8)
     obs = json.loads(early.board.image)
     if obs["phase"] in ("place", "play"):
         assert obs["kings"] is not None and None not in obs["kings"]
@@ -220,26 +220,26 @@ async def test_a_finished_zodiac_replay_shows_what_the_end_revealed(host: Host) 
 
 async def test_play_from_here_starts_an_unrated_game_with_that_history(host: Host) -> None:
     source = await play_game(host, "zrtz", 2, {"rings": 48}, random.Random(9), limit=12)
-    lobby = await record_exchange.play_from(host, "g", source, 5, creator=CAROL, opponents=[DAVE], guild_id=1,
+    lobby = await host.record_exchange.play_from("g", source, 5, creator=CAROL, opponents=[DAVE], guild_id=1,
                                     channel_id=2)
     assert not lobby.started and lobby.waiting_for == [DAVE]
-    lobby = await host.accept(lobby.row.id, DAVE)
+    lobby = await host.lobby.accept(lobby.row.id, DAVE)
     assert lobby.started and lobby.report is not None and f"#{source} after move 5" in lobby.report.caption
     copied = [(m.seat, m.text) for m in await host.store.moves(source)][:5]
     assert [(m.seat, m.text) for m in await host.store.moves(lobby.row.id)] == copied
     assert lobby.row.settings["rated"] is False and lobby.row.options["rings"] == 48
-    _, files = await record_exchange.export(host, lobby.row.id, namer)
+    _, files = await host.record_exchange.export(lobby.row.id, namer)
     assert json.loads(files[0][1])["origin"]["plies"] == 5
-    await host.abort(lobby.row.id, CAROL)  # nobody has moved in the new game yet
+    await host.turns.abort(lobby.row.id, CAROL)  # nobody has moved in the new game yet
     with pytest.raises(HostError, match=r"over at this position|left the game"):
-        last = (await records.page(host, "g", source, None)).last
-        await record_exchange.play_from(host, "g", source, last, creator=CAROL, opponents=[DAVE], guild_id=None,
+        last = (await host.records.page("g", source, None)).last
+        await host.record_exchange.play_from("g", source, last, creator=CAROL, opponents=[DAVE], guild_id=None,
                                 channel_id=None)
     with pytest.raises(HostError, match="unknown AI level"):
-        await record_exchange.play_from(host, "g", source, 1, creator=CAROL, opponents=[], guild_id=None,
+        await host.record_exchange.play_from("g", source, 1, creator=CAROL, opponents=[], guild_id=None,
                                         channel_id=None, ai="grandmaster")
     with pytest.raises(HostError, match="leave a seat for the AI"):
-        await record_exchange.play_from(host, "g", source, 1, creator=CAROL, opponents=[DAVE], guild_id=None,
+        await host.record_exchange.play_from("g", source, 1, creator=CAROL, opponents=[DAVE], guild_id=None,
                                         channel_id=None, ai="easy")
 
 
@@ -248,14 +248,14 @@ async def test_play_from_here_against_the_ai_starts_at_once_and_the_ai_moves_whe
     source = await play_game(host, "zaic", 2, {}, random.Random(3), limit=10)
     robot = bots.user_of("easy")
     with ThreadPoolExecutor(1) as pool:
-        players = AiPlayers(host, pool=pool)
-        host.on_change.append(players.enqueue)
+        players = AiPlayers(host.session, host.turns, host.boards, host.outbox, host.now, pool=pool)
+        host.session.on_change.append(players.enqueue)  # wired as host/app.py wires the bot's
         seen = set()
         for step in range(1, 30):  # the seats are drawn from each new game's seed: meet both cases
-            lobby = await record_exchange.play_from(host, "g", source, 3 + step % 2, creator=CAROL, opponents=[],
+            lobby = await host.record_exchange.play_from("g", source, 3 + step % 2, creator=CAROL, opponents=[],
                                                     guild_id=1, channel_id=None, ai="easy")
             assert lobby.started and lobby.report is not None and "🤖 AI (easy)" in lobby.report.caption
-            row, game = await host.engine(lobby.row.id)  # the seats as drawn at the start
+            row, game = await host.session.engine_copy(lobby.row.id)  # the seats as drawn at the start
             assert row.settings["rated"] is False and {s.user_id for s in row.seats} == {CAROL, robot}
             ai_turn = robot in {row.user_at(s) for s in game.to_move()}
             before = len(game.history)
@@ -268,7 +268,7 @@ async def test_play_from_here_against_the_ai_starts_at_once_and_the_ai_moves_whe
                 await players.run_job(job, deliver)
                 moves = await host.store.moves(row.id)
                 assert len(moves) > before and row.user_at(moves[before].seat) == robot
-            await host.abort(row.id, CAROL) if not ai_turn else await host.resign(row.id, CAROL)
+            await host.turns.abort(row.id, CAROL) if not ai_turn else await host.turns.resign(row.id, CAROL)
             seen.add(ai_turn)
             if seen == {True, False}:
                 break
@@ -277,19 +277,19 @@ async def test_play_from_here_against_the_ai_starts_at_once_and_the_ai_moves_whe
 
 async def test_replay_and_gif_boards_carry_the_player_names(host: Host) -> None:
     game_id = await play_game(host, "zaic", 2, {}, random.Random(5), limit=6)
-    row = await host.get(game_id)
-    host.display_name = {ALICE: "Alice A", BOB: "Bob B"}.get
+    row = await host.session.row(game_id)
+    host.boards.display_name = {ALICE: "Alice A", BOB: "Bob B"}.get
     expected = [{ALICE: "Alice A", BOB: "Bob B"}[row.user_at(s)] for s in range(2)]
-    page = await records.page(host, "g", game_id, 2)
+    page = await host.records.page("g", game_id, 2)
     assert json.loads(page.board.image)["player_names"] == expected
     frames: list[dict] = []
-    renderer = host.renderer
-    host.renderer = lambda obs: (frames.append(obs), _png())[1]  # the GIF needs real images
-    await records.gif(host, game_id)
+    renderer = host.boards.renderer
+    host.boards.renderer = lambda obs: (frames.append(obs), _png())[1]  # the GIF needs real images
+    await host.records.gif(game_id)
     assert frames and all(f["player_names"] == expected for f in frames)
-    _, files = await record_exchange.export(host, game_id, lambda u: namer(u))
-    host.renderer = renderer
-    imported = await record_exchange.import_record(host, "zaic", files[0][1], CAROL, None)
+    _, files = await host.record_exchange.export(game_id, lambda u: namer(u))
+    host.boards.renderer = renderer
+    imported = await host.record_exchange.import_record("zaic", files[0][1], CAROL, None)
     assert json.loads(imported.board.image)["player_names"] == [f"player{row.user_at(s)}" for s in range(2)]
 
 
@@ -302,15 +302,15 @@ def _png() -> bytes:
 async def test_a_finished_zodiac_plays_on_only_from_before_its_first_secret_choice(host: Host) -> None:
     game_id = await play_game(host, "zodiac", 2, {}, random.Random(4), limit=20)
     moves = await host.store.moves(game_id)
-    first = records.walk(await records.load(host, "g", game_id)).first_secret
+    first = records.walk(await host.records.load("g", game_id)).first_secret
     assert first is not None and first >= 1 and any(m.text.startswith(("pick ", "king ")) for m in moves)
-    before = await records.page(host, "g", game_id, first - 1)
-    after = await records.page(host, "g", game_id, first)
+    before = await host.records.page("g", game_id, first - 1)
+    after = await host.records.page("g", game_id, first)
     assert before.can_play_on and not after.can_play_on and "only before move" in after.caption
     with pytest.raises(HostError, match="secret choices were made"):
-        await record_exchange.play_from(host, "g", game_id, first, creator=CAROL, opponents=[DAVE], guild_id=None,
+        await host.record_exchange.play_from("g", game_id, first, creator=CAROL, opponents=[DAVE], guild_id=None,
                                         channel_id=None)
-    lobby = await record_exchange.play_from(host, "g", game_id, 0, creator=CAROL, opponents=[DAVE], guild_id=None,
+    lobby = await host.record_exchange.play_from("g", game_id, 0, creator=CAROL, opponents=[DAVE], guild_id=None,
                                             channel_id=None)
     assert lobby.row.settings["start_history"] == []
 
@@ -341,10 +341,10 @@ async def test_a_gif_has_one_frame_per_move_and_stays_small(db: Database, clock:
 
     host = Host(db, now=clock, renderer=render)
     game_id = await play_game(host, "zrtz", 2, {}, random.Random(6), limit=14)
-    caption, board = await records.gif(host, game_id)
+    caption, board = await host.records.gif(game_id)
     assert "15 moves" in caption
     image = Image.open(io.BytesIO(board.image))
-    steps = (await records.page(host, "g", game_id, None)).last
+    steps = (await host.records.page("g", game_id, None)).last
     assert image.format == "GIF" and image.n_frames == steps + 1 and image.is_animated
     image.seek(image.n_frames - 1)
     assert image.info["duration"] == 3000
@@ -352,11 +352,11 @@ async def test_a_gif_has_one_frame_per_move_and_stays_small(db: Database, clock:
 
 
 async def test_a_game_is_replayed_in_its_own_server_or_by_its_players(host: Host) -> None:
-    lobby = await host.challenge(game="zaic", creator=ALICE, opponents=[BOB], guild_id=1, channel_id=2)
-    game_id = (await host.accept(lobby.row.id, BOB)).row.id
-    assert (await records.page(host, "g", game_id, 0, viewer=records.Viewer(CAROL, 1))).step == 0
-    assert (await records.page(host, "g", game_id, 0, viewer=records.Viewer(BOB, 99))).step == 0
+    lobby = await host.lobby.challenge(game="zaic", creator=ALICE, opponents=[BOB], guild_id=1, channel_id=2)
+    game_id = (await host.lobby.accept(lobby.row.id, BOB)).row.id
+    assert (await host.records.page("g", game_id, 0, viewer=records.Viewer(CAROL, 1))).step == 0
+    assert (await host.records.page("g", game_id, 0, viewer=records.Viewer(BOB, 99))).step == 0
     with pytest.raises(HostError, match="another server"):
-        await records.page(host, "g", game_id, 0, viewer=records.Viewer(CAROL, 99))
+        await host.records.page("g", game_id, 0, viewer=records.Viewer(CAROL, 99))
     with pytest.raises(HostError, match="another server"):
-        await record_exchange.export(host, game_id, namer, viewer=records.Viewer(CAROL, None))
+        await host.record_exchange.export(game_id, namer, viewer=records.Viewer(CAROL, None))

@@ -11,15 +11,15 @@ import pytest
 from data import jobs
 from data.jobs import JobQueue
 from host import bots
+from host.app import Host
 from host.results import Report
-from host.service import Host
 from tests.host.test_service import started_game
 
 
 async def played(host: Host, game_id: int) -> Report:
-    row, game = await host.engine(game_id)
+    row, game = await host.session.engine_copy(game_id)
     seat = next(s for s in game.to_move() if s >= 0)
-    return await host.play(game_id, row.user_at(seat), game.legal_moves(seat)[0])
+    return await host.turns.play(game_id, row.user_at(seat), game.legal_moves(seat)[0])
 
 
 async def owed_keys(host: Host) -> set[str | None]:
@@ -29,33 +29,33 @@ async def owed_keys(host: Host) -> set[str | None]:
 async def test_a_report_carries_the_move_buttons_of_its_position(host: Host) -> None:
     game_id = await started_game(host)
     report = await played(host, game_id)
-    assert report.choices and await host.turn_choices(game_id) == (report.ply, report.choices)
+    assert report.choices and await host.boards.turn_choices(game_id) == (report.ply, report.choices)
 
 
 async def test_shown_records_the_board_marks_its_job_done_and_hurries_the_ai_at_once(host: Host) -> None:
     game_id = await started_game(host)
     first = await played(host, game_id)
     woken: list[str] = []
-    host.on_shown.append(lambda: woken.append("ai"))
+    host.turns.on_shown.append(lambda: woken.append("ai"))
     queue = JobQueue(host.db)
     await queue.add(kind=bots.TURN_JOB, due_at=host.now() + 60, now=host.now(), game_id=game_id, payload={},
                     dedupe="ai-test")
     assert first.owed in await owed_keys(host)
 
-    assert await host.shown(first, 5, 100) is None
+    assert await host.turns.shown(first, 5, 100) is None
     assert first.owed not in await owed_keys(host)
     assert [j.due_at for j in await queue.pending(kind=bots.TURN_JOB)] == [host.now()]
     assert woken == ["ai"]
-    last = await host.last_board(game_id)
+    last = await host.boards.last_board(game_id)
     assert last is not None and (last.message_id, last.ply) == (100, first.ply)
 
     second = await played(host, game_id)
-    old = await host.shown(second, 5, 101)
+    old = await host.turns.shown(second, 5, 101)
     assert old is not None and old.message_id == 100, "the board it replaced, to take its buttons off"
-    assert await host.shown(second, 5, 101) is None, "an edit in place retires nothing"
-    late = await host.shown(first, 5, 102)
+    assert await host.turns.shown(second, 5, 101) is None, "an edit in place retires nothing"
+    late = await host.turns.shown(first, 5, 102)
     assert late is not None and late.message_id == 102, "a late post of an older ply is not the live board"
-    last = await host.last_board(game_id)
+    last = await host.boards.last_board(game_id)
     assert last is not None and last.message_id == 101
 
 
@@ -68,5 +68,6 @@ async def test_shown_is_one_transaction(host: Host, monkeypatch: pytest.MonkeyPa
 
     monkeypatch.setattr(jobs, "hurry", broken)
     with pytest.raises(RuntimeError):
-        await host.shown(report, 5, 100)
-    assert await host.last_board(game_id) is None and report.owed in await owed_keys(host), "nothing of it stayed"
+        await host.turns.shown(report, 5, 100)
+    assert await host.boards.last_board(game_id) is None and report.owed in await owed_keys(host), \
+        "nothing of it stayed"

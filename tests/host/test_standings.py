@@ -7,8 +7,8 @@ import pytest
 
 from data.db import Database
 from host import bots
+from host.app import Host
 from host.results import HostError
-from host.service import Host
 from tests.host.test_ratings import GUILD, SCOPE, A, B, C, D, finish
 
 PNG = b"\x89PNG\r\n\x1a\n"

@@ -18,10 +18,9 @@ import pytest
 import engines
 from data import tournaments as repo
 from data.db import Database
-from host import bots, correspondence, tournament_image
-from host.ai_turns import AiPlayers
+from host import bots, tournament_image
+from host.app import Host
 from host.results import HostError
-from host.service import Host
 from host.tournament_jobs import Post, TournamentWorker
 from host.tournament_plan import Picture
 from host.tournament_texts import fit_table, split_lines
@@ -78,14 +77,14 @@ async def play(run: Run, event_id: int, decide: Decide, limit: int | None = None
     for game_id, seats in games:
         verdict = decide(game_id, seats)
         if verdict == "draw":
-            await run.host.offer_draw(game_id, seats[0])
-            await run.host.offer_draw(game_id, seats[1])
+            await run.host.turns.offer_draw(game_id, seats[0])
+            await run.host.turns.offer_draw(game_id, seats[1])
         elif len(seats) == 2:
-            await run.host.resign(game_id, int(verdict))
+            await run.host.turns.resign(game_id, int(verdict))
         else:  # a table: players resign from the last-placed up; the one left wins
             order = sorted(seats, key=lambda u: -u)
             for user in order[:-1]:
-                await run.host.resign(game_id, user)
+                await run.host.turns.resign(game_id, user)
     await run.worker.drain()
     return len(games)
 
@@ -446,7 +445,7 @@ async def test_scheduled_start_runs_at_its_time_or_cancels(run: Run, clock: Fake
     await run.worker.drain()
     snap = await run.t.load(event.id)
     assert snap.event.status == "running" and snap.event.current_round == 1
-    game = await run.host.get(next(p.game_id for p in snap.pairings if p.game_id is not None))
+    game = await run.host.session.row(next(p.game_id for p in snap.pairings if p.game_id is not None))
     assert game.options["rings"] == 48 and game.settings["event"] == event.id
     assert (await run.t.load(lonely.id)).event.status == "cancelled"
 
@@ -459,7 +458,7 @@ async def test_a_restart_mid_round_finishes_the_round_without_pairing_twice(shar
     await play(first, event_id, lower_id_wins, limit=2)  # half of round 1
     # The last result of round 1 lands, and the process dies before its jobs run.
     game_id, seats = (await live_games(first, event_id))[0]
-    await first.host.resign(game_id, max(seats))
+    await first.host.turns.resign(game_id, max(seats))
     [job] = await first.worker.queue.claim(clock(), first.worker.owner, kinds=("event_result",))
     await first.worker.handle(job)  # recorded, but never marked done: a crash right here
     await db.close()
@@ -480,7 +479,7 @@ async def test_a_restart_mid_round_finishes_the_round_without_pairing_twice(shar
 
 
 async def test_ai_entrants_play_their_games_through_ai_jobs(run: Run) -> None:
-    run.host.on_change.append(AiPlayers(run.host).enqueue)
+    run.host.session.on_change.append(run.host.ai.enqueue)  # wired as host/app.py wires the bot's
     event = await run.t.create(guild_id=GUILD, channel_id=CHANNEL, actor=ADMIN, game="zrtz", format="knockout")
     await run.t.join(event.id, 901)
     await run.t.add_ai(event.id, ADMIN, "easy")
@@ -489,7 +488,7 @@ async def test_ai_entrants_play_their_games_through_ai_jobs(run: Run) -> None:
     [(game_id, seats)] = await live_games(run, event.id)
     assert bots.user_of("easy") in seats
     ai_jobs = await run.worker.queue.pending(kind="ai_turn", game_id=game_id)
-    row = await run.host.get(game_id)
+    row = await run.host.session.row(game_id)
     assert (row.user_at(0) == bots.user_of("easy")) == bool(ai_jobs)
 
 
@@ -514,8 +513,8 @@ async def test_an_event_game_cannot_be_aborted_and_one_the_clock_aborted_is_lost
     await run.worker.drain()
     [(game_id, seats)] = await live_games(run, event.id)
     with pytest.raises(HostError, match="cannot be aborted"):
-        await run.host.abort(game_id, seats[0])
-    assert await correspondence.abandon(run.host, game_id) is not None  # nobody moved before the deadline
+        await run.host.turns.abort(game_id, seats[0])
+    assert await run.host.correspondence.abandon(game_id) is not None  # nobody moved before the deadline
     await run.worker.sweep()
     await run.worker.drain()
     snap = await run.t.load(event.id)
@@ -539,7 +538,7 @@ async def test_two_workers_over_one_database_pair_and_start_everything_once(shar
     await both()
     for _ in range(3):
         for game_id, seats in await live_games(a, event.id):
-            await a.host.resign(game_id, max(seats))
+            await a.host.turns.resign(game_id, max(seats))
         await both()
     snap = await a.t.load(event.id)
     no_double_work(snap)
@@ -573,13 +572,13 @@ async def test_a_game_created_but_not_started_before_a_crash_keeps_its_pairing_s
     snap = await first.t.load(event.id)
     pairing = snap.pairings[0]
     game_id = await first.worker.create_game(snap.event, pairing)  # created and linked; the start never came
-    assert game_id is not None and (await first.host.get(game_id)).status == "challenge"
+    assert game_id is not None and (await first.host.session.row(game_id)).status == "challenge"
     await db.close()
 
     db = await Database.open(shared)
     second = Run(db, clock)
     await second.host.recover()  # the host's own recovery starts full tables: an event game keeps its seats
-    row = await second.host.get(game_id)
+    row = await second.host.session.row(game_id)
     assert row.status == "active" and tuple(row.user_at(s) for s in range(2)) == pairing.seats
     await second.worker.recover()
     await second.worker.drain()
@@ -597,7 +596,7 @@ async def test_options_are_checked_for_every_table_size_and_filled_per_game(run:
     users = [1401, 1402, 1403, 1404, 1405, 1406, 1407]
     event_id = await new_event(run, "swiss", users, rounds=1, game="zarathustra", table_size=4)
     assert (await run.t.load(event_id)).event.options == {}
-    boards = sorted([(len(seats), (await run.host.get(game_id)).options["board"])
+    boards = sorted([(len(seats), (await run.host.session.row(game_id)).options["board"])
                      for game_id, seats in await live_games(run, event_id)])
     assert boards == [(3, 6), (4, 7)]  # each table's board follows its own player count
 
@@ -631,7 +630,7 @@ async def test_a_burst_of_results_updates_the_standings_once(run: Run) -> None:
     event_id = await new_event(run, "swiss", [1601, 1602, 1603, 1604, 1605, 1606], rounds=2)
     before = sum(1 for p in run.posts if p.what == "standings")
     for game_id, seats in await live_games(run, event_id):
-        await run.host.resign(game_id, max(seats))  # three results land before the worker runs
+        await run.host.turns.resign(game_id, max(seats))  # three results land before the worker runs
     await run.worker.drain()
     shown = [p for p in run.posts if p.what == "standings"][before:]
     assert len(shown) == 1 and shown[0].text.count(": 1 pt (") == 3  # all three results in the one update
