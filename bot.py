@@ -23,6 +23,7 @@ from dotenv import load_dotenv
 
 import cogs
 from cogs._limits import BURST, REFILL, Budget, FairTree, Ration
+from cogs._tasks import stop_task
 from data import preflight
 from data.db import DEFAULT_PATH, Database
 from host import ladder, ratings, shards
@@ -31,6 +32,7 @@ from host.engine_cache import ENGINE_CACHE
 from host.results import Report
 from host.service import CHALLENGE_TTL, MAX_OPEN_CHALLENGES, Host
 from host.shards import Shards
+from host.worker import Worker
 
 log = logging.getLogger("zgames")
 NO_TOKEN = """DISCORD_TOKEN is not set.
@@ -145,6 +147,8 @@ class ZBot(commands.Bot):
         self.db: Database | None = None
         self._host: Host | None = None
         self._ai: AiPlayers | None = None
+        self._worker: Worker | None = None
+        self._worker_task: asyncio.Task[None] | None = None
         self.recovered: list[Report] = []
         """Games started by recovery at start-up, posted once the bot is connected."""
         self.hints = Ration()
@@ -172,6 +176,13 @@ class ZBot(commands.Bot):
         return self.process_name if shards is not None and shards.ids is not None else None
 
     @property
+    def worker(self) -> Worker:
+        """The one job runner: cogs register their Discord-side senders on it; it starts once connected."""
+        if self._worker is None:
+            raise RuntimeError("the job runner is created in setup_hook")
+        return self._worker
+
+    @property
     def ai(self) -> AiPlayers:
         if self._ai is None:
             raise RuntimeError("the AI players are created in setup_hook")
@@ -183,16 +194,14 @@ class ZBot(commands.Bot):
                           max_open_challenges=self.config.max_open_challenges,
                           challenge_ttl=self.config.challenge_days * 86400, engine_cache=self.config.engine_cache)
         self._host.display_name = self.display_name
+        self._worker = Worker(self.db, self._host.now, name="jobs", scope=self.lease_scope)
         self._ai = AiPlayers(self._host, workers=self.config.ai_workers, think_delay=self.config.ai_think_delay)
+        self._ai.wake = self._worker.wakeup
         self._host.on_change.append(self._ai.enqueue)
-        self._host.on_shown.append(self._ai.wake.set)  # a shown board made the AI's reply due
+        self._host.on_shown.append(self._worker.wake)  # a shown board made the AI's reply due
         self.recovered = await self._host.recover()
         if self.recovered:
             log.info("started %d game(s) that a crash had left waiting", len(self.recovered))
-        owed = await self._host.outbox.catch_up(  # sent by cogs/dispatch.py once connected
-            self._host.now(), owner_prefix=f"{self.lease_scope}:" if self.lease_scope else None)
-        if owed:
-            log.info("%d owed post(s) or message(s) left by the last run will be sent", owed)
         for module in pkgutil.iter_modules(cogs.__path__):
             if not module.name.startswith("_"):
                 await self.load_extension(f"cogs.{module.name}")
@@ -207,6 +216,8 @@ class ZBot(commands.Bot):
     async def on_ready(self) -> None:
         shards = f" ({self.config.shards.describe()})" if self.config.shards is not None else ""
         log.info("ready as %s in %d server(s)%s", self.user, len(self.guilds), shards)
+        if self._worker_task is None:  # on_ready repeats after reconnects; the runner starts once
+            self._worker_task = asyncio.create_task(self.worker.run(), name="zgames-jobs")
 
     async def sync_commands(self) -> None:
         if self.config.dev_guild_id:
@@ -218,6 +229,10 @@ class ZBot(commands.Bot):
         log.info("synced %d slash commands", len(synced))
 
     async def close(self) -> None:
+        if self._worker is not None:  # before the cogs and the database go: no job runs half-way into a closed db
+            self._worker.close()
+            await stop_task(self._worker_task)
+            await self._worker.stop()
         if self._ai is not None:
             self._ai.close()
         await super().close()

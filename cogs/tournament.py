@@ -8,7 +8,6 @@ message (edited after every result) and the final podium.
 
 from __future__ import annotations
 
-import asyncio
 import io
 import logging
 import re
@@ -22,7 +21,6 @@ from discord.ext import commands
 import engines
 from cogs._ai import AI_CHOICES
 from cogs._shared import MENTION_USERS, bot_of, deliver_owed, fit_choices, guarded, post_report, thread_of
-from cogs._tasks import stop_task
 from cogs.correspondence import CLOCK_CHOICES
 from host import outbox
 from host.results import HostError
@@ -139,18 +137,10 @@ class TournamentCog(commands.GroupCog, group_name="tournament",
                     group_description="Swiss, round-robin and knockout events"):
     def __init__(self, bot: ZBot) -> None:
         self.bot = bot
-        self.worker = TournamentWorker(bot.host.tournaments, self.deliver, self.name_of, scope=bot.lease_scope)
+        self.worker = TournamentWorker(bot.host.tournaments, self.deliver, self.name_of, worker=bot.worker)
         self.known: dict[int, str] = {}
         """Display names already fetched: a standings update must not cost a request per player."""
-        self.task: asyncio.Task[None] | None = None
         super().__init__()
-
-    async def cog_load(self) -> None:
-        self.task = asyncio.create_task(self.worker.run(), name="zgames-events")
-
-    async def cog_unload(self) -> None:
-        self.worker.closed = True
-        await stop_task(self.task)
 
     async def interaction_check(self, interaction: discord.Interaction) -> bool:  # type: ignore[override]
         if interaction.guild_id is None:
