@@ -194,7 +194,7 @@ class ZBot(commands.Bot):
                           max_open_challenges=self.config.max_open_challenges,
                           challenge_ttl=self.config.challenge_days * 86400, engine_cache=self.config.engine_cache)
         self._host.display_name = self.display_name
-        self._worker = Worker(self.db, self._host.now, name="jobs", scope=self.lease_scope)
+        self._worker = Worker(self.db, lambda: self.host.now(), name="jobs", scope=self.lease_scope)
         self._ai = AiPlayers(self._host, workers=self.config.ai_workers, think_delay=self.config.ai_think_delay)
         self._ai.wake = self._worker.wakeup
         self._host.on_change.append(self._ai.enqueue)

@@ -46,7 +46,7 @@ CLOCKS = ("1d", "2d", "3d", "7d", "14d")
 LEASE = 60.0
 BACKOFF = Backoff(first=60.0, cap=3600.0)
 GIVE_UP = 30
-"""Failures after which a ladder job is given up (more than a day): logged with its key and kept."""
+"""Failures after which a ladder job is given up (about a day of retries): logged with its key and kept."""
 PURGE_EVERY = 3600.0
 NOTICE_DELAY = 3.0
 """Seconds the ladder's line in the game thread waits, so it follows the final board."""
@@ -281,7 +281,7 @@ class Ladders:
     def worker(self) -> Worker:
         """The job runner these jobs are registered on (one of their own until ``register``: tests)."""
         if self._worker is None:
-            self.register(Worker(self.host.db, self.host.now, name="ladder"))
+            self.register(Worker(self.host.db, lambda: self.host.now(), name="ladder"))
         assert self._worker is not None
         return self._worker
 

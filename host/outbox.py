@@ -37,7 +37,8 @@ HAND_OVER = 2.0
 LEASE = 120.0
 BACKOFF = Backoff(first=5.0, cap=3 * 3600.0)
 GIVE_UP = 12
-"""Failures (about a day of back-off) after which an owed message is given up: logged at ERROR with its key, kept."""
+"""Failures after which an owed message is given up (the 11 waits between them add up to 2.8 hours): logged at
+ERROR with its key, and kept."""
 LANE = "outbox"
 PURGE_EVERY = 3600.0
 CRASH_ENV = "ZGAMES_CRASH_AT"

@@ -82,8 +82,13 @@ class TournamentWorker:
         self.host = tournaments.host
         self.deliver = deliver
         self.queue = JobQueue(tournaments.db)
-        self.worker = worker or Worker(tournaments.db, tournaments.host.now, name="events", scope=scope)
+        self.worker = worker or Worker(tournaments.db, lambda: self.host.now(), name="events", scope=scope)
         self.register(self.worker)
+
+    @property
+    def owner(self) -> str:
+        """The name its job runner's leases carry."""
+        return self.worker.owner
 
     # ----- on the job runner ----------------------------------------------------------------
 

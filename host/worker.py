@@ -163,10 +163,10 @@ class Worker:
     async def _pass(self) -> float:
         """Start what is due; returns how long the loop may sleep before something else falls due."""
         sleep = POLL
-        now = self.now()
+        now, ticks = self.now(), asyncio.get_running_loop().time()  # periodic work keeps real time, not game time
         for name, every in self.periodic.items():
-            if every.task is None and now >= every.next_at:
-                every.next_at = now + every.seconds
+            if every.task is None and ticks >= every.next_at:
+                every.next_at = ticks + every.seconds
                 every.task = self._spawn(self._periodic(name, every), f"zgames-{name}")
         for name, lane in self.lanes.items():
             free = lane.slots - len(lane.running)
