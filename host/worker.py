@@ -208,8 +208,8 @@ class Worker:
                     return
                 for job in claimed:
                     await self.run_job(job)
-        except Exception:  # claiming failed (a busy database): the loop's next pass tries again
-            log.warning("claiming jobs failed", exc_info=True)
+        except Exception:  # claiming or recording an outcome failed (a busy database): the next pass tries again,
+            log.warning("a pass over the lane's jobs failed", exc_info=True)  # a job left leased waits for its lease
 
     async def run_due(self, limit: int = 8) -> int:
         """One batch of due jobs of every registered kind, run here and now in order; returns how many were claimed
