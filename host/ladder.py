@@ -4,7 +4,7 @@ The order itself is moved by the pure rules in ``host/events/ladder.py``; this s
 (``data/ladder.py``), and every change is one transaction that locks the ladder and ends with its
 version check. A challenge is a normal game created through ``Host.challenge`` with the ladder's clock,
 tied to the ladder in the same transaction. When it ends, the finish hook ``record_finish`` enqueues
-a durable job in the finishing transaction; ``run_due`` applies it exactly once (the game's ladder row
+a durable job in the finishing transaction; the job runner applies it exactly once (the game's ladder row
 is settled in the same transaction as the new order, so a job run again after a crash does nothing).
 A daily job per ladder drops idle players, and schedules the next one in its own transaction.
 """
