@@ -22,6 +22,7 @@ from dotenv import load_dotenv
 
 from cogs import EXTENSIONS
 from cogs._limits import BURST, REFILL, Budget, FairTree, Ration
+from cogs._tasks import stop_task
 from data import preflight
 from data.db import DEFAULT_PATH, Database
 from host import app, shards
@@ -31,6 +32,7 @@ from host.engine_cache import ENGINE_CACHE
 from host.lobby import CHALLENGE_TTL, MAX_OPEN_CHALLENGES
 from host.results import Report
 from host.shards import Shards
+from host.worker import Worker
 
 log = logging.getLogger("zgames")
 NO_TOKEN = """DISCORD_TOKEN is not set.
@@ -144,6 +146,7 @@ class ZBot(commands.Bot):
         self.config = config
         self.db: Database | None = None
         self._host: Host | None = None
+        self._worker_task: asyncio.Task[None] | None = None
         self.recovered: list[Report] = []
         """Games started by recovery at start-up, posted once the bot is connected."""
         self.hints = Ration()
@@ -171,6 +174,12 @@ class ZBot(commands.Bot):
         return self.process_name if shards is not None and shards.ids is not None else None
 
     @property
+    def worker(self) -> Worker:
+        """The one job runner (built by host/app.py): cogs register their Discord-side senders on it; it starts
+        once connected."""
+        return self.host.worker
+
+    @property
     def ai(self) -> AiPlayers:
         return self.host.ai
 
@@ -179,14 +188,10 @@ class ZBot(commands.Bot):
         self._host = app.build(self.db, max_open_challenges=self.config.max_open_challenges,
                                challenge_days=self.config.challenge_days, engine_cache=self.config.engine_cache,
                                ai_workers=self.config.ai_workers, ai_think_delay=self.config.ai_think_delay,
-                               display_name=self.display_name)
+                               display_name=self.display_name, scope=self.lease_scope)
         self.recovered = await self._host.recover()
         if self.recovered:
             log.info("started %d game(s) that a crash had left waiting", len(self.recovered))
-        owed = await self._host.outbox.catch_up(  # sent by cogs/dispatch.py once connected
-            self._host.now(), owner_prefix=f"{self.lease_scope}:" if self.lease_scope else None)
-        if owed:
-            log.info("%d owed post(s) or message(s) left by the last run will be sent", owed)
         for extension in EXTENSIONS:
             await self.load_extension(extension)
         if self.config.sync:
@@ -200,6 +205,8 @@ class ZBot(commands.Bot):
     async def on_ready(self) -> None:
         shards = f" ({self.config.shards.describe()})" if self.config.shards is not None else ""
         log.info("ready as %s in %d server(s)%s", self.user, len(self.guilds), shards)
+        if self._worker_task is None:  # on_ready repeats after reconnects; the runner starts once
+            self._worker_task = asyncio.create_task(self.worker.run(), name="zgames-jobs")
 
     async def sync_commands(self) -> None:
         if self.config.dev_guild_id:
@@ -211,7 +218,10 @@ class ZBot(commands.Bot):
         log.info("synced %d slash commands", len(synced))
 
     async def close(self) -> None:
-        if self._host is not None:
+        if self._host is not None:  # before the cogs and the database go: no job runs half-way into a closed db
+            self._host.worker.close()
+            await stop_task(self._worker_task)
+            await self._host.worker.stop()
             self._host.ai.close()
         await super().close()
         if self.db is not None:

@@ -1,4 +1,4 @@
-"""The AI players' worker in the bot: runs ``AiPlayers.run`` and posts what the AI did in the game's thread.
+"""The AI players' Discord side: registers the AI jobs on the job runner and posts what the AI did in the thread.
 
 The searches run in the process pool, never on the event loop, so autocomplete and people's moves
 stay fast while AIs think.
@@ -6,7 +6,6 @@ stay fast while AIs think.
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import logging
 from collections.abc import AsyncIterator
@@ -16,7 +15,6 @@ import discord
 from discord.ext import commands
 
 from cogs._delivery import post_report, thread_of
-from cogs._tasks import stop_task
 from host.ai_turns import Done
 from host.results import GameRow
 
@@ -29,14 +27,10 @@ log = logging.getLogger(__name__)
 class AiPlayersCog(commands.Cog):
     def __init__(self, bot: ZBot) -> None:
         self.bot = bot
-        self.worker: asyncio.Task[None] | None = None
 
     async def cog_load(self) -> None:
         self.bot.ai.thinking = self.typing
-        self.worker = asyncio.create_task(self.bot.ai.run(self.deliver), name="zgames-ai-worker")
-
-    async def cog_unload(self) -> None:
-        await stop_task(self.worker)
+        self.bot.ai.register(self.bot.worker, self.deliver)
 
     @contextlib.asynccontextmanager
     async def typing(self, row: GameRow) -> AsyncIterator[None]:

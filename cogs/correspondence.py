@@ -1,8 +1,8 @@
-"""Correspondence play in Discord: ``/games``, ``/history``, ``/notify``, ``/vacation`` and the scheduler loop.
+"""Correspondence play in Discord: ``/games``, ``/history``, ``/notify``, ``/vacation`` and the tick's sender.
 
-The loop only delivers what ``Scheduler.tick`` decided: timeouts with the board in the game thread,
-reminders by DM (a thread mention when DMs are closed), and daily digests. Everything due lives in
-the database, so the first tick after a restart catches up.
+The job runner ticks (``Scheduler.register``); this cog only delivers what ``Scheduler.tick`` decided:
+timeouts with the board in the game thread, reminders by DM (a thread mention when DMs are closed), and
+daily digests. Everything due lives in the database, so the first tick after a restart catches up.
 """
 
 from __future__ import annotations
@@ -12,10 +12,9 @@ from typing import TYPE_CHECKING
 
 import discord
 from discord import app_commands
-from discord.ext import commands, tasks
+from discord.ext import commands
 
 from cogs._delivery import MENTION_USERS, post_report, reply_to, retire_board, thread_of
-from cogs._tasks import stop_loop
 from cogs.records import history_view
 from host import clocks, outbox
 from host.correspondence import NOTIFY_MODES, Reminder
@@ -26,8 +25,6 @@ if TYPE_CHECKING:
     from bot import ZBot
 
 log = logging.getLogger(__name__)
-TICK_SECONDS = 5.0
-"""Live clocks need a prompt flag; an idle tick costs well under a millisecond (bench/bench_scheduler.py)."""
 CLOCK_CHOICES = [app_commands.Choice(name=clocks.parse(c).describe() if c != "none" else "no clock", value=c)
                  for c in clocks.CHOICES]
 """For the ``clock`` option of each game's ``/<game> new`` command."""
@@ -52,36 +49,14 @@ class Correspondence(commands.Cog):
         self.bot = bot
         self.scheduler = bot.host.scheduler
 
-    @commands.Cog.listener()
-    async def on_ready(self) -> None:
-        """Start ticking once connected (``on_ready`` repeats after reconnects; the loop starts once)."""
-        if not self.loop.is_running():
-            self.loop.start()
+    async def cog_load(self) -> None:
+        self.scheduler.register(self.bot.worker, self.deliver)
 
-    async def cog_unload(self) -> None:
-        await stop_loop(self.loop)
-
-    # ----- the scheduler loop -------------------------------------------------------------
-
-    @tasks.loop(seconds=TICK_SECONDS)
-    async def loop(self) -> None:
-        try:
-            await self.run_once()
-        except Exception:  # a failing tick must not stop the loop; the next one retries from the database
-            log.exception("scheduler tick failed")
+    # ----- what the tick decided ------------------------------------------------------------
 
     async def run_once(self) -> Tick:
-        """Tick until nothing due is left (catching up after downtime); returns everything delivered."""
-        total = Tick()
-        while True:
-            tick = await self.scheduler.tick()
-            await self.deliver(tick)
-            total.timeouts += tick.timeouts
-            total.aborted += tick.aborted
-            total.reminders += tick.reminders
-            total.digests += tick.digests
-            if not tick.more:
-                return total
+        """Tick until nothing due is left and deliver it (what the job runner does every few seconds)."""
+        return await self.scheduler.run_once(self.deliver)
 
     async def deliver(self, tick: Tick) -> None:
         for report in tick.timeouts:

@@ -9,9 +9,7 @@ crash between sending and marking done does not post twice.
 
 from __future__ import annotations
 
-import asyncio
 import logging
-import os
 from collections.abc import Awaitable, Callable, Sequence
 from typing import TYPE_CHECKING
 
@@ -20,110 +18,35 @@ from discord.ext import commands
 
 import engines
 from cogs._delivery import MENTION_USERS, board_shown, post_report, reply_to, report_message, thread_of
-from cogs._tasks import stop_task
 from host import outbox
 from host.outbox import Job
 from host.results import GameRow
 from host.tournament_texts import thread_name
+from host.worker import NotYet
 
 if TYPE_CHECKING:
     from bot import ZBot
 
 log = logging.getLogger(__name__)
 Handler = Callable[[Job], Awaitable[None]]
-POLL = 2.0
-"""Seconds between looks at the jobs table when nothing woke the dispatcher (an idle look is one indexed query)."""
-PURGE_EVERY = 3600.0
-"""Seconds between clearing out finished jobs older than a week."""
-MAX_ATTEMPTS = 12
-"""After this many failures (about a day of back-off) a job is given up, with a warning in the log."""
-
-
-class NotYet(Exception):
-    """The job cannot be done yet (the game's thread is still owed): try again shortly."""
-
-
-def backoff(attempts: int) -> float:
-    return min(5.0 * 2 ** max(attempts - 1, 0), 3 * 3600.0)
 
 
 class Dispatch(commands.Cog):
-    """Claims due outbox jobs and runs the handler of their kind; other cogs add handlers (``outbox_<kind>``)."""
+    """The outbox's Discord-side senders (``outbox_<kind>``), registered on the job runner, which claims, retries
+    and gives up by the outbox's policy (host/outbox.py); another cog registers its own (Zodiac's DMs)."""
 
     def __init__(self, bot: ZBot) -> None:
         self.bot = bot
-        self.owner = f"{bot.process_name}:{os.getpid()}"  # a restart of this shard set takes over its leases
-        self.wake = asyncio.Event()
-        self.task: asyncio.Task[None] | None = None
 
-    @commands.Cog.listener()
-    async def on_ready(self) -> None:
-        if self.task is None:
-            self.task = asyncio.create_task(self._loop(), name="zgames-outbox")
-
-    async def cog_unload(self) -> None:
-        await stop_task(self.task)
-
-    async def _loop(self) -> None:
-        purged = 0.0
-        while True:
-            try:
-                while await self.run_due():
-                    pass
-                if self.bot.host.now() - purged > PURGE_EVERY:
-                    purged = self.bot.host.now()
-                    await self.bot.host.outbox.purge(purged)
-            except Exception:  # the next pass retries from the database
-                log.exception("outbox pass failed")
-            self.wake.clear()
-            try:
-                await asyncio.wait_for(self.wake.wait(), POLL)
-            except TimeoutError:
-                pass
-
-    async def run_due(self) -> int:
-        """One batch of due jobs; returns how many were claimed."""
-        jobs = await self.bot.host.outbox.claim(self.bot.host.now(), self.owner)
-        for job in jobs:
-            await self.run(job)
-        return len(jobs)
+    async def cog_load(self) -> None:
+        for kind in outbox.KINDS:
+            handler: Handler | None = getattr(self, f"outbox_{kind}", None)
+            if handler is not None:
+                outbox.register(self.bot.worker, kind, handler, self.bot.host.outbox)
 
     async def run_keys(self, keys: Sequence[str]) -> None:
         """Deliver these jobs now (what a command owes right after its reply)."""
-        for job in await self.bot.host.outbox.claim(self.bot.host.now(), self.owner, keys=keys):
-            await self.run(job)
-
-    def handler(self, kind: str) -> Handler | None:
-        own = getattr(self, f"outbox_{kind}", None)
-        if own is not None:
-            return own  # type: ignore[no-any-return]
-        for cog in self.bot.cogs.values():
-            found = getattr(cog, f"outbox_{kind}", None)
-            if found is not None:
-                return found  # type: ignore[no-any-return]
-        return None
-
-    async def run(self, job: Job) -> None:
-        owed, now = self.bot.host.outbox, self.bot.host.now
-        handler = self.handler(job.kind)
-        if handler is None:
-            await owed.retry(job.id, now() + 60.0, f"no handler for {job.kind}")
-            return
-        try:
-            await handler(job)
-        except NotYet as error:
-            await owed.retry(job.id, now() + 2.0, str(error) or "not yet")
-            return
-        except Exception as error:
-            if job.attempts >= MAX_ATTEMPTS:
-                log.warning("giving up %s job %s after %d attempts: %s", job.kind, job.dedupe, job.attempts, error)
-                await owed.finish(job.id, now())
-                return
-            level = logging.INFO if isinstance(error, discord.HTTPException) else logging.WARNING
-            log.log(level, "%s job %s failed (attempt %d), retrying: %r", job.kind, job.dedupe, job.attempts, error)
-            await owed.retry(job.id, now() + backoff(job.attempts), repr(error))
-            return
-        await owed.finish(job.id, now())
+        await self.bot.worker.run_keys(keys)
 
     # ----- handlers ----------------------------------------------------------------------------
 

@@ -2,7 +2,8 @@
 
 Thin like the other cogs: parse the interaction, call the host's ladder service (``host/ladder.py``),
 send what it returns. A challenge is posted like ``/<game> new``: a message with Accept and Decline.
-The loop runs the ladder's durable jobs (results, inactivity); a finished game's report runs them at once.
+The job runner (host/worker.py) runs the ladder's durable jobs (results, inactivity); a finished game's report
+wakes it at once.
 """
 
 from __future__ import annotations
@@ -13,23 +14,19 @@ from typing import TYPE_CHECKING
 
 import discord
 from discord import app_commands
-from discord.ext import commands, tasks
+from discord.ext import commands
 
 import engines
 from cogs._delivery import MENTION_USERS
 from cogs._lobby import lobby_text, lobby_view
 from cogs._names import names_for
-from cogs._tasks import stop_loop
 from host.ladder import CLOCKS, MAX_IDLE_DAYS, MAX_REACH
-from host.results import Busy, HostError, Report
+from host.results import HostError, Report
 
 if TYPE_CHECKING:
     from bot import ZBot
 
 log = logging.getLogger(__name__)
-POLL_SECONDS = 5.0
-PURGE_EVERY = 720
-"""Loop passes between clearing out old finished ladder jobs (about an hour)."""
 GAME_CHOICES = [app_commands.Choice(name=cls.title, value=name) for name, cls in sorted(engines.GAMES.items())]
 CLOCK_CHOICES = [app_commands.Choice(name=f"{c[:-1]} day{'s' if c != '1d' else ''} per move", value=c)
                  for c in CLOCKS]
@@ -43,33 +40,10 @@ class Ladder(commands.GroupCog, group_name="ladder", group_description="This ser
         super().__init__()
 
     @commands.Cog.listener()
-    async def on_ready(self) -> None:
-        if not self.loop.is_running():
-            self.loop.start()
-
-    async def cog_unload(self) -> None:
-        await stop_loop(self.loop)
-
-    @tasks.loop(seconds=POLL_SECONDS)
-    async def loop(self) -> None:
-        try:
-            while await self.ladders.run_due():
-                pass
-            if self.loop.current_loop % PURGE_EVERY == 0:
-                await self.ladders.purge(self.bot.host.now())
-        except Exception:  # the jobs stay in the database; the next pass retries
-            log.exception("ladder jobs failed")
-
-    @commands.Cog.listener()
     async def on_game_report(self, report: Report) -> None:
-        """A game just ended: a ladder result is due now, so apply it without waiting for the loop."""
+        """A game just ended: its ladder result is due now, so the job runner looks without waiting for its poll."""
         if report.outcome is not None:
-            try:
-                await self.ladders.run_due()
-            except Busy:  # the jobs stay in the database; the loop's next pass applies them
-                log.warning("ladder jobs of game %s wait: the database is busy", report.row.id)
-            except Exception:
-                log.exception("ladder jobs failed after game %s", report.row.id)
+            self.bot.worker.wake()
 
     @app_commands.command(name="show", description="The ladder as a picture, and where you stand")
     @app_commands.describe(game="Which game's ladder", page="Players 33-64 are page 2, and so on")

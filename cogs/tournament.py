@@ -8,7 +8,6 @@ message (edited after every result) and the final podium.
 
 from __future__ import annotations
 
-import asyncio
 import io
 import logging
 import re
@@ -24,7 +23,6 @@ from cogs._ai import AI_CHOICES
 from cogs._delivery import MENTION_USERS, bot_of, deliver_owed, post_report, thread_of
 from cogs._errors import guarded
 from cogs._names import fit_choices
-from cogs._tasks import stop_task
 from cogs.correspondence import CLOCK_CHOICES
 from host import outbox
 from host.results import HostError
@@ -141,18 +139,10 @@ class TournamentCog(commands.GroupCog, group_name="tournament",
                     group_description="Swiss, round-robin and knockout events"):
     def __init__(self, bot: ZBot) -> None:
         self.bot = bot
-        self.worker = TournamentWorker(bot.host.tournaments, self.deliver, self.name_of, scope=bot.lease_scope)
+        self.worker = TournamentWorker(bot.host.tournaments, self.deliver, self.name_of, worker=bot.worker)
         self.known: dict[int, str] = {}
         """Display names already fetched: a standings update must not cost a request per player."""
-        self.task: asyncio.Task[None] | None = None
         super().__init__()
-
-    async def cog_load(self) -> None:
-        self.task = asyncio.create_task(self.worker.run(), name="zgames-events")
-
-    async def cog_unload(self) -> None:
-        self.worker.closed = True
-        await stop_task(self.task)
 
     async def interaction_check(self, interaction: discord.Interaction) -> bool:  # type: ignore[override]
         if interaction.guild_id is None:

@@ -95,6 +95,7 @@ class ZodiacCog(GameCog, group_name="zodiac", group_description="Zodiac Chess: t
         super().__init__(bot)
         self.menus: dict[tuple[int, int], discord.Message] = {}
         """DM menus still open, by (game, user): closed once their choice is made by any path."""
+        outbox.register(bot.worker, "choice_dm", self.outbox_choice_dm, bot.host.outbox)
 
     new = new_command("zodiac", hidden={"sides"}, match=(1, 3, 5))  # sides: the duel, or swapped within a match
 
@@ -111,7 +112,7 @@ class ZodiacCog(GameCog, group_name="zodiac", group_description="Zodiac Chess: t
 
     async def outbox_choice_dm(self, job: Job) -> None:
         """An owed DM (host/outbox.py): when a secret choice began for both players, each gets the menu.
-        Sent by the dispatcher right after the board, or after a restart; skipped once the choice is made."""
+        Sent by the job runner right after the board, or after a restart; skipped once the choice is made."""
         assert job.game_id is not None and job.dedupe is not None
         game_id, user_id = job.game_id, int(job.payload["user"])
         ply, _ = await self.bot.host.boards.turn_moves(game_id)

@@ -27,13 +27,16 @@ class Job:
     payload: dict[str, Any]
     due_at: float
     attempts: int
+    """Claims so far, this one included."""
     dedupe: str | None = None
+    failures: int = 0
+    """Runs that failed (a "not yet" does not count): what the back-off and the give-up count read."""
 
 
 def _job(row: Row, *, claimed: bool = False) -> Job:
     """``claimed``: the row was read just before this claim counted one more attempt."""
     return Job(row["id"], row["kind"], row["game_id"], json.loads(row["payload"]), row["due_at"],
-               row["attempts"] + int(claimed), row["dedupe"])
+               row["attempts"] + int(claimed), row["dedupe"], row["failures"])
 
 
 async def enqueue(conn: Tx, *, kind: str, due_at: float, now: float, game_id: int | None = None,
@@ -115,11 +118,37 @@ class JobQueue:
         async with self.db.transaction() as conn:
             return await hurry(conn, game_id, kinds, now)
 
-    async def retry(self, job_id: int, at: float, error: str) -> None:
-        """Give the job back, due again at ``at`` (a failed send: Discord down, a rate limit)."""
+    async def retry(self, job_id: int, at: float, error: str, *, failed: bool = True) -> None:
+        """Give the job back, due again at ``at`` (a failed send: Discord down, a rate limit). ``failed``: the run
+        counts as a failure (False for "not yet": what it waits for has not happened)."""
         async with self.db.transaction() as conn:
-            await conn.execute("UPDATE jobs SET due_at = ?, lease_owner = NULL, lease_until = NULL, last_error = ?"
-                               " WHERE id = ?", (at, error[:500], job_id))
+            await conn.execute("UPDATE jobs SET due_at = ?, lease_owner = NULL, lease_until = NULL, last_error = ?,"
+                               " failures = failures + ? WHERE id = ?", (at, error[:500], int(failed), job_id))
+
+    async def give_up(self, job_id: int, now: float, error: str) -> None:
+        """Stop retrying the job but keep it (``given_up_at``) for whoever looks into why; purges pass it over."""
+        async with self.db.transaction() as conn:
+            await conn.execute("UPDATE jobs SET done_at = ?, given_up_at = ?, lease_owner = NULL, lease_until = NULL,"
+                               " last_error = ?, failures = failures + 1 WHERE id = ?",
+                               (now, now, error[:500], job_id))
+
+    async def given_up(self, *, kind: str | None = None) -> list[Job]:
+        """Jobs that gave up, newest first (for inspection and tests)."""
+        sql, params = "SELECT * FROM jobs WHERE given_up_at IS NOT NULL", ()
+        if kind is not None:
+            sql, params = sql + " AND kind = ?", (kind,)
+        return [_job(r) for r in await self.db.fetchall(sql + " ORDER BY given_up_at DESC, id", params)]
+
+    async def ready_at(self, kinds: Sequence[str]) -> float | None:
+        """When the first pending job of ``kinds`` can be claimed (due, and any lease run out); None: none pending.
+        One read, so an idle worker looks without opening a write transaction."""
+        if not kinds:
+            return None
+        marks = ", ".join("?" for _ in kinds)
+        row = await self.db.fetchone(
+            "SELECT MIN(CASE WHEN lease_until IS NOT NULL AND lease_until > due_at THEN lease_until ELSE due_at END)"
+            f" AS ready FROM jobs WHERE done_at IS NULL AND kind IN ({marks})", tuple(kinds))
+        return row["ready"] if row and row["ready"] is not None else None
 
     async def pending(self, *, kind: str | None = None, game_id: int | None = None) -> list[Job]:
         """Jobs not yet done, oldest first (for recovery views and tests)."""
@@ -181,8 +210,10 @@ class JobQueue:
             await conn.execute("UPDATE jobs SET due_at = ? WHERE dedupe = ? AND done_at IS NULL", (at, dedupe))
 
     async def purge_done(self, kinds: Sequence[str], before: float) -> int:
-        """Forget jobs of these kinds finished before ``before``: the table holds what is owed, not a history."""
+        """Forget jobs of these kinds finished before ``before``: the table holds what is owed, not a history
+        (jobs that gave up stay for inspection)."""
         marks = ", ".join("?" for _ in kinds)
         async with self.db.transaction() as conn:
-            changed = await conn.execute(f"DELETE FROM jobs WHERE done_at < ? AND kind IN ({marks})", (before, *kinds))
+            changed = await conn.execute(f"DELETE FROM jobs WHERE done_at < ? AND given_up_at IS NULL"
+                                         f" AND kind IN ({marks})", (before, *kinds))
         return changed

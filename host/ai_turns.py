@@ -1,10 +1,11 @@
 """AI players hosted like people: their turns are durable jobs, their searches run in a process pool.
 
 When a write makes it an AI seat's turn (or puts a draw offer before an AI), ``enqueue`` adds a job
-in that same transaction, keyed on game, ply and seat so it exists once. ``run`` claims due jobs with
-a short lease that it renews while the search runs; a crash lets the lease lapse and the restarted
-bot claims the job again. The move goes through ``Turns.play`` with the ply it was searched for, so a
-second attempt, a stale job or a racing human can never make the AI move twice.
+in that same transaction, keyed on game, ply and seat so it exists once. The job runner
+(host/worker.py) claims due jobs with a short lease that it renews while the search runs; a crash lets
+the lease lapse (or the restarted bot frees it) and the job is claimed again. The move goes through
+``Turns.play`` with the ply it was searched for, so a second attempt, a stale job or a racing human can
+never make the AI move twice.
 
 A job waits ``GRACE`` seconds, or until the report of what made it due has been posted
 (``hurry``), so the AI's board never appears in the thread before the move it answers.
@@ -36,24 +37,22 @@ from host.outbox import Outbox, Owed
 from host.results import HostError, Report
 from host.session import Change, GameSession
 from host.turns import Turns
+from host.worker import Backoff, NotYet, Worker
 
 log = logging.getLogger(__name__)
 TURN, DRAW = bots.TURN_JOB, bots.DRAW_JOB
 KINDS = bots.JOB_KINDS
 LEASE = 10.0
 """Seconds a claimed AI job stays ours without renewal: how long a restart waits for a crashed search."""
-RENEW_EVERY = 3.0
 GRACE = 5.0
 """Fallback wait before an AI job is due, when nobody posts the report that precedes it."""
-POLL = 1.0
-RETRY_AFTER = 5.0
-MAX_BACKOFF = 600.0
+LANE = "ai"
+BACKOFF = Backoff(first=10.0, cap=600.0)
+GIVE_UP = 30
+"""Failed searches (not "not yet"s) after which an AI turn is given up: about four hours of retries; the game's
+clock (or a player's /resign) then decides it."""
 NOT_YET_LIMIT = 30
 """Attempts (a second apart) to wait for a game's thread before the AI moves anyway (posting in the channel)."""
-
-
-class NotYet(Exception):
-    """The job cannot run yet (its game has no thread to post in): try again shortly, not an error."""
 
 
 @dataclass(frozen=True)
@@ -81,8 +80,12 @@ def ai_seed(seed: str, purpose: str) -> int:
     return dice.rng_for(seed, f"ai:{purpose}").getrandbits(62)
 
 
+async def _nowhere(done: Done) -> None:
+    """Until the Discord side registers its sender, a finished AI job shows nothing (the move is stored)."""
+
+
 class AiPlayers:
-    """The AI seats' side of the host: job hook, worker loop, hints."""
+    """The AI seats' side of the host: job hook, job handlers, hints."""
 
     def __init__(self, session: GameSession, turns: Turns, boards: Boards, outbox: Outbox, now: Callable[[], float],
                  *, workers: int = 1, think_delay: float = 0.0, pool: Executor | None = None) -> None:
@@ -97,8 +100,10 @@ class AiPlayers:
         self.think_delay = think_delay
         self.owner = f"ai:{os.getpid()}:{uuid.uuid4().hex[:8]}"
         self.wake = asyncio.Event()
+        """Set when an AI job falls due; ``register`` makes it the worker's own wake-up."""
         self._pool: Executor | None = pool
         self.closed = False
+        self.deliver: Callable[[Done], Awaitable[None]] = _nowhere
         self.thinking: Callable[[GameRow], AbstractAsyncContextManager[Any]] = lambda row: nullcontext()
         """Wraps each search: the Discord side shows the typing indicator in the game's thread meanwhile."""
 
@@ -128,63 +133,26 @@ class AiPlayers:
         if await self.queue.hurry(game_id, KINDS, self.now()):
             self.wake.set()
 
-    # ----- the worker ---------------------------------------------------------------------
+    # ----- the job handlers (run by host/worker.py) ------------------------------------------
 
-    async def run(self, deliver: Callable[[Done], Awaitable[None]]) -> None:
-        """Forever: claim due AI jobs while a pool worker is free, and hand each result to ``deliver``."""
-        running: set[asyncio.Task[None]] = set()
-        try:
-            while not self.closed:
-                self.wake.clear()
-                free = self.workers - len(running)
-                if free > 0:
-                    try:
-                        claimed = await self.queue.claim(self.now(), self.owner, kinds=KINDS, limit=free,
-                                                         lease=LEASE)
-                    except Exception:  # the database is busy or gone for a moment: the next round retries
-                        log.warning("could not claim AI jobs", exc_info=True)
-                        claimed = []
-                    for job in claimed:
-                        task = asyncio.create_task(self.run_job(job, deliver), name=f"ai-job {job.id}")
-                        running.add(task)
-                        task.add_done_callback(running.discard)
-                        task.add_done_callback(lambda _: self.wake.set())
-                try:
-                    await asyncio.wait_for(self.wake.wait(), POLL)
-                except TimeoutError:
-                    pass
-        finally:  # a job cut short is claimed again once its lease runs out; none may outlive the database
-            for task in running:
-                task.cancel()
-            if running:
-                await asyncio.wait(running, timeout=5.0)
+    def register(self, worker: Worker, deliver: Callable[[Done], Awaitable[None]]) -> None:
+        """AI turns and draw answers run on ``worker``, one per search process at a time; ``deliver`` shows what
+        the AI did (the Discord side)."""
+        self.deliver = deliver
+        self.wake = worker.wakeup  # an enqueued turn or a shown board wakes the one job loop
+        worker.lane(LANE, slots=self.workers, batch=1)
+        for kind in KINDS:
+            worker.register(kind, self.handle, lease=LEASE, backoff=BACKOFF, give_up=GIVE_UP, lane=LANE)
 
-    async def run_job(self, job: Job, deliver: Callable[[Done], Awaitable[None]]) -> None:
-        """One job, start to end: a failure gives it back for later; success is delivered, then marked done."""
-        keeper = asyncio.create_task(self._keep_lease(job), name=f"ai-lease {job.id}")
-        try:
-            done = await (self._turn(job) if job.kind == TURN else self._draw(job))
-        except NotYet:
-            await self.queue.retry(job.id, self.now() + 1.0, "waiting for the game's thread")
-            return
-        except Exception as error:
-            log.warning("AI job %s (game %s) failed; retrying", job.id, job.game_id, exc_info=True)
-            delay = min(MAX_BACKOFF, RETRY_AFTER * 2 ** min(job.attempts, 8))
-            await self.queue.retry(job.id, self.now() + delay, repr(error))
-            return
-        finally:
-            keeper.cancel()
+    async def handle(self, job: Job) -> None:
+        """One AI job: search and move (or answer a draw offer), then show it; a stored move that could not be
+        shown is not retried (``/board`` shows it, and a second attempt re-posts it only after a crash)."""
+        done = await (self._turn(job) if job.kind == TURN else self._draw(job))
         if done is not None:
             try:
-                await deliver(done)
+                await self.deliver(done)
             except Exception:  # the move is stored; /board shows it
                 log.warning("could not deliver AI job %s", job.id, exc_info=True)
-        await self.queue.done(job.id, self.now())
-
-    async def _keep_lease(self, job: Job) -> None:
-        while True:
-            await asyncio.sleep(RENEW_EVERY)
-            await self.queue.extend(job.id, self.owner, self.now() + LEASE)
 
     async def _turn(self, job: Job) -> Done | None:
         seat, ply = int(job.payload["seat"]), int(job.payload["ply"])
@@ -200,7 +168,7 @@ class AiPlayers:
         if seat not in game.to_move():
             return None
         if row.thread_id is None and row.channel_id is not None and job.attempts < NOT_YET_LIMIT:
-            raise NotYet
+            raise NotYet("waiting for the game's thread", after=1.0)
         async with self.thinking(row):
             move = await self.think(game, seat, level, ai_seed(row.seed, f"ply{ply}:{seat}"))
         try:

@@ -37,6 +37,7 @@ from host.standings import Standings
 from host.timing import Clocks
 from host.tournaments import Tournaments
 from host.turns import Turns
+from host.worker import Worker
 
 
 class Host:
@@ -48,10 +49,11 @@ class Host:
                  max_open_challenges: int = MAX_OPEN_CHALLENGES, challenge_ttl: float = CHALLENGE_TTL,
                  engine_cache: int = ENGINE_CACHE, display_name: Callable[[int], str | None] | None = None,
                  ai: bool = False, ai_workers: int = 1, ai_think_delay: float = 0.0,
-                 ai_pool: Executor | None = None) -> None:
+                 ai_pool: Executor | None = None, scope: str | None = None) -> None:
         """``on_finish``/``on_change``: hooks run inside a game's writes (the bot's ``build`` passes the ratings
         and the ladder). ``ai``: wire the AI players (their turns enqueued on every change, woken when a board
-        is shown); the bot does, most tests build their own."""
+        is shown); the bot does, most tests build their own. ``scope``: this process's name when other processes
+        share the database (shards), for the job runner's leases."""
         self.db = db
         self.games = games if games is not None else engines.GAMES
         self.now = now
@@ -60,6 +62,8 @@ class Host:
                                    engine_cache=engine_cache)
         self.store = self.session.store
         self.outbox = Outbox(db)
+        self.worker = Worker(db, clock, name="jobs", scope=scope)
+        """The one job runner (host/worker.py): host services register their handlers here, cogs their senders."""
         board_posts = BoardPosts(db)
         self.clocks = Clocks(self.session, clock)
         self.boards = Boards(self.session, renderer, board_posts)
@@ -76,6 +80,7 @@ class Host:
         self.tournaments = Tournaments(self.session, self.lobby, self.turns, self.boards, self.outbox, clock)
         self.session.on_finish.append(self.tournaments.game_finished)  # an event game's result
         self.ladders = Ladders(self.session, self.lobby, clock)
+        self.ladders.register(self.worker)
         self.records = Records(self.session, self.boards)
         self.record_exchange = RecordExchange(self.records, self.lobby, clock)
         self.builder = MoveBuilder(load=self.boards.loaded, draw=self.boards.draw, play=self.turns.play)
@@ -84,7 +89,8 @@ class Host:
                             think_delay=ai_think_delay, pool=ai_pool)
         if ai:
             self.session.on_change.append(self.ai.enqueue)  # an AI seat's turn lands with the write
-            self.turns.on_shown.append(self.ai.wake.set)  # a shown board made the AI's reply due
+            self.ai.wake = self.worker.wakeup  # an enqueued AI turn wakes the one job loop
+            self.turns.on_shown.append(self.worker.wake)  # a shown board made the AI's reply due
 
     async def recover(self) -> list[Report]:
         """On start-up, in order: starts a crash interrupted (the lobby), then matches whose next game was never
@@ -94,8 +100,8 @@ class Host:
 
 def build(db: Database, *, max_open_challenges: int = MAX_OPEN_CHALLENGES, challenge_days: float = 7.0,
           engine_cache: int = ENGINE_CACHE, ai_workers: int = 1, ai_think_delay: float = 0.0,
-          display_name: Callable[[int], str | None] | None = None) -> Host:
+          display_name: Callable[[int], str | None] | None = None, scope: str | None = None) -> Host:
     """The bot's host: the ratings and the ladder hear every finished game, and the AI players are wired."""
     return Host(db, on_finish=[ratings.record_result, ladder.record_finish], max_open_challenges=max_open_challenges,
                 challenge_ttl=challenge_days * 86400, engine_cache=engine_cache, display_name=display_name,
-                ai=True, ai_workers=ai_workers, ai_think_delay=ai_think_delay)
+                ai=True, ai_workers=ai_workers, ai_think_delay=ai_think_delay, scope=scope)

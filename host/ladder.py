@@ -4,7 +4,7 @@ The order itself is moved by the pure rules in ``host/events/ladder.py``; this s
 (``data/ladder.py``), and every change is one transaction that locks the ladder and ends with its
 version check. A challenge is a normal game created through ``Lobby.challenge`` with the ladder's clock,
 tied to the ladder in the same transaction. When it ends, the finish hook ``record_finish`` enqueues
-a durable job in the finishing transaction; ``run_due`` applies it exactly once (the game's ladder row
+a durable job in the finishing transaction; the job runner applies it exactly once (the game's ladder row
 is settled in the same transaction as the new order, so a job run again after a crash does nothing).
 A daily job per ladder drops idle players, and schedules the next one in its own transaction.
 """
@@ -13,8 +13,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import os
-import uuid
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -32,6 +30,7 @@ from host.events import ladder as rules
 from host.outbox import Owed
 from host.results import HostError, Lobby
 from host.seasons import GuildPermissions, may_start_season
+from host.worker import Backoff, Worker
 from render.standings import StandingsRow, StandingsTable, page_count, render_standings
 
 if TYPE_CHECKING:
@@ -49,6 +48,10 @@ DEFAULT_IDLE_DAYS, MAX_IDLE_DAYS = 30, 365
 CLOCKS = ("1d", "2d", "3d", "7d", "14d")
 """Ladder games are correspondence games: days per move only."""
 LEASE = 60.0
+BACKOFF = Backoff(first=60.0, cap=3600.0)
+GIVE_UP = 30
+"""Failures after which a ladder job is given up (about a day of retries): logged with its key and kept."""
+PURGE_EVERY = 3600.0
 NOTICE_DELAY = 3.0
 """Seconds the ladder's line in the game thread waits, so it follows the final board."""
 NameOf = Callable[[int], Awaitable[str]]
@@ -101,7 +104,7 @@ class Ladders:
         self.store = LadderStore(session.db)
         self.queue = JobQueue(session.db)
         self.sweep_every = sweep_every
-        self.owner = f"ladder:{os.getpid()}:{uuid.uuid4().hex[:8]}"
+        self._worker: Worker | None = None
 
     # ----- reading ---------------------------------------------------------------------------
 
@@ -275,20 +278,24 @@ class Ladders:
 
     # ----- jobs: results and inactivity ----------------------------------------------------------
 
-    async def run_due(self, now: float | None = None) -> int:
-        """Claim and run the ladder jobs that are due; returns how many were done."""
-        now = self.now() if now is None else now
-        done = 0
-        for job in await self.queue.claim(now, self.owner, kinds=KINDS, lease=LEASE):
-            try:
-                await self.run(job)
-            except Exception as error:  # the lease makes it ours a while; retry later with the error noted
-                log.exception("ladder job %s failed", job.dedupe)
-                await self.queue.retry(job.id, now + min(60.0 * job.attempts, 3600.0), repr(error))
-                continue
-            await self.queue.done(job.id, self.now())
-            done += 1
-        return done
+    def register(self, worker: Worker) -> None:
+        """Ladder results and sweeps on the job runner, in order; finished ladder jobs purged hourly."""
+        self._worker = worker
+        for kind in KINDS:
+            worker.register(kind, self.run, lease=LEASE, backoff=BACKOFF, give_up=GIVE_UP, lane="ladder")
+        worker.every("ladder-purge", PURGE_EVERY, lambda: self.purge(self.now()))
+
+    @property
+    def worker(self) -> Worker:
+        """The job runner these jobs are registered on (one of their own until ``register``: tests)."""
+        if self._worker is None:
+            self.register(Worker(self.db, lambda: self.now(), name="ladder"))
+        assert self._worker is not None
+        return self._worker
+
+    async def run_due(self) -> int:
+        """Claim and run the ladder jobs that are due now (tests); returns how many were claimed."""
+        return await self.worker.run_due()
 
     async def purge(self, now: float, keep: float = 7 * DAY) -> int:
         """Forget ladder jobs finished more than ``keep`` seconds ago (a result is applied once by its game's
@@ -296,6 +303,7 @@ class Ladders:
         return await self.queue.purge_done(KINDS, now - keep)
 
     async def run(self, job: Job) -> None:
+        """The handler of both kinds: each is idempotent (a result once per game row, a sweep keyed by its day)."""
         if job.kind == RESULT:
             assert job.game_id is not None
             await self.apply_result(job.game_id, [int(u) for u in job.payload.get("winners", [])])

@@ -3,10 +3,11 @@
 Board posts, a new game's thread, notices, reminders, secret-choice DMs and challenge expiries are
 rows of the durable ``jobs`` table (data/jobs.py), enqueued by ``GameSession.write`` together with the
 change that causes them. The cog that made the change delivers at once and marks the job done; the
-dispatcher (cogs/dispatch.py) delivers whatever is still pending after ``GRACE`` seconds, and at
-start-up everything a dead process left behind. Keys are deterministic (``post:<game>:<ply>``), so
-the in-process result and the dispatcher name the same job, and a Discord ``nonce`` derived from the
-key makes a repeated send return the first message instead of posting twice.
+job runner (host/worker.py), with the Discord-side senders cogs register through ``register``, delivers
+whatever is still pending after ``GRACE`` seconds, and at start-up everything a dead process left behind.
+Keys are deterministic (``post:<game>:<ply>``), so the in-process result and the dispatcher name the
+same job, and a Discord ``nonce`` derived from the key makes a repeated send return the first message
+instead of posting twice.
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from typing import Any
 
 from data.db import Database, Tx
 from data.jobs import Job, JobQueue, enqueue
+from host.worker import Backoff, Handler, Worker
 
 log = logging.getLogger(__name__)
 __all__ = ["Job", "Outbox", "Owed"]
@@ -32,6 +34,13 @@ KEEP_DONE = 7 * 86400.0
 """Seconds a finished job is kept: its key still stops a repeated enqueue (a replayed tick) for a week."""
 HAND_OVER = 2.0
 """Seconds before the dispatcher retries what the process could not deliver itself (Discord refused it)."""
+LEASE = 120.0
+BACKOFF = Backoff(first=5.0, cap=3 * 3600.0)
+GIVE_UP = 12
+"""Failures after which an owed message is given up (the 11 waits between them add up to 2.8 hours): logged at
+ERROR with its key, and kept."""
+LANE = "outbox"
+PURGE_EVERY = 3600.0
 CRASH_ENV = "ZGAMES_CRASH_AT"
 """Test-only: the named point (``start``, ``move``, ``end``) at which the process SIGKILLs itself."""
 
@@ -74,6 +83,14 @@ async def write(conn: Tx, owed: Sequence[Owed], now: float) -> None:
                       payload=item.payload, dedupe=item.key)
 
 
+def register(worker: Worker, kind: str, handler: Handler, outbox: Outbox) -> None:
+    """A Discord-side sender for one outbox kind, with the outbox's policy: one lane, in order (a thread before
+    its posts), ``catch_up`` at start-up (the process that would have sent it is gone)."""
+    worker.register(kind, handler, lease=LEASE, backoff=BACKOFF, give_up=GIVE_UP, lane=LANE, catch_up=True)
+    if "outbox-purge" not in worker.periodic:
+        worker.every("outbox-purge", PURGE_EVERY, lambda: outbox.purge(worker.now()))
+
+
 def crash_point(name: str) -> None:
     """Test hook: die like a SIGKILL at ``name`` when ``ZGAMES_CRASH_AT`` says so (never set in production)."""
     if os.environ.get(CRASH_ENV) == name:
@@ -109,13 +126,6 @@ class Outbox:
         if keys is not None:
             return await self.jobs.claim_keys(keys, now, owner, lease=lease)
         return await self.jobs.claim(now, owner, kinds=KINDS, limit=limit, lease=lease)
-
-    async def catch_up(self, now: float, *, owner_prefix: str | None = None) -> int:
-        """At start-up: what an earlier process owed (and its leases) is due now.
-
-        ``owner_prefix``: several processes share the database (shards), so take over only the jobs leased by
-        this process's predecessor (same name); the rest stay with their leases and due times."""
-        return await self.jobs.hasten(KINDS, now, GRACE, owner_prefix=owner_prefix)
 
     async def purge(self, now: float, keep: float = KEEP_DONE) -> int:
         """Drop finished jobs older than ``keep`` seconds (their keys only guard against late repeats)."""

@@ -2,16 +2,19 @@
 
 It keeps no state of its own: everything due is found in the database, so the first tick after a
 restart catches up with whatever fell due while the bot was down, and a reminder recorded before a
-crash is not sent again. The cog's background loop calls ``tick`` and sends the results.
+crash is not sent again. The job runner (host/worker.py) runs ``run_once`` every ``TICK_SECONDS``; the
+Discord side registers what sends the results.
 """
 
 from __future__ import annotations
 
 import logging
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 
 from host.correspondence import Correspondence, Digest, Notice, Reminder
 from host.results import HostError, Report
+from host.worker import Worker
 
 log = logging.getLogger(__name__)
 RETRY_BROKEN = 3600.0
@@ -19,6 +22,8 @@ RETRY_BROKEN = 3600.0
 BATCH = 8
 """Games (or digests) handled per tick: a timeout costs 2-4 ms (about 35 SQLite calls), so a full tick stays
 well under 50 ms; ``more`` says to go on at once."""
+TICK_SECONDS = 5.0
+"""Live clocks need a prompt flag; an idle tick costs well under a millisecond (bench/bench_scheduler.py)."""
 
 
 @dataclass
@@ -43,6 +48,23 @@ class Scheduler:
         self.correspondence = correspondence
         self.store = correspondence.session.store
         self.batch = batch
+
+    def register(self, worker: Worker, deliver: Callable[[Tick], Awaitable[None]]) -> None:
+        """Tick on the job runner every ``TICK_SECONDS``; ``deliver`` sends what each tick decided."""
+        worker.every("correspondence-tick", TICK_SECONDS, lambda: self.run_once(deliver))
+
+    async def run_once(self, deliver: Callable[[Tick], Awaitable[None]]) -> Tick:
+        """Tick until nothing due is left (catching up after downtime), delivering each batch; returns them all."""
+        total = Tick()
+        while True:
+            tick = await self.tick()
+            await deliver(tick)
+            total.timeouts += tick.timeouts
+            total.aborted += tick.aborted
+            total.reminders += tick.reminders
+            total.digests += tick.digests
+            if not tick.more:
+                return total
 
     async def tick(self, now: float | None = None) -> Tick:
         """Timeouts first (a reminder for a turn already lost is pointless), then reminders, then digests."""

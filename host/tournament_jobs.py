@@ -10,10 +10,7 @@ still owed and carries on.
 
 from __future__ import annotations
 
-import asyncio
 import logging
-import os
-import uuid
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -30,17 +27,16 @@ from host.events.model import placing_points
 from host.results import HostError, Report
 from host.standings import NameOf
 from host.tournaments import GAMES, KINDS, PAIR, POST, RESULT, SETTLE, START, WITHDRAW, Tournaments
+from host.worker import Backoff, NotYet, Worker
 
 log = logging.getLogger(__name__)
 LEASE = 60.0
-POLL = 2.0
+LANE = "events"
 SWEEP_EVERY = 300.0
 """Seconds between recovery sweeps (games that ended without a result job, e.g. aborted by the clock)."""
-MAX_BACKOFF = 600.0
-
-
-class NotReady(Exception):
-    """The job came before what it waits for (a round still being played): try again shortly."""
+BACKOFF = Backoff(first=4.0, cap=600.0)
+GIVE_UP = 30
+"""Failures after which an event job is given up (about four hours): logged with its key and kept."""
 
 
 @dataclass(frozen=True)
@@ -74,47 +70,38 @@ Deliver = Callable[[Post], Awaitable[int | None]]
 
 
 class TournamentWorker:
+    """The event jobs' handlers, registered on the job runner (host/worker.py), and the recovery sweep."""
+
     def __init__(self, tournaments: Tournaments, deliver: Deliver, name_of: NameOf | None = None, *,
-                 scope: str | None = None) -> None:
-        """``name_of``: players' names for the standings image (the Discord side's nicknames). ``scope``: this
-        process's name when other processes share the database (shards); a restart then frees only the
-        leases its predecessor of that name held."""
+                 scope: str | None = None, worker: Worker | None = None) -> None:
+        """``name_of``: players' names for the standings image (the Discord side's nicknames). ``worker``: the
+        bot's job runner; None makes one of its own (tests). ``scope``: for a runner of its own, this process's
+        name when other processes share the database (shards)."""
         self.t = tournaments
         self.name_of = name_of
         self.deliver = deliver
         self.queue = JobQueue(tournaments.db)
-        self.scope = scope
-        self.owner = f"{scope + ':' if scope else ''}events:{os.getpid()}:{uuid.uuid4().hex[:8]}"
-        self.closed = False
+        self.worker = worker or Worker(tournaments.db, tournaments.now, name="events", scope=scope)
+        self.register(self.worker)
 
-    # ----- the loop -------------------------------------------------------------------------
+    @property
+    def owner(self) -> str:
+        """The name its job runner's leases carry."""
+        return self.worker.owner
 
-    async def run(self) -> None:
-        """Forever: recover what a dead process left, then run due jobs as they come."""
-        recovered = False
-        swept = self.t.now()
-        while not self.closed:
-            try:
-                if not recovered:  # inside the guard: a busy database at start-up must not end the worker
-                    await self.recover()
-                    recovered = True
-                if await self.run_due():
-                    continue
-                if self.t.now() - swept > SWEEP_EVERY:
-                    swept = self.t.now()
-                    await self.sweep()
-            except Exception:  # the database is busy or gone for a moment: the next pass retries
-                log.warning("tournament worker pass failed", exc_info=True)
-            self.t.wake.clear()
-            try:
-                await asyncio.wait_for(self.t.wake.wait(), POLL)
-            except TimeoutError:
-                pass
+    # ----- on the job runner ----------------------------------------------------------------
+
+    def register(self, worker: Worker) -> None:
+        """Every event job kind in one lane, run in order; the recovery sweep every ``SWEEP_EVERY`` seconds."""
+        self.t.wake = worker.wakeup  # an owed event job wakes the one job loop
+        for kind in KINDS:
+            worker.register(kind, self.run_job, lease=LEASE, backoff=BACKOFF, give_up=GIVE_UP, lane=LANE)
+        worker.every("events-sweep", SWEEP_EVERY, self.sweep)
 
     async def recover(self) -> None:
-        """At start-up: a dead process's leases are freed, and anything a lost hook left is owed again."""
-        await self.queue.hasten(KINDS, self.t.now(), 0.0,
-                                owner_prefix=f"{self.scope}:events:" if self.scope else None)
+        """At start-up (and in tests): a dead process's leases are freed, and anything a lost hook left is owed
+        again."""
+        await self.worker.free_leases()
         await self.sweep()
 
     async def sweep(self) -> None:
@@ -129,36 +116,22 @@ class TournamentWorker:
 
     async def run_due(self, limit: int = 8) -> int:
         """One batch of due jobs, in order; returns how many were claimed."""
-        claimed = await self.queue.claim(self.t.now(), self.owner, kinds=KINDS, limit=limit, lease=LEASE)
-        for job in claimed:
-            await self.run_job(job)
-        return len(claimed)
+        return await self.worker.run_due(limit)
 
     async def drain(self, rounds: int = 200) -> None:
         """Run jobs until none is due (tests and catch-up)."""
-        for _ in range(rounds):
-            if not await self.run_due():
-                return
-        raise RuntimeError("the tournament jobs did not settle")
+        await self.worker.drain(rounds)
 
     async def run_job(self, job: Job) -> None:
-        now = self.t.now
+        """The handler: run the job's step and show what it produced. A concurrent change to the event runs it again
+        at once on the new state (not a failure)."""
         try:
             post = await self.handle(job)
-            if post is not None:
-                sent = await self.deliver(post)
-                await self.remember(post, sent)
-        except StaleVersion:  # the event changed under us: run again on the new state
-            await self.queue.retry(job.id, now(), "event changed")
-            return
-        except NotReady as error:
-            await self.queue.retry(job.id, now() + 2.0, str(error))
-            return
-        except Exception as error:
-            log.warning("event job %s (%s) failed; retrying", job.dedupe, job.kind, exc_info=True)
-            await self.queue.retry(job.id, now() + min(MAX_BACKOFF, 2.0 * 2 ** min(job.attempts, 9)), repr(error))
-            return
-        await self.queue.done(job.id, now())
+        except StaleVersion as error:
+            raise NotYet(f"event changed: {error}", after=0.0) from error
+        if post is not None:
+            sent = await self.deliver(post)
+            await self.remember(post, sent)
 
     async def remember(self, post: Post, sent: int | None) -> None:
         if sent is None or sent == post.edit:
@@ -193,7 +166,7 @@ class TournamentWorker:
         if event.status != "running" or event.current_round >= round_:
             return None  # paired already (this job ran before a crash) or the event ended
         if event.current_round != round_ - 1 or (round_ > 1 and not plan.round_decided(snap)):
-            raise NotReady(f"round {round_ - 1} of event {event_id} is not decided yet")
+            raise NotYet(f"round {round_ - 1} of event {event_id} is not decided yet")
         allow = tuple(job.payload.get("allow", ()))
         try:
             pairings = plan.pair_round(snap, round_, allow)

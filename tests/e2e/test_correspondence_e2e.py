@@ -32,7 +32,7 @@ async def clocked_bot(harness: BotHarness, clock: FakeClock) -> AsyncIterator[tu
         bot.host.now = clock
         cog = bot.get_cog("Correspondence")
         assert cog is not None and hasattr(cog, "run_once")
-        await harness.fake.wait_until(cog.loop.is_running, what="the scheduler loop")
+        await harness.fake.wait_until(lambda: bot._worker_task is not None, what="the job runner")
         yield bot, cog
 
 

@@ -71,7 +71,8 @@ async def test_a_result_left_by_a_stopped_bot_moves_the_ladder_once_after_the_re
         accept = next(c for c in rec.original.custom_ids() if c.startswith("zg:accept:"))
         await fake.click("alice", rec.original, accept)
         game_id = int(accept.rsplit(":", 1)[1])
-        bot.get_cog("Ladder").loop.cancel()  # type: ignore[union-attr]  # the bot stops before the job runs
+        bot.worker.close()  # the bot stops before the job runs
+        await bot.worker.stop()
         await bot.host.turns.resign(game_id, alice)  # no report posted: nothing runs the ladder's job now
         left = await bot.get_cog("Ladder").ladders.queue.pending(kind="ladder_result")  # type: ignore[union-attr]
         assert [j.game_id for j in left] == [game_id]

@@ -30,8 +30,7 @@ async def test_a_digest_taken_by_a_process_that_died_is_sent_once_by_another(
         text = "📬 It is your turn in 1 game: (owed by a process that died)"
         await bot.host.outbox.jobs.add(kind="digest", due_at=now, now=now, payload={"user": alice, "text": text},
                                        dedupe=f"digest:{alice}:{int(now)}")
-        dispatcher: Any = bot.get_cog("Dispatch")  # loaded as an extension: its own copy of cogs.dispatch
-        dispatcher.wake.set()
+        bot.worker.wake()
         await fake.wait_until(lambda: [m for m in fake.messages(fake.user("alice")) if m.content == text],
                               what="the digest")
         await settled(bot, "digest")
@@ -46,9 +45,8 @@ async def test_a_match_whose_process_died_after_its_game_ended_goes_on_in_its_th
         lobby = await bot.host.lobby.challenge(game="zaic", creator=alice, opponents=[bob], settings={"match": 3},
                                          guild_id=fake.guild_id, channel_id=fake.world.general.id)
         first = (await bot.host.lobby.accept(lobby.row.id, bob)).row.id
-        dispatcher: Any = bot.get_cog("Dispatch")  # loaded as an extension: its own copy of cogs.dispatch
         await bot.host.outbox.jobs.hasten(outbox.KINDS, bot.host.now(), 3600)  # as if the grace had passed
-        dispatcher.wake.set()
+        bot.worker.wake()
         thread = await fake.wait_until(lambda: next((t for t in fake.threads() if t.name == f"Zaic #{first}"
                                                      and t.messages), None), what="the first game's thread")
         real = bot.host.turns.after_finish  # the match's subscription (host/app.py)
@@ -63,13 +61,13 @@ async def test_a_match_whose_process_died_after_its_game_ended_goes_on_in_its_th
         monkeypatch.setattr(bot.host.turns, "after_finish", real)
         assert report.next_game is None
         await bot.host.outbox.jobs.hasten(outbox.KINDS, bot.host.now(), 3600)
-        dispatcher.wake.set()
+        bot.worker.wake()
         begun = await fake.wait_until(lambda: [m for m in fake.messages(thread) if "begins" in m.content
                                                and f"#{first}" not in m.content], what="the next game's board")
         second = (await bot.host.boards.resolve("zaic", alice, thread_id=thread.id, guild_id=fake.guild_id)).id
         assert second > first and f"#{second} begins" in begun[0].content
         await bot.host.outbox.jobs.hasten(outbox.KINDS, bot.host.now(), 3600)  # the job, due: a no-op now
-        dispatcher.wake.set()
+        bot.worker.wake()
         await settled(bot, matches.NEXT)
         assert len([m for m in fake.messages(thread) if "begins" in m.content]) == 2
         assert await bot.host.matches.continue_after(first) is None, "the match went on once"

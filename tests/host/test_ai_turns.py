@@ -21,6 +21,7 @@ from host import ai_turns, bots
 from host.ai_turns import GRACE, LEASE, AiPlayers, Done
 from host.app import Host
 from host.results import HostError
+from host.worker import Worker
 from tests.conftest import FakeClock, text_renderer
 
 A, B = 1001, 1002
@@ -40,17 +41,18 @@ def players(ai_host: Host) -> AiPlayers:
 
 
 async def run_due(players: AiPlayers, clock: FakeClock) -> list[Done]:
-    """Let the grace period pass and do every AI job that falls due, as the worker would, until none is left."""
+    """Let the grace period pass and do every AI job that falls due on a job runner, until none is left."""
     out: list[Done] = []
+
+    async def deliver(done: Done) -> None:
+        out.append(done)
+
+    worker = Worker(players.host.db, clock, name="ai-test")
+    players.register(worker, deliver)
     while True:
         clock.advance(GRACE)
-        claimed = await players.queue.claim(clock(), players.owner, kinds=ai_turns.KINDS)
-        if not claimed:
+        if not await worker.run_due():
             return out
-        for job in claimed:
-            async def deliver(done: Done) -> None:
-                out.append(done)
-            await players.run_job(job, deliver)
 
 
 async def ai_moves(db: Database, game_id: int, seat: int) -> int:
@@ -109,8 +111,9 @@ async def test_a_crash_mid_search_loses_nothing_and_the_ai_moves_exactly_once(
     async def deliver(done: Done) -> None:
         posted.append(done)
 
-    await players.run_job(again[0], deliver)
-    await players.run_job(again[0], deliver)  # a second run of the same job (a crash before ``done``)
+    players.deliver = deliver
+    await players.handle(again[0])
+    await players.handle(again[0])  # a second run of the same job (a crash before ``done``)
     assert await ai_moves(host.db, game_id, ai_seat) == 1
     assert len(posted) == 2 and posted[1].report is not None  # the retry re-posts, never re-moves
     assert posted[0].report is not None and posted[0].report.board == posted[1].report.board

@@ -6,9 +6,11 @@ from __future__ import annotations
 import pytest
 
 from data.db import Database
+from data.jobs import Job
 from host import outbox
 from host.app import Host
 from host.results import HostError
+from host.worker import Worker
 from tests.conftest import FakeClock
 
 
@@ -47,11 +49,23 @@ async def test_a_refused_move_owes_nothing(host: Host) -> None:
     assert await host.outbox.pending() == before
 
 
-async def test_catch_up_hastens_owed_jobs_but_not_scheduled_expiries_or_other_kinds(host: Host) -> None:
+async def _nothing(job: Job) -> None:
+    """A sender that sends nothing: these tests look at the table, not at Discord."""
+
+
+def outbox_worker(host: Host, scope: str | None = None) -> Worker:
+    """A job runner with every outbox kind registered, as the bot's cogs register them."""
+    worker = Worker(host.db, host.now, scope=scope)
+    for kind in outbox.KINDS:
+        outbox.register(worker, kind, _nothing, host.outbox)
+    return worker
+
+
+async def test_start_up_hastens_owed_jobs_but_not_scheduled_expiries_or_other_kinds(host: Host) -> None:
     lobby = await host.lobby.challenge(game="zaic", creator=1, opponents=[2])
     await host.lobby.accept(lobby.row.id, 2)
     await host.outbox.jobs.add(kind="ai_turn", due_at=1030.0, now=1000.0, dedupe="ai:1")
-    assert await host.outbox.catch_up(1000.0) == 1
+    assert await outbox_worker(host).free_leases() == 1
     due = {j.dedupe: j.due_at for j in await host.outbox.jobs.pending()}
     assert due[f"thread:{lobby.row.id}"] == 1000.0 and due["ai:1"] == 1030.0
     assert due[f"expire:{lobby.row.id}"] == 1000.0 + host.lobby.challenge_ttl

@@ -24,6 +24,7 @@ from host.tournament_jobs import TournamentWorker
 from tests.conftest import FakeClock, text_renderer
 from tests.engines.toy import DiceNim
 from tests.host.test_correspondence import bid, clocked
+from tests.host.test_outbox import outbox_worker
 
 ALICE, BOB, CAROL, DAVE = 101, 202, 303, 404
 HOUR = 3600.0
@@ -115,7 +116,7 @@ async def test_a_dead_processs_lease_runs_out_and_another_process_does_the_job(
     [[dead_ones], [mine]] = claimed
     assert await b.outbox.claim(clock(), "shards-0:22") == [], "a held job is nobody else's"
     # the process of shard 1 dies holding its job; the restarted process of shard 0 leaves it alone
-    assert await b.outbox.catch_up(clock(), owner_prefix="shards-0:") == 1
+    assert await outbox_worker(b, scope="shards-0").free_leases() == 1
     clock.advance(119)
     taken = await b.outbox.claim(clock(), "shards-0:23")
     assert [j.dedupe for j in taken] == [mine.dedupe], "only its own predecessor's job, made due again"
@@ -143,7 +144,7 @@ async def test_a_restarted_shard_frees_only_its_own_tournament_leases(two: tuple
     queue = JobQueue(a.db)
     await queue.add(kind=EVENT_KINDS[0], due_at=clock(), now=clock(), payload={"event": 1}, dedupe="event:1:test")
     alive = TournamentWorker(a.tournaments, deliver, scope="shards-1")
-    [held] = await queue.claim(clock(), alive.owner, kinds=EVENT_KINDS)
+    [held] = await queue.claim(clock(), alive.worker.owner, kinds=EVENT_KINDS)
     await TournamentWorker(b.tournaments, deliver, scope="shards-0").recover()  # another shard set starts
     assert await queue.claim(clock(), "someone", kinds=EVENT_KINDS) == [], "a live process's lease is kept"
     await TournamentWorker(b.tournaments, deliver, scope="shards-1").recover()  # shard 1's process restarts

@@ -265,7 +265,8 @@ async def test_play_from_here_against_the_ai_starts_at_once_and_the_ai_moves_whe
             for job in claimed:
                 async def deliver(done: ai_turns.Done) -> None:
                     assert done.report is not None
-                await players.run_job(job, deliver)
+                players.deliver = deliver
+                await players.handle(job)
                 moves = await host.store.moves(row.id)
                 assert len(moves) > before and row.user_at(moves[before].seat) == robot
             await host.turns.abort(row.id, CAROL) if not ai_turn else await host.turns.resign(row.id, CAROL)
