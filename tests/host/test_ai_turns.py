@@ -47,7 +47,7 @@ async def run_due(players: AiPlayers, clock: FakeClock) -> list[Done]:
     async def deliver(done: Done) -> None:
         out.append(done)
 
-    worker = Worker(players.host.db, clock, name="ai-test")
+    worker = Worker(players.session.db, clock, name="ai-test")
     players.register(worker, deliver)
     while True:
         clock.advance(GRACE)

@@ -92,7 +92,9 @@ async def test_the_bots_root_wires_every_hook_once(db: Database) -> None:
     try:
         assert host.session.on_finish == [ratings.record_result, ladder.record_finish, host.tournaments.game_finished]
         assert host.session.on_change == [host.ai.enqueue]
-        assert host.turns.on_shown == [host.ai.wake.set]
+        assert host.turns.on_shown == [host.worker.wake]  # the one job runner: the AI's reply is due
+        assert host.ai.wake is host.worker.wakeup
+        assert set(host.worker.handlers) >= {"ladder_result", "ladder_sweep"}  # host-side handlers, no sender
         assert host.turns.after_finish == [host.matches.on_finished]
         assert host.boards.display_name is not None and host.boards.display_name(7) == "user 7"
     finally:
