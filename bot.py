@@ -31,6 +31,7 @@ from host.engine_cache import ENGINE_CACHE
 from host.results import Report
 from host.service import CHALLENGE_TTL, MAX_OPEN_CHALLENGES, Host
 from host.shards import Shards
+from web.app import WebServer, start_from_env
 
 log = logging.getLogger("zgames")
 NO_TOKEN = """DISCORD_TOKEN is not set.
@@ -145,6 +146,7 @@ class ZBot(commands.Bot):
         self.db: Database | None = None
         self._host: Host | None = None
         self._ai: AiPlayers | None = None
+        self._web: WebServer | None = None
         self.recovered: list[Report] = []
         """Games started by recovery at start-up, posted once the bot is connected."""
         self.hints = Ration()
@@ -186,6 +188,7 @@ class ZBot(commands.Bot):
         self._ai = AiPlayers(self._host, workers=self.config.ai_workers, think_delay=self.config.ai_think_delay)
         self._host.on_change.append(self._ai.enqueue)
         self._host.on_shown.append(self._ai.wake.set)  # a shown board made the AI's reply due
+        self._web = await start_from_env(self._host)  # the board pages (web/); off unless WEB_PORT is set
         self.recovered = await self._host.recover()
         if self.recovered:
             log.info("started %d game(s) that a crash had left waiting", len(self.recovered))
@@ -221,6 +224,9 @@ class ZBot(commands.Bot):
         if self._ai is not None:
             self._ai.close()
         await super().close()
+        if self._web is not None:
+            await self._web.close()
+            self._web = None
         if self.db is not None:
             await self.db.close()
             self.db = None
