@@ -57,9 +57,10 @@ async function load(): Promise<void> {
   if (!image.naturalWidth) { setTimeout(load, 200); return; } // the game moved on while loading: again
   view = fresh;
   chosen = []; marks = [];
-  chosen = descend(view.picks, chosen);
+  chosen = descend(view.picks, chosen, false);
   draw();
   document.body.dataset.ply = String(view.ply);
+  document.body.dataset.shown = String(Date.now());
   document.body.dataset.state = "ready";
 }
 
@@ -145,6 +146,7 @@ function offer(picks: Pick[]): void {
 
 function choose(pick: Pick): void {
   if (!view || posting) return;
+  document.body.dataset.clicked = String(Date.now());
   chosen = descend(view.picks, [...chosen, pick]);
   marks.push(chosen.length);
 
@@ -158,7 +160,7 @@ function back(): void {
   marks.pop();
 
   const keep = marks.length ? marks[marks.length - 1] : 0;
-  chosen = keep ? chosen.slice(0, keep) : descend(view.picks, []);
+  chosen = keep ? chosen.slice(0, keep) : descend(view.picks, [], false);
   draw();
 }
 
@@ -188,5 +190,5 @@ function connect(): void {
 }
 
 $("back").addEventListener("click", back);
-$("cancel").addEventListener("click", () => { marks = []; chosen = view ? descend(view.picks, []) : []; draw(); });
+$("cancel").addEventListener("click", () => { marks = []; chosen = view ? descend(view.picks, [], false) : []; draw(); });
 connect();

@@ -27,13 +27,16 @@ export function finished(moves: Move[], chosen: Pick[]): Move | null {
   return candidates(moves, chosen).find((m) => m.picks.length === chosen.length) ?? null;
 }
 
-/** Take every step that has one choice only. */
-export function descend(moves: Move[], chosen: Pick[]): Pick[] {
+/** Take every step that has one choice only; `finish`: also the step that completes the move (after a
+ * click; never before the first, so a move is always played by a click on the board). */
+export function descend(moves: Move[], chosen: Pick[], finish = true): Pick[] {
   let path = chosen;
   while (moves.length && !finished(moves, path)) {
     const next = nextPicks(moves, path);
     if (next.length !== 1) break;
-    path = [...path, next[0]];
+    const longer = [...path, next[0]];
+    if (!finish && finished(moves, longer)) break;
+    path = longer;
   }
   return path;
 }
