@@ -71,7 +71,8 @@ async def shoot(page: Page, folder: Path, name: str) -> None:
     await page.set_viewport_size({"width": 1280, "height": 900})
 
 
-async def play_by_clicks(site: Site, pages: dict[int, Page], rng: random.Random) -> tuple[int, list[float]]:
+async def play_by_clicks(site: Site, pages: dict[int, Page], rng: random.Random,
+                         shots: Path) -> tuple[int, list[float]]:
     """Plays until the game ends, each move by clicks on glowing board places of the mover's page; returns
     the plies played and, per move, the milliseconds from the final click to the other player's page."""
     latencies: list[float] = []
@@ -91,6 +92,9 @@ async def play_by_clicks(site: Site, pages: dict[int, Page], rng: random.Random)
             count = await spots.count()
             assert count, f"ply {ply}: no glowing place to click: {await page.locator('#status').text_content()}"
             await spots.nth(rng.randrange(count)).click()
+            if ply == 6 and await page.evaluate("document.body.dataset.state") == "ready" and \
+                    await page.locator("#overlay .spot.picked").count():
+                await shoot(page, shots, "zaic-picking")  # a pick made (yellow), the next ones offered (green)
             if await page.evaluate("document.body.dataset.state") != "ready" or \
                     await page.locator("#overlay .spot.offered").count() == 0:
                 break
@@ -112,7 +116,7 @@ async def test_two_pages_play_a_whole_zaic_game_by_clicks_and_a_spectator_cannot
         await ready_at(pages[CAROL], 0)
         await shoot(pages[ALICE], tmp_path, "zaic-start-alice")
         started = time.monotonic()
-        plies, latencies = await play_by_clicks(site, pages, random.Random(22))
+        plies, latencies = await play_by_clicks(site, pages, random.Random(22), tmp_path)
         elapsed = time.monotonic() - started
         row, game = await site.host.engine(site.game_id)
         assert row.status == "finished" and game.outcome() is not None and plies == len(game.history)

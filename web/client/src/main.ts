@@ -96,7 +96,10 @@ function statusText(v: View, next: Pick[]): string {
 function draw(): void {
   if (!view) return;
   const v = view;
-  $("title").textContent = `${v.title} #${v.game_id} · move ${v.ply + 1}`;
+  $("title").textContent = v.status === "active" ? `${v.title} #${v.game_id} · move ${v.ply + 1}`
+    : `${v.title} #${v.game_id} · ${v.ply} moves`;
+  // The whole board in view on a wide screen: as wide as the window's height allows (CSSOM, allowed by the CSP).
+  $("board").style.maxWidth = `max(320px, calc((100vh - 150px) * ${image.naturalWidth / image.naturalHeight}))`;
   const next = posting ? [] : nextPicks(v.picks, chosen);
   $("status").textContent = statusText(v, next);
   overlay.setAttribute("viewBox", `0 0 ${image.naturalWidth} ${image.naturalHeight}`);
@@ -167,6 +170,7 @@ function back(): void {
 async function post(move: Move): Promise<void> {
   if (!view) return;
   posting = true;
+  document.body.dataset.state = "posting";
   draw();
   const response = await api("move", {
     method: "POST", headers: { "Content-Type": "application/json" },
