@@ -21,7 +21,7 @@ from aiohttp import WSMsgType, web
 from host.service import Host
 from web import calls, tokens
 from web.limits import Budget
-from web.live import Hub
+from web.live import SWEEP, Hub
 
 log = logging.getLogger(__name__)
 HERE = Path(__file__).resolve().parent
@@ -168,7 +168,7 @@ async def live(request: web.Request) -> web.WebSocketResponse:
     socket = web.WebSocketResponse(heartbeat=30, max_msg_size=1024)
     await socket.prepare(request)
     hub = request.app[HUB_KEY]
-    hub.join(grant.game_id, socket)
+    await hub.join(grant.game_id, socket)
     try:
         async for message in socket:  # the page only listens; anything it sends is ignored
             if message.type == WSMsgType.ERROR:
@@ -178,8 +178,10 @@ async def live(request: web.Request) -> web.WebSocketResponse:
     return socket
 
 
-def create_app(host: Host, config: WebConfig, *, now: Callable[[], float] = time.time) -> web.Application:
-    """The application over ``host``; its hub hears every committed change through the host's change hook."""
+def create_app(host: Host, config: WebConfig, *, now: Callable[[], float] = time.time,
+               sweep: float = SWEEP) -> web.Application:
+    """The application over ``host``; its hub hears every committed change through the host's change hook,
+    and finds any other change of a watched game within ``sweep`` seconds."""
     app = web.Application(middlewares=[errors], client_max_size=MAX_BODY)
     app[HOST_KEY] = host
     app[CONFIG_KEY] = config
@@ -189,6 +191,11 @@ def create_app(host: Host, config: WebConfig, *, now: Callable[[], float] = time
     app[HUB_KEY] = hub
     calls.on_change(host, hub.changing)
     app.on_response_prepare.append(_headers)
+
+    async def started(_app: web.Application) -> None:
+        hub.start(sweep)
+
+    app.on_startup.append(started)
     app.on_shutdown.append(lambda _app: hub.close())
     app.router.add_get("/g/{game_id}", page)
     app.router.add_get("/static/board.js", script)

@@ -39,7 +39,7 @@ class Site:
 
 @asynccontextmanager
 async def board_site(tmp_path: Path, *, game: str = "zaic", burst: float = 1000.0, per_second: float = 1000.0,
-                     port: int | None = None) -> AsyncIterator[Site]:
+                     sweep: float = 2.0) -> AsyncIterator[Site]:
     """Alice and Bob in a started game of ``game`` over a SQLite file, served on 127.0.0.1."""
     db = await Database.open(tmp_path / "web.sqlite3")
     host = Host(db, now=lambda: NOW)
@@ -47,9 +47,8 @@ async def board_site(tmp_path: Path, *, game: str = "zaic", burst: float = 1000.
     lobby = await host.accept(lobby.row.id, BOB)
     assert lobby.started
     config = WebConfig(port=0, public_url="http://board.test", secret=SECRET, burst=burst, per_second=per_second)
-    app = create_app(host, config, now=lambda: NOW)
-    server = TestServer(app, host="127.0.0.1", port=port) if port is not None else TestServer(app, host="127.0.0.1")
-    client = TestClient(server)
+    app = create_app(host, config, now=lambda: NOW, sweep=sweep)
+    client = TestClient(TestServer(app, host="127.0.0.1"))
     await client.start_server()
     try:
         yield Site(host, client, config, lobby.row.id)

@@ -7,6 +7,7 @@ import json
 import time
 from pathlib import Path
 
+import pytest
 from aiohttp import WSMsgType
 
 from tests.web.site import ALICE, BOB, CAROL, SECRET, board_site
@@ -130,3 +131,17 @@ async def test_a_move_made_anywhere_reaches_every_open_page_within_a_second(tmp_
         assert view["ply"] == 1  # announced after the commit: the page's reload sees the move
         for socket in sockets:
             await socket.close()
+
+
+async def test_a_change_without_the_hook_reaches_open_pages_by_the_sweep(tmp_path: Path) -> None:
+    async with board_site(tmp_path, sweep=0.2) as site:
+        socket = await site.client.ws_connect(f"/api/games/{site.game_id}/live", params={"t": site.token(CAROL)})
+        await asyncio.sleep(0.3)
+        await site.host.abort(site.game_id, ALICE)  # no change hook runs for an abort
+        message = await asyncio.wait_for(socket.receive(), timeout=1.0)
+        assert json.loads(message.data)["type"] == "changed"
+        view = await (await site.client.get(f"/api/games/{site.game_id}/view", headers=site.auth(CAROL))).json()
+        assert view["status"] == "aborted"
+        with pytest.raises(asyncio.TimeoutError):  # announced once, not at every sweep
+            await asyncio.wait_for(socket.receive(), timeout=0.5)
+        await socket.close()
