@@ -10,7 +10,7 @@ are made in the DM menus.
 from __future__ import annotations
 
 import asyncio
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from typing import TYPE_CHECKING, Any
 
 import render
@@ -32,6 +32,8 @@ class BoardView:
     title: str
     status: str
     ply: int
+    version: int
+    """The row's version: it changes with every write, also those that leave the ply (a draw offer, an abort)."""
     seat: int | None
     observation: dict[str, Any]
     hotspots: dict[str, dict[str, Any]]
@@ -42,9 +44,7 @@ class BoardView:
     result: dict[str, Any] | None = None
 
     def to_json(self) -> dict[str, Any]:
-        return {"game_id": self.game_id, "game": self.game, "title": self.title, "status": self.status,
-                "ply": self.ply, "seat": self.seat, "observation": self.observation, "hotspots": self.hotspots,
-                "picks": self.picks, "secret": self.secret, "result": self.result}
+        return asdict(self)
 
 
 def _observation(host: Host, row: GameRow, game: Game, seat: int | None) -> dict[str, Any]:
@@ -83,7 +83,7 @@ async def board_view(host: Host, game_id: int, user: int | None) -> BoardView:
     picks, secret = _picks(row, game, user)
     outcome = game.outcome()
     return BoardView(game_id=row.id, game=row.game, title=game.title, status=row.status, ply=len(game.history),
-                     seat=seat, observation=observation,
+                     version=row.version, seat=seat, observation=observation,
                      hotspots={k: {"shape": s.shape, "points": list(s.points)} for k, s in spots.items()},
                      picks=picks, secret=secret, result=outcome.to_dict() if outcome is not None else None)
 

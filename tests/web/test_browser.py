@@ -76,8 +76,9 @@ async def play_by_clicks(site: Site, pages: dict[int, Page], rng: random.Random,
     """Plays until the game ends, each move by clicks on glowing board places of the mover's page; returns
     the plies played and, per move, the milliseconds from the final click to the other player's page."""
     latencies: list[float] = []
-    for ply in range(MAX_PLIES):
+    for _ in range(MAX_PLIES):
         row, game = await site.host.engine(site.game_id)
+        ply = len(game.history)
         if row.status != "active":
             return ply, latencies
         mover = row.user_at(min(game.to_move()))
@@ -115,6 +116,12 @@ async def test_two_pages_play_a_whole_zaic_game_by_clicks_and_a_spectator_cannot
             await pages[user].goto(base + site.url(user))
         await ready_at(pages[CAROL], 0)
         await shoot(pages[ALICE], tmp_path, "zaic-start-alice")
+        row, game = await site.host.engine(site.game_id)  # the first move by slash command: the pages follow
+        typed = time.monotonic()
+        await site.host.play(site.game_id, row.user_at(0), game.legal_moves(0)[0])
+        for user in (ALICE, BOB, CAROL):
+            await ready_at(pages[user], 1)
+        assert time.monotonic() - typed < 1.0
         started = time.monotonic()
         plies, latencies = await play_by_clicks(site, pages, random.Random(22), tmp_path)
         elapsed = time.monotonic() - started

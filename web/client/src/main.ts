@@ -6,7 +6,8 @@ import { Pick, Move, descend, nextPicks, finished } from "./picks";
 
 interface Hotspot { shape: "rect" | "circle" | "polygon"; points: number[] }
 interface View {
-  game_id: number; game: string; title: string; status: string; ply: number; seat: number | null;
+  game_id: number; game: string; title: string; status: string; ply: number; version: number;
+  seat: number | null;
   hotspots: Record<string, Hotspot>; picks: Move[]; secret: boolean; result: { reason?: string } | null;
 }
 
@@ -47,7 +48,7 @@ async function load(): Promise<void> {
   if (!response.ok) { showError(await errorOf(response)); document.body.dataset.state = "error"; return; }
   const fresh: View = await response.json();
   if (ticket !== loading) return;
-  const src = `/api/games/${gameId}/board.png?ply=${fresh.ply}&t=${encodeURIComponent(token)}`;
+  const src = `/api/games/${gameId}/board.png?ply=${fresh.ply}&v=${fresh.version}&t=${encodeURIComponent(token)}`;
   await new Promise<void>((resolve) => {
     image.onload = () => resolve();
     image.onerror = () => resolve();
