@@ -145,3 +145,12 @@ async def test_a_change_without_the_hook_reaches_open_pages_by_the_sweep(tmp_pat
         with pytest.raises(asyncio.TimeoutError):  # announced once, not at every sweep
             await asyncio.wait_for(socket.receive(), timeout=0.5)
         await socket.close()
+
+
+async def test_a_failure_inside_is_a_json_500_without_a_traceback(tmp_path: Path) -> None:
+    async with board_site(tmp_path) as site:
+        await site.host.db.close()  # the database is gone: every read fails inside the host
+        site.host.session.engines.clear()
+        response = await site.client.get(f"/api/games/{site.game_id}/view", headers=site.auth(ALICE))
+        assert response.status == 500
+        assert await response.json() == {"error": "Something went wrong on our side; try again."}
