@@ -6,7 +6,7 @@ STAMP := $(VENV)/.installed
 
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: run test lint bench postgres
+.PHONY: run test lint bench postgres node chromium web-client
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -16,15 +16,38 @@ $(STAMP): requirements.txt | $(BIN)/python
 	$(BIN)/python -m pip install --quiet -r requirements.txt
 	touch $(STAMP)
 
-run: $(STAMP)
+run: $(STAMP) web-client
 	$(BIN)/python bot.py
+
+# The board page's script (web/client): TypeScript bundled by esbuild, rebuilt when its sources change.
+CLIENT := web/client
+CLIENT_BUNDLE := $(CLIENT)/dist/board.js
+CLIENT_DEPS := $(CLIENT)/node_modules/.installed
+
+node:
+	@command -v npm >/dev/null 2>&1 || \
+		{ $(SUDO) apt-get update && $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y nodejs npm; }
+
+$(CLIENT_DEPS): $(CLIENT)/package.json $(CLIENT)/package-lock.json | node
+	cd $(CLIENT) && npm ci --no-audit --no-fund
+	touch $@
+
+$(CLIENT_BUNDLE): $(wildcard $(CLIENT)/src/*.ts) $(CLIENT)/tsconfig.json $(CLIENT_DEPS)
+	cd $(CLIENT) && npm run --silent build
+
+web-client: $(CLIENT_BUNDLE)
+
+# The browser tests drive Debian's Chromium through Playwright (never `playwright install`).
+chromium:
+	@command -v chromium >/dev/null 2>&1 || \
+		{ $(SUDO) apt-get update && $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y chromium; }
 
 # The tests start a throwaway PostgreSQL server: install Debian's package when its initdb is missing.
 postgres:
 	@command -v initdb >/dev/null 2>&1 || ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || \
 		{ $(SUDO) apt-get update && $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y postgresql; }
 
-test: $(STAMP) postgres
+test: $(STAMP) postgres chromium web-client
 	$(BIN)/ruff check .
 	$(BIN)/python -m pytest -q
 

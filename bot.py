@@ -33,6 +33,7 @@ from host.lobby import CHALLENGE_TTL, MAX_OPEN_CHALLENGES
 from host.results import Report
 from host.shards import Shards
 from host.worker import Worker
+from web.app import WebServer, start_from_env
 
 log = logging.getLogger("zgames")
 NO_TOKEN = """DISCORD_TOKEN is not set.
@@ -147,6 +148,7 @@ class ZBot(commands.Bot):
         self.db: Database | None = None
         self._host: Host | None = None
         self._worker_task: asyncio.Task[None] | None = None
+        self._web: WebServer | None = None
         self.recovered: list[Report] = []
         """Games started by recovery at start-up, posted once the bot is connected."""
         self.hints = Ration()
@@ -189,6 +191,7 @@ class ZBot(commands.Bot):
                                challenge_days=self.config.challenge_days, engine_cache=self.config.engine_cache,
                                ai_workers=self.config.ai_workers, ai_think_delay=self.config.ai_think_delay,
                                display_name=self.display_name, scope=self.lease_scope)
+        self._web = await start_from_env(self._host)  # the board pages (web/); off unless WEB_PORT is set
         self.recovered = await self._host.recover()
         if self.recovered:
             log.info("started %d game(s) that a crash had left waiting", len(self.recovered))
@@ -224,6 +227,9 @@ class ZBot(commands.Bot):
             await self._host.worker.stop()
             self._host.ai.close()
         await super().close()
+        if self._web is not None:
+            await self._web.close()
+            self._web = None
         if self.db is not None:
             await self.db.close()
             self.db = None

@@ -22,6 +22,7 @@ from host import ladder, ratings
 from host.ai_turns import AiPlayers
 from host.boards import Boards, Renderer
 from host.builder import MoveBuilder
+from host.clickable import Clickable
 from host.correspondence import Correspondence
 from host.engine_cache import ENGINE_CACHE
 from host.ladder import Ladders
@@ -85,6 +86,8 @@ class Host:
         self.record_exchange = RecordExchange(self.records, self.lobby, clock)
         self.builder = MoveBuilder(load=self.boards.loaded, draw=self.boards.draw, play=self.turns.play)
         """The move builder: a move by clicks, one step at a time (``host/builder.py``)."""
+        self.clickable = Clickable(self.session, self.boards)
+        """The clickable board page's views (``web/``): the viewer's observation, PNG, hotspots and picks."""
         self.ai = AiPlayers(self.session, self.turns, self.boards, self.outbox, clock, workers=ai_workers,
                             think_delay=ai_think_delay, pool=ai_pool)
         if ai:

@@ -34,12 +34,13 @@ LAYERS: dict[str, set[str]] = {
     "host": {"data", "engines", "ai", "render"},
     "cogs": {"host", "engines"},
     "web": {"host", "engines"},
-    "bot.py": {"cogs", "host", "data"},
+    "bot.py": {"cogs", "host", "data", "web"},
 }
 """Which parts each part may import (its own part always). ``bot.py`` is the composition root: it opens the
 database (``data.db.Database``, the start-up ``data.preflight`` checks, ``data.postgres`` when configured),
-builds the host and loads the cogs; it writes no SQL (the scan below covers it) and draws nothing, so it
-needs neither ``render`` nor ``ai`` (the host owns both) nor ``engines``."""
+builds the host, loads the cogs and starts the board pages (``web``) when configured; it writes no SQL (the
+scan below covers it) and draws nothing, so it needs neither ``render`` nor ``ai`` (the host owns both) nor
+``engines``."""
 
 TYPE_ONLY: dict[str, set[str]] = {"cogs": {"bot.py"}}
 """Imports allowed under ``if TYPE_CHECKING:`` only: a cog names the bot's class ``ZBot`` in annotations; at

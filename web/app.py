@@ -1,0 +1,232 @@
+"""The aiohttp application: the page, its script, the JSON API and the WebSocket, behind a signed token.
+
+Served by the bot process on its own event loop when ``WEB_PORT`` is set (``start_from_env``); off
+otherwise. Every API answer is JSON, errors included (never a traceback); every response carries the
+security headers; a request body over ``MAX_BODY`` bytes and a user over their rate are refused.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import time
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+from urllib.parse import quote
+
+from aiohttp import WSMsgType, web
+
+from host.app import Host
+from web import calls, tokens
+from web.limits import Budget
+from web.live import SWEEP, Hub
+
+log = logging.getLogger(__name__)
+HERE = Path(__file__).resolve().parent
+STATIC = HERE / "static"
+BUNDLE = HERE / "client" / "dist" / "board.js"
+MAX_BODY = 4096
+"""Bytes a request body may have: a move is a few dozen."""
+CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' blob:; connect-src 'self'; "
+       "frame-ancestors 'self' https://discord.com https://*.discord.com; base-uri 'none'; form-action 'none'; "
+       "object-src 'none'")
+"""Only the page's own origin, and Discord's frame around it (an Activity)."""
+
+HOST_KEY = web.AppKey("host", Host)
+CONFIG_KEY = web.AppKey("config", "WebConfig")
+HUB_KEY = web.AppKey("hub", Hub)
+BUDGET_KEY = web.AppKey("budget", Budget)
+NOW_KEY = web.AppKey("now", Callable[[], float])
+
+
+@dataclass(frozen=True)
+class WebConfig:
+    """``WEB_PORT`` (off when unset), ``PUBLIC_URL`` (where players reach it), ``WEB_SECRET`` (signs links)."""
+
+    port: int
+    public_url: str
+    secret: bytes
+    bind: str = "127.0.0.1"
+    """``WEB_BIND``: the address to listen on; a reverse proxy in front of it serves HTTPS."""
+    burst: float = 40.0
+    per_second: float = 10.0
+
+    @classmethod
+    def from_env(cls) -> WebConfig | None:
+        port = os.environ.get("WEB_PORT", "").strip()
+        if not port:
+            return None
+        secret = os.environ.get("WEB_SECRET", "").strip()
+        if len(secret) < 16:
+            raise ValueError("WEB_PORT is set, so WEB_SECRET must be too (16 characters or more): it signs "
+                             "the board links.")
+        if not port.isdigit() or not 0 < int(port) < 65536:
+            raise ValueError(f"WEB_PORT must be a port number, not {port!r}")
+        public = os.environ.get("PUBLIC_URL", "").strip() or f"http://localhost:{port}"
+        return cls(port=int(port), public_url=public.rstrip("/"), secret=secret.encode(),
+                   bind=os.environ.get("WEB_BIND", "").strip() or "127.0.0.1")
+
+    def link(self, user: int, game_id: int, now: float, ttl: float = tokens.LINK_TTL) -> str:
+        """The **Open board** link for ``user`` on ``game_id``."""
+        token = tokens.issue(self.secret, user, game_id, now, ttl)
+        return f"{self.public_url}/g/{game_id}?t={quote(token)}"
+
+
+def _error(status: int, message: str) -> web.Response:
+    return web.json_response({"error": message}, status=status)
+
+
+@web.middleware
+async def errors(request: web.Request, handler: Callable[[web.Request], Awaitable[web.StreamResponse]]
+                 ) -> web.StreamResponse:
+    """Every failure as ``{"error": ...}`` with a fitting status; nothing of the server's insides leaks."""
+    try:
+        return await handler(request)
+    except tokens.TokenError as error:
+        return _error(401, str(error))
+    except calls.HostError as error:
+        return _error(409, str(error))
+    except web.HTTPRequestEntityTooLarge:
+        return _error(413, f"The request is too large (at most {MAX_BODY} bytes).")
+    except web.HTTPException as error:
+        if error.status < 400:
+            raise
+        return _error(error.status, error.reason)
+    except Exception:
+        log.exception("web request %s %s failed", request.method, request.path)
+        return _error(500, "Something went wrong on our side; try again.")
+
+
+async def _headers(_request: web.Request, response: web.StreamResponse) -> None:
+    response.headers["Content-Security-Policy"] = CSP
+    response.headers["X-Content-Type-Options"] = "nosniff"
+    response.headers["Referrer-Policy"] = "no-referrer"  # the page's address holds its token
+    response.headers.setdefault("Cache-Control", "no-store")
+
+
+def _game_id(request: web.Request) -> int:
+    text = request.match_info["game_id"]
+    if not text.isdigit() or len(text) > 18:
+        raise web.HTTPNotFound(reason="No such game.")
+    return int(text)
+
+
+def _grant(request: web.Request) -> tokens.Grant:
+    """The caller's grant for this game, from ``Authorization: Bearer`` or the ``t`` query; then their rate."""
+    header = request.headers.get("Authorization", "")
+    token = header.removeprefix("Bearer ").strip() if header.startswith("Bearer ") else request.query.get("t", "")
+    grant = tokens.verify(request.app[CONFIG_KEY].secret, token, _game_id(request), request.app[NOW_KEY]())
+    if not request.app[BUDGET_KEY].take(grant.user, time.monotonic()):
+        raise web.HTTPTooManyRequests(reason="Too many requests: wait a moment.")
+    return grant
+
+
+async def page(_request: web.Request) -> web.FileResponse:
+    return web.FileResponse(STATIC / "board.html")
+
+
+async def script(_request: web.Request) -> web.StreamResponse:
+    if not BUNDLE.exists():
+        return _error(503, "The page's script is not built: run `make web-client`.")
+    return web.FileResponse(BUNDLE)
+
+
+async def style(_request: web.Request) -> web.FileResponse:
+    return web.FileResponse(STATIC / "board.css")
+
+
+async def view(request: web.Request) -> web.Response:
+    grant = _grant(request)
+    return web.json_response(await calls.board_view(request.app[HOST_KEY], grant.game_id, grant.user))
+
+
+async def image(request: web.Request) -> web.Response:
+    grant = _grant(request)
+    ply_text = request.query.get("ply", "")
+    ply = int(ply_text) if ply_text.isdigit() and len(ply_text) < 9 else None
+    png = await calls.board_image(request.app[HOST_KEY], grant.game_id, grant.user, ply)
+    return web.Response(body=png, content_type="image/png",
+                        headers={"Cache-Control": "private, max-age=3600" if ply is not None else "no-store"})
+
+
+async def move(request: web.Request) -> web.Response:
+    grant = _grant(request)
+    try:
+        body: Any = await request.json()
+    except ValueError:
+        return _error(400, "Send the move as JSON: {\"move\": ..., \"ply\": ...}.")
+    if not isinstance(body, dict) or not isinstance(body.get("move"), str) or type(body.get("ply")) is not int:
+        return _error(400, "Send the move as JSON: {\"move\": ..., \"ply\": ...}.")
+    await calls.play(request.app[HOST_KEY], grant.game_id, grant.user, body["move"], body["ply"])
+    return web.json_response({"ok": True})
+
+
+async def live(request: web.Request) -> web.WebSocketResponse:
+    grant = _grant(request)
+    socket = web.WebSocketResponse(heartbeat=30, max_msg_size=1024)
+    await socket.prepare(request)
+    hub = request.app[HUB_KEY]
+    await hub.join(grant.game_id, socket)
+    try:
+        async for message in socket:  # the page only listens; anything it sends is ignored
+            if message.type == WSMsgType.ERROR:
+                break
+    finally:
+        hub.leave(grant.game_id, socket)
+    return socket
+
+
+def create_app(host: Host, config: WebConfig, *, now: Callable[[], float] = time.time,
+               sweep: float = SWEEP) -> web.Application:
+    """The application over ``host``; its hub hears every committed change through the host's change hook,
+    and finds any other change of a watched game within ``sweep`` seconds."""
+    app = web.Application(middlewares=[errors], client_max_size=MAX_BODY)
+    app[HOST_KEY] = host
+    app[CONFIG_KEY] = config
+    app[NOW_KEY] = now
+    app[BUDGET_KEY] = Budget(config.burst, config.per_second)
+    hub = Hub(lambda game_id: calls.version(host, game_id))
+    app[HUB_KEY] = hub
+    calls.on_change(host, hub.changing)
+    app.on_response_prepare.append(_headers)
+
+    async def started(_app: web.Application) -> None:
+        hub.start(sweep)
+
+    app.on_startup.append(started)
+    app.on_shutdown.append(lambda _app: hub.close())
+    app.router.add_get("/g/{game_id}", page)
+    app.router.add_get("/static/board.js", script)
+    app.router.add_get("/static/board.css", style)
+    app.router.add_get("/api/games/{game_id}/view", view)
+    app.router.add_get("/api/games/{game_id}/board.png", image)
+    app.router.add_post("/api/games/{game_id}/move", move)
+    app.router.add_get("/api/games/{game_id}/live", live)
+    return app
+
+
+class WebServer:
+    """The running site: ``close`` stops it (the bot's ``close``)."""
+
+    def __init__(self, runner: web.AppRunner, config: WebConfig) -> None:
+        self.runner = runner
+        self.config = config
+
+    async def close(self) -> None:
+        await self.runner.cleanup()
+
+
+async def start(host: Host, config: WebConfig) -> WebServer:
+    runner = web.AppRunner(create_app(host, config), access_log=None)
+    await runner.setup()
+    await web.TCPSite(runner, config.bind, config.port).start()
+    log.info("board pages served on %s:%d (%s)", config.bind, config.port, config.public_url)
+    return WebServer(runner, config)
+
+
+async def start_from_env(host: Host) -> WebServer | None:
+    """The site when ``WEB_PORT`` is set, else ``None`` (the bot works exactly as without it)."""
+    config = WebConfig.from_env()
+    return await start(host, config) if config is not None else None

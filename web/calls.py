@@ -1,0 +1,47 @@
+"""Every call web/ makes into the host, in one place: when the host's services move, only this file changes.
+
+The services used: ``host.turns.play`` (version-checked by ``expected_ply``), ``host.session.row`` (the row, for
+its version), ``host.session.on_change`` (the change hook, run inside each committing transaction) and
+``host.clickable`` (the viewer's view, PNG, hotspots and picks).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from host.app import Host
+from host.results import HostError
+
+__all__ = ["HostError", "board_image", "board_view", "on_change", "play", "version"]
+
+
+async def board_view(host: Host, game_id: int, user: int) -> dict[str, Any]:
+    """The JSON view of ``game_id`` for ``user`` (their seat's view if seated, else the public one)."""
+    return (await host.clickable.board_view(game_id, user)).to_json()
+
+
+async def board_image(host: Host, game_id: int, user: int, ply: int | None) -> bytes:
+    return await host.clickable.board_image(game_id, user, ply)
+
+
+async def play(host: Host, game_id: int, user: int, move: str, ply: int) -> None:
+    """Play ``move`` for ``user`` on the position of ``ply``: refused (``HostError``) on any other position."""
+    await host.turns.play(game_id, user, move, expected_ply=ply)
+
+
+async def version(host: Host, game_id: int) -> int:
+    """The game row's version: it grows with every committed write."""
+    return int((await host.session.row(game_id)).version)
+
+
+def on_change(host: Host, hook: Callable[[int, int], Awaitable[None] | None]) -> None:
+    """Call ``hook(game_id, version_before)`` inside every transaction that moves a game on (the version it
+    replaces, so the caller can wait for the commit by watching the version pass it)."""
+
+    async def changed(_conn: Any, change: Any) -> None:
+        result = hook(change.row.id, change.row.version)
+        if result is not None:
+            await result
+
+    host.session.on_change.append(changed)

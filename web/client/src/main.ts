@@ -1,0 +1,199 @@
+// The live board page: the server's PNG with its hotspots as a clickable overlay. Clicking walks the picks of
+// the viewer's legal moves as a prefix tree (like the move builder); the final click posts the move with the
+// ply it was made on. A WebSocket says when the game changed, and the page reloads its view.
+
+import { Pick, Move, descend, nextPicks, finished } from "./picks";
+
+interface Hotspot { shape: "rect" | "circle" | "polygon"; points: number[] }
+interface View {
+  game_id: number; game: string; title: string; status: string; ply: number; version: number;
+  seat: number | null;
+  hotspots: Record<string, Hotspot>; picks: Move[]; secret: boolean; result: { reason?: string } | null;
+}
+
+const SVG = "http://www.w3.org/2000/svg";
+const gameId = Number(location.pathname.split("/").pop());
+const token = new URLSearchParams(location.search).get("t") ?? "";
+const $ = <T extends HTMLElement>(id: string) => document.getElementById(id) as T;
+const image = $<HTMLImageElement>("image");
+const overlay = document.getElementById("overlay") as unknown as SVGSVGElement;
+
+let view: View | null = null;
+let chosen: Pick[] = [];
+let marks: number[] = []; // length of `chosen` after each player's click
+let loading = 0;
+let posting = false;
+
+async function api(path: string, init?: RequestInit): Promise<Response> {
+  return fetch(`/api/games/${gameId}/${path}`, {
+    ...init, headers: { ...(init?.headers ?? {}), Authorization: `Bearer ${token}` },
+  });
+}
+
+function showError(text: string | null): void {
+  const box = $("error");
+  box.textContent = text ?? "";
+  box.hidden = !text;
+}
+
+async function errorOf(response: Response): Promise<string> {
+  try { return (await response.json()).error ?? response.statusText; } catch { return response.statusText; }
+}
+
+async function load(): Promise<void> {
+  const ticket = ++loading;
+  document.body.dataset.state = "loading";
+  const response = await api("view");
+  if (ticket !== loading) return;
+  if (!response.ok) { showError(await errorOf(response)); document.body.dataset.state = "error"; return; }
+  const fresh: View = await response.json();
+  if (ticket !== loading) return;
+  const src = `/api/games/${gameId}/board.png?ply=${fresh.ply}&v=${fresh.version}&t=${encodeURIComponent(token)}`;
+  await new Promise<void>((resolve) => {
+    image.onload = () => resolve();
+    image.onerror = () => resolve();
+    image.src = src;
+  });
+  if (ticket !== loading) return;
+  if (!image.naturalWidth) { setTimeout(load, 200); return; } // the game moved on while loading: again
+  view = fresh;
+  chosen = []; marks = [];
+  chosen = descend(view.picks, chosen, false);
+  draw();
+  document.body.dataset.ply = String(view.ply);
+  document.body.dataset.shown = String(Date.now());
+  document.body.dataset.state = "ready";
+}
+
+function shape(spot: Hotspot): SVGElement {
+  const p = spot.points;
+  if (spot.shape === "circle") {
+    const c = document.createElementNS(SVG, "circle");
+    c.setAttribute("cx", String(p[0])); c.setAttribute("cy", String(p[1])); c.setAttribute("r", String(p[2]));
+    return c;
+  }
+  if (spot.shape === "rect") {
+    const r = document.createElementNS(SVG, "rect");
+    r.setAttribute("x", String(p[0])); r.setAttribute("y", String(p[1]));
+    r.setAttribute("width", String(p[2] - p[0])); r.setAttribute("height", String(p[3] - p[1]));
+    return r;
+  }
+  const g = document.createElementNS(SVG, "polygon");
+  const pairs: string[] = [];
+  for (let i = 0; i + 1 < p.length; i += 2) pairs.push(`${p[i]},${p[i + 1]}`);
+  g.setAttribute("points", pairs.join(" "));
+  return g;
+}
+
+function statusText(v: View, next: Pick[]): string {
+  if (v.status !== "active") return v.result?.reason ? `Game over: ${v.result.reason}` : `Game ${v.status}.`;
+  if (v.seat === null) return "You are watching.";
+  if (v.secret) return "Your choice now is secret: make it in the menu the bot sent you by DM.";
+  if (!v.picks.length) return "Waiting for the other side…";
+  if (posting) return "Playing…";
+  return next.length ? `Your move: choose a ${next[0].kind}.` : "Your move.";
+}
+
+function draw(): void {
+  if (!view) return;
+  const v = view;
+  $("title").textContent = v.status === "active" ? `${v.title} #${v.game_id} · move ${v.ply + 1}`
+    : `${v.title} #${v.game_id} · ${v.ply} moves`;
+  // The whole board in view on a wide screen: as wide as the window's height allows (CSSOM, allowed by the CSP).
+  $("board").style.maxWidth = `max(320px, calc((100vh - 150px) * ${image.naturalWidth / image.naturalHeight}))`;
+  const next = posting ? [] : nextPicks(v.picks, chosen);
+  $("status").textContent = statusText(v, next);
+  overlay.setAttribute("viewBox", `0 0 ${image.naturalWidth} ${image.naturalHeight}`);
+  overlay.replaceChildren();
+  const offered = new Map<string, Pick[]>();
+  for (const pick of next) if (pick.target) offered.set(pick.target, [...(offered.get(pick.target) ?? []), pick]);
+  const picked = new Set(chosen.map((p) => p.target).filter((t): t is string => !!t));
+  for (const [target, spot] of Object.entries(v.hotspots)) {
+    const el = shape(spot);
+    el.dataset.target = target;
+    el.classList.add("spot");
+    const picks = offered.get(target);
+    if (picks) {
+      el.classList.add("offered");
+      const title = document.createElementNS(SVG, "title");
+      title.textContent = picks.map((p) => p.label).join(" / ");
+      el.appendChild(title);
+      el.addEventListener("click", () => (picks.length === 1 ? choose(picks[0]) : offer(picks)));
+    } else if (picked.has(target)) {
+      el.classList.add("picked");
+    }
+    overlay.appendChild(el);
+  }
+  offer(next.filter((p) => !p.target));
+  const done = posting ? null : finished(v.picks, chosen);
+  if (done) { // only one move was left, taken for the player: one press plays it
+    const play = document.createElement("button");
+    play.type = "button";
+    play.textContent = `Play ${done.move}`;
+    play.addEventListener("click", () => void post(done));
+    $("choices").appendChild(play);
+  }
+  $("back").hidden = !marks.length;
+  $("cancel").hidden = !marks.length;
+}
+
+function offer(picks: Pick[]): void {
+  const box = $("choices");
+  box.replaceChildren(...picks.map((pick) => {
+    const button = document.createElement("button");
+    button.type = "button";
+    button.textContent = pick.label;
+    button.addEventListener("click", () => choose(pick));
+    return button;
+  }));
+}
+
+function choose(pick: Pick): void {
+  if (!view || posting) return;
+  document.body.dataset.clicked = String(Date.now());
+  chosen = descend(view.picks, [...chosen, pick]);
+  marks.push(chosen.length);
+
+  const done = finished(view.picks, chosen);
+  if (done) { void post(done); return; }
+  draw();
+}
+
+function back(): void {
+  if (!view) return;
+  marks.pop();
+
+  const keep = marks.length ? marks[marks.length - 1] : 0;
+  chosen = keep ? chosen.slice(0, keep) : descend(view.picks, [], false);
+  draw();
+}
+
+async function post(move: Move): Promise<void> {
+  if (!view) return;
+  posting = true;
+  document.body.dataset.state = "posting";
+  draw();
+  const response = await api("move", {
+    method: "POST", headers: { "Content-Type": "application/json" },
+    body: JSON.stringify({ move: move.move, ply: view.ply }),
+  });
+  posting = false;
+  showError(response.ok ? null : await errorOf(response));
+  await load();
+}
+
+let retry = 500;
+function connect(): void {
+  const scheme = location.protocol === "https:" ? "wss" : "ws";
+  const socket = new WebSocket(`${scheme}://${location.host}/api/games/${gameId}/live?t=${encodeURIComponent(token)}`);
+  socket.onopen = () => { retry = 500; void load(); }; // anything missed while away is in the fresh view
+  socket.onmessage = (event) => {
+    const data = JSON.parse(String(event.data));
+    if (data.type === "changed" && !posting) void load();
+  };
+  socket.onclose = () => { setTimeout(connect, retry); retry = Math.min(retry * 2, 10000); };
+}
+
+$("back").addEventListener("click", back);
+$("cancel").addEventListener("click", () => { marks = []; chosen = view ? descend(view.picks, [], false) : []; draw(); });
+connect();
