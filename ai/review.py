@@ -92,15 +92,16 @@ def judge(before: Game, seat: int, played: str, *, seed: int, level: str = "hard
 
 
 def review(new_game: Callable[[], Game], history: Sequence[tuple[int, str]], *, seed: int, level: str = "hard",
-           progress: Callable[[int, int], None] | None = None) -> list[Judged]:
-    """Every choice in ``history`` judged in order (dice and meta entries are replayed, not judged).
+           start: int = 0, progress: Callable[[int, int], None] | None = None) -> list[Judged]:
+    """Every choice in ``history`` from ply ``start`` on judged in order (dice and meta entries are replayed, not
+    judged; so are the plies before ``start``: a game played on from another's position judges its own moves).
 
     ``new_game`` makes the game's starting position; ``progress(done, total)`` is called after each ply.
     """
     game = new_game()
     judged: list[Judged] = []
     for index, (seat, text) in enumerate(history):
-        if seat != CHANCE and text not in META and game.outcome() is None:
+        if index >= start and seat != CHANCE and text not in META and game.outcome() is None:
             found = judge(game, seat, text, seed=seed, level=level)
             if found is not None:
                 judged.append(found)
