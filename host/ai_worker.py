@@ -39,6 +39,13 @@ def review(state: dict[str, Any], level: str, seed: int, start: int = 0) -> list
     return [item.to_dict() for item in judged]
 
 
+def judge(state: dict[str, Any], seat: int, played: str, seed: int, level: str = "hard") -> dict[str, Any] | None:
+    """One ply of a review (``ai.review.judge``) in the position ``state``: a review asks one ply per pool call,
+    so the AI turns queued meanwhile run between its plies instead of after the whole game."""
+    judged = reviewing.judge(_game(state), seat, played, seed=seed, level=level)
+    return None if judged is None else judged.to_dict()
+
+
 def warm_up() -> bool:
     """Import the engines and the AI in a fresh worker before the first real search needs them."""
     return bool(engines.GAMES) and callable(ai.choose)
