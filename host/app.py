@@ -84,7 +84,8 @@ class Host:
         self.session.on_finish.append(self.tournaments.game_finished)  # an event game's result
         self.ladders = Ladders(self.session, self.lobby, clock)
         self.ladders.register(self.worker)
-        self.records = Records(self.session, self.boards)
+        reviews = Reviews(db)
+        self.records = Records(self.session, self.boards, reviews)
         self.record_exchange = RecordExchange(self.records, self.lobby, clock)
         self.builder = MoveBuilder(load=self.boards.loaded, draw=self.boards.draw, play=self.turns.play)
         """The move builder: a move by clicks, one step at a time (``host/builder.py``)."""
@@ -94,7 +95,7 @@ class Host:
             self.session.on_change.append(self.ai.enqueue)  # an AI seat's turn lands with the write
             self.ai.wake = self.worker.wakeup  # an enqueued AI turn wakes the one job loop
             self.turns.on_shown.append(self.worker.wake)  # a shown board made the AI's reply due
-        self.reviews = GameReviews(self.session, Reviews(db), self.ai, self.boards, review_chart.chart, clock)
+        self.reviews = GameReviews(self.session, reviews, self.ai, self.boards, review_chart.chart, clock)
         """Game reviews (``/<game> review``): a job in its own lane, one ply per AI pool call."""
         self.reviews.register(self.worker)
 

@@ -26,6 +26,7 @@ from engines import CHANCE, Game
 from host import bots
 from host.ai_turns import AiPlayers, ai_seed
 from host.boards import Boards
+from host.records import MARKS
 from host.results import Board, HostError
 from host.session import GameSession
 from host.worker import Backoff, Worker
@@ -38,8 +39,6 @@ LEASE = 60.0
 """Seconds a claimed review stays ours without renewal (the runner renews it while the plies are judged)."""
 BACKOFF = Backoff(first=30.0, cap=3600.0)
 GIVE_UP = 6
-MARKS = {"blunder": "??", "mistake": "?", "inaccuracy": "?!"}
-"""The marks lichess uses, shown beside a judged move in the review and in the replay's captions."""
 SHOWN = ("blunder", "mistake")
 """The verdicts the review's caption lists move by move (inaccuracies are counted only)."""
 Chart = Callable[[Sequence[Sequence[Point]], Sequence[str], str, int], bytes]
@@ -110,14 +109,6 @@ def _describe(game: Game, seat: int, move: str) -> str:
         return move
 
 
-def mark_line(item: dict[str, Any]) -> str:
-    """``?? blunder — better: <label>``: what a replay caption adds to a judged ply."""
-    verdict = item.get("verdict", "")
-    if not verdict:
-        return ""
-    return f"{MARKS[verdict]} {verdict} — better: {item.get('best_label') or item['best']}"
-
-
 class GameReviews:
     """Requests, the review job, and the stored review's caption and chart."""
 
@@ -139,12 +130,15 @@ class GameReviews:
         worker.register(KIND, self.run, lease=LEASE, backoff=BACKOFF, give_up=GIVE_UP, lane=LANE)
         self.wake = worker.wake
 
-    async def request(self, game_id: int, user: int) -> Requested:
+    async def request(self, game_id: int, user: int, game: str | None = None) -> Requested:
         """The review of a finished game for ``user``: any player of it may ask, and so may anyone else when the
         game was played in a server channel, as every game is (they are public there); nobody else is refused.
-        A stored review is answered at once; otherwise the job is enqueued (once per game)."""
+        A stored review is answered at once; otherwise the job is enqueued (once per game). ``game``: the
+        command's game; a game of another kind is refused with the right command."""
         row = await self.session.row(game_id)
         title = self.session.game_class(row.game).title
+        if game is not None and row.game != game:
+            raise HostError(f"Game #{row.id} is a {title} game: use /{row.game} review for it.")
         if row.status != "finished":
             raise HostError(f"{title} game #{row.id} is not finished: a review judges a whole game, so ask once it"
                             " has ended.")
