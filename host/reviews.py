@@ -191,13 +191,14 @@ class GameReviews:
         _, game = await self.session.engine_copy(row.id)  # the sides as named at the end (Zodiac's after the duel)
         sides = [game.seat_name(s) for s in range(row.players)]
         names = self.boards.player_names(row, row.players) or [None] * row.players
-        people = [bots.plain_name(u) if bots.is_ai(u := row.user_at(s)) else names[s] or sides[s]
-                  for s in range(row.players)]
+        legend = [f"{sides[s]} ({name})" if (name := bots.plain_name(u) if bots.is_ai(u := row.user_at(s))
+                                             else names[s]) else sides[s] for s in range(row.players)]
+        people = [bots.mention(u) if (u := row.user_at(s)) else "open seat" for s in range(row.players)]
         lines: list[list[Point]] = [[] for _ in range(row.players)]
         for item in judged:
             lines[item.seat].append(Point(item.ply + 1, item.value, item.verdict))
         title = f"{cls.title} #{row.id}: evaluation by the {LEVEL} level"
-        image = await asyncio.to_thread(self.chart, lines, people, title, int(data.get("plies", 0)))
+        image = await asyncio.to_thread(self.chart, lines, legend, title, int(data.get("plies", 0)))
         caption = self._caption(row, cls.title, judged, labels, people, sides)
         return ReviewPost(row, caption, Board(image=image, filename=f"{row.game}-review-{row.id}.png"))
 
@@ -210,8 +211,8 @@ class GameReviews:
         for seat in range(row.players):
             mine = [j for j in judged if j.seat == seat]
             counts = {v: sum(1 for j in mine if j.verdict == v) for v in MARKS}
-            head.append(f"{sides[seat]} ({people[seat]}): {counts['blunder']} blunders, {counts['mistake']}"
-                        f" mistakes, {counts['inaccuracy']} inaccuracies in {len(mine)} judged moves.")
+            said = ", ".join(_count(counts[v], v) for v in MARKS)
+            head.append(f"{sides[seat]} ({people[seat]}): {said} in {_count(len(mine), 'judged move')}.")
             for item in (j for j in mine if j.verdict in SHOWN):
                 label = labels.get(item.ply, {})
                 body.append(f"move {item.ply + 1} {sides[seat]}: `{item.played}` {MARKS[item.verdict]}"
@@ -220,3 +221,8 @@ class GameReviews:
             body.append("No mistakes or blunders: well played.")
         text = "\n".join(head + body)
         return text if len(text) <= 1900 else text[:1880].rsplit("\n", 1)[0] + "\n… (more in the chart)"
+
+
+def _count(n: int, word: str) -> str:
+    plural = word[:-1] + "ies" if word.endswith("y") else word + "s"
+    return f"{n} {word if n == 1 else plural}"

@@ -37,10 +37,12 @@ async def test_a_review_is_prepared_posted_in_the_thread_and_then_answered_from_
             await fake.wait_until(posted, timeout=AI_WAIT, what="the review in the game's thread")
             review = posted()[0]
             assert [a.filename for a in review.attachments] == [f"zaic-review-{game_id}.png"]
-            assert review.attachments[0].data.startswith(PNG) and "judged moves" in review.content
+            assert review.attachments[0].data.startswith(PNG) and "judged move" in review.content
             if path := os.environ.get("REVIEW_CHART_OUT"):  # to look at the chart
                 with open(path, "wb") as out:
                     out.write(review.attachments[0].data)
+                with open(f"{path}.txt", "w") as out:
+                    out.write(review.content)
             again = await fake.slash("bob", "zaic review", {}, channel=thread)
             assert not again.ephemeral and again.content == review.content and again.original.attachments
             assert [m.id for m in posted()] == [review.id, again.original.id]  # the job posted once

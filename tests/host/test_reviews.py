@@ -120,7 +120,7 @@ async def test_the_job_judges_every_ply_stores_once_and_a_second_request_answers
     assert all(j["best_label"] and j["played_label"] for j in stored.data["judged"])
     assert len(posted) == 1 and posted[0].chart.image.startswith(PNG)
     caption = posted[0].caption
-    assert f"#{game_id} review" in caption and "judged moves" in caption
+    assert f"#{game_id} review" in caption and "judged move" in caption
     for item in stored.data["judged"]:
         if item["verdict"] in ("mistake", "blunder"):
             assert f"— better: {item['best_label']}" in caption
