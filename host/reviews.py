@@ -19,7 +19,7 @@ from typing import Any
 
 from ai.review import META, Judged
 from data import jobs
-from data.jobs import Job
+from data.jobs import Job, JobQueue
 from data.reviews import Reviews
 from data.store import GameRow
 from engines import CHANCE, Game
@@ -147,10 +147,11 @@ class GameReviews:
         stored = await self.store.get(row.id)
         if stored is not None:
             return Requested("", await self.post(row, stored.data))
+        failed = sum(1 for j in await JobQueue(self.session.db).given_up(kind=KIND) if j.game_id == row.id)
+        key = review_key(row.id) + (f":again{failed}" if failed else "")  # a review given up may be asked again
         now = self.now()
         async with self.session.db.transaction() as tx:
-            await jobs.enqueue(tx, kind=KIND, due_at=now, now=now, game_id=row.id, payload={},
-                               dedupe=review_key(row.id))
+            await jobs.enqueue(tx, kind=KIND, due_at=now, now=now, game_id=row.id, payload={}, dedupe=key)
         self.wake()
         where = f" in <#{row.thread_id}>" if row.thread_id else " here"
         return Requested(f"The review of {title} game #{row.id} is being prepared (the hard level judges every move;"

@@ -25,7 +25,7 @@ from host import ai_turns, ai_worker, bots
 from host.ai_turns import Done
 from host.app import Host
 from host.results import HostError
-from host.reviews import KIND, ReviewPost, start_ply
+from host.reviews import BACKOFF, GIVE_UP, KIND, ReviewPost, start_ply
 from tests.conftest import FakeClock, text_renderer
 
 A, B, STRANGER = 2001, 2002, 2003
@@ -129,6 +129,27 @@ async def test_the_job_judges_every_ply_stores_once_and_a_second_request_answers
     assert again.post is not None and again.post.caption == caption and again.post.chart.image.startswith(PNG)
     await host.worker.drain()
     assert calls == [] and len(posted) == 1 and await JobQueue(host.db).pending(kind=KIND) == []
+
+
+async def test_a_review_given_up_can_be_asked_again(host: Host, clock: FakeClock,
+                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    posted = posts_into(host)
+    game_id = await zaic(host, moves=4)
+    real = ai_worker.judge
+
+    def broken(*args: Any) -> None:
+        raise RuntimeError("the pool is broken")
+
+    monkeypatch.setattr(ai_worker, "judge", broken)
+    await host.reviews.request(game_id, A)
+    for _ in range(GIVE_UP):
+        await host.worker.run_due()
+        clock.advance(BACKOFF.cap)
+    assert [j.game_id for j in await JobQueue(host.db).given_up(kind=KIND)] == [game_id]
+    monkeypatch.setattr(ai_worker, "judge", real)
+    assert "being prepared" in (await host.reviews.request(game_id, A)).text
+    await host.worker.drain()
+    assert len(posted) == 1 and await Reviews(host.db).get(game_id) is not None
 
 
 async def test_an_ai_turn_runs_while_a_review_is_under_way(host: Host, clock: FakeClock,
