@@ -1,4 +1,4 @@
-"""The slash group every game shares: ``/<game> move|board|resign|draw|abort|rules``.
+"""The slash group every game shares: ``/<game> move|board|resign|draw|abort|review|rules``.
 
 A game's cog subclasses ``GameCog`` and adds its ``new`` command, built from the engine's options by
 ``cogs._new.new_command``.
@@ -220,6 +220,19 @@ class GameCog(HintCommand, RecordCommands, commands.GroupCog):
             except discord.HTTPException:
                 pass  # deleted or out of reach: its buttons refuse anyway
         await retire_board(self.bot, row.id)
+
+    @app_commands.command(name="review", description="The hard level's review of a finished game: mistakes,"
+                          " better moves, a chart")
+    @app_commands.describe(game="The game's number (default: this thread's game)")
+    @app_commands.guild_only()
+    async def review(self, interaction: discord.Interaction, game: int | None = None) -> None:
+        ident = await self._record_game(interaction, game)
+        answer = await self.bot.host.reviews.request(ident, interaction.user.id, game=self.game)
+        if answer.post is None:  # being prepared: posted in the game's thread when done
+            await interaction.response.send_message(answer.text, ephemeral=True)
+            return
+        await interaction.response.send_message(answer.post.caption, file=board_file(answer.post.chart),
+                                                allowed_mentions=discord.AllowedMentions.none())
 
     @app_commands.command(name="rules", description="How to play, and the move notation")
     async def rules(self, interaction: discord.Interaction) -> None:

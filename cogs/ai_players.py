@@ -1,4 +1,5 @@
-"""The AI players' Discord side: registers the AI jobs on the job runner and posts what the AI did in the thread.
+"""The AI players' Discord side: registers the AI jobs on the job runner and posts what the AI did in the thread,
+and the game reviews the host's review job finishes.
 
 The searches run in the process pool, never on the event loop, so autocomplete and people's moves
 stay fast while AIs think.
@@ -14,9 +15,11 @@ from typing import TYPE_CHECKING
 import discord
 from discord.ext import commands
 
-from cogs._delivery import post_report, thread_of
+from cogs._delivery import board_file, post_report, thread_of
+from host import outbox
 from host.ai_turns import Done
 from host.results import GameRow
+from host.reviews import ReviewPost, review_key
 
 if TYPE_CHECKING:
     from bot import ZBot
@@ -31,6 +34,7 @@ class AiPlayersCog(commands.Cog):
     async def cog_load(self) -> None:
         self.bot.ai.thinking = self.typing
         self.bot.ai.register(self.bot.worker, self.deliver)
+        self.bot.host.reviews.deliver = self.post_review  # the review job itself is the host's (host/app.py)
 
     @contextlib.asynccontextmanager
     async def typing(self, row: GameRow) -> AsyncIterator[None]:
@@ -64,6 +68,17 @@ class AiPlayersCog(commands.Cog):
                 await channel.send(done.text[:2000], allowed_mentions=discord.AllowedMentions.none())
             except discord.HTTPException as error:
                 log.warning("could not post the AI's answer in game %s: %s", done.row.id, error)
+
+    async def post_review(self, post: ReviewPost) -> None:
+        """A finished game review in the game's thread: the caption and the evaluation chart. A repeated post
+        (the job retried after a crash) returns the first message: the nonce comes from the game."""
+        await self.bot.wait_until_ready()
+        channel = await thread_of(self.bot, post.row.thread_id or post.row.channel_id)
+        if channel is None:
+            log.warning("no thread to post the review of game %s in", post.row.id)
+            return
+        await channel.send(post.caption, file=board_file(post.chart), allowed_mentions=discord.AllowedMentions.none(),
+                           nonce=outbox.nonce(review_key(post.row.id)))
 
 
 async def setup(bot: ZBot) -> None:

@@ -221,6 +221,13 @@ class AiPlayers:
         move: str = await self._in_pool(ai_worker.choose, game.to_dict(), seat, level, seed, self.think_delay)
         return move
 
+    async def judge(self, state: dict[str, Any], seat: int, played: str, seed: int,
+                    level: str = bots.HINT_LEVEL) -> dict[str, Any] | None:
+        """One ply of a game review in the pool (``host/ai_worker.judge``): ``state`` is the game's dict before the
+        ply. One short call at a time, so AI turns waiting for the pool go between a review's plies."""
+        judged: dict[str, Any] | None = await self._in_pool(ai_worker.judge, state, seat, played, seed, level)
+        return judged
+
     def close(self) -> None:
         """Stop claiming jobs and let the pool go; a search under way is abandoned (its job is claimed again)."""
         self.closed = True

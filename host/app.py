@@ -4,7 +4,7 @@ Each service receives only what it needs (the session, the clock, the renderer, 
 receives this object. Cogs and tests hold a ``Host`` and reach a service through it: ``host.turns.play(...)``,
 ``host.lobby.challenge(...)``, ``host.boards.board(...)``. The layers, each depending only on those above it
 in this list: session → clocks → boards → turns, lobby → matches, correspondence, ladders, tournaments,
-records, AI players. A game's end reaches a match from Turns' ``after_finish`` subscription, made here.
+records, AI players, reviews. A game's end reaches a match from Turns' ``after_finish`` subscription, made here.
 """
 
 from __future__ import annotations
@@ -17,6 +17,7 @@ import engines
 import render
 from data.boards import BoardPosts
 from data.db import Database
+from data.reviews import Reviews
 from engines import Game
 from host import ladder, ratings
 from host.ai_turns import AiPlayers
@@ -32,6 +33,7 @@ from host.outbox import Outbox
 from host.record_exchange import RecordExchange
 from host.records import Records
 from host.results import Report
+from host.reviews import GameReviews
 from host.scheduler import Scheduler
 from host.session import ChangeHook, FinishHook, GameSession
 from host.standings import Standings
@@ -39,6 +41,7 @@ from host.timing import Clocks
 from host.tournaments import Tournaments
 from host.turns import Turns
 from host.worker import Worker
+from render import review as review_chart
 
 
 class Host:
@@ -82,7 +85,8 @@ class Host:
         self.session.on_finish.append(self.tournaments.game_finished)  # an event game's result
         self.ladders = Ladders(self.session, self.lobby, clock)
         self.ladders.register(self.worker)
-        self.records = Records(self.session, self.boards)
+        reviews = Reviews(db)
+        self.records = Records(self.session, self.boards, reviews)
         self.record_exchange = RecordExchange(self.records, self.lobby, clock)
         self.builder = MoveBuilder(load=self.boards.loaded, draw=self.boards.draw, play=self.turns.play)
         """The move builder: a move by clicks, one step at a time (``host/builder.py``)."""
@@ -94,6 +98,9 @@ class Host:
             self.session.on_change.append(self.ai.enqueue)  # an AI seat's turn lands with the write
             self.ai.wake = self.worker.wakeup  # an enqueued AI turn wakes the one job loop
             self.turns.on_shown.append(self.worker.wake)  # a shown board made the AI's reply due
+        self.reviews = GameReviews(self.session, reviews, self.ai, self.boards, review_chart.chart, clock)
+        """Game reviews (``/<game> review``): a job in its own lane, one ply per AI pool call."""
+        self.reviews.register(self.worker)
 
     async def recover(self) -> list[Report]:
         """On start-up, in order: starts a crash interrupted (the lobby), then matches whose next game was never

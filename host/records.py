@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any
 
 import engines
 from data.records import RecordStore
+from data.reviews import Reviews
 from data.store import GameRow
 from engines import CHANCE, Game
 from host import bots, dice, offload
@@ -34,6 +35,8 @@ if TYPE_CHECKING:
 Namer = Callable[[int], Awaitable[str]]
 MENU_SIZE = 25
 META_WORDS = {"resign": "resigned", "timeout": "ran out of time", "draw": "agreed to the draw"}
+MARKS = {"blunder": "??", "mistake": "?", "inaccuracy": "?!"}
+"""The marks of a game review (lichess's), beside a judged move in the review and in the replay's captions."""
 
 
 @dataclass(frozen=True)
@@ -59,6 +62,8 @@ class Loaded:
     """Users who may see it anywhere: the players, or whoever imported it."""
     names: list[str | None] | None = None
     """Each seat's name for the board images (as ``Boards.draw`` puts them), ``None`` where unknown."""
+    marks: dict[int, dict[str, Any]] = field(default_factory=dict)
+    """The stored game review's judged plies by ply (host/reviews.py): their marks go in the captions."""
 
     @property
     def who(self) -> list[str]:
@@ -189,7 +194,8 @@ def walk(loaded: Loaded, target: int | None = None, *, frames: bool = False) -> 
             out.first_secret = step
         public = text if loaded.reveal else announced
         if step == target:
-            out.lines.append(_line(game, seat, text, public, loaded))
+            mark = mark_line(loaded.marks.get(ply, {}))
+            out.lines.append(_line(game, seat, text, public, loaded) + (f" {mark}" if mark else ""))
         if target is not None and step == target + 1 and out.next_seat is None and seat != CHANCE:
             out.next_seat = seat
         label.append(_short(_side(loaded, game, seat), seat, public, turn_steps, len(label) > 1))
@@ -197,6 +203,14 @@ def walk(loaded: Loaded, target: int | None = None, *, frames: bool = False) -> 
     close(len(record.history))
     out.game = game
     return out
+
+
+def mark_line(item: dict[str, Any]) -> str:
+    """``?? blunder — better: <label>`` for a judged ply of a review ("" for an unmarked one)."""
+    verdict = item.get("verdict", "")
+    if verdict not in MARKS:
+        return ""
+    return f"{MARKS[verdict]} {verdict} — better: {item.get('best_label') or item.get('best', '?')}"
 
 
 def _view(game: Game, reveal: bool) -> dict[str, Any]:
@@ -322,9 +336,11 @@ def gif_data(loaded: Loaded, renderer: Callable[[dict[str, Any]], bytes]) -> tup
 class Records:
     """Replays, GIFs and record loading over the session and the read model (its renderer and names)."""
 
-    def __init__(self, session: GameSession, boards: Boards) -> None:
+    def __init__(self, session: GameSession, boards: Boards, reviews: Reviews | None = None) -> None:
+        """``reviews``: the stored game reviews, whose marks a finished game's captions show."""
         self.session = session
         self.boards = boards
+        self.reviews = reviews if reviews is not None else Reviews(session.db)
 
     async def load(self, kind: str, ident: int) -> Loaded:
         if kind == "r":
@@ -347,8 +363,11 @@ class Records:
         game = await asyncio.to_thread(replay_record, record)
         record.sides = [game.seat_name(s) for s in range(row.players)]
         people = [bots.mention(u) if u else "open seat" for u in users_of(row)]  # an AI seat by its name
+        review = await self.reviews.get(row.id) if row.status == "finished" else None
+        marks = {int(j["ply"]): j for j in review.data.get("judged", [])} if review is not None else {}
         return Loaded("g", ident, record, row.status == "finished", f"#{row.id}", people, row.guild_id,
-                      frozenset(u for u in users_of(row) if u is not None), names=_image_names(self.boards, row))
+                      frozenset(u for u in users_of(row) if u is not None), names=_image_names(self.boards, row),
+                      marks=marks)
 
     async def source(self, kind: str, ident: int, game: str | None = None, viewer: Viewer | None = None) -> Loaded:
         """The record, refused when it is not of ``game`` (the command's game, with the right command) or

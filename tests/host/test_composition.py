@@ -14,7 +14,7 @@ from host.app import Host
 
 ROOT = Path(__file__).resolve().parents[2]
 SERVICES = ["session", "timing", "match_rules", "boards", "turns", "lobby", "matches", "correspondence",
-            "scheduler", "ladder", "tournaments", "tournament_jobs", "records", "record_exchange", "ai_turns", "app"]
+            "scheduler", "ladder", "tournaments", "tournament_jobs", "records", "record_exchange", "ai_turns", "reviews", "app"]
 """The host's services from the bottom up: each may import only those before it (helpers outside the list,
 ``host/captions.py`` and the like, are free to use). ``app`` is the root that builds them all."""
 
@@ -94,7 +94,7 @@ async def test_the_bots_root_wires_every_hook_once(db: Database) -> None:
         assert host.session.on_change == [host.ai.enqueue]
         assert host.turns.on_shown == [host.worker.wake]  # the one job runner: the AI's reply is due
         assert host.ai.wake is host.worker.wakeup
-        assert set(host.worker.handlers) >= {"ladder_result", "ladder_sweep"}  # host-side handlers, no sender
+        assert set(host.worker.handlers) >= {"ladder_result", "ladder_sweep", "review"}  # host-side handlers, no sender
         assert host.turns.after_finish == [host.matches.on_finished]
         assert host.boards.display_name is not None and host.boards.display_name(7) == "user 7"
     finally:
