@@ -26,10 +26,10 @@ from cogs._tasks import stop_task
 from data import preflight
 from data.db import DEFAULT_PATH, Database
 from host import app, shards
-from host.ai_turns import AiPlayers
+from host.ai_players.turns import AiPlayers
 from host.app import Host
 from host.engine_cache import ENGINE_CACHE
-from host.lobby import CHALLENGE_TTL, MAX_OPEN_CHALLENGES
+from host.play.lobby import CHALLENGE_TTL, MAX_OPEN_CHALLENGES
 from host.results import Report
 from host.shards import Shards
 from host.worker import Worker

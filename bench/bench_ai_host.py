@@ -22,7 +22,7 @@ from pathlib import Path
 
 from bench.common import report, timing
 from bot import Config, ZBot, create_bot
-from host import bots
+from host.play import bots
 from tests.fakediscord import FakeDiscord, running_bot
 
 AI_GAMES = 4

@@ -26,8 +26,8 @@ import engines
 from bench.common import percentile
 from engines import CHANCE, Game
 from engines.zrtz.boardspace import move_text, parse, read_text
-from host.builder import SECRET, presses
-from host.choices import narrow
+from host.play.builder import SECRET, presses
+from host.play.choices import narrow
 
 RECORDS = Path(__file__).resolve().parents[2] / "shared" / "zrtz-records"
 

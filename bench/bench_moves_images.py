@@ -41,7 +41,7 @@ from bench.common import percentile
 from data.db import Database
 from data.store import GameStore
 from engines import CHANCE
-from host import dice
+from host.play import dice
 from tests.e2e.test_crash import ROOT, BotProcess
 from tests.fakediscord import FakeDiscord, User
 from tests.fakediscord.world import Channel

@@ -47,9 +47,10 @@ from data.bulk import WholeGame
 from data.db import Database
 from data.ratings import Rating
 from engines import CHANCE
-from host import dice, ratings
 from host.app import Host
 from host.engine_cache import ENGINE_CACHE
+from host.play import dice
+from host.ratings import service as ratings
 from host.results import HostError
 from tests.pg import PgServer
 

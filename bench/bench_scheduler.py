@@ -23,8 +23,8 @@ from data.bulk import WholeGame
 from data.correspondence import CorrespondenceStore
 from data.db import Database
 from host.app import Host
-from host.clocks import DAY, ClockState
-from host.scheduler import BATCH, Scheduler
+from host.correspondence.clocks import DAY, ClockState
+from host.correspondence.scheduler import BATCH, Scheduler
 from tests.engines.toy import DiceNim
 
 STORED = 10_000

@@ -23,8 +23,8 @@ from bench.common import report, timing
 from data.db import Database
 from data.jobs import JobQueue
 from host.app import Host
-from host.tournament_jobs import Post, TournamentWorker
-from host.tournaments import Actor
+from host.tournaments.jobs import Post, TournamentWorker
+from host.tournaments.service import Actor
 
 PLAYERS = 64
 ROUNDS = 5

@@ -7,8 +7,8 @@ import random
 
 import engines
 from engines import CHANCE
-from host import dice
-from host.record_formats import GameRecord, Ply, to_json
+from host.play import dice
+from host.records.formats import GameRecord, Ply, to_json
 
 SEED = "5eed" * 16
 
@@ -33,7 +33,7 @@ def long_record(seed: int = 1, players: int = 4, rounds: int = 100) -> bytes:
 if __name__ == "__main__":
     import time
 
-    from host.record_formats import read
+    from host.records.formats import read
 
     started = time.perf_counter()
     data = long_record()

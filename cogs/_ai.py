@@ -8,7 +8,7 @@ import discord
 from discord import app_commands
 
 from cogs._delivery import deliver_owed
-from host import bots
+from host.play import bots
 from host.results import HostError
 
 if TYPE_CHECKING:

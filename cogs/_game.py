@@ -33,7 +33,8 @@ from cogs._lobby import lobby_text, lobby_view, open_thread
 from cogs._names import fit_choices, printable
 from cogs.records import RecordCommands
 from engines import Game, Option
-from host import outbox, teaching
+from host import outbox
+from host.play import teaching
 from host.results import GameRow, HostError, Report
 
 if TYPE_CHECKING:

@@ -17,10 +17,10 @@ import engines
 from cogs._delivery import MENTION_USERS, board_shown, bot_of, report_message, report_shown
 from cogs._errors import guarded
 from host import outbox
-from host.captions import lobby_teams, mention
-from host.ratings import rating_note
+from host.play.captions import lobby_teams, mention
+from host.ratings.service import rating_note
 from host.results import Lobby
-from host.tournament_texts import thread_name
+from host.tournaments.texts import thread_name
 
 if TYPE_CHECKING:
     from bot import ZBot

@@ -17,9 +17,9 @@ from discord.ext import commands
 
 from cogs._delivery import board_file, post_report, thread_of
 from host import outbox
-from host.ai_turns import Done
+from host.ai_players.reviews import ReviewPost, review_key
+from host.ai_players.turns import Done
 from host.results import GameRow
-from host.reviews import ReviewPost, review_key
 
 if TYPE_CHECKING:
     from bot import ZBot

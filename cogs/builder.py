@@ -1,6 +1,6 @@
 """The move builder's Discord side: a Move button under every board opens a private builder message.
 
-Each press edits that private message to the next step (``host/builder.py`` does the work). Every
+Each press edits that private message to the next step (``host/play/builder.py`` does the work). Every
 component carries the builder's whole state in its custom id, so the buttons work after a restart.
 """
 
@@ -15,7 +15,7 @@ import discord
 
 from cogs._delivery import bot_of, post_report
 from cogs._errors import guarded
-from host.builder import StaleBuilder, Step, decode, encode
+from host.play.builder import StaleBuilder, Step, decode, encode
 from host.results import HostError
 
 if TYPE_CHECKING:

@@ -16,10 +16,11 @@ from discord.ext import commands
 
 from cogs._delivery import MENTION_USERS, post_report, reply_to, retire_board, thread_of
 from cogs.records import history_view
-from host import clocks, outbox
-from host.correspondence import NOTIFY_MODES, Reminder
+from host import outbox
+from host.correspondence import clocks
+from host.correspondence.scheduler import Tick
+from host.correspondence.service import NOTIFY_MODES, Reminder
 from host.results import HostError
-from host.scheduler import Tick
 
 if TYPE_CHECKING:
     from bot import ZBot

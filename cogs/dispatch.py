@@ -21,7 +21,7 @@ from cogs._delivery import MENTION_USERS, board_shown, post_report, reply_to, re
 from host import outbox
 from host.outbox import Job
 from host.results import GameRow
-from host.tournament_texts import thread_name
+from host.tournaments.texts import thread_name
 from host.worker import NotYet
 
 if TYPE_CHECKING:

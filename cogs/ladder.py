@@ -1,6 +1,6 @@
 """``/ladder show|join|leave|challenge|settings``: each server's correspondence ladder of each game.
 
-Thin like the other cogs: parse the interaction, call the host's ladder service (``host/ladder.py``),
+Thin like the other cogs: parse the interaction, call the host's ladder service (``host/ladder/service.py``),
 send what it returns. A challenge is posted like ``/<game> new``: a message with Accept and Decline.
 The job runner (host/worker.py) runs the ladder's durable jobs (results, inactivity); a finished game's report
 wakes it at once.
@@ -20,7 +20,7 @@ import engines
 from cogs._delivery import MENTION_USERS
 from cogs._lobby import lobby_text, lobby_view
 from cogs._names import names_for
-from host.ladder import CLOCKS, MAX_IDLE_DAYS, MAX_REACH
+from host.ladder.service import CLOCKS, MAX_IDLE_DAYS, MAX_REACH
 from host.results import HostError, Report
 
 if TYPE_CHECKING:

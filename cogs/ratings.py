@@ -14,9 +14,9 @@ from discord.ext import commands
 
 from cogs._ai import AI_CHOICES
 from cogs._names import fit_choices, names_for, printable
-from host import bots
+from host.play import bots
+from host.ratings.standings import CHART_FILENAME, NameOf
 from host.results import HostError
-from host.standings import CHART_FILENAME, NameOf
 
 if TYPE_CHECKING:
     from bot import ZBot

@@ -2,7 +2,7 @@
 
 Every control is a ``DynamicItem`` whose custom id holds the source and the step (``g12`` is game
 #12, ``r3`` imported record R3), so replays work after a restart and for any number of viewers.
-The work is in ``host/records.py``; this module only turns its pages into messages.
+The work is in ``host/records/replay.py``; this module only turns its pages into messages.
 """
 
 from __future__ import annotations
@@ -19,10 +19,11 @@ from cogs._delivery import bot_of
 from cogs._errors import guarded
 from cogs._limits import expensive, refuse_after_defer
 from cogs._lobby import lobby_text, post_lobby
-from host import bots, records
 from host.offload import ordinal
-from host.record_formats import MAX_RECORD_BYTES
-from host.records import ReplayPage
+from host.play import bots
+from host.records import replay as records
+from host.records.formats import MAX_RECORD_BYTES
+from host.records.replay import ReplayPage
 from host.results import Busy, HostError
 
 if TYPE_CHECKING:

@@ -26,9 +26,9 @@ from cogs._names import fit_choices
 from cogs.correspondence import CLOCK_CHOICES
 from host import outbox
 from host.results import HostError
-from host.tournament_jobs import Post, TournamentWorker
-from host.tournament_texts import split_lines
-from host.tournaments import Actor, Tournaments
+from host.tournaments.jobs import Post, TournamentWorker
+from host.tournaments.service import Actor, Tournaments
+from host.tournaments.texts import split_lines
 
 if TYPE_CHECKING:
     from bot import ZBot

@@ -21,7 +21,7 @@ _COLUMNS = "user_id, game, scope, season, mu, sigma, games, wins, losses, draws"
 _ORDER = "rank_bucket DESC, rank_score DESC, games DESC, user_id"
 """The board order, as the index ``ratings_rank`` holds it (the bucket first: it follows the score)."""
 COUNTED_FROM = 5
-"""Games from which a player is counted on a board's size and places (host/ratings.py ``MIN_GAMES``); the
+"""Games from which a player is counted on a board's size and places (host/ratings/service.py ``MIN_GAMES``); the
 bucket counts, and their backfill in migration 007, are kept for this number."""
 _HISTORY = "game_id, user_id, game, scope, season, place, result, mu_before, sigma_before, mu, sigma, at"
 

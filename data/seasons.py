@@ -1,4 +1,4 @@
-"""Seasons per guild: only started seasons have a row (season 1 is implicit, host/seasons.py)."""
+"""Seasons per guild: only started seasons have a row (season 1 is implicit, host/ratings/seasons.py)."""
 
 from __future__ import annotations
 

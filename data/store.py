@@ -42,7 +42,7 @@ class GameRow:
     draw_offers: list[int]
     seats: list[Seat] = field(default_factory=list)
     clock: str | None = None
-    """The clock state as JSON (host/clocks.py ``ClockState``); None for a game without clocks."""
+    """The clock state as JSON (host/correspondence/clocks.py ``ClockState``); None for a game without clocks."""
     remind_at: float | None = None
     """When the game's next reminder is due."""
     rematch_of: int | None = None

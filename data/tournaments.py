@@ -1,7 +1,7 @@
 """Tournament storage: events, entrants and pairings (migration 008). Every change bumps the event's version.
 
 The host reads a whole event (``load``: the row, its entrants and every pairing), decides with the pure
-functions of ``host/events/``, and writes in one transaction that starts with ``bump``: the version it
+functions of ``host/tournaments/pairing/``, and writes in one transaction that starts with ``bump``: the version it
 read must still be there, or ``StaleVersion`` rolls everything back. So two workers, or a worker and a
 click, can never pair one round twice or record one result twice.
 """

@@ -19,27 +19,28 @@ from data.boards import BoardPosts
 from data.db import Database
 from data.reviews import Reviews
 from engines import Game
-from host import ladder, ratings
-from host.ai_turns import AiPlayers
-from host.boards import Boards, Renderer
-from host.builder import MoveBuilder
-from host.clickable import Clickable
-from host.correspondence import Correspondence
+from host.ai_players.reviews import GameReviews
+from host.ai_players.turns import AiPlayers
+from host.correspondence.scheduler import Scheduler
+from host.correspondence.service import Correspondence
+from host.correspondence.timing import Clocks
 from host.engine_cache import ENGINE_CACHE
-from host.ladder import Ladders
-from host.lobby import CHALLENGE_TTL, MAX_OPEN_CHALLENGES, Lobby
-from host.matches import Matches
+from host.ladder import service as ladder
+from host.ladder.service import Ladders
 from host.outbox import Outbox
-from host.record_exchange import RecordExchange
-from host.records import Records
+from host.play.boards import Boards, Renderer
+from host.play.builder import MoveBuilder
+from host.play.clickable import Clickable
+from host.play.lobby import CHALLENGE_TTL, MAX_OPEN_CHALLENGES, Lobby
+from host.play.matches import Matches
+from host.play.session import ChangeHook, FinishHook, GameSession
+from host.play.turns import Turns
+from host.ratings import service as ratings
+from host.ratings.standings import Standings
+from host.records.exchange import RecordExchange
+from host.records.replay import Records
 from host.results import Report
-from host.reviews import GameReviews
-from host.scheduler import Scheduler
-from host.session import ChangeHook, FinishHook, GameSession
-from host.standings import Standings
-from host.timing import Clocks
-from host.tournaments import Tournaments
-from host.turns import Turns
+from host.tournaments.service import Tournaments
 from host.worker import Worker
 from render import review as review_chart
 
@@ -89,7 +90,7 @@ class Host:
         self.records = Records(self.session, self.boards, reviews)
         self.record_exchange = RecordExchange(self.records, self.lobby, clock)
         self.builder = MoveBuilder(load=self.boards.loaded, draw=self.boards.draw, play=self.turns.play)
-        """The move builder: a move by clicks, one step at a time (``host/builder.py``)."""
+        """The move builder: a move by clicks, one step at a time (``host/play/builder.py``)."""
         self.clickable = Clickable(self.session, self.boards)
         """The clickable board page's views (``web/``): the viewer's observation, PNG, hotspots and picks."""
         self.ai = AiPlayers(self.session, self.turns, self.boards, self.outbox, clock, workers=ai_workers,

@@ -33,7 +33,7 @@ from typing import Any, TypeVar
 T = TypeVar("T")
 log = logging.getLogger(__name__)
 ROOT = Path(__file__).resolve().parents[1]
-PRELOAD = ("host.record_worker",)
+PRELOAD = ("host.records.worker",)
 """Modules the import child imports when it starts, before any call."""
 READY = b"RDY\n"
 START_WAIT = 30.0
@@ -257,8 +257,8 @@ class Lane:
 
 
 LANES: dict[str, dict[str, Any]] = {
-    "import": {"slots": 1, "depth": 24, "preload": ("host.record_worker", "host.records", "render")},
-    "GIF": {"slots": 1, "depth": 12, "preload": ("host.records", "render", "render.animate"), "recycle": True},
+    "import": {"slots": 1, "depth": 24, "preload": ("host.records.worker", "host.records.replay", "render")},
+    "GIF": {"slots": 1, "depth": 12, "preload": ("host.records.replay", "render", "render.animate"), "recycle": True},
 }
 """The kinds of heavy work. One child each: two cores serve the bot, the AI and these."""
 

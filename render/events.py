@@ -1,6 +1,6 @@
 """Event pictures besides the standings: a knockout's bracket and a round robin's (or small Swiss's) crosstable.
 
-Pure functions from plain data (built by ``host/tournament_image.py``) to PNG bytes: no rules, no host.
+Pure functions from plain data (built by ``host/tournaments/image.py``) to PNG bytes: no rules, no host.
 Both are 720 px wide with large type, so a phone that shrinks them to 400 px still shows every name and
 result; every text goes through ``render.common.text`` inside its own box.
 """

@@ -19,7 +19,7 @@ import engines
 import render
 from ai import evaluate, levels
 from cogs._game import GameCog
-from host import teaching
+from host.play import teaching
 
 ROOT = Path(__file__).resolve().parents[1]
 GAMES = sorted(engines.GAMES)

@@ -9,9 +9,9 @@ import discord
 
 from cogs.correspondence import Correspondence
 from host.app import Host
-from host.clocks import DAY
-from host.correspondence import Digest, Reminder
-from host.scheduler import Tick
+from host.correspondence.clocks import DAY
+from host.correspondence.scheduler import Tick
+from host.correspondence.service import Digest, Reminder
 from tests.conftest import FakeClock
 
 ALICE, BOB = 101, 202

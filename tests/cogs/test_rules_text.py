@@ -14,7 +14,7 @@ import cogs
 import engines
 from cogs._game import GameCog, offered_options, rules_embed
 from cogs._new import new_command
-from host import teaching
+from host.play import teaching
 
 GENERIC = {"opponent", "opponent2", "opponent3", "open_seats", "rated", "clock", "games", "ai"}
 """Parameters of ``new`` that every game shares; all the others must be options of the engine."""

@@ -21,9 +21,9 @@ from data.db import SQLITE_MIGRATIONS, Database, migration_files
 from data.postgres import POSTGRES_MIGRATIONS, PostgresDatabase, migrate, numbered
 from data.ratings import Rating, RatingStore
 from data.store import GameRow, GameStore, Seat
-from host import ratings
 from host.app import Host
-from host.ratings import GLOBAL
+from host.ratings import service as ratings
+from host.ratings.service import GLOBAL
 from tests.conftest import FakeClock, text_renderer
 from tests.engines.toy import DiceNim
 from tests.pg import PgServer

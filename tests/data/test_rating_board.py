@@ -9,7 +9,7 @@ from data import ratings as stored
 from data.bulk import WholeGame
 from data.db import Database
 from data.ratings import COUNTED_FROM, Rating, RatingChange, RatingStore
-from host import bots
+from host.play import bots
 
 BOTS = tuple(bots.AI_USERS.values())
 

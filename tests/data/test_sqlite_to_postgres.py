@@ -21,11 +21,13 @@ from typing import Any
 import engines
 from data.db import Database
 from engines import CHANCE
-from host import bots, ratings, seasons
 from host.app import Host
-from host.ladder import Ladders, record_finish
-from host.tournament_jobs import Post, TournamentWorker
-from host.tournaments import Actor, no_image
+from host.ladder.service import Ladders, record_finish
+from host.play import bots
+from host.ratings import seasons
+from host.ratings import service as ratings
+from host.tournaments.jobs import Post, TournamentWorker
+from host.tournaments.service import Actor, no_image
 from tests.conftest import FakeClock, text_renderer
 from tests.pg import PgServer
 

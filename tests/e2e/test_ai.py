@@ -15,7 +15,7 @@ from pathlib import Path
 
 import engines
 from bot import Config, create_bot
-from host import bots
+from host.play import bots
 from tests.e2e.conftest import BotHarness
 from tests.fakediscord import Channel, FakeDiscord, Message, running_bot
 

@@ -1,7 +1,7 @@
 """SIGKILL of the bot while the AI thinks: after the restart the AI moves exactly once, and it is posted.
 
 ``AI_THINK_DELAY`` makes the first process's AI think for long enough to be killed mid-search; the
-restarted process thinks at normal speed. The job's lease (host/ai_turns.py ``LEASE``) runs out and
+restarted process thinks at normal speed. The job's lease (host/ai_players/turns.py ``LEASE``) runs out and
 the new process claims the same job again.
 """
 
@@ -11,7 +11,7 @@ import asyncio
 import sqlite3
 from pathlib import Path
 
-from host import bots
+from host.play import bots
 from tests.e2e.test_ai import ai_move_count, legal_for, played_by, start_ai_game
 from tests.e2e.test_crash import BotProcess, bot_process
 from tests.fakediscord import FakeDiscord

@@ -93,7 +93,7 @@ async def test_a_clock_abort_before_the_thread_existed_reaches_the_players(
 
 async def test_a_failure_after_thinking_is_private_and_logged(harness: BotHarness, monkeypatch: pytest.MonkeyPatch,
                                                              discord_error_logs: ErrorLogCollector) -> None:
-    from host import record_exchange
+    from host.records import exchange as record_exchange
 
     async def broken(*args: object, **kwargs: object) -> None:
         raise RuntimeError("x" * 5000)

@@ -13,7 +13,7 @@ from contextlib import asynccontextmanager
 from typing import Any
 
 from bot import ZBot
-from host.clocks import DAY
+from host.correspondence.clocks import DAY
 from tests.conftest import FakeClock
 from tests.e2e.conftest import BotHarness
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import sqlite3
 
-from host import bots
+from host.play import bots
 from tests.e2e.conftest import BotHarness
 from tests.e2e.test_ai import AI_WAIT, ai_move_count, legal_for, start_ai_game
 from tests.e2e.test_platform import challenge_and_accept, mover_name
@@ -199,7 +199,7 @@ async def test_wording_no_seed_without_dice_and_an_accepted_draw_offer_says_so(h
         result = fake.messages(thread)[-1].content
         assert "🤝 Draw" in result and "Seed:" not in result, result
         exported = await fake.slash("alice", "zaic export", {"game": game_id})
-        assert "host.dice verify" not in exported.content and "die" not in exported.content, exported.content
+        assert "host.play.dice verify" not in exported.content and "die" not in exported.content, exported.content
 
         _, zig_first = await challenge_and_accept(harness, "ziggurat")
         assert "Dice seed SHA-256" in zig_first.content  # a dice game keeps its commitment

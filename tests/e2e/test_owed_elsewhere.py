@@ -8,7 +8,8 @@ from typing import Any
 
 import pytest
 
-from host import matches, outbox
+from host import outbox
+from host.play import matches
 from tests.e2e.conftest import BotHarness
 from tests.fakediscord.logs import ErrorLogCollector
 

@@ -4,7 +4,7 @@ Scripted players sign up with the Join button, play each game in its own thread 
 (a move, then a resignation or an agreed draw), one player withdraws mid-event, one game is lost on time,
 and the bot is restarted in the middle of a round. The final standings the bot posts must equal the
 test's own computation from the games' results (points, Buchholz and Sonneborn-Berger by FIDE's 2009
-rule for unplayed rounds), written here independently of host/events/.
+rule for unplayed rounds), written here independently of host/tournaments/pairing/.
 """
 
 from __future__ import annotations
@@ -19,9 +19,9 @@ from typing import Any
 import pytest
 
 from bot import ZBot
-from host.clocks import DAY
+from host.correspondence.clocks import DAY
 from host.results import Busy
-from host.tournaments import KINDS as EVENT_KINDS
+from host.tournaments.service import KINDS as EVENT_KINDS
 from tests.conftest import FakeClock
 from tests.e2e.conftest import BotHarness
 from tests.fakediscord.logs import ErrorLogCollector

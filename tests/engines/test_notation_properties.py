@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 import engines
 from engines import CHANCE, Game
-from host.choices import MAX_CHOICES, narrow
+from host.play.choices import MAX_CHOICES, narrow
 
 GAMES = sorted(engines.GAMES)
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from host import captions
+from host.play import captions
 from tests.engines.test_zodiac_pieces import board, play, seat
 
 
@@ -31,7 +31,7 @@ def test_capturing_the_enemy_king_still_reads_as_a_capture() -> None:
 
 def test_issue25_wording_one_tile_no_skulls_after_the_end_and_no_promised_king_marks() -> None:
     from engines.zarathustra import Zarathustra
-    from host import teaching
+    from host.play import teaching
 
     game = Zarathustra.new(2, {})
     game.hands[0] = {next(iter(game.hands[0]))}

@@ -8,7 +8,7 @@ import pytest
 
 from bot import Config
 from cogs._ai import seat_users
-from host import bots
+from host.play import bots
 from host.results import HostError
 
 ME = 900

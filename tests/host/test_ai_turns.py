@@ -17,9 +17,10 @@ import ai
 import engines
 from data.db import Database
 from engines import CHANCE
-from host import ai_turns, bots
-from host.ai_turns import GRACE, LEASE, AiPlayers, Done
+from host.ai_players import turns as ai_turns
+from host.ai_players.turns import GRACE, LEASE, AiPlayers, Done
 from host.app import Host
+from host.play import bots
 from host.results import HostError
 from host.worker import Worker
 from tests.conftest import FakeClock, text_renderer
@@ -229,7 +230,7 @@ async def test_zodiac_ai_choices_are_secret_like_a_persons(ai_host: Host, player
 async def test_a_rated_game_against_the_ai_rates_both_and_the_leaderboard_can_leave_bots_out(
         db: Database, clock: FakeClock) -> None:
     from data import ratings as stored_ratings
-    from host import ratings
+    from host.ratings import service as ratings
     with ThreadPoolExecutor(1) as pool:
         host = Host(db, renderer=text_renderer, now=clock, on_finish=[ratings.record_result], ai=True, ai_pool=pool)
         players = host.ai

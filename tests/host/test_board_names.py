@@ -28,7 +28,7 @@ async def test_board_observations_carry_display_names_by_seat(host: Host) -> Non
 
 
 async def test_an_ai_seat_is_named_on_the_board_like_everywhere_else(host: Host) -> None:
-    from host import bots
+    from host.play import bots
 
     robot = bots.user_of("hard")
     lobby = await host.lobby.challenge(game="dicenim", creator=ALICE, opponents=[robot], guild_id=1, channel_id=2)

@@ -11,7 +11,7 @@ import engines
 from data.db import Database
 from engines import Game, IllegalMove, Outcome, Pick
 from host.app import Host
-from host.builder import StaleBuilder, decode, groups_of, tree_of
+from host.play.builder import StaleBuilder, decode, groups_of, tree_of
 from host.results import HostError
 from tests.conftest import FakeClock, text_renderer
 
@@ -171,7 +171,7 @@ def test_groups_keep_order_and_split_long_ones() -> None:
 
 
 async def test_the_newest_builders_are_remembered_within_a_bound(grid_host: Host, monkeypatch) -> None:
-    from host import builder
+    from host.play import builder
 
     monkeypatch.setattr(builder, "MAX_REMEMBERED", 2)
     host = grid_host

@@ -14,7 +14,7 @@ import pytest
 import engines
 from data.db import Database
 from host.app import Host
-from host.builder import decode
+from host.play.builder import decode
 from tests.conftest import FakeClock, text_renderer
 from tests.render.positions import setup
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from host.choices import MAX_CHOICES, narrow
+from host.play.choices import MAX_CHOICES, narrow
 
 ZAIC_LIKE = sorted(f"{size} {col}{row}{suffix}" for size in ("1x1", "2x1", "2x2")
                    for col in "hijkl" for row in (1, 8, 10)

@@ -6,8 +6,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from host import clocks
-from host.clocks import DAY, MINUTE, ClockState, parse
+from host.correspondence import clocks
+from host.correspondence.clocks import DAY, MINUTE, ClockState, parse
 
 T0 = 1_800_000_000.0
 

@@ -9,26 +9,32 @@ import ast
 from pathlib import Path
 
 from data.db import Database
-from host import app, ladder, ratings
+from host import app
 from host.app import Host
+from host.ladder import service as ladder
+from host.ratings import service as ratings
 
 ROOT = Path(__file__).resolve().parents[2]
-SERVICES = ["session", "timing", "match_rules", "boards", "turns", "lobby", "matches", "correspondence",
-            "scheduler", "ladder", "tournaments", "tournament_jobs", "records", "record_exchange", "ai_turns", "reviews", "app"]
-"""The host's services from the bottom up: each may import only those before it (helpers outside the list,
-``host/captions.py`` and the like, are free to use). ``app`` is the root that builds them all."""
+SERVICES = ["play.session", "correspondence.timing", "play.match_rules", "play.boards", "play.turns", "play.lobby",
+            "play.matches", "correspondence.service", "correspondence.scheduler", "ladder.service",
+            "tournaments.service", "tournaments.jobs", "records.replay", "records.exchange", "ai_players.turns",
+            "ai_players.reviews", "app"]
+"""The host's services from the bottom up, as module paths under ``host``: each may import only those before it
+(helpers outside the list, ``host/play/captions.py`` and the like, are free to use). ``app`` is the root."""
 
 
 def host_imports(tree: ast.AST) -> list[tuple[int, str]]:
     """(line, module) for every ``host.x`` a module imports, at any depth (``TYPE_CHECKING`` included)."""
     found: list[tuple[int, str]] = []
     for node in ast.walk(tree):
-        if isinstance(node, ast.ImportFrom) and node.module == "host":
-            found += [(node.lineno, alias.name) for alias in node.names]
-        elif isinstance(node, ast.ImportFrom) and (node.module or "").startswith("host."):
-            found.append((node.lineno, (node.module or "").split(".")[1]))
+        module = node.module or "" if isinstance(node, ast.ImportFrom) else ""
+        if isinstance(node, ast.ImportFrom) and (module == "host" or module.startswith("host.")):
+            package = module.removeprefix("host").removeprefix(".")  # ``from host.play import turns``: play.turns
+            for alias in node.names:
+                name = f"{package}.{alias.name}" if package else alias.name
+                found.append((node.lineno, name if name in SERVICES or not package else package))
         elif isinstance(node, ast.Import):
-            found += [(node.lineno, alias.name.split(".")[1]) for alias in node.names
+            found += [(node.lineno, alias.name.removeprefix("host.")) for alias in node.names
                       if alias.name.startswith("host.")]
     return sorted(found)
 
@@ -59,7 +65,8 @@ def pass_throughs(text: str, cls: str = "Host") -> list[str]:
 
 
 def test_every_service_imports_only_services_below_it() -> None:
-    found = [v for name in SERVICES for v in upward_imports(name, (ROOT / "host" / f"{name}.py").read_text())]
+    found = [v for name in SERVICES
+             for v in upward_imports(name, (ROOT / "host" / f"{name.replace('.', '/')}.py").read_text())]
     assert found == []
 
 
@@ -75,9 +82,11 @@ def test_the_root_passes_no_call_on() -> None:
 
 
 def test_the_checks_catch_what_they_forbid() -> None:
-    planted = "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from host.turns import Turns\nimport host.app\n"
-    assert upward_imports("boards", planted) == ["boards:3 imports turns", "boards:4 imports app"]
-    assert upward_imports("correspondence", planted) == ["correspondence:4 imports app"]
+    planted = ("from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from host.play.turns import Turns\n"
+               "import host.app\nfrom host.play import lobby\n")
+    assert upward_imports("play.boards", planted) == ["play.boards:3 imports play.turns", "play.boards:4 imports app",
+                                                      "play.boards:5 imports play.lobby"]
+    assert upward_imports("correspondence.service", planted) == ["correspondence.service:4 imports app"]
     locator = ("class Host:\n    async def play(self, *a):\n        'Plays.'\n"
                "        return await self.turns.play(*a)\n"
                "    def recover(self):\n        return self.lobby.recover() + self.matches.resume_all()\n")
@@ -94,7 +103,7 @@ async def test_the_bots_root_wires_every_hook_once(db: Database) -> None:
         assert host.session.on_change == [host.ai.enqueue]
         assert host.turns.on_shown == [host.worker.wake]  # the one job runner: the AI's reply is due
         assert host.ai.wake is host.worker.wakeup
-        assert set(host.worker.handlers) >= {"ladder_result", "ladder_sweep", "review"}  # host-side handlers, no sender
+        assert set(host.worker.handlers) >= {"ladder_result", "ladder_sweep", "review"}  # host-side, no sender
         assert host.turns.after_finish == [host.matches.on_finished]
         assert host.boards.display_name is not None and host.boards.display_name(7) == "user 7"
     finally:

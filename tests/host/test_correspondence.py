@@ -8,9 +8,9 @@ import pytest
 
 from data.db import Database
 from host.app import Host
-from host.clocks import DAY, ClockState
+from host.correspondence.clocks import DAY, ClockState
+from host.correspondence.scheduler import Scheduler
 from host.results import HostError
-from host.scheduler import Scheduler
 from tests.conftest import FakeClock, text_renderer
 
 ALICE, BOB, CAROL = 101, 202, 303

@@ -11,7 +11,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from engines.zrtz import boardspace
-from host import imports, offload
+from host import offload
+from host.records import imports
 from host.results import HostError
 
 RECORDS = sorted((Path(__file__).resolve().parents[1] / "data" / "zrtz-records").glob("*.sgf"))

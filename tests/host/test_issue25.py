@@ -5,8 +5,9 @@ from __future__ import annotations
 import engines
 from data.db import Database
 from data.store import GameRow, Seat
-from host import bots, ratings
 from host.app import Host
+from host.play import bots
+from host.ratings import service as ratings
 from tests.host.test_ratings import GUILD, SCOPE, A, B, count_ratings, finish, rating, scripted
 from tests.host.test_standings import Names
 

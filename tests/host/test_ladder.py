@@ -7,10 +7,10 @@ import pytest
 import engines
 from data.db import Database
 from data.jobs import JobQueue
-from host import ratings
 from host.app import Host
-from host.events.ladder import DAY
-from host.ladder import KINDS, RESULT, SWEEP, Ladders, record_finish
+from host.ladder.rules import DAY
+from host.ladder.service import KINDS, RESULT, SWEEP, Ladders, record_finish
+from host.ratings import service as ratings
 from host.results import HostError
 from tests.conftest import FakeClock, text_renderer
 

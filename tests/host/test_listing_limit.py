@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from data import bulk
 from data.bulk import WholeGame
-from host import correspondence
 from host.app import Host
+from host.correspondence import service as correspondence
 
 ALICE = 101
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from host import matches
 from host.app import Host
+from host.play import matches
 from host.results import HostError
 
 ALICE, BOB, CAROL = 101, 202, 303

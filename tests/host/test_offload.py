@@ -13,8 +13,9 @@ from contextlib import contextmanager
 import pytest
 
 from bench.long_records import long_record
-from host import imports, offload
-from host.record_formats import read
+from host import offload
+from host.records import imports
+from host.records.formats import read
 from host.results import HostError
 
 

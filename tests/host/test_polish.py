@@ -6,9 +6,9 @@ import pytest
 
 import engines
 from engines import CHANCE
-from host import captions
 from host.app import Host
-from host.correspondence import HISTORY_PAGE, place
+from host.correspondence.service import HISTORY_PAGE, place
+from host.play import captions
 from host.results import HostError
 from tests.host.test_service import ALICE, BOB, CAROL, started_game
 

@@ -15,12 +15,13 @@ import cogs
 import engines
 from data.db import Database
 from data.jobs import JobQueue
-from host import matches, outbox
+from host import outbox
 from host.app import Host
-from host.clocks import DAY
-from host.scheduler import Scheduler, Tick
-from host.tournament_jobs import KINDS as EVENT_KINDS
-from host.tournament_jobs import TournamentWorker
+from host.correspondence.clocks import DAY
+from host.correspondence.scheduler import Scheduler, Tick
+from host.play import matches
+from host.tournaments.jobs import KINDS as EVENT_KINDS
+from host.tournaments.jobs import TournamentWorker
 from tests.conftest import FakeClock, text_renderer
 from tests.engines.toy import DiceNim
 from tests.host.test_correspondence import bid, clocked

@@ -13,9 +13,10 @@ from data.db import Database, StaleVersion
 from data.ratings import Rating
 from data.store import GameRow, GameStore, Seat
 from engines.base import CHANCE, Game, Outcome
-from host import ratings, seasons
 from host.app import Host
-from host.ratings import ALL_TIME, GLOBAL, record_result
+from host.ratings import seasons
+from host.ratings import service as ratings
+from host.ratings.service import ALL_TIME, GLOBAL, record_result
 from tests.conftest import FakeClock, text_renderer
 from tests.engines.toy import DiceNim
 

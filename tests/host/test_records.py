@@ -16,10 +16,12 @@ import engines
 from data.db import Database
 from engines import CHANCE
 from engines.zrtz import boardspace
-from host import ai_turns, bots, dice, records
-from host.ai_turns import AiPlayers
+from host.ai_players import turns as ai_turns
+from host.ai_players.turns import AiPlayers
 from host.app import Host
-from host.record_formats import from_json, from_text, read, to_json, to_text
+from host.play import bots, dice
+from host.records import replay as records
+from host.records.formats import from_json, from_text, read, to_json, to_text
 from host.results import HostError
 from tests.conftest import FakeClock, text_renderer
 

@@ -6,8 +6,8 @@ import asyncio
 
 import pytest
 
-from host import bots
 from host.app import Host
+from host.play import bots
 from host.results import HostError
 from tests.host.test_service import ALICE, BOB, CAROL
 

@@ -21,11 +21,13 @@ from data.db import Database
 from data.jobs import JobQueue
 from data.reviews import Reviews
 from engines import CHANCE
-from host import ai_turns, ai_worker, bots
-from host.ai_turns import Done
+from host.ai_players import turns as ai_turns
+from host.ai_players import worker as ai_worker
+from host.ai_players.reviews import BACKOFF, GIVE_UP, KIND, ReviewPost, start_ply
+from host.ai_players.turns import Done
 from host.app import Host
+from host.play import bots
 from host.results import HostError
-from host.reviews import BACKOFF, GIVE_UP, KIND, ReviewPost, start_ply
 from tests.conftest import FakeClock, text_renderer
 
 A, B, STRANGER = 2001, 2002, 2003

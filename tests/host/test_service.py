@@ -118,7 +118,7 @@ async def test_rolls_come_from_the_committed_seed_only(host: Host) -> None:
     rolls = await host.boards.rolls(game_id)
     assert len(rolls) == 1 and rolls[0] in report.caption
     # Replaying the same seed from scratch draws the same roll.
-    from host import dice
+    from host.play import dice
     twin = DiceNim.new(2)
     twin.play(0, "bid 2")
     twin.play(1, "bid 1")

@@ -10,8 +10,8 @@ import pytest
 
 from data import jobs
 from data.jobs import JobQueue
-from host import bots
 from host.app import Host
+from host.play import bots
 from host.results import Report
 from tests.host.test_service import started_game
 

@@ -6,8 +6,8 @@ import discord
 import pytest
 
 from data.db import Database
-from host import bots
 from host.app import Host
+from host.play import bots
 from host.results import HostError
 from tests.host.test_ratings import GUILD, SCOPE, A, B, C, D, finish
 

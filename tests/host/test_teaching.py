@@ -9,7 +9,7 @@ from PIL import Image
 
 import engines
 from engines import CHANCE
-from host import teaching
+from host.play import teaching
 
 
 @pytest.mark.parametrize("game", sorted(engines.GAMES))

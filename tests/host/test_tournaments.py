@@ -18,13 +18,14 @@ import pytest
 import engines
 from data import tournaments as repo
 from data.db import Database
-from host import bots, tournament_image
 from host.app import Host
+from host.play import bots
 from host.results import HostError
-from host.tournament_jobs import Post, TournamentWorker
-from host.tournament_plan import Picture
-from host.tournament_texts import fit_table, split_lines
-from host.tournaments import Actor, no_image
+from host.tournaments import image as tournament_image
+from host.tournaments.jobs import Post, TournamentWorker
+from host.tournaments.plan import Picture
+from host.tournaments.service import Actor, no_image
+from host.tournaments.texts import fit_table, split_lines
 from render.events import render_bracket
 from tests.conftest import FakeClock, text_renderer
 
@@ -684,7 +685,7 @@ async def test_the_organisers_tie_break_order_and_name_carry_to_the_standings(ru
 
 
 def test_event_game_threads_are_named_with_the_event_and_round_within_100_characters() -> None:
-    from host.tournament_texts import thread_name
+    from host.tournaments.texts import thread_name
     assert thread_name("Zaic", 5, {}) == "Zaic #5"
     assert thread_name("Zaic", 5, {"event": 3, "event_round": 2, "event_name": "Spring Swiss"}) == \
         "Spring Swiss R2: Zaic #5"
@@ -720,7 +721,7 @@ async def test_a_knockout_draws_its_bracket_and_a_round_robin_its_crosstable_wit
 
     from PIL import Image
 
-    from host.tournament_image import bracket, crosstable
+    from host.tournaments.image import bracket, crosstable
     from render.events import render_bracket, render_crosstable
     keep = Path(os.environ.get("EVENT_IMAGES", tmp_path))
     ko = await new_event(run, "knockout", [701, 702, 703, 704, 705, 706])
@@ -762,7 +763,7 @@ async def test_a_knockout_draws_its_bracket_and_a_round_robin_its_crosstable_wit
 
 
 async def test_a_finished_swiss_exported_as_trf16_reads_back_with_the_same_games_and_scores(run: Run) -> None:
-    """Written by host/trf.py, read by caissify-pairings' TRF-16 parser (independent code), then re-checked:
+    """Written by host/tournaments/trf.py, read by caissify-pairings' TRF-16 parser (independent code), then re-checked:
     every player's score is the sum of their blocks, every game appears from both sides with opposite
     colours and results, and the byes and the withdrawn player's absences are where the event had them."""
     from caissify_pairings.trf import TRFParser

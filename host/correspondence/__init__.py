@@ -1,0 +1,1 @@
+"""Slow games: clocks, deadlines, vacations, reminders and digests."""

@@ -1,0 +1,1 @@
+"""A server's standing ladder: its service and its pure rules."""

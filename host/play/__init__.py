@@ -1,0 +1,1 @@
+"""A game from challenge to result: the session, lobby, turns, the read model and the move builder."""

@@ -1,0 +1,1 @@
+"""Ratings, leaderboards, profiles and seasons."""

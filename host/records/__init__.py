@@ -1,0 +1,1 @@
+"""Game records: replays, GIFs, import and export in every format."""

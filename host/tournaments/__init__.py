@@ -1,0 +1,1 @@
+"""Events: Swiss, round robin and knockout, their jobs, images and TRF export."""
