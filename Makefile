@@ -47,9 +47,12 @@ postgres:
 	@command -v initdb >/dev/null 2>&1 || ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || \
 		{ $(SUDO) apt-get update && $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y postgresql; }
 
+# The suite runs on every core (pytest-xdist): each worker starts its own PostgreSQL server and fake Discord,
+# and work-stealing evens out the long end-to-end tests. TEST_WORKERS=0 runs it in one process.
+TEST_WORKERS ?= auto
 test: $(STAMP) postgres chromium web-client
 	$(BIN)/ruff check .
-	$(BIN)/python -m pytest -q
+	$(BIN)/python -m pytest -q -n $(TEST_WORKERS) --dist worksteal
 
 lint: $(STAMP)
 	$(BIN)/ruff check .

@@ -37,7 +37,8 @@ def text_renderer(observation: dict[str, Any]) -> bytes:
 
 @pytest.fixture(scope="session")
 def pg_server() -> Iterator[PgServer]:
-    """One PostgreSQL server for the whole session, started on first use."""
+    """One PostgreSQL server for the whole session, started on first use. Under ``make test`` every
+    pytest-xdist worker is a session of its own, so each worker has its own server in its own folder."""
     server = PgServer()
     try:
         server.start()

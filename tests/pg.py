@@ -1,5 +1,6 @@
 """A real, throwaway PostgreSQL server for the tests: ``initdb`` and ``pg_ctl`` in a temporary directory,
-listening only on a unix socket there. One server per test session; each test gets a database as fresh
+listening only on a unix socket there. One server per test session (per pytest-xdist worker: its folder
+comes from ``mkdtemp`` and it has no port, so workers never share one); each test gets a database as fresh
 as a migrated template (a used one emptied again, or a new copy), so tests stay independent and cheap.
 
 The server refuses to run as root, so as root it runs as the ``postgres`` user (Debian's package

@@ -15,6 +15,19 @@ from tests.fakediscord.fixtures import fake_discord  # noqa: F401 (a fixture)
 from tests.fakediscord.logs import ErrorLogCollector
 
 BOT_LOGGERS = ("discord", "zgames", "cogs", "host", "data")
+WAIT_S = 30.0
+"""How long the fake's waits (a message, a condition, idle handlers) allow. A wait returns as soon as its
+condition holds, so a passing test is no slower; 5 s was too short for a correct bot when ``make test`` runs
+a worker on every core of a loaded machine (a Swiss round timed out at load 17). Discord's own 3-second
+deadline for answering an interaction is a separate check and stays."""
+
+
+@pytest.fixture(autouse=True)
+def patient_fake(request: pytest.FixtureRequest) -> None:
+    """Every e2e test's fake Discord waits up to ``WAIT_S`` unless the test itself sets its own timeout."""
+    if "fake_discord" in request.fixturenames:
+        fake: FakeDiscord = request.getfixturevalue("fake_discord")
+        fake.timeout = max(fake.timeout, WAIT_S)
 
 
 @pytest.fixture

@@ -13,6 +13,10 @@ from tests.engines.toy import DiceNim
 
 ALL_GAMES: dict[str, type[Game]] = {**engines.GAMES, DiceNim.name: DiceNim}
 PLAYOUTS = 200
+"""Playouts of the cheapest games; a dearer game plays fewer, so that every game costs about the same."""
+SIZED = {"ziggurat": 60, "zodiac": 90, "zrtz": 90, "zarathustra": 150}
+"""Measured CPU per playout: ZÈRTZ, Zodiac 0.065 s, Ziggurat 0.10 s, Zarathustra 0.038 s, Zaic 0.028 s; so each
+game takes about 6 s. The seeds are the first of the 200 every game had before, so this is a subset of that."""
 MAX_PLIES = 3000
 GARBAGE = ("", "zz99", "resign", "!!", "a0 x", "move nowhere", "ß" * 40)
 
@@ -68,7 +72,7 @@ def check_position(game: Game, rng: random.Random) -> None:
 
 @pytest.mark.parametrize("name", sorted(ALL_GAMES))
 def test_random_playouts_keep_the_contract(name: str) -> None:
-    check_playouts(ALL_GAMES[name], PLAYOUTS)
+    check_playouts(ALL_GAMES[name], SIZED.get(name, PLAYOUTS))
 
 
 @pytest.mark.parametrize("name", sorted(ALL_GAMES))

@@ -58,8 +58,8 @@ async def test_a_whole_game_by_builder_steps(db: Database, clock: FakeClock, nam
         while step.move is None:
             path = (*step.path, f"~{rng.randrange(len(step.groups))}") if step.groups else \
                 decode(rng.choice(step.choices).value)
-            if step.path and rng.random() < 0.05:
-                path, backs = step.path[:-1], backs + 1  # now and then, Back
+            if step.path and (not backs or rng.random() < 0.05):
+                path, backs = step.path[:-1], backs + 1  # the first chance, then now and then, Back
             step = await host.builder.show(game_id, user, step.ply, "t", path)
         await host.builder.play(game_id, user, step.ply, "t", step.path)
     row = await host.session.row(game_id)
