@@ -20,6 +20,7 @@ from typing import Any
 
 import engines
 from data.db import Database
+from data.reviews import Reviews
 from engines import CHANCE
 from host.app import Host
 from host.ladder.service import Ladders, record_finish
@@ -87,6 +88,7 @@ async def populate_the_rest(host: Host, clock: FakeClock, finished: int) -> list
         clock.advance(30)
     await host.turns.set_last_board(finished, GUILD + 1, GUILD + 2, 3)  # board_posts
     await host.correspondence.vacation(USERS[3], 2)  # vacations
+    await Reviews(host.db).put(finished, "hard", {"moves": [{"ply": 0, "verdict": "mistake"}]}, clock())  # reviews
     async def namer(user: int) -> str:
         return f"player {user}"
 
