@@ -93,12 +93,12 @@ async def test_a_clock_abort_before_the_thread_existed_reaches_the_players(
 
 async def test_a_failure_after_thinking_is_private_and_logged(harness: BotHarness, monkeypatch: pytest.MonkeyPatch,
                                                              discord_error_logs: ErrorLogCollector) -> None:
-    from host.records import exchange as record_exchange
+    from host.records.exchange import RecordExchange
 
     async def broken(*args: object, **kwargs: object) -> None:
         raise RuntimeError("x" * 5000)
 
-    monkeypatch.setattr(record_exchange, "import_record", broken)
+    monkeypatch.setattr(RecordExchange, "import_record", broken)
     async with harness.running():
         rec = await harness.fake.slash("carol", "zaic import", {"record": Upload("r.json", b"{}")})
         refusal = rec.followups[-1]
