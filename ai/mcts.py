@@ -85,7 +85,7 @@ def pick_untried(node: Node, world: Game, who: int, untried: list[str], prior_vi
     for m in untried:
         value = prior.get(m)
         if value is None:
-            if deadline is not None and fresh % CLOCK_EVERY == CLOCK_EVERY - 1 and time.perf_counter() >= deadline:
+            if deadline is not None and fresh % CLOCK_EVERY == CLOCK_EVERY - 1 and time.process_time() >= deadline:
                 break
             fresh += 1
             value = prior[m] = one_ply(world, who, m) + 1e-6 * rng.random()  # ties at random
@@ -126,7 +126,7 @@ def search(game: Game, seat: int, root_moves: list[str], iterations: int, depth:
         if deadline is None:
             if done >= iterations:
                 break
-        elif done > 0 and time.perf_counter() >= deadline:
+        elif done > 0 and time.process_time() >= deadline:
             break
         done += 1
         world = game.determinize(seat, rng)
