@@ -1,8 +1,9 @@
 """Game-playing AI over the engine contract: one entry point for the host, the tests and the benchmarks.
 
 ``choose`` searches a fixed amount of work per level (``ai.levels.WORK``), so the same state, level
-and seed give the same move; ``budget_s`` switches to the clock (CPU time of this process): a two-ply
-screen (``ai.anytime``) gives a safe first answer, and the level's search refines it while time remains.
+and seed give the same move; ``budget_s`` caps it by the clock (CPU time of this process): a two-ply
+screen (``ai.anytime``) gives a safe first answer, and the level's search refines it until its fixed
+work is done or the time is up (ZÈRTZ: its own search, by the clock alone).
 The search only ever sees
 determinized copies of the game (``Game.determinize``), never the other seats' secrets. See docs/ai.md.
 """
@@ -36,7 +37,7 @@ def _check(game: Game, seat: int, level: str) -> list[str]:
 def choose(game: Game, seat: int, level: str, *, seed: int, budget_s: float | None = None) -> str:
     """One of ``game.legal_moves(seat)``: deterministic for the same state, level and seed when ``budget_s`` is None.
 
-    With ``budget_s`` it returns after about that much CPU time (plus a few ms), at every level.
+    With ``budget_s`` it returns within about that much CPU time (plus a few ms), at every level.
     """
     moves = _check(game, seat, level)
     if len(moves) == 1:

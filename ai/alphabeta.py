@@ -98,7 +98,7 @@ class Search:
 
 def choose(game: Game, seat: int, moves: list[str], nodes: int, rng: random.Random, deadline: float | None = None,
            max_depth: int = 12) -> str:
-    """The best move found by iterative deepening within ``nodes`` positions or by ``deadline`` (``seat`` to move)."""
+    """The best move found by iterative deepening within ``nodes`` positions and by ``deadline`` (``seat`` to move)."""
     return search(game, seat, moves, nodes, rng, deadline, max_depth)[0]
 
 
@@ -108,7 +108,7 @@ def search(game: Game, seat: int, moves: list[str], nodes: int, rng: random.Rand
 
     ``deadline`` is a ``time.process_time()`` value.
     """
-    ab = Search(seat, nodes if deadline is None else 1 << 60, deadline)
+    ab = Search(seat, nodes, deadline)
     noise = {m: 1e-7 * rng.random() for m in moves}  # ties at random, but reproducibly
     scores: dict[str, float] = {}
     reached = 0
