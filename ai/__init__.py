@@ -65,6 +65,11 @@ def choose(game: Game, seat: int, level: str, *, seed: int, budget_s: float | No
     found = solve.winning_move(game, seat, moves, work.solve, work.solve_nodes)
     if found is not None:
         return found
+    if work.screen:  # fixed work: the screen counts positions, so the move stays the same for a seed
+        screened = anytime.screen(game, seat, moves, None, rng, work.screen)
+        if screened.won or (screened.complete and len(screened.safe) == 1):
+            return screened.best
+        moves = screened.safe if screened.complete else moves
     if work.alphabeta and game.name in levels.ALPHABETA and solve.applies(game):
         return alphabeta.choose(game, seat, moves, work.alphabeta, rng)
     depth = round(levels.ROLLOUT_DEPTH.get(game.name, 10) * work.depth)

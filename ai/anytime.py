@@ -49,16 +49,19 @@ class Screened:
 
 
 class Screen:
-    def __init__(self, world: Game, seat: int, deadline: float) -> None:
+    def __init__(self, world: Game, seat: int, deadline: float | None, nodes: int | None = None) -> None:
         self.world = world
         self.seat = seat
         self.deadline = deadline
+        self.nodes = nodes
         self.made = 0
         self.killers: list[str] = []
 
     def after(self, game: Game, who: int, move: str) -> Game:
         self.made += 1
-        if self.made % CLOCK_EVERY == 0 and now() >= self.deadline:
+        if self.nodes is not None and self.made > self.nodes:
+            raise OutOfTime
+        if self.deadline is not None and self.made % CLOCK_EVERY == 0 and now() >= self.deadline:
             raise OutOfTime
         twin = game.clone()
         twin.play(who, move)
@@ -100,10 +103,14 @@ class Screen:
         return worst if worst < WIN * 2 else self.leaf(game)
 
 
-def screen(game: Game, seat: int, moves: list[str], deadline: float, rng: random.Random) -> Screened:
-    """Check ``moves`` by one then two plies until ``deadline`` (a ``now()`` value); see the module's text."""
+def screen(game: Game, seat: int, moves: list[str], deadline: float | None, rng: random.Random,
+           nodes: int | None = None) -> Screened:
+    """Check ``moves`` by one then two plies until ``deadline`` (a ``now()`` value) or ``nodes`` positions made.
+
+    With ``nodes`` and no deadline the result is fixed work: the same for the same generator.
+    """
     world = game.determinize(seat, rng)
-    s = Screen(world, seat, deadline)
+    s = Screen(world, seat, deadline, nodes)
     noise = {m: 1e-7 * rng.random() for m in moves}  # ties at random, but reproducibly
     static: dict[str, float] = {}
     children: dict[str, Game] = {}

@@ -194,6 +194,7 @@ def main() -> None:
     parser.add_argument("--jobs", type=int, default=1, help="processes playing match games at once")
     parser.add_argument("--pairs", default="", help="match-ups, e.g. hard-medium,easy-greedy (default: all four)")
     parser.add_argument("--players", default="", help="player counts, e.g. 2,4 (default: all)")
+    parser.add_argument("--screen", type=int, default=-1, help="hard's screen positions (ai.levels.Work.screen)")
     parser.add_argument("--option", action="append", default=[], help="a game option, e.g. rings=61 (integers as such)")
     args = parser.parse_args()
     print(f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores at the start", flush=True)
@@ -208,6 +209,9 @@ def main() -> None:
         for lv, work in list(levels.WORK.items()):
             levels.WORK[lv] = replace(work, iterations=max(1, round(work.iterations * args.scale)),
                                       alphabeta=round(work.alphabeta * args.scale))
+    if args.screen >= 0:
+        print(f"hard screens {args.screen} positions")
+        levels.WORK["hard"] = replace(levels.WORK["hard"], screen=args.screen)
     pairs = [tuple(p.split("-")) for p in args.pairs.split(",")] if args.pairs else list(PAIRS)
     times: dict[str, list[float]] = {}
     options = {k: int(v) if v.isdigit() else v for k, v in (o.split("=", 1) for o in args.option)}
