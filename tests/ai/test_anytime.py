@@ -96,3 +96,21 @@ def test_every_level_keeps_a_small_budget(level: str) -> None:
         move = ai.choose(game, seat, level, seed=1, budget_s=BUDGET)
         assert move in game.legal_moves(seat)
         assert time.process_time() - start < BUDGET + 0.1, name
+
+
+def test_a_screen_at_fixed_work_is_deterministic_and_avoids_the_loss(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``Work.screen`` counts positions, not time: the same seed gives the same move, and the loss is avoided."""
+    from dataclasses import replace
+
+    from ai import levels
+
+    small = replace(levels.WORK["medium"], iterations=4, solve=0, screen=20000)
+    monkeypatch.setattr(levels, "WORK", {**levels.WORK, "medium": small})
+    for name, _, position in cases():
+        if position["kind"] == "win" or name == "zaic":
+            continue
+        game = load(name, position)
+        seat = position["seat"]
+        first = ai.choose(game, seat, "medium", seed=3)
+        assert first not in position["moves"]
+        assert ai.choose(game, seat, "medium", seed=3) == first
