@@ -1,7 +1,10 @@
 """Game-playing AI over the engine contract: one entry point for the host, the tests and the benchmarks.
 
 ``choose`` searches a fixed amount of work per level (``ai.levels.WORK``), so the same state, level
-and seed give the same move; ``budget_s`` switches to the clock. The search only ever sees
+and seed give the same move; ``budget_s`` caps it by the clock (CPU time of this process): a two-ply
+screen (``ai.anytime``) gives a safe first answer, and the level's search refines it until its fixed
+work is done or the time is up (ZÈRTZ: its own search, by the clock alone).
+The search only ever sees
 determinized copies of the game (``Game.determinize``), never the other seats' secrets. See docs/ai.md.
 """
 
@@ -10,7 +13,7 @@ from __future__ import annotations
 import random
 import time
 
-from ai import alphabeta, book, levels, mcts, solve, zertz
+from ai import alphabeta, anytime, book, levels, mcts, solve, zertz
 from ai.levels import work_for
 from engines import CHANCE, Game
 
@@ -32,11 +35,13 @@ def _check(game: Game, seat: int, level: str) -> list[str]:
 
 
 def choose(game: Game, seat: int, level: str, *, seed: int, budget_s: float | None = None) -> str:
-    """One of ``game.legal_moves(seat)``: deterministic for the same state, level and seed when ``budget_s`` is None."""
+    """One of ``game.legal_moves(seat)``: deterministic for the same state, level and seed when ``budget_s`` is None.
+
+    With ``budget_s`` it returns within about that much CPU time (plus a few ms), at every level.
+    """
     moves = _check(game, seat, level)
     if len(moves) == 1:
         return moves[0]
-    deadline = None if budget_s is None else time.perf_counter() + budget_s
     rng = _rng(game, level, seed)
     if book.simultaneous_pick(game, seat):
         return rng.choice(moves)  # a rock-paper-scissors duel: the uniform pick cannot be exploited
@@ -49,18 +54,55 @@ def choose(game: Game, seat: int, level: str, *, seed: int, budget_s: float | No
     if work.tactical and game.name in levels.TACTICAL:  # its own win search and forced sequences (ai/zertz.py)
         ties = {m: 1e-6 * rng.random() for m in moves}  # ties at random, but reproducibly
         # fixed work, a little less on the larger boards (a position costs more there: hard's p95 3.2 s on
-        # 61 rings at the 37-ring amount); with a budget the clock alone stops it
+        # 61 rings at the 37-ring amount); with a budget the clock alone stops it (ai/zertz.py reads the
+        # wall clock)
         rings = game.options.get("rings", 37)
-        nodes = round(work.tactical_nodes * min(1.0, 48 / rings)) if deadline is None else 1 << 40
-        return zertz.choose(game, seat, moves, nodes, work.tactical, ties.__getitem__, deadline)
+        nodes = round(work.tactical_nodes * min(1.0, 48 / rings)) if budget_s is None else 1 << 40
+        wall = None if budget_s is None else time.perf_counter() + budget_s
+        return zertz.choose(game, seat, moves, nodes, work.tactical, ties.__getitem__, wall)
+    if budget_s is not None:
+        return _anytime(game, seat, level, moves, work, rng, anytime.now() + budget_s)
+    found = solve.winning_move(game, seat, moves, work.solve, work.solve_nodes)
+    if found is not None:
+        return found
+    if work.screen:  # fixed work: the screen counts positions, so the move stays the same for a seed
+        screened = anytime.screen(game, seat, moves, None, rng, work.screen)
+        if screened.won or (screened.complete and len(screened.safe) == 1):
+            return screened.best
+        moves = screened.safe if screened.complete else moves
+    if work.alphabeta and game.name in levels.ALPHABETA and solve.applies(game):
+        return alphabeta.choose(game, seat, moves, work.alphabeta, rng)
+    depth = round(levels.ROLLOUT_DEPTH.get(game.name, 10) * work.depth)
+    root = mcts.search(game, seat, moves, work.iterations, depth, work.explore, rng, None, work.prior_visits)
+    return mcts.best_move(root, moves)
+
+
+def _anytime(game: Game, seat: int, level: str, moves: list[str], work: levels.Work, rng: random.Random,
+             deadline: float) -> str:
+    """The screen's safe answer, refined by the level's search over the safe moves while the clock allows.
+
+    The search's answer replaces the screen's only once it rests on more than the screen saw: alpha-beta
+    past the replies, the tree search after ``TRUST`` of its fixed iterations (and one per safe move).
+    """
+    screened = anytime.screen(game, seat, moves, deadline, rng)
+    if screened.won or len(screened.safe) == 1 or anytime.now() >= deadline:
+        return screened.best
     found = solve.winning_move(game, seat, moves, work.solve, work.solve_nodes, deadline)
     if found is not None:
         return found
+    safe = screened.safe
     if work.alphabeta and game.name in levels.ALPHABETA and solve.applies(game):
-        return alphabeta.choose(game, seat, moves, work.alphabeta, rng, deadline)
+        move, reached = alphabeta.search(game, seat, safe, work.alphabeta, rng, deadline)
+        return move if reached >= 2 else screened.best
     depth = round(levels.ROLLOUT_DEPTH.get(game.name, 10) * work.depth)
-    root = mcts.search(game, seat, moves, work.iterations, depth, work.explore, rng, deadline, work.prior_visits)
-    return mcts.best_move(root, moves)
+    root = mcts.search(game, seat, safe, work.iterations, depth, work.explore, rng, deadline, work.prior_visits)
+    if root.visits < max(len(safe), TRUST * work.iterations):
+        return screened.best
+    return mcts.best_move(root, safe)
+
+
+TRUST = 0.25
+"""Share of a level's fixed iterations the tree search must reach under a clock before its answer counts."""
 
 
 def accepts_draw(game: Game, seat: int, level: str, *, seed: int) -> bool:

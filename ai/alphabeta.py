@@ -33,8 +33,8 @@ class Search:
 
     def child(self, game: Game, who: int, move: str) -> Game:
         self.left -= 1
-        if self.left < 0 or (self.deadline is not None and self.left % 64 == 0
-                             and time.perf_counter() >= self.deadline):
+        if self.left < 0 or (self.deadline is not None and self.left % 16 == 0
+                             and time.process_time() >= self.deadline):
             raise OutOfNodes
         twin = game.clone()
         twin.play(who, move)
@@ -98,15 +98,25 @@ class Search:
 
 def choose(game: Game, seat: int, moves: list[str], nodes: int, rng: random.Random, deadline: float | None = None,
            max_depth: int = 12) -> str:
-    """The best move found by iterative deepening within ``nodes`` positions or by ``deadline`` (``seat`` to move)."""
-    search = Search(seat, nodes if deadline is None else 1 << 60, deadline)
+    """The best move found by iterative deepening within ``nodes`` positions and by ``deadline`` (``seat`` to move)."""
+    return search(game, seat, moves, nodes, rng, deadline, max_depth)[0]
+
+
+def search(game: Game, seat: int, moves: list[str], nodes: int, rng: random.Random, deadline: float | None = None,
+           max_depth: int = 12) -> tuple[str, int]:
+    """``choose``'s move and the depth it rests on (0: one ply only; 1: the replies too; ...).
+
+    ``deadline`` is a ``time.process_time()`` value.
+    """
+    ab = Search(seat, nodes, deadline)
     noise = {m: 1e-7 * rng.random() for m in moves}  # ties at random, but reproducibly
     scores: dict[str, float] = {}
+    reached = 0
     try:
         children = []
         for move in moves:
-            twin = search.child(game, seat, move)
-            static = search.value(twin, 0)
+            twin = ab.child(game, seat, move)
+            static = ab.value(twin, 0)
             scores[move] = (static if static is not None else 0.5) + noise[move]
             children.append((move, twin))
         for depth in range(1, max_depth):
@@ -117,14 +127,15 @@ def choose(game: Game, seat: int, moves: list[str], nodes: int, rng: random.Rand
             alpha = -WIN * 2
             try:
                 for move, twin in order:
-                    v = search.minimax(twin, depth, alpha, WIN * 2) + noise[move]
+                    v = ab.minimax(twin, depth, alpha, WIN * 2) + noise[move]
                     fresh[move] = v
                     alpha = max(alpha, v)
             except OutOfNodes:
                 if order[0][0] in fresh:  # the previous best was searched deeper: the best so far is sound
-                    return max(fresh, key=fresh.__getitem__)
+                    return max(fresh, key=fresh.__getitem__), depth
                 raise
             scores = {m: fresh.get(m, -WIN * 2) for m in scores}
+            reached = depth
     except OutOfNodes:
         pass
-    return max(moves, key=lambda m: scores.get(m, -WIN * 3))
+    return max(moves, key=lambda m: scores.get(m, -WIN * 3)), reached

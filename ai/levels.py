@@ -9,7 +9,8 @@ the root) add children best-first by a one-ply evaluation instead of at random (
 ``depth``: multiplier of the game's rollout depth; ``alphabeta``: positions for the alpha-beta search
 in the games of ``ALPHABETA`` (0: the tree search there too); ``tactical`` / ``tactical_nodes``: placement
 turns and positions of the forced-sequence search in the games of ``TACTICAL`` (0: the tree search there);
-``noise``: the chance that the level plays
+``screen``: positions of the two-ply screen (``ai.anytime``) in front of the search at fixed work (0: none;
+with ``budget_s`` every level screens by the clock); ``noise``: the chance that the level plays
 a uniformly random legal move instead of searching (drawn from the seeded generator, so still deterministic;
 set per game in ``LEVEL_NOISE``).
 """
@@ -31,6 +32,7 @@ class Work:
     noise: float = 0.0
     tactical: int = 0
     tactical_nodes: int = 0
+    screen: int = 0
 
 
 WORK: dict[str, Work] = {

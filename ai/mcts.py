@@ -85,7 +85,7 @@ def pick_untried(node: Node, world: Game, who: int, untried: list[str], prior_vi
     for m in untried:
         value = prior.get(m)
         if value is None:
-            if deadline is not None and fresh % CLOCK_EVERY == CLOCK_EVERY - 1 and time.perf_counter() >= deadline:
+            if deadline is not None and fresh % CLOCK_EVERY == CLOCK_EVERY - 1 and time.process_time() >= deadline:
                 break
             fresh += 1
             value = prior[m] = one_ply(world, who, m) + 1e-6 * rng.random()  # ties at random
@@ -110,7 +110,7 @@ def rollout(game: Game, seat: int, depth: int, rng: random.Random) -> list[float
 
 def search(game: Game, seat: int, root_moves: list[str], iterations: int, depth: int, explore: float,
            rng: random.Random, deadline: float | None, prior_visits: int = -1) -> Node:
-    """Run the search and return the root; with ``deadline`` the clock stops it instead of ``iterations``.
+    """Run the search and return the root: ``iterations``, or fewer if the clock (``deadline``, CPU time) ends first.
 
     ``prior_visits``: nodes visited that often add their children best-first by a one-ply evaluation
     (-1: never, children are added at random).
@@ -123,10 +123,7 @@ def search(game: Game, seat: int, root_moves: list[str], iterations: int, depth:
     legal_root = set(root_moves)
     done = 0
     while True:
-        if deadline is None:
-            if done >= iterations:
-                break
-        elif done > 0 and time.perf_counter() >= deadline:
+        if done >= iterations or (deadline is not None and done > 0 and time.process_time() >= deadline):
             break
         done += 1
         world = game.determinize(seat, rng)

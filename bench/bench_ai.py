@@ -8,6 +8,8 @@ match games in N processes, ``--timing N`` positions per game and level for the 
 work), ``--no-matches`` / ``--no-timing``. The load average is printed with the results: the machine is
 shared, so times are inflated when it is busy, while the match results count work, not seconds.
 
+``--pairs hard-classical --players 2 --only zarathustra,zaic,zodiac,ziggurat`` plays the classical baselines
+(``bench/baselines.py``: depth-2 alpha-beta on our evaluation, expectimax over dice, quiescence).
 ``--pairs hard-dumbot,hard-smartbot,medium-dumbot --only zrtz`` plays the boardspace-style ZÈRTZ robots
 (``bench/zertz_bots.py``); ``--option rings=61`` sets a game option.
 
@@ -34,7 +36,7 @@ import ai
 import engines
 from ai import levels
 from ai.evaluate import evaluate, from_outcome
-from bench import zertz_bots
+from bench import baselines, zertz_bots
 from bench.common import percentile, report
 from engines import CHANCE, Game
 
@@ -110,6 +112,7 @@ def match_game(job: Job) -> tuple[float, dict[str, list[float]]]:
     agents: dict[str, Agent] = {lv: level_agent(lv, times) for lv in ai.LEVELS}
     agents["random"], agents["greedy"] = random_agent, greedy_agent
     agents["dumbot"], agents["smartbot"] = zertz_bots.dumbot, zertz_bots.smartbot
+    agents["classical"] = baselines.classical
     rng = random.Random(f"{name}{players}{a}{b}{index}{sorted(options.items()) if options else ''}")
     score = play_match_game(engines.get(name), players, agents[a], agents[b], index % players, rng, options)
     return score, times
@@ -191,6 +194,7 @@ def main() -> None:
     parser.add_argument("--jobs", type=int, default=1, help="processes playing match games at once")
     parser.add_argument("--pairs", default="", help="match-ups, e.g. hard-medium,easy-greedy (default: all four)")
     parser.add_argument("--players", default="", help="player counts, e.g. 2,4 (default: all)")
+    parser.add_argument("--screen", type=int, default=-1, help="hard's screen positions (ai.levels.Work.screen)")
     parser.add_argument("--option", action="append", default=[], help="a game option, e.g. rings=61 (integers as such)")
     args = parser.parse_args()
     print(f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores at the start", flush=True)
@@ -205,6 +209,9 @@ def main() -> None:
         for lv, work in list(levels.WORK.items()):
             levels.WORK[lv] = replace(work, iterations=max(1, round(work.iterations * args.scale)),
                                       alphabeta=round(work.alphabeta * args.scale))
+    if args.screen >= 0:
+        print(f"hard screens {args.screen} positions")
+        levels.WORK["hard"] = replace(levels.WORK["hard"], screen=args.screen)
     pairs = [tuple(p.split("-")) for p in args.pairs.split(",")] if args.pairs else list(PAIRS)
     times: dict[str, list[float]] = {}
     options = {k: int(v) if v.isdigit() else v for k, v in (o.split("=", 1) for o in args.option)}

@@ -172,8 +172,8 @@ def positions(name: str) -> list[tuple[Game, int]]:
 def test_budget_stops_by_the_clock(name: str, monkeypatch: pytest.MonkeyPatch) -> None:
     """The real hard level (every part on) with ``budget_s``: CPU time within 1.5x the budget plus a little.
 
-    Process time, not wall time: the clock the search reads is the wall clock, so on a loaded machine it
-    stops with less CPU spent, never more. Without the deadline in the exact win search and the root
+    Process time, the clock the search reads (ZÈRTZ's own search: the wall clock, so on a loaded machine it
+    stops with less CPU spent, never more). Without the deadline in the exact win search and the root
     priors, ZÈRTZ on 61 rings took 2 s and Zarathustra on 7x7 0.3 s for a 0.1 s budget.
     """
     monkeypatch.setattr(levels, "WORK", REAL_WORK)

@@ -1,0 +1,143 @@
+"""A safe first answer under a clock: a two-ply screen that runs before any search when ``budget_s`` is given.
+
+Why: with a small budget (0.05 s of CPU) the tree search finishes a handful of iterations, which neither
+see a win in one nor a reply that captures. The screen values every move by one ply (a win in one is taken
+at once), then, best first, by the worst the next mover can do to it (a paranoid second ply: a reply that
+captures or wins shows as a drop), with alpha-beta cut-offs and refuting replies tried first (killers),
+so a refuted move costs one reply. It stops by the clock; the moves it checked within ``MARGIN`` of the
+best are the *safe* set the level's search then refines. If the clock ends first, the answer is the best
+checked move (or the best by one ply). The search sees a determinized copy only (``Game.determinize``).
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from dataclasses import dataclass
+
+from ai.evaluate import evaluate
+from engines import CHANCE, Game
+
+WIN = 2.0
+"""Above any evaluation (those lie in [0, 1])."""
+
+MARGIN = 0.02
+"""Moves within this of the best two-ply value stay candidates for the search (a capture drops more)."""
+
+CLOCK_EVERY = 8
+"""Read the clock every this many positions made."""
+
+
+def now() -> float:
+    """CPU time of this process: a busy machine then costs strength in time, not in depth."""
+    return time.process_time()
+
+
+class OutOfTime(Exception):
+    """The deadline passed."""
+
+
+@dataclass
+class Screened:
+    best: str
+    """The answer so far: a win in one, else the best two-ply value, else the best one-ply value."""
+    safe: list[str]
+    """Checked moves within ``MARGIN`` of the best (best first); the search picks among these."""
+    won: bool = False
+    complete: bool = False
+    """Every move was checked to two plies."""
+
+
+class Screen:
+    def __init__(self, world: Game, seat: int, deadline: float | None, nodes: int | None = None) -> None:
+        self.world = world
+        self.seat = seat
+        self.deadline = deadline
+        self.nodes = nodes
+        self.made = 0
+        self.killers: list[str] = []
+
+    def after(self, game: Game, who: int, move: str) -> Game:
+        self.made += 1
+        if self.nodes is not None and self.made > self.nodes:
+            raise OutOfTime
+        if self.deadline is not None and self.made % CLOCK_EVERY == 0 and now() >= self.deadline:
+            raise OutOfTime
+        twin = game.clone()
+        twin.play(who, move)
+        return twin
+
+    def leaf(self, game: Game) -> float:
+        outcome = game.outcome()
+        if outcome is not None and not outcome.is_draw:
+            return WIN if self.seat in outcome.winners else -WIN
+        return evaluate(game)[self.seat]
+
+    def reply_value(self, game: Game, floor: float) -> float:
+        """The seat's value after the next mover's best reply (its own next move if it moves again).
+
+        A value below ``floor`` is only an upper bound: the first reply that low refutes the move.
+        """
+        if game.outcome() is not None:
+            return self.leaf(game)
+        movers = game.to_move()
+        if not movers or CHANCE in movers or len(movers) > 1:
+            return self.leaf(game)
+        who = min(movers)
+        replies = game.legal_moves(who)
+        if who == self.seat:  # it moves again (a turn of several steps): its best step
+            return max((self.leaf(self.after(game, who, r)) for r in replies), default=self.leaf(game))
+        present = set(replies)
+        first = [k for k in self.killers if k in present]
+        worst = WIN * 2
+        for r in first + [r for r in replies if r not in first]:
+            v = self.leaf(self.after(game, who, r))
+            if v < worst:
+                worst = v
+                if v < floor:
+                    if r in self.killers:
+                        self.killers.remove(r)
+                    self.killers.insert(0, r)
+                    del self.killers[4:]
+                    break
+        return worst if worst < WIN * 2 else self.leaf(game)
+
+
+def screen(game: Game, seat: int, moves: list[str], deadline: float | None, rng: random.Random,
+           nodes: int | None = None) -> Screened:
+    """Check ``moves`` by one then two plies until ``deadline`` (a ``now()`` value) or ``nodes`` positions made.
+
+    With ``nodes`` and no deadline the result is fixed work: the same for the same generator.
+    """
+    world = game.determinize(seat, rng)
+    s = Screen(world, seat, deadline, nodes)
+    noise = {m: 1e-7 * rng.random() for m in moves}  # ties at random, but reproducibly
+    static: dict[str, float] = {}
+    children: dict[str, Game] = {}
+    try:
+        for move in moves:
+            twin = s.after(world, seat, move)
+            value = s.leaf(twin)
+            if value >= WIN:
+                return Screened(move, [move], won=True, complete=True)
+            static[move] = value + noise[move]
+            children[move] = twin
+    except OutOfTime:
+        pass
+    if not static:
+        return Screened(moves[0], list(moves))
+    order = sorted(static, key=static.__getitem__, reverse=True)
+    values: dict[str, float] = {}
+    best = -WIN * 2
+    try:
+        if len(static) == len(moves):
+            for move in order:
+                v = s.reply_value(children[move], best - MARGIN) + noise[move]
+                values[move] = v
+                best = max(best, v)
+    except OutOfTime:
+        pass
+    if not values:
+        return Screened(order[0], [order[0]])
+    safe = sorted((m for m in values if values[m] >= best - MARGIN), key=values.__getitem__, reverse=True)
+    return Screened(safe[0], safe, complete=len(values) == len(moves))
