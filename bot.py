@@ -11,6 +11,7 @@ import asyncio
 import logging
 import os
 import sys
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -26,7 +27,7 @@ from cogs._tasks import stop_task
 from data import preflight
 from data.db import DEFAULT_PATH, Database
 from host import app, shards
-from host.ai_players.turns import AiPlayers
+from host.ai_players.turns import AiPlayers, parse_turn_seconds
 from host.app import Host
 from host.engine_cache import ENGINE_CACHE
 from host.play.lobby import CHALLENGE_TTL, MAX_OPEN_CHALLENGES
@@ -56,6 +57,8 @@ class Config:
     ai_workers: int = 1
     """Processes that run AI searches (``AI_WORKERS``); each takes one core while it thinks."""
     ai_think_delay: float = 0.0
+    ai_turn_seconds: Mapping[str, float] | None = None
+    """``AI_TURN_SECONDS``: the wall-time cap of one AI turn per level (None: hard 6 s, medium 2 s, easy 0.5 s)."""
     """Test knob (``AI_THINK_DELAY``, seconds): the AI thinks this much longer, to crash the bot mid-search."""
     max_open_challenges: int = MAX_OPEN_CHALLENGES
     challenge_days: float = CHALLENGE_TTL / 86400
@@ -89,6 +92,7 @@ class Config:
             sync=sync,
             ai_workers=_number(workers, "AI_WORKERS", int, 1),
             ai_think_delay=_number(delay, "AI_THINK_DELAY", float, 0.0),
+            ai_turn_seconds=parse_turn_seconds(os.environ.get("AI_TURN_SECONDS", "")),
             max_open_challenges=int(os.environ.get("MAX_OPEN_CHALLENGES") or MAX_OPEN_CHALLENGES),
             challenge_days=float(os.environ.get("CHALLENGE_DAYS") or CHALLENGE_TTL / 86400),
             shards=shards.parse(os.environ.get("SHARD_COUNT", ""), os.environ.get("SHARD_IDS", "")),
@@ -190,7 +194,8 @@ class ZBot(commands.Bot):
         self._host = app.build(self.db, max_open_challenges=self.config.max_open_challenges,
                                challenge_days=self.config.challenge_days, engine_cache=self.config.engine_cache,
                                ai_workers=self.config.ai_workers, ai_think_delay=self.config.ai_think_delay,
-                               display_name=self.display_name, scope=self.lease_scope)
+                               display_name=self.display_name, scope=self.lease_scope,
+                               ai_turn_seconds=self.config.ai_turn_seconds)
         self._web = await start_from_env(self._host)  # the board pages (web/); off unless WEB_PORT is set
         self.recovered = await self._host.recover()
         if self.recovered:

@@ -11,9 +11,8 @@ determinized copies of the game (``Game.determinize``), never the other seats' s
 from __future__ import annotations
 
 import random
-import time
 
-from ai import alphabeta, anytime, book, levels, mcts, solve, zertz
+from ai import alphabeta, anytime, book, clock, levels, mcts, solve, zertz
 from ai.levels import work_for
 from engines import CHANCE, Game
 
@@ -54,12 +53,11 @@ def choose(game: Game, seat: int, level: str, *, seed: int, budget_s: float | No
     if work.tactical and game.name in levels.TACTICAL:  # its own win search and forced sequences (ai/zertz.py)
         ties = {m: 1e-6 * rng.random() for m in moves}  # ties at random, but reproducibly
         # fixed work, a little less on the larger boards (a position costs more there: hard's p95 3.2 s on
-        # 61 rings at the 37-ring amount); with a budget the clock alone stops it (ai/zertz.py reads the
-        # wall clock)
+        # 61 rings at the 37-ring amount); with a budget the clock alone stops it (ai/clock.py)
         rings = game.options.get("rings", 37)
         nodes = round(work.tactical_nodes * min(1.0, 48 / rings)) if budget_s is None else 1 << 40
-        wall = None if budget_s is None else time.perf_counter() + budget_s
-        return zertz.choose(game, seat, moves, nodes, work.tactical, ties.__getitem__, wall)
+        until = None if budget_s is None else clock.now() + budget_s
+        return zertz.choose(game, seat, moves, nodes, work.tactical, ties.__getitem__, until)
     if budget_s is not None:
         return _anytime(game, seat, level, moves, work, rng, anytime.now() + budget_s)
     found = solve.winning_move(game, seat, moves, work.solve, work.solve_nodes)

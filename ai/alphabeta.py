@@ -12,8 +12,8 @@ measured comparison with the tree search.
 from __future__ import annotations
 
 import random
-import time
 
+from ai import clock
 from ai.evaluate import evaluate
 from engines import CHANCE, Game
 
@@ -34,7 +34,7 @@ class Search:
     def child(self, game: Game, who: int, move: str) -> Game:
         self.left -= 1
         if self.left < 0 or (self.deadline is not None and self.left % 16 == 0
-                             and time.process_time() >= self.deadline):
+                             and clock.now() >= self.deadline):
             raise OutOfNodes
         twin = game.clone()
         twin.play(who, move)
@@ -106,7 +106,7 @@ def search(game: Game, seat: int, moves: list[str], nodes: int, rng: random.Rand
            max_depth: int = 12) -> tuple[str, int]:
     """``choose``'s move and the depth it rests on (0: one ply only; 1: the replies too; ...).
 
-    ``deadline`` is a ``time.process_time()`` value.
+    ``deadline`` is a ``clock.now()`` value.
     """
     ab = Search(seat, nodes, deadline)
     noise = {m: 1e-7 * rng.random() for m in moves}  # ties at random, but reproducibly

@@ -12,9 +12,9 @@ checked move (or the best by one ply). The search sees a determinized copy only 
 from __future__ import annotations
 
 import random
-import time
 from dataclasses import dataclass
 
+from ai import clock
 from ai.evaluate import evaluate
 from engines import CHANCE, Game
 
@@ -29,8 +29,8 @@ CLOCK_EVERY = 8
 
 
 def now() -> float:
-    """CPU time of this process: a busy machine then costs strength in time, not in depth."""
-    return time.process_time()
+    """The search clock (``ai/clock.py``): CPU time of this process unless the host chose the wall clock."""
+    return clock.now()
 
 
 class OutOfTime(Exception):

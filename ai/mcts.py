@@ -14,8 +14,8 @@ from __future__ import annotations
 
 import math
 import random
-import time
 
+from ai import clock
 from ai.evaluate import evaluate
 from engines import CHANCE, Game
 
@@ -85,7 +85,7 @@ def pick_untried(node: Node, world: Game, who: int, untried: list[str], prior_vi
     for m in untried:
         value = prior.get(m)
         if value is None:
-            if deadline is not None and fresh % CLOCK_EVERY == CLOCK_EVERY - 1 and time.process_time() >= deadline:
+            if deadline is not None and fresh % CLOCK_EVERY == CLOCK_EVERY - 1 and clock.now() >= deadline:
                 break
             fresh += 1
             value = prior[m] = one_ply(world, who, m) + 1e-6 * rng.random()  # ties at random
@@ -123,7 +123,7 @@ def search(game: Game, seat: int, root_moves: list[str], iterations: int, depth:
     legal_root = set(root_moves)
     done = 0
     while True:
-        if done >= iterations or (deadline is not None and done > 0 and time.process_time() >= deadline):
+        if done >= iterations or (deadline is not None and done > 0 and clock.now() >= deadline):
             break
         done += 1
         world = game.determinize(seat, rng)

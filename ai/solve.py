@@ -11,8 +11,7 @@ notation order.
 
 from __future__ import annotations
 
-import time
-
+from ai import clock
 from engines import CHANCE, Game
 
 LISTING = 3
@@ -40,7 +39,7 @@ class Budget:
             self.ticks += n
             if self.ticks >= CLOCK_EVERY:
                 self.ticks = 0
-                if time.process_time() >= self.deadline:
+                if clock.now() >= self.deadline:
                     raise OutOfNodes
 
 

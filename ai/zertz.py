@@ -24,9 +24,9 @@ Work is counted in positions made (fixed work: deterministic), or stopped by a d
 from __future__ import annotations
 
 import itertools
-import time
 from collections.abc import Callable
 
+from ai import clock
 from engines import Game
 from engines.zrtz.board import board as board_of
 
@@ -478,7 +478,7 @@ class Searcher:
         self.made += 1
         if self.left < 0:
             raise OutOfWork
-        if self.deadline is not None and self.made % 128 == 0 and time.perf_counter() >= self.deadline:
+        if self.deadline is not None and self.made % 128 == 0 and clock.now() >= self.deadline:
             raise OutOfWork
         return self.rules.play(pos, move)
 
@@ -579,7 +579,7 @@ def choose(game: Game, seat: int, texts: list[str], nodes: int, max_depth: int, 
     scores = {}
     if forced and max_depth >= 3:
         try:
-            share = None if deadline is None else time.perf_counter() + (deadline - time.perf_counter()) / 3
+            share = None if deadline is None else clock.now() + (deadline - clock.now()) / 3
             found = forced_win(Searcher(rules, nodes // 3, share), pos, moves)
         except OutOfWork:
             found = None

@@ -20,7 +20,7 @@ from data.db import Database
 from data.reviews import Reviews
 from engines import Game
 from host.ai_players.reviews import GameReviews
-from host.ai_players.turns import AiPlayers
+from host.ai_players.turns import TURN_SECONDS, AiPlayers
 from host.correspondence.scheduler import Scheduler
 from host.correspondence.service import Correspondence
 from host.correspondence.timing import Clocks
@@ -54,7 +54,8 @@ class Host:
                  max_open_challenges: int = MAX_OPEN_CHALLENGES, challenge_ttl: float = CHALLENGE_TTL,
                  engine_cache: int = ENGINE_CACHE, display_name: Callable[[int], str | None] | None = None,
                  ai: bool = False, ai_workers: int = 1, ai_think_delay: float = 0.0,
-                 ai_pool: Executor | None = None, scope: str | None = None) -> None:
+                 ai_pool: Executor | None = None, scope: str | None = None,
+                 ai_turn_seconds: Mapping[str, float] | None = None) -> None:
         """``on_finish``/``on_change``: hooks run inside a game's writes (the bot's ``build`` passes the ratings
         and the ladder). ``ai``: wire the AI players (their turns enqueued on every change, woken when a board
         is shown); the bot does, most tests build their own. ``scope``: this process's name when other processes
@@ -94,7 +95,8 @@ class Host:
         self.clickable = Clickable(self.session, self.boards)
         """The clickable board page's views (``web/``): the viewer's observation, PNG, hotspots and picks."""
         self.ai = AiPlayers(self.session, self.turns, self.boards, self.outbox, clock, workers=ai_workers,
-                            think_delay=ai_think_delay, pool=ai_pool)
+                            think_delay=ai_think_delay, pool=ai_pool,
+                            turn_seconds=ai_turn_seconds)
         if ai:
             self.session.on_change.append(self.ai.enqueue)  # an AI seat's turn lands with the write
             self.ai.wake = self.worker.wakeup  # an enqueued AI turn wakes the one job loop
@@ -111,8 +113,11 @@ class Host:
 
 def build(db: Database, *, max_open_challenges: int = MAX_OPEN_CHALLENGES, challenge_days: float = 7.0,
           engine_cache: int = ENGINE_CACHE, ai_workers: int = 1, ai_think_delay: float = 0.0,
-          display_name: Callable[[int], str | None] | None = None, scope: str | None = None) -> Host:
-    """The bot's host: the ratings and the ladder hear every finished game, and the AI players are wired."""
+          display_name: Callable[[int], str | None] | None = None, scope: str | None = None,
+          ai_turn_seconds: Mapping[str, float] | None = None) -> Host:
+    """The bot's host: the ratings and the ladder hear every finished game, and the AI players are wired, each
+    AI turn capped by ``ai_turn_seconds`` (None: ``TURN_SECONDS``, hard 6 s, medium 2 s, easy 0.5 s)."""
     return Host(db, on_finish=[ratings.record_result, ladder.record_finish], max_open_challenges=max_open_challenges,
                 challenge_ttl=challenge_days * 86400, engine_cache=engine_cache, display_name=display_name,
-                ai=True, ai_workers=ai_workers, ai_think_delay=ai_think_delay, scope=scope)
+                ai=True, ai_workers=ai_workers, ai_think_delay=ai_think_delay, scope=scope,
+                ai_turn_seconds=TURN_SECONDS if ai_turn_seconds is None else ai_turn_seconds)

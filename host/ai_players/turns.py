@@ -18,7 +18,7 @@ import logging
 import multiprocessing
 import os
 import uuid
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Mapping
 from concurrent.futures import Executor, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from contextlib import AbstractAsyncContextManager, nullcontext
@@ -43,6 +43,9 @@ from host.worker import Backoff, NotYet, Worker
 log = logging.getLogger(__name__)
 TURN, DRAW = bots.TURN_JOB, bots.DRAW_JOB
 KINDS = bots.JOB_KINDS
+TURN_SECONDS: dict[str, float] = {"hard": 6.0, "medium": 2.0, "easy": 0.5}
+"""The bot's wall-time cap of one AI turn per level (``AI_TURN_SECONDS``): the level's fixed work, cut short
+by the clock when a loaded machine would make a player wait longer (issue 27)."""
 LEASE = 10.0
 """Seconds a claimed AI job stays ours without renewal: how long a restart waits for a crashed search."""
 GRACE = 5.0
@@ -76,6 +79,29 @@ class Hint:
     """The owed notice's outbox key: the cog sends it at once, the dispatcher if this process dies first."""
 
 
+def parse_turn_seconds(text: str) -> dict[str, float]:
+    """``AI_TURN_SECONDS``: empty for the defaults, ``off`` for none (fixed work only), or ``hard=6,easy=0.5``
+    (levels left out keep their default); a clear ``ValueError`` otherwise."""
+    text = text.strip()
+    if not text:
+        return dict(TURN_SECONDS)
+    if text.lower() == "off":
+        return {}
+    caps = dict(TURN_SECONDS)
+    for part in text.split(","):
+        level, _, value = part.partition("=")
+        level = level.strip().lower()
+        try:
+            seconds = float(value)
+        except ValueError:
+            seconds = -1.0
+        if level not in TURN_SECONDS or not 0.05 <= seconds <= 600:
+            raise ValueError(f"AI_TURN_SECONDS must read like hard=6,medium=2,easy=0.5 (levels easy, medium, hard;"
+                             f" 0.05 to 600 seconds) or off, not {text[:40]!r}")
+        caps[level] = seconds
+    return caps
+
+
 def ai_seed(seed: str, purpose: str) -> int:
     """The search seed: from the game's secret seed, so a replay of the same game searches alike."""
     return dice.rng_for(seed, f"ai:{purpose}").getrandbits(62)
@@ -89,9 +115,12 @@ class AiPlayers:
     """The AI seats' side of the host: job hook, job handlers, hints."""
 
     def __init__(self, session: GameSession, turns: Turns, boards: Boards, outbox: Outbox, now: Callable[[], float],
-                 *, workers: int = 1, think_delay: float = 0.0, pool: Executor | None = None) -> None:
-        """``pool``: an executor to use instead of the process pool (tests pass a thread pool)."""
+                 *, workers: int = 1, think_delay: float = 0.0, pool: Executor | None = None,
+                 turn_seconds: Mapping[str, float] | None = None) -> None:
+        """``pool``: an executor to use instead of the process pool (tests pass a thread pool). ``turn_seconds``:
+        the wall-time cap of one AI turn per level (``TURN_SECONDS``; None or a missing level: fixed work only)."""
         self.session = session
+        self.turn_seconds = dict(turn_seconds or {})
         self.turns = turns
         self.boards = boards
         self.outbox = outbox
@@ -219,7 +248,8 @@ class AiPlayers:
             raise
 
     async def think(self, game: Game, seat: int, level: str, seed: int) -> str:
-        move: str = await self._in_pool(ai_worker.choose, game.to_dict(), seat, level, seed, self.think_delay)
+        move: str = await self._in_pool(ai_worker.choose, game.to_dict(), seat, level, seed, self.think_delay,
+                                        self.turn_seconds.get(level))
         return move
 
     async def judge(self, state: dict[str, Any], seat: int, played: str, seed: int,

@@ -11,6 +11,7 @@ from typing import Any
 
 import ai
 import engines
+from ai import clock
 from ai import review as reviewing
 
 
@@ -18,11 +19,21 @@ def _game(state: dict[str, Any]) -> engines.Game:
     return engines.get(state["game"]).from_dict(state)
 
 
-def choose(state: dict[str, Any], seat: int, level: str, seed: int, delay: float = 0.0) -> str:
-    """The AI's move for ``seat``; ``delay`` (a test knob, ``AI_THINK_DELAY``) makes it think longer."""
+def choose(state: dict[str, Any], seat: int, level: str, seed: int, delay: float = 0.0,
+           budget_s: float | None = None) -> str:
+    """The AI's move for ``seat``; ``delay`` (a test knob, ``AI_THINK_DELAY``) makes it think longer.
+
+    ``budget_s``: the host's cap on this turn in wall seconds (the search reads the wall clock here, so a
+    loaded machine costs strength, never a player's wait); None plays the level's fixed work alone."""
     if delay > 0:
         time.sleep(delay)
-    return ai.choose(_game(state), seat, level, seed=seed)
+    if budget_s is None:
+        return ai.choose(_game(state), seat, level, seed=seed)
+    previous = clock.use(time.perf_counter)
+    try:
+        return ai.choose(_game(state), seat, level, seed=seed, budget_s=budget_s)
+    finally:
+        clock.use(previous)
 
 
 def accepts_draw(state: dict[str, Any], seat: int, level: str, seed: int, delay: float = 0.0) -> bool:
