@@ -35,6 +35,10 @@ COLOURS = "wgb"
 WIN = 100.0
 
 
+STATS: dict[str, int] = {}
+"""The depth the last ``choose`` completed (for the benchmarks)."""
+
+
 class OutOfWork(Exception):
     """The node budget or the deadline is spent."""
 
@@ -77,6 +81,7 @@ class Rules:
         self.each = each
         self._edge: dict[int, tuple[int, ...]] = {}
         self._pieces: dict[int, tuple[tuple[int, ...], ...]] = {}
+        self._cuts: dict[int, tuple[tuple[int, tuple[tuple[int, ...], ...]], ...]] = {}
         self._needed: dict[tuple[int, ...], float] = {}
         near = [{r} | {x for x in self.nb[r] if x >= 0} for r in range(self.n)]
         self.close = [frozenset(set().union(*(near[x] for x in near[r]))) for r in range(self.n)]
@@ -310,14 +315,12 @@ class Rules:
         no vacant ring left, or with one that the placement fills (then the placed marble is claimed too)."""
         cells = pos.cells
         out = []
-        before = self.pieces(pos.rings)
-        for q in [-1, *self.free(pos)]:
-            groups = self.pieces(pos.rings & ~(1 << q)) if q >= 0 else before
-            if len(groups) < 2 or (q >= 0 and len(groups) == len(before)):
+        parts = [(-1, self.pieces(pos.rings))] if pos.multi else []
+        parts += [(q, groups) for q, groups in self.cuts(pos.rings) if cells[q] == VACANT]
+        for q, groups in parts:
+            if q < 0 and len(groups) < 2:
                 continue
             for group in groups:
-                if q >= 0 and group in before:
-                    continue  # an old part: the placement alone decides it (q = -1 lists it)
                 vac = [r for r in group if cells[r] == VACANT]
                 if len(vac) > 1:
                     continue
@@ -327,6 +330,20 @@ class Rules:
                         claimed[cells[r]] += 1
                 out.append((vac[0] if vac else -1, q, claimed))
         return out
+
+    def cuts(self, rings: int) -> tuple[tuple[int, tuple[tuple[int, ...], ...]], ...]:
+        """(edge ring, the new parts its removal leaves) for every edge ring of ``rings`` whose removal cuts the
+        board (cached per board: most boards have none, so the isolation checks cost a lookup)."""
+        found = self._cuts.get(rings)
+        if found is None:
+            before = self.pieces(rings)
+            out = []
+            for q in self.edge(rings):
+                groups = self.pieces(rings & ~(1 << q))
+                if len(groups) > len(before):
+                    out.append((q, tuple(g for g in groups if g not in before)))
+            found = self._cuts[rings] = tuple(out)
+        return found
 
     def wins_now(self, pos: Pos) -> bool:
         """The mover (at a placement, no capture on) wins at once by isolating marbles or filling the board."""
@@ -396,10 +413,9 @@ class Rules:
         if cells.count(VACANT) <= 4:
             return False
         free = self.free(pos)
-        parts = len(self.pieces(pos.rings))
-        risky = {q for q in free if len(self.pieces(pos.rings & ~(1 << q))) > parts}
+        risky = {q for q, _ in self.cuts(pos.rings) if cells[q] == VACANT}
         last = set()
-        if parts > 1:
+        if pos.multi and len(self.pieces(pos.rings)) > 1:
             for group in self.pieces(pos.rings):
                 vac = [r for r in group if cells[r] == VACANT]
                 if len(vac) == 1:
@@ -577,6 +593,7 @@ def choose(game: Game, seat: int, texts: list[str], nodes: int, max_depth: int, 
     moves = [rules.parse(t) for t in texts]
     text_of = dict(zip(moves, texts, strict=True))
     scores = {}
+    STATS["depth"] = 0
     if forced and max_depth >= 3:
         try:
             share = None if deadline is None else clock.now() + (deadline - clock.now()) / 3
@@ -613,4 +630,5 @@ def choose(game: Game, seat: int, texts: list[str], nodes: int, max_depth: int, 
                 return text_of[order[0]]
             break
         scores = values
+        STATS["depth"] = depth
     return text_of[max(moves, key=lambda m: scores[m])]

@@ -18,11 +18,17 @@ forced-win search before the search, the win-in-one check at the horizon).
 
 from __future__ import annotations
 
+import argparse
+import os
 import random
+import time
+from concurrent.futures import ProcessPoolExecutor
 
+import ai
 from ai import zertz
 from ai.zertz import Pos, Rules
 from engines import Game
+from engines.zrtz import Zrtz
 
 WIN_MARBLES = 100.0
 RING_WEIGHTS = (-1.0, -0.5, -0.25, 0.0, 0.0, 0.0, 0.0)
@@ -117,3 +123,63 @@ def robot(depth: int, nodes: int, name: str):
 
 dumbot = robot(2, DUMBOT_NODES, "dumbot")
 smartbot = robot(3, SMARTBOT_NODES, "smartbot")
+
+
+# ----- matches: ``python -m bench.zertz_bots --pairs hard-dumbot,hard-smartbot,medium-dumbot --rings 37,61`` -----
+
+BOTS = {"dumbot": dumbot, "smartbot": smartbot}
+
+
+def match_game(job: tuple[str, str, int, int]) -> tuple[float, list[float]]:
+    """One game (a process-pool job): the level's score (1 win, 0 loss, 0.5 draw) and its CPU seconds per move."""
+    level, bot, rings, index = job
+    rng = random.Random(f"zrtz{level}{bot}{rings}{index}")
+    game = Zrtz.new(2, {"rings": rings})
+    seat_level = index % 2  # colours alternate
+    cpu: list[float] = []
+    while game.outcome() is None and len(game.history) < 400:
+        seat = game.turn
+        if seat == seat_level:
+            start = time.process_time()
+            move = ai.choose(game, seat, level, seed=rng.randrange(1 << 30))
+            cpu.append(time.process_time() - start)
+        else:
+            move = BOTS[bot](game, seat, rng)
+        game.play(seat, move)
+    outcome = game.outcome()
+    if outcome is None or outcome.is_draw:
+        return 0.5, cpu
+    return (1.0 if seat_level in outcome.winners else 0.0), cpu
+
+
+def main() -> None:
+    from bench.bench_ai import interval
+    from bench.common import percentile
+    parser = argparse.ArgumentParser(description="ZÈRTZ levels against the boardspace-style robots")
+    parser.add_argument("--pairs", default="hard-dumbot,hard-smartbot,medium-dumbot")
+    parser.add_argument("--rings", default="37,61")
+    parser.add_argument("--games", type=int, default=40)
+    parser.add_argument("--jobs", type=int, default=1)
+    parser.add_argument("--verbose", action="store_true", help="a line per game")
+    args = parser.parse_args()
+    with ProcessPoolExecutor(args.jobs) as pool:
+        for rings in (int(r) for r in args.rings.split(",")):
+            for pair in args.pairs.split(","):
+                level, bot = pair.split("-")
+                start = time.perf_counter()
+                scores, cpu = [], []
+                jobs = [(level, bot, rings, g) for g in range(args.games)]
+                for score, spent in pool.map(match_game, jobs):
+                    scores.append(score)
+                    cpu.extend(spent)
+                    if args.verbose:
+                        print(f"  game {len(scores)}: {score:g} cpu {' '.join(f'{t:.2f}' for t in spent)}", flush=True)
+                p, lo, hi = interval(scores)
+                print(f"{rings} rings {level} vs {bot}: {sum(scores):g}/{len(scores)} = {p:.2f} [{lo:.2f}, {hi:.2f}]"
+                      f"  {level} CPU p50 {percentile(cpu, 50):.2f} s p95 {percentile(cpu, 95):.2f} s"
+                      f" ({len(cpu)} moves; {time.perf_counter() - start:.0f} s wall, load {os.getloadavg()[0]:.1f})",
+                      flush=True)
+
+
+if __name__ == "__main__":
+    main()
