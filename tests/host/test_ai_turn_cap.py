@@ -1,4 +1,4 @@
-"""The host's cap on one AI turn (issue 27): per level, in wall seconds, passed to a search that reads the wall clock."""
+"""The host's cap on one AI turn (issue 27): per level, in wall seconds, for a search reading the wall clock."""
 
 from __future__ import annotations
 
