@@ -228,7 +228,8 @@ class GameCog(HintCommand, RecordCommands, commands.GroupCog):
     @app_commands.guild_only()
     async def review(self, interaction: discord.Interaction, game: int | None = None) -> None:
         ident = await self._record_game(interaction, game)
-        answer = await self.bot.host.reviews.request(ident, interaction.user.id, game=self.game)
+        answer = await self.bot.host.reviews.request(ident, interaction.user.id, game=self.game,
+                                                     guild_id=interaction.guild_id)
         if answer.post is None:  # being prepared: posted in the game's thread when done
             await interaction.response.send_message(answer.text, ephemeral=True)
             return

@@ -130,11 +130,11 @@ class GameReviews:
         worker.register(KIND, self.run, lease=LEASE, backoff=BACKOFF, give_up=GIVE_UP, lane=LANE)
         self.wake = worker.wake
 
-    async def request(self, game_id: int, user: int, game: str | None = None) -> Requested:
-        """The review of a finished game for ``user``: any player of it may ask, and so may anyone else when the
-        game was played in a server channel, as every game is (they are public there); nobody else is refused.
-        A stored review is answered at once; otherwise the job is enqueued (once per game). ``game``: the
-        command's game; a game of another kind is refused with the right command."""
+    async def request(self, game_id: int, user: int, game: str | None = None, guild_id: int | None = None) -> Requested:
+        """The review of a finished game for ``user``: any player of it may ask, and so may anyone else in the
+        server it was played in (it was public there); a game of another server is refused to others, as its
+        replay is. A stored review is answered at once; otherwise the job is enqueued (once per game). ``game``:
+        the command's game; a game of another kind is refused with the right command."""
         row = await self.session.row(game_id)
         title = self.session.game_class(row.game).title
         if game is not None and row.game != game:
@@ -144,6 +144,8 @@ class GameReviews:
                             " has ended.")
         if row.guild_id is None and not row.seats_of(user):
             raise HostError(f"Game #{row.id} was not played in a server channel: only its players can review it.")
+        if guild_id is not None and row.guild_id is not None and row.guild_id != guild_id and not row.seats_of(user):
+            raise HostError(f"Game #{row.id} belongs to another server.")
         stored = await self.store.get(row.id)
         if stored is not None:
             return Requested("", await self.post(row, stored.data))

@@ -88,7 +88,10 @@ async def test_only_a_finished_game_and_a_stranger_only_for_a_game_played_in_a_s
         await host.reviews.request(private, STRANGER)
     assert "being prepared" in (await host.reviews.request(private, B)).text
     public = await zaic(host)
-    answer = await host.reviews.request(public, STRANGER)
+    with pytest.raises(HostError, match="belongs to another server"):
+        await host.reviews.request(public, STRANGER, guild_id=2)  # as its replay is refused there
+    assert "being prepared" in (await host.reviews.request(public, B, guild_id=2)).text  # a player may, anywhere
+    answer = await host.reviews.request(public, STRANGER, guild_id=1)
     assert answer.post is None and "being prepared" in answer.text
     with pytest.raises(HostError, match="use /zaic review"):
         await host.reviews.request(public, A, game="zrtz")
