@@ -56,9 +56,9 @@ def test_a_small_budget_takes_the_win_and_avoids_the_loss(name: str, index: int,
     legal = game.legal_moves(seat)
     assert listed <= set(legal) and len(listed) < len(legal)  # the position has a choice that matters
     for seed in range(2):
-        start = time.process_time()
+        start = time.thread_time()
         move = ai.choose(game, seat, level, seed=seed, budget_s=BUDGET)
-        spent = time.process_time() - start
+        spent = time.thread_time() - start
         assert spent < BUDGET + 0.1, f"{spent:.2f} s CPU"
         if position["kind"] == "win":
             assert won(game, seat, move), f"{level} missed the win: {move}"
@@ -92,10 +92,10 @@ def test_every_level_keeps_a_small_budget(level: str) -> None:
     for name, cls in sorted(engines.GAMES.items()):
         game = cls.new(max(cls.players))
         seat = min(game.to_move())
-        start = time.process_time()
+        start = time.thread_time()
         move = ai.choose(game, seat, level, seed=1, budget_s=BUDGET)
         assert move in game.legal_moves(seat)
-        assert time.process_time() - start < BUDGET + 0.1, name
+        assert time.thread_time() - start < BUDGET + 0.1, name
 
 
 def test_a_screen_at_fixed_work_is_deterministic_and_avoids_the_loss(monkeypatch: pytest.MonkeyPatch) -> None:
