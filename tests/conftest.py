@@ -39,7 +39,8 @@ LONG_FIRST = ("tests/ai/test_search_parts.py", "tests/e2e/test_crash_outbox.py",
               "tests/web/test_browser.py", "tests/e2e/test_shards.py", "tests/e2e/test_crash.py",
               "tests/e2e/test_ai_crash.py", "tests/engines/test_contract.py", "tests/host/test_builder_games.py")
 """Files holding the suite's longest tests (10-30 s each, `--durations`), run first: with the suite spread over
-the cores (pytest-xdist, handing tests out in this order), a long test started last would leave the other cores idle at the end."""
+the cores (pytest-xdist hands tests out in this order), a long test started last would leave the other cores
+idle at the end."""
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
