@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 from host.tournaments.pairing.model import Bye, Result, forfeit, opponents_met, two_player
 from host.tournaments.pairing.scoring import SWISS, standings
 from host.tournaments.pairing.swiss import FIRST, REMATCH, NoLegalPairing, pair_swiss, side_history
+from tests.host.pairing.test_dutch_rulings import from_blocks
 
 EIGHT = list(range(1, 9))
 
@@ -271,18 +272,6 @@ EIGHT_ROUNDS_1_TO_5 = """\
 8:4w0 5b0 3b= 6w= 2w1"""
 
 
-def _from_blocks(text: str) -> list[Result]:
-    results: list[Result] = []
-    for line in text.splitlines():
-        me, blocks = line.split(":")
-        for round_, block in enumerate(blocks.split(), start=1):
-            if block == "U":
-                results.append(Bye(round_, int(me)))
-            elif block[-2] == "w":
-                results.append(two_player(round_, int(me), int(block[:-2]), {"1": 1.0, "=": 0.5, "0": 0.0}[block[-1]]))
-    return results
-
-
 def test_most_pairs_in_a_bracket_before_the_smallest_score_differences_against_the_checker() -> None:
     # Examined difference with caissify-pairings' checker (8 players, last round 6). Scores before it:
     # 7: 4½, 1: 4, 4: 3, 5 and 8: 2, 2, 3 and 6: 1½. 7, 1 and 4 have all met, so all three float into the
@@ -290,6 +279,6 @@ def test_most_pairs_in_a_bracket_before_the_smallest_score_differences_against_t
     # 7-8 (1 must then play 6, leaving 2-3, a rematch: not complete). The checker pairs one pair (7-8) and
     # floats 1, 4 and 5 (1-6, 3-4, 2-5), a smaller PSD. C.5 (most pairs in the current bracket) ranks above
     # C.6 (PSD), so we keep two pairs: 1-8, 4-5, 2-7, 3-6.
-    paired = pair_swiss(list(range(1, 9)), _from_blocks(EIGHT_ROUNDS_1_TO_5), 6, rounds=6)
+    paired = pair_swiss(list(range(1, 9)), from_blocks(EIGHT_ROUNDS_1_TO_5), 6, rounds=6)
     assert {frozenset(b) for b in paired.boards} == {frozenset({1, 8}), frozenset({4, 5}), frozenset({2, 7}),
                                                       frozenset({3, 6})}
