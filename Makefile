@@ -48,12 +48,12 @@ postgres:
 		{ $(SUDO) apt-get update && $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y postgresql; }
 
 # The suite runs on every core (pytest-xdist), two workers a core since the end-to-end tests often wait on
-# sockets: each worker starts its own PostgreSQL server and fake Discord; tests go out in collection order, the
-# longest first (tests/conftest.py), so no core idles at the end. TEST_WORKERS=0 runs it in one process.
+# sockets: each worker starts its own PostgreSQL server and fake Discord, and work-stealing evens out the long
+# tests. TEST_WORKERS=0 runs it in one process.
 TEST_WORKERS ?= $(shell echo $$(( $$(nproc) * 2 )))
 test: $(STAMP) postgres chromium web-client
 	$(BIN)/ruff check .
-	$(BIN)/python -m pytest -q -n $(TEST_WORKERS) --dist load
+	$(BIN)/python -m pytest -q -n $(TEST_WORKERS) --dist worksteal
 
 lint: $(STAMP)
 	$(BIN)/ruff check .

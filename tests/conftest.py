@@ -35,22 +35,6 @@ def text_renderer(observation: dict[str, Any]) -> bytes:
     return json.dumps(observation, sort_keys=True).encode()
 
 
-LONG_FIRST = ("tests/ai/test_search_parts.py", "tests/e2e/test_crash_outbox.py", "tests/e2e/test_builder.py",
-              "tests/web/test_browser.py", "tests/e2e/test_shards.py", "tests/e2e/test_crash.py",
-              "tests/e2e/test_ai_crash.py", "tests/engines/test_contract.py", "tests/host/test_builder_games.py")
-"""Files holding the suite's longest tests (10-30 s each, `--durations`), run first: with the suite spread over
-the cores (pytest-xdist hands tests out in this order), a long test started last would leave the other cores
-idle at the end."""
-
-
-def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """The long files first, each keeping its order; everything else after, as collected."""
-    def rank(item: pytest.Item) -> int:
-        path = item.nodeid.split("::", 1)[0]
-        return LONG_FIRST.index(path) if path in LONG_FIRST else len(LONG_FIRST)
-
-    items.sort(key=rank)
-
 
 @pytest.fixture(scope="session")
 def pg_server() -> Iterator[PgServer]:

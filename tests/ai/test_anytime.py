@@ -23,6 +23,10 @@ from engines import Game
 
 POSITIONS = json.loads((Path(__file__).parent / "anytime_positions.json").read_text())
 BUDGET = 0.05
+SLACK = 0.4
+"""CPU the search may spend past its budget here: it reads the clock every 8-16 positions, and on a shared, loaded
+core one such stretch of 4-player Zarathustra took 0.2 s (idle: 8 ms). The fixed work it stops short of takes
+seconds, so a search that ignored the budget still fails."""
 
 
 def cases() -> list[tuple[str, int, dict]]:
@@ -59,7 +63,7 @@ def test_a_small_budget_takes_the_win_and_avoids_the_loss(name: str, index: int,
         start = time.thread_time()
         move = ai.choose(game, seat, level, seed=seed, budget_s=BUDGET)
         spent = time.thread_time() - start
-        assert spent < BUDGET + 0.1, f"{spent:.2f} s CPU"
+        assert spent < BUDGET + SLACK, f"{spent:.2f} s CPU"
         if position["kind"] == "win":
             assert won(game, seat, move), f"{level} missed the win: {move}"
         else:
@@ -96,7 +100,7 @@ def test_every_level_keeps_a_small_budget(level: str) -> None:
         start = time.thread_time()
         move = ai.choose(game, seat, level, seed=1, budget_s=BUDGET)
         assert move in game.legal_moves(seat)
-        assert time.thread_time() - start < BUDGET + 0.1, name
+        assert time.thread_time() - start < BUDGET + SLACK, name
 
 
 def test_a_screen_at_fixed_work_is_deterministic_and_avoids_the_loss(monkeypatch: pytest.MonkeyPatch) -> None:
