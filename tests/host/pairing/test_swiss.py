@@ -247,16 +247,7 @@ def test_the_bye_in_the_last_bracket_is_a_downfloat_so_not_for_the_player_who_fl
     # bracket pairs 4-14 and sends 3 and 13 down, one to play 7 and one to take the bye. 13 floated down
     # in round 4 (1½ against 8's 1); the bye is a downfloat (C.04.3 A.4), so giving it to 13 repeats a
     # downfloat (C.12/C.14, the last bracket's unpaired MDP counts as floating down): 3 takes the bye.
-    results: list[Result] = []
-    for line in ROUNDS_1_TO_4.splitlines():
-        me, blocks = line.split(":")
-        for round_, block in enumerate(blocks.split(), start=1):
-            if block == "U":
-                results.append(Bye(round_, int(me)))
-            elif block[-2] == "w":
-                points = {"1": 1.0, "=": 0.5, "0": 0.0}[block[-1]]
-                results.append(two_player(round_, int(me), int(block[:-2]), points))
-    paired = pair_swiss(list(range(1, 16)), results, 5, rounds=5)
+    paired = pair_swiss(list(range(1, 16)), from_blocks(ROUNDS_1_TO_4), 5, rounds=5)
     assert paired.bye == 3
     assert frozenset({7, 13}) in {frozenset(b) for b in paired.boards}
 
