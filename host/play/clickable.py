@@ -21,7 +21,6 @@ from host.results import GameRow, HostError
 
 if TYPE_CHECKING:
     from host.play.boards import Boards
-    from host.play.session import GameSession
 
 
 @dataclass(frozen=True)
@@ -76,20 +75,14 @@ def _picks(row: GameRow, game: Game, user: int | None) -> tuple[list[dict[str, A
 
 
 class Clickable:
-    """The clickable board's read model, over the session and the read model (which draws)."""
+    """The clickable board's read model, over the read model (which loads and draws)."""
 
-    def __init__(self, session: GameSession, boards: Boards) -> None:
-        self.session = session
+    def __init__(self, boards: Boards) -> None:
         self.boards = boards
-
-    async def loaded(self, game_id: int) -> tuple[GameRow, Game]:
-        """The row and its cached engine: read, never changed here."""
-        row = await self.session.row(game_id)
-        return row, await self.session.cached_engine(row)
 
     async def board_view(self, game_id: int, user: int | None) -> BoardView:
         """The game as ``user`` may see it (``None``: a spectator), with the hotspots and the picks of their move."""
-        row, game = await self.loaded(game_id)
+        row, game = await self.boards.loaded(game_id)
         seat = _seat(row, user)
         observation = _observation(self.boards, row, game, seat)
         spots = await asyncio.to_thread(render.hotspots, observation)
@@ -104,7 +97,7 @@ class Clickable:
     async def board_image(self, game_id: int, user: int | None, ply: int | None = None) -> bytes:
         """The viewer's board PNG; ``ply``: the position the page asks for, refused once the game moved past it
         (the page then reloads its view, so the image and its hotspots always belong together)."""
-        row, game = await self.loaded(game_id)
+        row, game = await self.boards.loaded(game_id)
         if ply is not None and ply != len(game.history):
             raise HostError("The game has moved on since this board was asked for: reload the view.")
         observation = _observation(self.boards, row, game, _seat(row, user))
