@@ -91,29 +91,26 @@ def judge(before: Game, seat: int, played: str, *, seed: int, level: str = "hard
                   verdict(best_value - played_value))
 
 
-def review(new_game: Callable[[], Game], history: Sequence[tuple[int, str]], *, seed: int, level: str = "hard",
-           start: int = 0, progress: Callable[[int, int], None] | None = None) -> list[Judged]:
-    """Every choice in ``history`` from ply ``start`` on judged in order (dice and meta entries are replayed, not
-    judged; so are the plies before ``start``: a game played on from another's position judges its own moves).
+def choices(history: Sequence[tuple[int, str]], start: int = 0) -> list[tuple[int, int, str]]:
+    """(ply, seat, move) of every choice a player made from ply ``start`` on: the plies a review judges. Dice and
+    meta entries are replayed, never judged; so are the plies before ``start`` (a game played on from another's
+    position judges its own moves)."""
+    return [(ply, seat, text) for ply, (seat, text) in enumerate(history)
+            if ply >= start and seat != CHANCE and text not in META]
 
-    ``new_game`` makes the game's starting position; ``progress(done, total)`` is called after each ply.
-    """
+
+def review(new_game: Callable[[], Game], history: Sequence[tuple[int, str]], *, seed: int, level: str = "hard",
+           start: int = 0) -> list[Judged]:
+    """Every choice in ``history`` from ply ``start`` on (``choices``) judged in order, in one call (the host
+    judges one ply per pool call instead, so AI turns run between them); ``new_game`` makes the starting
+    position."""
+    wanted = {ply for ply, _, _ in choices(history, start)}
     game = new_game()
     judged: list[Judged] = []
     for index, (seat, text) in enumerate(history):
-        if index >= start and seat != CHANCE and text not in META and game.outcome() is None:
+        if index in wanted and game.outcome() is None:
             found = judge(game, seat, text, seed=seed, level=level)
             if found is not None:
                 judged.append(found)
         game.apply_record(seat, text)
-        if progress is not None:
-            progress(index + 1, len(history))
     return judged
-
-
-def curve(judged: Sequence[Judged], players: int) -> list[list[tuple[int, float]]]:
-    """Per seat, (ply, expected score after that seat's move): the evaluation over the game, for the image."""
-    lines: list[list[tuple[int, float]]] = [[] for _ in range(players)]
-    for item in judged:
-        lines[item.seat].append((item.ply + 1, item.value))
-    return lines

@@ -17,12 +17,12 @@ from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ai.review import META, Judged
+from ai.review import Judged, choices
 from data import jobs
 from data.jobs import Job, JobQueue
 from data.reviews import Reviews
 from data.store import GameRow
-from engines import CHANCE, Game
+from engines import Game
 from host.ai_players.turns import AiPlayers, ai_seed
 from host.play import bots
 from host.play.boards import Boards
@@ -73,12 +73,6 @@ def start_ply(row: GameRow) -> int:
     """Plies copied from another game (``play on`` from a replay) are replayed, never judged."""
     origin = row.settings.get("origin")
     return int(origin.get("plies", 0)) if isinstance(origin, dict) else 0
-
-
-def to_judge(game: Game, start: int) -> list[tuple[int, int, str]]:
-    """(ply, seat, move) for every choice a player made from ``start`` on (dice and meta entries excluded)."""
-    return [(ply, seat, text) for ply, (seat, text) in enumerate(game.history)
-            if ply >= start and seat != CHANCE and text not in META]
 
 
 def state_before(game: Game, ply: int) -> dict[str, Any]:
@@ -167,7 +161,7 @@ class GameReviews:
         if stored is None:
             seed = ai_seed(row.seed, "review")
             judged = []
-            for ply, seat, move in to_judge(game, start_ply(row)):
+            for ply, seat, move in choices(game.history, start_ply(row)):
                 found = await self.ai.judge(state_before(game, ply), seat, move, seed, LEVEL)
                 if found is not None:
                     judged.append(found)

@@ -42,14 +42,6 @@ def accepts_draw(state: dict[str, Any], seat: int, level: str, seed: int, delay:
     return ai.accepts_draw(_game(state), seat, level, seed=seed)
 
 
-def review(state: dict[str, Any], level: str, seed: int, start: int = 0) -> list[dict[str, Any]]:
-    """The game's review (``ai/review.py``) as plain dicts: minutes of search, so it runs here, never in the bot."""
-    game = _game(state)
-    cls, players, options = type(game), game.num_players, game.options
-    judged = reviewing.review(lambda: cls.new(players, options), game.history, seed=seed, level=level, start=start)
-    return [item.to_dict() for item in judged]
-
-
 def judge(state: dict[str, Any], seat: int, played: str, seed: int, level: str = "hard") -> dict[str, Any] | None:
     """One ply of a review (``ai.review.judge``) in the position ``state``: a review asks one ply per pool call,
     so the AI turns queued meanwhile run between its plies instead of after the whole game."""

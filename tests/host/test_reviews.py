@@ -120,7 +120,9 @@ async def test_the_job_judges_every_ply_stores_once_and_a_second_request_answers
     assert calls == choices  # one pool call per ply, in order
     stored = await Reviews(host.db).get(game_id)
     assert stored is not None and stored.level == "hard" and stored.data["plies"] == len(game.history)
-    whole = ai_worker.review(game.to_dict(), "hard", ai_turns.ai_seed(row.seed, "review"), start_ply(row))
+    whole = [j.to_dict() for j in reviewing.review(lambda: type(game).new(game.num_players, game.options),
+                                                   game.history, seed=ai_turns.ai_seed(row.seed, "review"),
+                                                   level="hard", start=start_ply(row))]
     assert [{k: j[k] for k in whole[0]} for j in stored.data["judged"]] == whole  # ply by ply = the whole game
     assert all(j["best_label"] and j["played_label"] for j in stored.data["judged"])
     assert len(posted) == 1 and posted[0].chart.image.startswith(PNG)
