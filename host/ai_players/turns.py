@@ -230,6 +230,11 @@ class AiPlayers:
 
     # ----- the process pool ---------------------------------------------------------------
 
+    def use_executor(self, pool: Executor) -> None:
+        """Search in ``pool`` from now on instead of the process pool (tests: a thread pool sees their scaled work,
+        which a spawned process would not)."""
+        self._pool = pool
+
     @property
     def pool(self) -> Executor:
         """Made on first use; spawned (not forked) so no child inherits the event loop or database threads."""

@@ -25,7 +25,7 @@ async def test_a_review_is_prepared_posted_in_the_thread_and_then_answered_from_
     fake = harness.fake
     with ThreadPoolExecutor(1) as pool:
         async with harness.running() as bot:
-            bot.host.ai._pool = pool  # searches in a thread, at the scaled work (a spawned process would not see it)
+            bot.host.ai.use_executor(pool)  # searches in a thread, at the scaled work
             game_id = await finished_zaic(harness, bot, moves=10)
             thread = fake.thread(f"Zaic #{game_id}")
             asked = await fake.slash("dave", "zaic review", {"game": game_id})  # not a player: a public game
