@@ -11,6 +11,7 @@ import asyncio
 import logging
 import os
 import sys
+import time
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -196,7 +197,12 @@ class ZBot(commands.Bot):
                                ai_workers=self.config.ai_workers, ai_think_delay=self.config.ai_think_delay,
                                display_name=self.display_name, scope=self.lease_scope,
                                ai_turn_seconds=self.config.ai_turn_seconds)
-        self._web = await start_from_env(self._host)  # the board pages (web/); off unless WEB_PORT is set
+        self._web = await start_from_env(self._host, client_id=str(self.application_id or ""),
+                                         api_base=self.config.api_base)  # the board pages: off unless WEB_PORT
+        if self._web is not None:  # the Open board and Play on the board buttons, and /<game> play
+            web_config = self._web.config
+            self._host.boards.board_link = lambda user, game_id: web_config.link(user, game_id, time.time())
+            self._host.boards.activity = web_config.activity_ready
         self.recovered = await self._host.recover()
         if self.recovered:
             log.info("started %d game(s) that a crash had left waiting", len(self.recovered))

@@ -30,15 +30,19 @@ if TYPE_CHECKING:
 
 
 async def turn_view(bot: ZBot, report: Report) -> discord.ui.View:
-    """The Move button (the move builder) and one button per legal move when there are few (dice turns,
-    forced captures): play by clicking. A finished game offers its replay (the move list, step by step) and,
-    unless a match goes on, a rematch."""
+    """The Move button (the move builder), Open board and Play on the board when the board page is served,
+    and one button per legal move when there are few (dice turns, forced captures): play by clicking. A
+    finished game offers its replay (the move list, step by step) and, unless a match goes on, a rematch."""
+    from cogs._board_page import page_buttons  # builds on this module's ForGame
     from cogs.builder import OpenBuilder  # extensions, looked up when needed: the modules as load_extension ran
     from cogs.records import ReplayOpen  # them (the builder's and the records' modules build on cogs._delivery)
 
     view = discord.ui.View(timeout=None)
     if report.outcome is None and report.can_build:
         view.add_item(OpenBuilder(report.row.id))
+    boards = bot.host.boards  # the board page's buttons, when bot.py serves it (WEB_PORT)
+    for item in page_buttons(boards.board_link is not None, boards.activity, report.row.id, report.outcome is None):
+        view.add_item(item)
     if report.outcome is not None:
         if report.next_game is None:
             view.add_item(RematchButton(report.row.id))

@@ -1,4 +1,4 @@
-"""The slash group every game shares: ``/<game> move|board|resign|draw|abort|review|rules``.
+"""The slash group every game shares: ``/<game> move|board|play|resign|draw|abort|review|rules``.
 
 A game's cog subclasses ``GameCog`` and adds its ``new`` command, built from the engine's options by
 ``cogs._new.new_command``.
@@ -17,6 +17,7 @@ from discord.ext import commands
 
 import engines
 from cogs._ai import HintCommand, seat_users
+from cogs._board_page import launch
 from cogs._buttons import draw_view
 from cogs._delivery import (
     MENTION_USERS,
@@ -182,6 +183,11 @@ class GameCog(HintCommand, RecordCommands, commands.GroupCog):
         board = await self.bot.host.boards.board(row.id, interaction.user.id if private else None)
         file = board_file(board)
         await interaction.response.send_message(f"**{self.title}** #{row.id}", file=file, ephemeral=private)
+
+    @app_commands.command(name="play", description="Play on the live board inside Discord (in the game's thread)")
+    @app_commands.guild_only()
+    async def play(self, interaction: discord.Interaction) -> None:
+        await launch(interaction, self.game)  # the board Activity, launched in this thread
 
     @app_commands.command(name="resign", description="Resign this game")
     @app_commands.guild_only()

@@ -10,6 +10,7 @@ from discord import app_commands
 from discord.ext import commands
 
 import engines
+from cogs._board_page import OpenBoardButton, PlayBoardButton
 from cogs._buttons import DrawButton, MoveButton, MyViewButton, RematchButton
 from cogs._errors import on_app_command_error
 from cogs._lobby import LobbyButton
@@ -44,6 +45,7 @@ class General(commands.Cog):
 
 
 async def setup(bot: ZBot) -> None:
-    bot.add_dynamic_items(LobbyButton, MoveButton, MyViewButton, DrawButton, RematchButton)
+    bot.add_dynamic_items(LobbyButton, MoveButton, MyViewButton, DrawButton, RematchButton, OpenBoardButton,
+                          PlayBoardButton)
     bot.tree.error(on_app_command_error)
     await bot.add_cog(General(bot))

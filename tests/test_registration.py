@@ -23,8 +23,8 @@ from host.play import teaching
 
 ROOT = Path(__file__).resolve().parents[1]
 GAMES = sorted(engines.GAMES)
-COMMANDS = {"new", "move", "board", "resign", "draw", "abort", "rules", "hint", "replay", "gif", "export", "import",
-            "review"}
+COMMANDS = {"new", "move", "board", "play", "resign", "draw", "abort", "rules", "hint", "replay", "gif", "export",
+            "import", "review"}
 """What ``/<game>`` offers for every game (``new`` from the cog, the rest shared through ``GameCog``)."""
 PNG = b"\x89PNG\r\n\x1a\n"
 

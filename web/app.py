@@ -11,7 +11,7 @@ import logging
 import os
 import time
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote
@@ -19,7 +19,7 @@ from urllib.parse import quote
 from aiohttp import WSMsgType, web
 
 from host.app import Host
-from web import calls, tokens
+from web import activity, calls, tokens
 from web.limits import Budget
 from web.live import SWEEP, Hub
 
@@ -27,6 +27,7 @@ log = logging.getLogger(__name__)
 HERE = Path(__file__).resolve().parent
 STATIC = HERE / "static"
 BUNDLE = HERE / "client" / "dist" / "board.js"
+DISCORD_API = "https://discord.com/api/v10"
 MAX_BODY = 4096
 """Bytes a request body may have: a move is a few dozen."""
 CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' blob:; connect-src 'self'; "
@@ -52,6 +53,16 @@ class WebConfig:
     """``WEB_BIND``: the address to listen on; a reverse proxy in front of it serves HTTPS."""
     burst: float = 40.0
     per_second: float = 10.0
+    client_id: str = ""
+    """``DISCORD_CLIENT_ID`` (default: the bot's application id): the Activity's SDK and its OAuth2 exchange."""
+    client_secret: str = field(default="", repr=False)
+    """``DISCORD_CLIENT_SECRET``: without it the Activity cannot sign players in, so it is never launched."""
+    discord_api: str = DISCORD_API
+    """``DISCORD_API_BASE``: where the OAuth2 code is exchanged and ``/users/@me`` read (the tests' fake)."""
+
+    @property
+    def activity_ready(self) -> bool:
+        return bool(self.client_id and self.client_secret)
 
     @classmethod
     def from_env(cls) -> WebConfig | None:
@@ -66,7 +77,10 @@ class WebConfig:
             raise ValueError(f"WEB_PORT must be a port number, not {port!r}")
         public = os.environ.get("PUBLIC_URL", "").strip() or f"http://localhost:{port}"
         return cls(port=int(port), public_url=public.rstrip("/"), secret=secret.encode(),
-                   bind=os.environ.get("WEB_BIND", "").strip() or "127.0.0.1")
+                   bind=os.environ.get("WEB_BIND", "").strip() or "127.0.0.1",
+                   client_id=os.environ.get("DISCORD_CLIENT_ID", "").strip(),
+                   client_secret=os.environ.get("DISCORD_CLIENT_SECRET", "").strip(),
+                   discord_api=(os.environ.get("DISCORD_API_BASE", "").strip() or DISCORD_API).rstrip("/"))
 
     def link(self, user: int, game_id: int, now: float, ttl: float = tokens.LINK_TTL) -> str:
         """The **Open board** link for ``user`` on ``game_id``."""
@@ -204,6 +218,7 @@ def create_app(host: Host, config: WebConfig, *, now: Callable[[], float] = time
     app.router.add_get("/api/games/{game_id}/board.png", image)
     app.router.add_post("/api/games/{game_id}/move", move)
     app.router.add_get("/api/games/{game_id}/live", live)
+    activity.add_routes(app, config, host, now, page)  # the Discord Activity: its page at /, its sign-in
     return app
 
 
@@ -226,7 +241,13 @@ async def start(host: Host, config: WebConfig) -> WebServer:
     return WebServer(runner, config)
 
 
-async def start_from_env(host: Host) -> WebServer | None:
-    """The site when ``WEB_PORT`` is set, else ``None`` (the bot works exactly as without it)."""
+async def start_from_env(host: Host, *, client_id: str = "", api_base: str | None = None) -> WebServer | None:
+    """The site when ``WEB_PORT`` is set, else ``None`` (the bot works exactly as without it). The bot passes
+    its application id (the Activity's client id unless ``DISCORD_CLIENT_ID`` says otherwise) and its REST
+    base, so the OAuth2 exchange goes where its other REST calls go."""
     config = WebConfig.from_env()
-    return await start(host, config) if config is not None else None
+    if config is None:
+        return None
+    config = replace(config, client_id=config.client_id or client_id,
+                     discord_api=api_base.rstrip("/") if api_base else config.discord_api)
+    return await start(host, config)

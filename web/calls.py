@@ -1,8 +1,9 @@
 """Every call web/ makes into the host, in one place: when the host's services move, only this file changes.
 
 The services used: ``host.turns.play`` (version-checked by ``expected_ply``), ``host.session.row`` (the row, for
-its version), ``host.session.on_change`` (the change hook, run inside each committing transaction) and
-``host.clickable`` (the viewer's view, PNG, hotspots and picks).
+its version), ``host.session.on_change`` (the change hook, run inside each committing transaction),
+``host.boards.game_in_thread`` (an Activity's channel to its game) and ``host.clickable`` (the viewer's view,
+PNG, hotspots and picks).
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ from typing import Any
 from host.app import Host
 from host.results import HostError
 
-__all__ = ["HostError", "board_image", "board_view", "on_change", "play", "version"]
+__all__ = ["HostError", "board_image", "board_view", "game_in_channel", "on_change", "play", "version"]
 
 
 async def board_view(host: Host, game_id: int, user: int) -> dict[str, Any]:
@@ -28,6 +29,12 @@ async def board_image(host: Host, game_id: int, user: int, ply: int | None) -> b
 async def play(host: Host, game_id: int, user: int, move: str, ply: int) -> None:
     """Play ``move`` for ``user`` on the position of ``ply``: refused (``HostError``) on any other position."""
     await host.turns.play(game_id, user, move, expected_ply=ply)
+
+
+async def game_in_channel(host: Host, channel_id: int) -> int | None:
+    """The game whose thread ``channel_id`` is (where an Activity was launched), else ``None``."""
+    row = await host.boards.game_in_thread(channel_id)
+    return None if row is None else int(row.id)
 
 
 async def version(host: Host, game_id: int) -> int:

@@ -16,6 +16,8 @@ from dataclasses import dataclass
 
 LINK_TTL = 3600.0
 """Seconds a board link stays valid: short, since anyone holding the link sees what its user sees."""
+SESSION_TTL = 3600.0
+"""Seconds the Activity's session token lasts: the page signs in again through Discord (no prompt) after it."""
 MAX_TOKEN = 400
 
 

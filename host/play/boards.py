@@ -34,6 +34,12 @@ class Boards:
         self.board_posts = board_posts
         self.display_name: Callable[[int], str | None] | None = None
         """Set by the Discord side: a user's display name, put on the board images beside the colours."""
+        self.board_link: Callable[[int, int], str] | None = None
+        """Set by bot.py when the board pages are served (``WEB_PORT``): ``(user, game_id)`` -> a signed,
+        short-lived **Open board** link. ``None``: no board pages, so no button offers one."""
+        self.activity = False
+        """Set by bot.py when the Discord Activity can sign its players in (the pages are served and the
+        application's OAuth2 secret is configured): **Play on the board** then launches it."""
 
     def player_names(self, row: GameRow, players: int) -> list[str | None] | None:
         """Display names by seat for the renderer (``None`` for a seat whose name is unknown); an AI seat is
@@ -142,6 +148,10 @@ class Boards:
                 raise HostError(f"Your {title} challenge #{waiting[0].id} is still waiting for players; "
                                 "it starts once all have joined.")
         raise HostError(f"You have no {title} game here. Start one with /{game} new.")
+
+    async def game_in_thread(self, thread_id: int) -> GameRow | None:
+        """The game whose thread this is (an Activity launched there opens on it), else ``None``."""
+        return await self.session.store.find_by_thread(thread_id)
 
     async def last_board(self, game_id: int) -> BoardPost | None:
         """The game's newest board message, whose buttons are the live ones."""

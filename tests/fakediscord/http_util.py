@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field
 from typing import Any
+from urllib.parse import parse_qsl
 
 from aiohttp import web
 
@@ -74,6 +75,8 @@ async def read_body(request: web.Request) -> Body:
                 filename = part.filename or f"file{index}"  # type: ignore[union-attr]
                 content_type = part.headers.get("Content-Type", "application/octet-stream")  # type: ignore[union-attr]
                 body.files.append(UploadedFile(index, filename, bytes(raw), content_type))
+    elif ctype == "application/x-www-form-urlencoded":  # OAuth2's token endpoint: read by its route
+        body.json = dict(parse_qsl(await request.text()))
     elif request.can_read_body:
         text = await request.text()
         body.json = json.loads(text) if text else None

@@ -107,6 +107,8 @@ class ChannelRoutes:
 
     # -- login / users / guild ------------------------------------------------------------------------
     async def get_me(self, request: web.Request) -> web.Response:
+        if (oauth := self.fake.activities.bearer_user(request)) is not None:  # an OAuth2 user's token
+            return oauth
         return json_response({**P.user_payload(self.world.bot), "verified": True, "mfa_enabled": False})
 
     async def get_application(self, request: web.Request) -> web.Response:

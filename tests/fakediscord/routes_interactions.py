@@ -17,8 +17,10 @@ if TYPE_CHECKING:
 
 UNKNOWN_WEBHOOK, UNKNOWN_MESSAGE, UNKNOWN_INTERACTION, ALREADY_ACKED = 10015, 10008, 10062, 40060
 PONG, MESSAGE, DEFERRED, DEFERRED_UPDATE, UPDATE, AUTOCOMPLETE_RESULT, MODAL = 1, 4, 5, 6, 7, 8, 9
+LAUNCH_ACTIVITY = 12
 # interaction type -> callback types Discord accepts for it
-ALLOWED = {1: {PONG}, 2: {MESSAGE, DEFERRED, MODAL}, 3: {MESSAGE, DEFERRED, DEFERRED_UPDATE, UPDATE, MODAL},
+ALLOWED = {1: {PONG}, 2: {MESSAGE, DEFERRED, MODAL, LAUNCH_ACTIVITY},
+           3: {MESSAGE, DEFERRED, DEFERRED_UPDATE, UPDATE, MODAL, LAUNCH_ACTIVITY},
            4: {AUTOCOMPLETE_RESULT}, 5: {MESSAGE, DEFERRED, DEFERRED_UPDATE, UPDATE}}  # fmt: skip
 
 
@@ -74,6 +76,8 @@ class InteractionRoutes:
             return self._reject(rec, problems)
         if kind == MODAL and (problems := modal_problems(data)):
             return self._reject(rec, problems)
+        if kind == LAUNCH_ACTIVITY:
+            return self._launch(rec, cb)
         message = await self._apply_callback(rec, kind, data, body.files)
         rec.callbacks.append(cb)
         self.fake.notifier.notify()
@@ -89,6 +93,20 @@ class InteractionRoutes:
             answer["interaction"]["response_message_id"] = str(message.id)
             answer["resource"] = {"type": kind, "message": P.message_payload(self.world, message)}
         return json_response(answer)
+
+    def _launch(self, rec: InteractionRecord, cb: dict[str, Any]) -> web.Response:
+        """LAUNCH_ACTIVITY: the Activity starts (or is joined) in the interaction's channel; no message."""
+        activities = self.fake.activities
+        if (problem := activities.launch_problem(rec, cb.get("data"))) is not None:
+            self.fake.record_error(f"interaction {rec.describe()}: {problem}")
+            return error_response(400, 50035, problem)
+        launch = activities.launch(rec)
+        rec.callbacks.append(cb)
+        self.fake.notifier.notify()
+        return json_response({"interaction": {"id": str(rec.id), "type": rec.type, "activity_instance_id":
+                                              launch.instance_id, "response_message_loading": False,
+                                              "response_message_ephemeral": False},
+                              "resource": {"type": LAUNCH_ACTIVITY, "activity_instance": {"id": launch.instance_id}}})
 
     def _callback_problem(self, rec: InteractionRecord, kind: Any) -> tuple[int, int, str] | None:
         if rec.callbacks:

@@ -12,6 +12,7 @@ import yarl
 from aiohttp import web
 
 from .actions import UserActions
+from .activities import Activities
 from .faults import FaultPlan
 from .gateway import Gateway
 from .http_util import error_response, read_body
@@ -82,6 +83,8 @@ class FakeDiscord(UserActions, WorldQueries):
         """What ``/gateway/bot`` recommends; a client IDENTIFYing with ``shard: [id, count]`` gets its guilds."""
         self.nonces: dict[tuple[int, str], tuple[float, int]] = {}  # (channel, nonce) -> (when, message id)
         self.extra_idle_prefixes: tuple[str, ...] = ()
+        self.activities = Activities(self)
+        """The Activity: LAUNCH_ACTIVITY, OAuth2, the discordsays proxy and the fake client (activities.py)."""
         self.log_collector: ErrorLogCollector | None = None  # set by the fixture; quoted in failures
         self.bot_tasks: list[asyncio.Task[None]] = []  # set by running_bot; a dead client is reported
         self._runner: web.AppRunner | None = None
@@ -94,18 +97,21 @@ class FakeDiscord(UserActions, WorldQueries):
         app.router.add_get("/attachments/{channel_id}/{attachment_id}/{filename}", self._serve_attachment)
         ChannelRoutes(self).add_to(app.router, API_PREFIX)
         InteractionRoutes(self).add_to(app.router, API_PREFIX)
+        self.activities.add_to(app.router, API_PREFIX)
         app.router.add_route("*", "/{tail:.*}", self._unhandled)
         self._runner = web.AppRunner(app, access_log=None)
         await self._runner.setup()
         site = web.TCPSite(self._runner, "127.0.0.1", 0)
         await site.start()
         self._port = site._server.sockets[0].getsockname()[1]  # type: ignore[union-attr]
+        await self.activities.start()
         return self
 
     async def stop(self) -> None:
         for session in self.gateway.sessions:
             if not session.ws.closed:
                 await session.ws.close()
+        await self.activities.stop()
         if self._runner is not None:
             await self._runner.cleanup()
             self._runner = None
