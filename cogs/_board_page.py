@@ -46,7 +46,12 @@ async def launch(interaction: discord.Interaction, game: str | None = None) -> N
                         "press **Play on the board** under its board.")
     if game is not None and row.game != game:
         raise HostError(f"This thread's game is {engines.get(row.game).title}: use /{row.game} play here.")
-    await interaction.response.launch_activity()
+    try:
+        await interaction.response.launch_activity()
+    except discord.HTTPException as error:  # Activities switched off for the application, most often
+        raise HostError("Discord would not start the board Activity here (is it enabled for this application "
+                        f"in the Developer Portal?): {error.text or error.status}. **Open board** works meanwhile."
+                        ) from None
 
 
 class OpenBoardButton(ForGame, discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"zb:(?P<game_id>[0-9]+)"):
