@@ -24,7 +24,6 @@ from __future__ import annotations
 
 import asyncio
 import base64
-import html
 import json
 import secrets
 from dataclasses import dataclass, field
@@ -215,7 +214,7 @@ class Activities:
             query["guild_id"] = str(launch.guild_id)
         config = {"client_id": self.client_id, "frame_id": frame_id, "user": str(user),
                   "instance_id": launch.instance_id, "src": "/?" + urlencode(query)}
-        page = CLIENT_PAGE.replace("%CONFIG%", html.escape(json.dumps(config), quote=False))
+        page = CLIENT_PAGE.replace("%CONFIG%", json.dumps(config).replace("</", "<\\/"))  # raw text: no entities
         return web.Response(text=page, content_type="text/html")
 
     async def authorize(self, request: web.Request) -> web.Response:
@@ -267,10 +266,13 @@ class Activities:
                 out["Content-Encoding"] = answer.headers["Content-Encoding"]
             return web.Response(status=answer.status, body=data, headers=out)
 
-    async def _proxy_socket(self, request: web.Request, url: str, headers: dict[str, str]) -> web.WebSocketResponse:
+    async def _proxy_socket(self, request: web.Request, url: str, headers: dict[str, str]) -> web.StreamResponse:
         assert self._http is not None
         headers = {k: v for k, v in headers.items() if not k.lower().startswith("sec-websocket")}
-        inner = await self._http.ws_connect(url.replace("http", "ws", 1), headers=headers)
+        try:
+            inner = await self._http.ws_connect(url.replace("http", "ws", 1), headers=headers)
+        except aiohttp.WSServerHandshakeError as refused:  # the target's refusal, passed on
+            return web.Response(status=refused.status, text=refused.message)
         outer = web.WebSocketResponse()
         await outer.prepare(request)
 

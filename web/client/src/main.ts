@@ -2,6 +2,7 @@
 // the viewer's legal moves as a prefix tree (like the move builder); the final click posts the move with the
 // ply it was made on. A WebSocket says when the game changed, and the page reloads its view.
 
+import { boardAccess } from "./activity";
 import { Pick, Move, descend, nextPicks, finished } from "./picks";
 
 interface Hotspot { shape: "rect" | "circle" | "polygon"; points: number[] }
@@ -12,8 +13,8 @@ interface View {
 }
 
 const SVG = "http://www.w3.org/2000/svg";
-const gameId = Number(location.pathname.split("/").pop());
-const token = new URLSearchParams(location.search).get("t") ?? "";
+let gameId = 0; // from the board link, or from Discord's sign-in inside an Activity (activity.ts)
+let token = "";
 const $ = <T extends HTMLElement>(id: string) => document.getElementById(id) as T;
 const image = $<HTMLImageElement>("image");
 const overlay = document.getElementById("overlay") as unknown as SVGSVGElement;
@@ -196,4 +197,5 @@ function connect(): void {
 
 $("back").addEventListener("click", back);
 $("cancel").addEventListener("click", () => { marks = []; chosen = view ? descend(view.picks, [], false) : []; draw(); });
-connect();
+boardAccess().then((access) => { ({ gameId, token } = access); connect(); },
+  (error) => { showError(String(error?.message ?? error)); document.body.dataset.state = "error"; });
