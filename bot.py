@@ -197,8 +197,8 @@ class ZBot(commands.Bot):
                                ai_workers=self.config.ai_workers, ai_think_delay=self.config.ai_think_delay,
                                display_name=self.display_name, scope=self.lease_scope,
                                ai_turn_seconds=self.config.ai_turn_seconds)
-        self._web = await start_from_env(self._host, client_id=str(self.application_id or ""),
-                                         api_base=self.config.api_base)  # the board pages: off unless WEB_PORT
+        self._web = await start_from_env(self._host, client_id=str(self.application_id or ""),  # the board pages:
+                                         api_base=self.config.api_base, bot_token=self.config.token)  # WEB_PORT
         if self._web is not None:  # the Open board and Play on the board buttons, and /<game> play
             web_config = self._web.config
             self._host.boards.board_link = lambda user, game_id: web_config.link(user, game_id, time.time())

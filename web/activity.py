@@ -2,12 +2,13 @@
 
 Discord opens the Activity at the root of its URL mapping (``PUBLIC_URL``) with ``frame_id``,
 ``instance_id`` and ``channel_id`` in the query. The page's Embedded App SDK asks the Discord client for an
-OAuth2 ``authorize`` code and posts it here with the channel; the server exchanges the code at Discord's
+OAuth2 ``authorize`` code and posts it here with its instance id; the server exchanges the code at Discord's
 token endpoint with the application's client id and secret (the secret never leaves the server), reads
-the user from ``/users/@me``, finds the channel's game through the host, and answers with a session token
+the user from ``/users/@me``, asks Discord (with the bot's token) which channel that instance runs in and
+whether the user is in it, finds that channel's game through the host, and answers with a session token
 for that user and game (the same signed token as a board link) and the user's access token, which the SDK's
-``authenticate`` needs. A code for another application, a used or unknown code, and a channel without a
-game are refused with a JSON reason.
+``authenticate`` needs. A code for another application, a used or unknown code, an instance the user is not
+in, and a channel without a game are refused with a JSON reason.
 """
 
 from __future__ import annotations
@@ -79,7 +80,7 @@ async def _discord(activity: Activity, method: str, path: str, **kwargs: Any) ->
 
 
 async def exchange(request: web.Request) -> web.Response:
-    """``{"code", "channel_id"}`` -> ``{"token", "game_id", "user", "access_token"}``."""
+    """``{"code", "instance_id"}`` -> ``{"token", "game_id", "user", "access_token"}``."""
     activity = request.app[ACTIVITY_KEY]
     settings = activity.config
     if not settings.activity_ready:
@@ -90,10 +91,10 @@ async def exchange(request: web.Request) -> web.Response:
         body: Any = await request.json()
     except ValueError:
         body = None
-    code, channel = (body.get("code"), body.get("channel_id")) if isinstance(body, dict) else (None, None)
-    if not isinstance(code, str) or not 0 < len(code) <= 200 or not isinstance(channel, str) \
-            or not channel.isdigit() or len(channel) > 20:
-        return _error(400, 'Send {"code": <the authorize code>, "channel_id": <the channel>}.')
+    code, instance_id = (body.get("code"), body.get("instance_id")) if isinstance(body, dict) else (None, None)
+    if not isinstance(code, str) or not 0 < len(code) <= 200 or not isinstance(instance_id, str) \
+            or not 0 < len(instance_id) <= 100 or not instance_id.replace("-", "").isalnum():
+        return _error(400, 'Send {"code": <the authorize code>, "instance_id": <the Activity instance>}.')
     granted = await _discord(activity, "POST", "/oauth2/token", data={
         "client_id": settings.client_id, "client_secret": settings.client_secret,
         "grant_type": "authorization_code", "code": code})
@@ -102,12 +103,25 @@ async def exchange(request: web.Request) -> web.Response:
         raise SignInError("Discord's answer did not let us see who you are: reopen the Activity.")
     me = await _discord(activity, "GET", "/users/@me", headers={"Authorization": f"Bearer {access}"})
     user = int(me["id"])
-    game_id = await calls.game_in_channel(activity.host, int(channel))
+    channel = await _channel_of(activity, instance_id, user)
+    game_id = await calls.game_in_channel(activity.host, channel)
     if game_id is None:
         return _error(404, "This channel has no game: start the Activity in a game's thread "
                            "(/<game> play there, or Play on the board under its board).")
     token = tokens.issue(settings.secret, user, game_id, activity.now(), tokens.SESSION_TTL)
     return web.json_response({"token": token, "game_id": game_id, "user": str(user), "access_token": access})
+
+
+async def _channel_of(activity: Activity, instance_id: str, user: int) -> int:
+    """The channel the Activity instance runs in, asked of Discord with the bot's token (the page's word is not
+    taken for it), and only if ``user`` is connected to that instance."""
+    settings = activity.config
+    instance = await _discord(activity, "GET", f"/applications/{settings.client_id}/activity-instances/{instance_id}",
+                              headers={"Authorization": f"Bot {settings.bot_token}"})
+    location = instance.get("location")
+    if str(user) not in instance.get("users", []) or not isinstance(location, dict):
+        raise web.HTTPForbidden(reason="You are not in this Activity: open it from Discord yourself.")
+    return int(location["channel_id"])
 
 
 def add_routes(app: web.Application, config_: WebConfig, host: Host, now: Callable[[], float],

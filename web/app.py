@@ -59,10 +59,12 @@ class WebConfig:
     """``DISCORD_CLIENT_SECRET``: without it the Activity cannot sign players in, so it is never launched."""
     discord_api: str = DISCORD_API
     """``DISCORD_API_BASE``: where the OAuth2 code is exchanged and ``/users/@me`` read (the tests' fake)."""
+    bot_token: str = field(default="", repr=False)
+    """The bot's token (``DISCORD_TOKEN``, passed by bot.py): asks Discord where an Activity instance runs."""
 
     @property
     def activity_ready(self) -> bool:
-        return bool(self.client_id and self.client_secret)
+        return bool(self.client_id and self.client_secret and self.bot_token)
 
     @classmethod
     def from_env(cls) -> WebConfig | None:
@@ -241,13 +243,14 @@ async def start(host: Host, config: WebConfig) -> WebServer:
     return WebServer(runner, config)
 
 
-async def start_from_env(host: Host, *, client_id: str = "", api_base: str | None = None) -> WebServer | None:
+async def start_from_env(host: Host, *, client_id: str = "", api_base: str | None = None,
+                         bot_token: str = "") -> WebServer | None:
     """The site when ``WEB_PORT`` is set, else ``None`` (the bot works exactly as without it). The bot passes
-    its application id (the Activity's client id unless ``DISCORD_CLIENT_ID`` says otherwise) and its REST
-    base, so the OAuth2 exchange goes where its other REST calls go."""
+    its application id (the Activity's client id unless ``DISCORD_CLIENT_ID`` says otherwise), its REST base
+    (the OAuth2 exchange goes where its other REST calls go) and its token (to look up Activity instances)."""
     config = WebConfig.from_env()
     if config is None:
         return None
-    config = replace(config, client_id=config.client_id or client_id,
+    config = replace(config, client_id=config.client_id or client_id, bot_token=bot_token,
                      discord_api=api_base.rstrip("/") if api_base else config.discord_api)
     return await start(host, config)

@@ -5,6 +5,8 @@ Discord's side, as the Embedded App SDK and a bot's server meet it:
 * An interaction answered with callback type 12 (``LAUNCH_ACTIVITY``, no data) launches the application's
   Activity in the interaction's channel, when the application has Activities enabled (``enabled``): one
   instance per channel, which later launchers join. ``launches`` records each.
+* ``GET /api/v10/applications/<app>/activity-instances/<instance>`` (a bot token) answers where an instance
+  runs (``location.channel_id``) and who is connected (``users``).
 * ``POST /api/v10/oauth2/token`` (form: ``grant_type=authorization_code``, ``code``, ``client_id``,
   ``client_secret``, or the client in HTTP Basic) exchanges a code once, for the client it was issued to;
   ``GET /api/v10/users/@me`` with ``Authorization: Bearer <access token>`` answers that token's user.
@@ -104,15 +106,19 @@ class Activities:
 
     def launch(self, rec: InteractionRecord) -> Launch:
         """The instance in the interaction's channel (a new one, or the running one joined)."""
-        running = self.launches.get(rec.channel.id)
-        if running is None:
-            guild = getattr(rec.channel, "guild_id", None) or self.world.guild_id
-            running = Launch("i-" + secrets.token_hex(8), rec.channel.id, guild, [])
-            self.launches[rec.channel.id] = running
-        if rec.user.id not in running.users:
-            running.users.append(rec.user.id)
+        running = self.instance(rec.channel.id, rec.user.id, getattr(rec.channel, "guild_id", None))
         running.interactions.append(rec)
         self.fake.notifier.notify()
+        return running
+
+    def instance(self, channel_id: int, user: int, guild_id: int | None = None) -> Launch:
+        """The running instance in ``channel_id`` with ``user`` in it (started if none runs)."""
+        running = self.launches.get(channel_id)
+        if running is None:
+            running = Launch("i-" + secrets.token_hex(8), channel_id, guild_id or self.world.guild_id, [])
+            self.launches[channel_id] = running
+        if user not in running.users:
+            running.users.append(user)
         return running
 
     def launch_of(self, rec: InteractionRecord) -> Launch:
@@ -125,6 +131,23 @@ class Activities:
     # -- OAuth2 (the API port) -------------------------------------------------------------------------
     def add_to(self, r: web.UrlDispatcher, api: str) -> None:
         r.add_route("POST", api + "/oauth2/token", self.token)
+        r.add_route("GET", api + "/applications/{app_id}/activity-instances/{instance_id}", self.get_instance)
+
+    async def get_instance(self, request: web.Request) -> web.Response:
+        """Get Application Activity Instance (bot token): where it runs and who is connected."""
+        if not request.headers.get("Authorization", "").startswith("Bot "):
+            return error_response(401, 0, "401: Unauthorized")
+        found = next((lnch for lnch in self.launches.values()
+                      if lnch.instance_id == request.match_info["instance_id"]), None)
+        if found is None or request.match_info["app_id"] != self.client_id:
+            return error_response(404, 10001, "Unknown Activity Instance")
+        location = {"id": found.location_id, "kind": "gc" if found.guild_id else "pc",
+                    "channel_id": str(found.channel_id)}
+        if found.guild_id:
+            location["guild_id"] = str(found.guild_id)
+        return json_response({"application_id": self.client_id, "instance_id": found.instance_id,
+                              "launch_id": str(abs(hash(found.instance_id))), "location": location,
+                              "users": [str(u) for u in found.users]})
 
     def issue_code(self, user: User | int, client_id: str | None = None, scopes: list[str] | None = None) -> str:
         """A code as the client's AUTHORIZE gives it (``client_id``: another application's, to test refusals)."""

@@ -1,7 +1,8 @@
 // Where the page's access comes from. Inside Discord's frame (an Activity: Discord adds frame_id and
 // instance_id to the address) the Embedded App SDK signs the user in: the Discord client hands an OAuth2
-// code for this application, the server exchanges it (the secret stays there) and answers with a session
-// token for that user on the game of the channel the Activity runs in. Anywhere else: the board link's `t`.
+// code for this application, the server exchanges it (the secret stays there), asks Discord which channel
+// this instance runs in, and answers with a session token for that user on that channel's game. Anywhere
+// else: the board link's `t`.
 
 import { DiscordSDK } from "@discord/embedded-app-sdk";
 
@@ -29,7 +30,7 @@ async function signIn(): Promise<Access> {
   });
   const session = await json("/api/activity/token", {
     method: "POST", headers: { "Content-Type": "application/json" },
-    body: JSON.stringify({ code, channel_id: sdk.channelId ?? "" }),
+    body: JSON.stringify({ code, instance_id: sdk.instanceId }),
   });
   await sdk.commands.authenticate({ access_token: session.access_token });
   document.body.dataset.user = session.user;
