@@ -32,7 +32,7 @@ async def test_play_on_the_board_opens_the_activity_signed_in_and_a_click_move_i
         pressed = await fake.click(mover, first, f"za:{game_id}")
         launch = fake.activities.launch_of(pressed)
         page = contexts[0].pages[0] if contexts[0].pages else await contexts[0].new_page()
-        await page.goto(fake.activities.client_url(launch, fake.user(mover)))
+        await page.goto(fake.activities.client.url(launch, fake.user(mover)))
         frame = await activity_frame(page, launch.instance_id)
         error = await frame.locator("#error").text_content()
         assert await frame.evaluate("document.body.dataset.state") == "ready", error

@@ -104,14 +104,14 @@ class FakeDiscord(UserActions, WorldQueries):
         site = web.TCPSite(self._runner, "127.0.0.1", 0)
         await site.start()
         self._port = site._server.sockets[0].getsockname()[1]  # type: ignore[union-attr]
-        await self.activities.start()
+        await self.activities.client.start()
         return self
 
     async def stop(self) -> None:
         for session in self.gateway.sessions:
             if not session.ws.closed:
                 await session.ws.close()
-        await self.activities.stop()
+        await self.activities.client.stop()
         if self._runner is not None:
             await self._runner.cleanup()
             self._runner = None
