@@ -80,7 +80,8 @@ async def _discord(activity: Activity, method: str, path: str, **kwargs: Any) ->
 
 
 async def exchange(request: web.Request) -> web.Response:
-    """``{"code", "instance_id"}`` -> ``{"token", "game_id", "user", "access_token"}``."""
+    """``{"code", "instance_id"}`` -> ``{"token", "expires_in", "game_id", "user", "access_token"}``; the page
+    asks again (a fresh code, no prompt) before ``expires_in`` seconds pass."""
     activity = request.app[ACTIVITY_KEY]
     settings = activity.config
     if not settings.activity_ready:
@@ -109,7 +110,8 @@ async def exchange(request: web.Request) -> web.Response:
         return _error(404, "This channel has no game: start the Activity in a game's thread "
                            "(/<game> play there, or Play on the board under its board).")
     token = tokens.issue(settings.secret, user, game_id, activity.now(), tokens.SESSION_TTL)
-    return web.json_response({"token": token, "game_id": game_id, "user": str(user), "access_token": access})
+    return web.json_response({"token": token, "expires_in": tokens.SESSION_TTL, "game_id": game_id,
+                              "user": str(user), "access_token": access})
 
 
 async def _channel_of(activity: Activity, instance_id: str, user: int) -> int:

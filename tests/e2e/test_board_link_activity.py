@@ -1,9 +1,12 @@
 """The Activity end to end in Debian's Chromium: the player to move presses **Play on the board** in the fake
 Discord; the fake Discord client opens the Activity in its iframe through the discordsays proxy; the real
 Embedded App SDK shakes hands, authorizes, the bot's server exchanges the code at the fake's OAuth2 endpoint,
-the SDK authenticates; the page shows that player's own board, and a move made by clicks is played."""
+the SDK authenticates; the page shows that player's own board, renews its short session by itself, and a move
+made by clicks (after the first session token ran out) is played."""
 
 from __future__ import annotations
+
+import time
 
 import pytest
 from playwright.async_api import Frame, Page
@@ -12,6 +15,7 @@ from tests.e2e.conftest import BotHarness
 from tests.e2e.test_board_link import serve_pages
 from tests.e2e.test_platform import challenge_and_accept, mover_name
 from tests.web.test_browser import browser_pages
+from web import tokens
 
 
 async def activity_frame(page: Page, instance_id: str) -> Frame:
@@ -26,6 +30,7 @@ async def test_play_on_the_board_opens_the_activity_signed_in_and_a_click_move_i
     fake = harness.fake
     port = serve_pages(monkeypatch, harness)
     fake.activities.target = f"http://127.0.0.1:{port}"  # the Developer Portal's URL mapping for /
+    monkeypatch.setattr(tokens, "SESSION_TTL", 4.0)  # the page must renew its session to move after 4 s
     async with harness.running() as bot, browser_pages(1) as contexts:
         game_id, first = await challenge_and_accept(harness, "zaic")
         mover = await mover_name(harness, bot, game_id)
@@ -48,6 +53,9 @@ async def test_play_on_the_board_opens_the_activity_signed_in_and_a_click_move_i
         await page.screenshot(path=str(shots / "activity-360.png"))
         assert await frame.evaluate("document.documentElement.scrollWidth") <= 360
         await page.set_viewport_size({"width": 1280, "height": 900})
+        signed_in = time.monotonic()
+        await frame.wait_for_function("() => Number(document.body.dataset.renewed ?? 0) >= 2", timeout=20_000)
+        assert time.monotonic() - signed_in > 2.5  # renewed at 3/4 of the 4 s: the first token is spent now
         for _ in range(10):  # a Zaic move is a few clicks on glowing places
             spots = frame.locator("#overlay .spot.offered")
             if await frame.evaluate("document.body.dataset.state") != "ready" or not await spots.count():

@@ -197,5 +197,5 @@ function connect(): void {
 
 $("back").addEventListener("click", back);
 $("cancel").addEventListener("click", () => { marks = []; chosen = view ? descend(view.picks, [], false) : []; draw(); });
-boardAccess().then((access) => { ({ gameId, token } = access); connect(); },
+boardAccess((fresh) => { token = fresh; }).then((access) => { ({ gameId, token } = access); connect(); },
   (error) => { showError(String(error?.message ?? error)); document.body.dataset.state = "error"; });
