@@ -81,7 +81,8 @@ async def test_a_code_becomes_a_session_for_its_user_on_the_threads_game(tmp_pat
         assert status == 200 and answer["game_id"] == site.game_id and answer["user"] == str(site.user("alice"))
         assert answer["access_token"] in site.fake.activities.tokens  # for the SDK's authenticate
         grant = tokens.verify(SECRET, answer["token"], site.game_id, NOW)
-        assert grant.user == site.user("alice") and grant.expires == NOW + tokens.SESSION_TTL
+        assert grant.user == site.user("alice")
+        assert grant.expires == NOW + tokens.SESSION_TTL == NOW + answer["expires_in"]
         status, view = await site.view(answer["token"])
         assert status == 200 and view["seat"] is not None
         exchanged = site.fake.activities.exchanges[-1]
