@@ -153,6 +153,7 @@ def players_of(entrants: Sequence[EntrantId], results: Sequence[Result], round_:
                 score[result.entrant] += result.points
                 if result.points >= WIN:  # a pairing-allocated bye (a zero "bye" is an absence)
                     player.byes += 1
+                if result.points > 0:  # A.4: an unplayed round that scored is a downfloat
                     player.floats[r] = "down"
                 continue
             if len(result.seats) != 2:
@@ -160,15 +161,17 @@ def players_of(entrants: Sequence[EntrantId], results: Sequence[Result], round_:
             a, b = result.seats
             for seat, entrant in enumerate(result.seats):
                 score[entrant] += result.points[seat]
-            if before[a] != before[b]:
-                high, low = (a, b) if before[a] > before[b] else (b, a)
-                players[high].floats[r], players[low].floats[r] = "down", "up"
-            if result.forfeit:
+            if result.forfeit:  # unplayed: a downfloat to whoever scored (A.4), never an upfloat
                 for entrant in result.seats:
+                    if result.points_of(entrant) > 0:
+                        players[entrant].floats[r] = "down"
                     if result.points_of(entrant) > 0 and result.points_of(entrant) >= max(result.points) \
                             and len(set(result.points)) > 1:
                         players[entrant].byes += 1
                 continue
+            if before[a] != before[b]:
+                high, low = (a, b) if before[a] > before[b] else (b, a)
+                players[high].floats[r], players[low].floats[r] = "down", "up"
             players[a].colours.append(WHITE)
             players[b].colours.append(BLACK)
             players[a].met.add(b)
@@ -451,8 +454,12 @@ class _Bracket:
         resident = {id(p) for p in self.residents}
         down = [p for p in floaters if id(p) in resident or self.last]  # the last bracket: the bye is a downfloat
         ups = [(b if a.score > b.score else a, abs(a.score - b.score)) for a, b in pairs if a.score != b.score]
+        # C.16/C.18 weigh every player this bracket gives a downfloat: MDPs paired here (the score difference
+        # they play) and everyone it moves down, MDPs too (A.8's difference to one point below the bracket),
+        # so a repeated downfloater is paired as high as he can be (bbpPairings: "minimize the scores of
+        # downfloaters repeated", weighing MDPs paired in the bracket).
         downs_paired = [(a if a.score > b.score else b, abs(a.score - b.score)) for a, b in pairs
-                        if a.score != b.score]
+                        if a.score != b.score] + [(p, p.score - (self.lowest - 1)) for p in floaters]
         c12 = sum(p.floats.get(prev) == "down" for p in down)
         c13 = sum(p.floats.get(prev) == "up" for p, _ in ups)
         c14 = sum(p.floats.get(prev2) == "down" for p in down)
@@ -515,11 +522,38 @@ class _Bracket:
 
         return pruned
 
+    def ideal_floats(self, m: int) -> tuple[tuple[float, ...], tuple[float, ...]] | None:
+        """The best (C.16, C.18) of a level with ``m`` MDPs paired, when no resident repeats a downfloat.
+
+        Only the MDPs count then: paired, they play one score group down; left in Limbo, they go on down
+        (A.8's difference). None when the MDP sets are too many to weigh (C.16/C.18 then do not bound
+        which candidate is perfect).
+        """
+        if not self.mdps or comb(len(self.mdps), m) > MAX_LOOKAHEAD_SETS:
+            return None
+        least = sorted(p.score for p in self.mdps[m:])  # the Limbo of the smallest PSD (C.6 ranks first)
+        best: tuple[tuple[float, ...], tuple[float, ...]] | None = None
+        for limbo in combinations(self.mdps, len(self.mdps) - m):
+            if sorted(p.score for p in limbo) != least:
+                continue
+            values = []
+            for back in (1, 2):
+                values.append(tuple(sorted(
+                    (p.score - self.lowest + (1 if p in limbo else 0) for p in self.mdps
+                     if p.floats.get(self.round - back) == "down"), reverse=True)))
+            value = (values[0], values[1])
+            if best is None or value < best:
+                best = value
+        return best
+
     def perfect(self, key: tuple[object, ...], ideal_psd: tuple[float, ...] | None,
-                ideal_ahead: tuple[int, tuple[float, ...]] | None) -> bool:
-        """No rematch or second bye, the ideal PSD and C.7 value, and nothing lost in C.8-C.15, C.17, C.19."""
+                ideal_ahead: tuple[int, tuple[float, ...]] | None,
+                ideal_floats: tuple[tuple[float, ...], tuple[float, ...]] | None = None) -> bool:
+        """No rematch or second bye, the ideal PSD, C.7, C.16 and C.18 values, and nothing lost in C.8-C.15,
+        C.17, C.19."""
         return (key[0] == 0 and key[1] == 0 and all(not x for x in key[5:13]) and not key[14] and not key[16]
-                and (ideal_psd is None or key[3] == ideal_psd) and (ideal_ahead is None or key[4] == ideal_ahead))
+                and (ideal_psd is None or key[3] == ideal_psd) and (ideal_ahead is None or key[4] == ideal_ahead)
+                and (ideal_floats is None or (key[13], key[15]) == ideal_floats))
 
     def candidates(self, pairs: int, m: int, ok: Callable[[Player, Player], bool]
                    ) -> Iterator[tuple[list[Pair], list[Player]]]:
@@ -532,12 +566,13 @@ class _Bracket:
         for pairs, m in self.levels():
             ideal_psd = self.ideal_psd(pairs, m)
             ideal_ahead = self.ideal_lookahead(pairs, m)
+            ideal_floats = None if self.last else self.ideal_floats(m)
             pruned = self.pruned_check()
 
             try:
                 for chosen, left in self.candidates(pairs, m, pruned):
                     key = self.quality(chosen, left)
-                    if self.perfect(key, ideal_psd, ideal_ahead) and self.completes(chosen, left):
+                    if self.perfect(key, ideal_psd, ideal_ahead, ideal_floats) and self.completes(chosen, left):
                         return chosen, left
             except _GiveUp:
                 pass
@@ -559,7 +594,8 @@ class _GiveUp(Exception):
 
 def pair_dutch(entrants: Sequence[EntrantId], results: Sequence[Result], round_: int,
                withdrawn: Collection[EntrantId] = (), rounds: int | None = None, *,
-               allow: Collection[str] = (), forbidden: Collection[tuple[EntrantId, EntrantId]] = ()) -> DutchRound:
+               allow: Collection[str] = (), forbidden: Collection[tuple[EntrantId, EntrantId]] = (),
+               observe: Observer | None = None) -> DutchRound:
     """Pair round ``round_``; ``entrants`` in initial rank order (pairing number 1 first).
 
     ``forbidden``: pairs that must never meet (e.g. family members), an absolute criterion like C.1 that
@@ -568,7 +604,8 @@ def pair_dutch(entrants: Sequence[EntrantId], results: Sequence[Result], round_:
 
     ``rounds``: the event's planned rounds (topscorers exist in the last round only). ``allow``: what the
     organiser permits when no legal pairing exists (``REMATCH``, ``SECOND_BYE``). Raises
-    ``NoLegalPairing`` when C.1 and C.2 cannot both hold and the organiser has not decided.
+    ``NoLegalPairing`` when C.1 and C.2 cannot both hold and the organiser has not decided. ``observe`` is
+    told every bracket's choice (the reference comparison uses it to name the criterion behind a difference).
     """
     if len(set(entrants)) != len(entrants):
         raise ValueError("an entrant is listed twice")
@@ -596,7 +633,7 @@ def pair_dutch(entrants: Sequence[EntrantId], results: Sequence[Result], round_:
         # The matching bound on rematches can be too low when the pairs left are few (forbidden pairs make
         # that likelier): a budget no bracket can keep is raised by one until the round is paired.
         try:
-            return _pair_round(players, rules, round_, budget)
+            return _pair_round(players, rules, round_, budget, observe)
         except _NoCandidate:
             if not rules.allow_rematch:
                 raise
@@ -607,7 +644,12 @@ class _NoCandidate(AssertionError):
     """No candidate of a bracket completes the round within the rematch budget."""
 
 
-def _pair_round(players: list[Player], rules: _Rules, round_: int, budget: int) -> DutchRound:
+Observer = Callable[["_Bracket", list[Pair], list[Player]], None]
+"""Told each bracket, the pairs it chose and its downfloaters, in the order the round is paired."""
+
+
+def _pair_round(players: list[Player], rules: _Rules, round_: int, budget: int,
+                observe: Observer | None = None) -> DutchRound:
     rules.bye_score = None
     if len(players) % 2:  # the bye goes to the lowest score it can (then the bracket picks the player)
         for score in sorted({p.score for p in players}):
@@ -623,6 +665,8 @@ def _pair_round(players: list[Player], rules: _Rules, round_: int, budget: int) 
         below = [p for p in players if p.score < score]
         bracket = _Bracket(carried, residents, below, rules, round_, index == len(scores) - 1, budget)
         chosen, carried = bracket.best()
+        if observe is not None:
+            observe(bracket, chosen, carried)
         budget -= sum(1 for a, b in chosen if b.id in a.met)
         pairs += chosen
         carried.sort(key=lambda p: p.rank)

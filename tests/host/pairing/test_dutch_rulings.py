@@ -8,20 +8,26 @@ pairing-allocated bye); ``test_dutch_reference.py`` checks that the reference re
 from __future__ import annotations
 
 from host.tournaments.pairing.dutch import NoLegalPairing, Player, allocate, pair_dutch, players_of
-from host.tournaments.pairing.model import Bye, Result, two_player
+from host.tournaments.pairing.model import Bye, Game, Result, two_player
 
 
 def from_blocks(text: str) -> list[Result]:
-    """Results from one line per player (``me:block block ...``); each game is read from its white side."""
+    """Results from one line per player (``me:block block ...``); each game is read from its white side.
+
+    ``U`` a pairing-allocated bye, ``H`` a requested half-point bye, ``Z`` an absence (0); ``5w+``/``5w-`` a
+    forfeit won/lost against 5 (unplayed), ``5w#`` a double forfeit (0-0).
+    """
     results: list[Result] = []
     for line in text.splitlines():
         me, blocks = line.split(":")
         for round_, block in enumerate(blocks.split(), start=1):
-            if block == "U":
-                results.append(Bye(round_, int(me)))
+            if block in ("U", "H", "Z"):
+                results.append(Bye(round_, int(me), {"U": 1.0, "H": 0.5, "Z": 0.0}[block]))
+            elif block[-2] == "w" and block[-1] == "#":
+                results.append(Game(round_, (int(me), int(block[:-2])), (0.0, 0.0), forfeit=True))
             elif block[-2] == "w":
-                points = {"1": 1.0, "=": 0.5, "0": 0.0}[block[-1]]
-                results.append(two_player(round_, int(me), int(block[:-2]), points))
+                points = {"1": 1.0, "=": 0.5, "0": 0.0, "+": 1.0, "-": 0.0}[block[-1]]
+                results.append(two_player(round_, int(me), int(block[:-2]), points, forfeit=block[-1] in "+-"))
     return results
 
 
