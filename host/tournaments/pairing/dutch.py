@@ -469,7 +469,19 @@ class _Bracket:
         c18 = tuple(sorted((d for p, d in downs_paired if p.floats.get(prev2) == "down"), reverse=True))
         c19 = tuple(sorted((d for p, d in ups if p.floats.get(prev2) == "up"), reverse=True))
         return (rematches, second_byes, -len(pairs), self.psd(pairs, floaters), self.lookahead(floaters) or (),
-                c8, c9, c10, c11, c12, c13, c14, c15, c16, c17, c18, c19)
+                self.bye_unplayed(floaters), c8, c9, c10, c11, c12, c13, c14, c15, c16, c17, c18, c19)
+
+    def bye_unplayed(self, floaters: list[Player]) -> int:
+        """The 2025 text's C.9: the bye assignee has the fewest unplayed games (minus his played games).
+
+        Weighed where the bye is decided: in the last bracket, or where the single downfloater is the only
+        player left who may have the bye (bbpPairings: ``isSingleDownfloaterTheByeAssignee``).
+        """
+        if len(floaters) != 1 or not self.rules.bye_ok(floaters[0]):
+            return 0
+        if self.last or self.residents[0].score == self.rules.bye_score:
+            return -len(floaters[0].colours)
+        return 0
 
     def completes(self, pairs: list[Pair], floaters: list[Player]) -> bool:
         if self.last:
@@ -548,12 +560,21 @@ class _Bracket:
 
     def perfect(self, key: tuple[object, ...], ideal_psd: tuple[float, ...] | None,
                 ideal_ahead: tuple[int, tuple[float, ...]] | None,
-                ideal_floats: tuple[tuple[float, ...], tuple[float, ...]] | None = None) -> bool:
-        """No rematch or second bye, the ideal PSD, C.7, C.16 and C.18 values, and nothing lost in C.8-C.15,
-        C.17, C.19."""
-        return (key[0] == 0 and key[1] == 0 and all(not x for x in key[5:13]) and not key[14] and not key[16]
+                ideal_floats: tuple[tuple[float, ...], tuple[float, ...]] | None = None, ideal_bye: int = 0) -> bool:
+        """No rematch or second bye, the ideal PSD, C.7, C.9 (2025: the bye), C.16 and C.18 values, and nothing
+        lost in C.8-C.15, C.17, C.19."""
+        return (key[0] == 0 and key[1] == 0 and all(not x for x in key[6:14]) and not key[15] and not key[17]
                 and (ideal_psd is None or key[3] == ideal_psd) and (ideal_ahead is None or key[4] == ideal_ahead)
-                and (ideal_floats is None or (key[13], key[15]) == ideal_floats))
+                and key[5] == ideal_bye
+                and (ideal_floats is None or (key[14], key[16]) == ideal_floats))
+
+    def ideal_bye_unplayed(self, pairs: int) -> int:
+        """C.9 (2025) at its best for a level: the bye to the player allowed one who has played the most games."""
+        if len(self.mdps) + len(self.residents) - 2 * pairs != 1:
+            return 0
+        if not (self.last or self.residents[0].score == self.rules.bye_score):
+            return 0
+        return min((-len(p.colours) for p in self.mdps + self.residents if self.rules.bye_ok(p)), default=0)
 
     def candidates(self, pairs: int, m: int, ok: Callable[[Player, Player], bool]
                    ) -> Iterator[tuple[list[Pair], list[Player]]]:
@@ -567,12 +588,14 @@ class _Bracket:
             ideal_psd = self.ideal_psd(pairs, m)
             ideal_ahead = self.ideal_lookahead(pairs, m)
             ideal_floats = None if self.last else self.ideal_floats(m)
+            ideal_bye = self.ideal_bye_unplayed(pairs)
             pruned = self.pruned_check()
 
             try:
                 for chosen, left in self.candidates(pairs, m, pruned):
                     key = self.quality(chosen, left)
-                    if self.perfect(key, ideal_psd, ideal_ahead, ideal_floats) and self.completes(chosen, left):
+                    if self.perfect(key, ideal_psd, ideal_ahead, ideal_floats, ideal_bye) \
+                            and self.completes(chosen, left):
                         return chosen, left
             except _GiveUp:
                 pass

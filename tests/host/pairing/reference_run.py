@@ -45,7 +45,8 @@ from host.tournaments.pairing.dutch import (
 from host.tournaments.pairing.model import Bye, Game, Result, forfeit, two_player
 
 Boards = set[tuple[int, int]]
-CRITERIA = ("C.1", "C.2", "C.5", "C.6", "C.7", "C.8", "C.9", "C.10", "C.11", "C.12", "C.13", "C.14", "C.15",
+CRITERIA = ("C.1", "C.2", "C.5", "C.6", "C.7", "C.9 (2025: bye unplayed)",
+            "C.8", "C.9", "C.10", "C.11", "C.12", "C.13", "C.14", "C.15",
             "C.16", "C.17", "C.18", "C.19")
 """The names of ``_Bracket.quality``'s fields, in its order."""
 
