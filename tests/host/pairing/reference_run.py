@@ -3,7 +3,7 @@ differing round classified by the criterion that decides it.
 
     nice -n 19 .venv/bin/python -m tests.host.pairing.reference_run --events 2000 [--first 0] [--show 3]
 
-Each event (4-20 players, 2-9 rounds) has draws, forfeits (one side absent, now and then both),
+Each event (4-16 players, 2-8 rounds) has draws, forfeits (one side absent, now and then both),
 withdrawals, requested half-point byes and zero-point absences. Every round is paired by both engines from
 the same standings; the event goes on with our pairing. A round whose pairs or bye differ is classified at
 the first bracket (in our order, from the top) where the reference's choice is not ours:
@@ -108,6 +108,12 @@ def classify(players: list[Player], steps: list[tuple[_Bracket, list, list]], th
     if their_bye is not None:
         partner[their_bye] = None
     by_id = {p.id: p for p in players}
+    rules = steps[0][0].rules
+    for a, b in theirs:
+        if b in by_id[a].met:
+            return "ref breaks C.1", f"{a}-{b} have met"
+        if not rules.compatible(by_id[a], by_id[b]):
+            return "ref breaks C.3", f"{a}-{b}: the same absolute colour preference"
     if their_bye is not None and our_bye is not None and by_id[their_bye].score != by_id[our_bye].score:
         return "bye score", f"ours {our_bye} ({by_id[our_bye].score}), ref {their_bye} ({by_id[their_bye].score})"
     for bracket, chosen, carried in steps:
@@ -143,8 +149,8 @@ def classify(players: list[Player], steps: list[tuple[_Bracket, list, list]], th
 def play_event(seed: int, tally: Tally, show: int, unplayed: bool) -> None:
     """One random event, compared round by round."""
     rnd = random.Random(seed)
-    n = rnd.randint(4, 20)
-    rounds = rnd.randint(2, min(n - 1, 9))
+    n = rnd.randint(4, 16)
+    rounds = rnd.randint(2, min(n - 1, 8))
     entrants = list(range(1, n + 1))
     results: list[Result] = []
     withdrawn: set[int] = set()

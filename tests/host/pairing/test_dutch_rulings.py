@@ -188,10 +188,118 @@ def test_colour_wishes_skip_unplayed_rounds() -> None:
     assert (5, 2) in paired.boards and paired.bye == 1
 
 
+# ----- session 7: the 2,000-event run (tests/host/pairing/reference_run.py); docs/tournaments.md ---------------
+
+THIRTEEN_TO_ROUND_1 = """\
+1:8w0
+2:9b0
+3:10w=
+4:Z
+5:11w=
+6:H
+7:12w=
+8:1b1
+9:2w1
+10:3b=
+11:5b=
+12:7b=
+13:U"""
+
+
+def test_c9_2025_the_bye_goes_to_the_player_with_the_fewest_unplayed_games() -> None:
+    # 13 players, round 2 of 2. The 0-point bracket is {1, 2, 4} and takes the bye (13 has had it). 1 and 2
+    # lost their games; 4 was absent in round 1 (an unplayed round, 0 points). The 2025 text's C.9 ("minimize
+    # the number of unplayed games of the bye assignee", bbpPairings and the reference alike) ranks above the
+    # colour criteria: the bye goes to 2 (one game played), not 4 (none), and 1 meets 4. Before, we took the
+    # first candidate in the D order, 1-2, and gave 4 the bye: a second round without a game.
+    paired = pair_dutch(list(range(1, 14)), from_blocks(THIRTEEN_TO_ROUND_1), 2, rounds=2)
+    assert paired.bye == 2 and frozenset({1, 4}) in pairs(paired.boards)
+
+
+FIFTEEN_TO_ROUND_5 = """\
+1:8w1 14b0 15w= 13b1 12w1
+2:9b= 13w= 10b1 5w0 15w=
+3:10w1 15b1 14w0 12b1 11w1
+4:11b= 5w0 7b0 6w= U
+5:12w= 4b1 13w1 2b1 14b=
+6:13b0 11w0 H 4b= 10w1
+7:14w0 8b= 4w1 15b0 9w1
+8:1b0 7w= H 10b= 13w=
+9:2w= 12b0 U 11w0 7b0
+10:3b0 U 2w0 8w= 6b0
+11:4w= 6b1 12w0 9b1 3b0
+12:5b= 9w1 11b1 3w0 1b0
+13:6w1 2b= 5b0 1w0 8b=
+14:7b1 1w1 3b1 H 5w=
+15:U 3w0 1b= 7w1 2b="""
+
+
+def test_c9_2025_also_decides_the_downfloater_who_is_the_only_one_left_for_the_bye() -> None:
+    # 15 players, round 6 of 7. Everyone below 2 points (9, 10) has had a bye, so the bye goes to a 2-point
+    # player (4 has had one): 6, 8 or 13. The 2-point bracket (7 moved down, 4, 6, 8, 13) floats exactly one
+    # player, and he takes the bye. 6 had a half-point bye in round 3 (one unplayed game), 8 too, 13 none: C.9
+    # (2025) ranks above the colour criteria and gives the bye to 13; 7-6 and 4-8 are paired. We applied it
+    # in the last bracket only, where the choice was already made (bbpPairings: "isSingleDownfloaterTheBye-
+    # Assignee").
+    paired = pair_dutch(list(range(1, 16)), from_blocks(FIFTEEN_TO_ROUND_5), 6, rounds=7)
+    assert paired.bye == 13
+    assert {frozenset({6, 7}), frozenset({4, 8})} <= pairs(paired.boards)
+
+
+NINETEEN_TO_ROUND_6 = """\
+1:11w0 15b0 18w= 2b0 12b0 4w0
+2:12b0 6w0 3b= 1w1 4b1 14w0
+3:13w0 17b= 2w= 14b0 18w1 5b1
+4:14b0 18w1 10w0 13b= 2w0 1b1
+5:15w= 10b0 17w0 18b0 U 3w0
+6:16b0 2b1 13w1 15w0 7b0 12w0
+7:17w1 12b1 9w0 19b0 6w1 15b1
+8:18b1 14w1 16b= 10w0 15b1 19w1
+9:19w1 13b1 7b1 16w1 Z Z
+10:H 5w1 4b1 8b1 19w0 16w1
+11:1b1 16w0 14b1 Z Z Z
+12:2w1 7w0 19b0 17b0 1w1 6b1
+13:3b1 9w0 6b0 4w= 14w1 17b1
+14:4w1 8b0 11w0 3w1 13b0 2b1
+15:5b= 1w1 H 6b1 8w0 7w0
+16:6w1 11b1 8w= 9b0 17w1 10b0
+17:7b0 3w= 5b1 12w1 16b0 13w0
+18:8w0 4b0 1b= 5w1 3b0 Z
+19:9b0 U 12w1 7w1 10b1 8b0"""
+AWAY_IN_ROUND_7 = (5, 9, 11, 14, 18)
+
+
+def test_c18_a_player_who_floated_down_two_rounds_before_is_paired_as_high_as_he_can_be() -> None:
+    # 19 players (5, 9, 11, 14, 18 away), round 7 of 9. 8 and 10 (4½, they have met) float into the 4-point
+    # bracket {7, 19}, where only 7 can take one of them (19 has met both, and 7). 10 floated down in round 5, 8
+    # did not. Pairing 8-7 (the first MDP in the D order) sends 10 down again, to the 3½ bracket; pairing
+    # 10-7 sends 8 there. C.18 ("minimize the score differences of players who receive the same downfloat as
+    # two rounds before") counts everyone the bracket moves down, MDPs too, with A.8's difference: 10 paired
+    # here plays ½ down, sent on he would play at least 1 down. So 7-10 and 8-13, as the reference and
+    # bbpPairings ("minimize the scores of downfloaters repeated from two rounds before", which weighs
+    # every downfloater paired in the bracket). We used to count only the MDPs paired in the bracket.
+    paired = pair_dutch(list(range(1, 20)), from_blocks(NINETEEN_TO_ROUND_6), 7, AWAY_IN_ROUND_7, rounds=9)
+    assert {frozenset({7, 10}), frozenset({8, 13})} <= pairs(paired.boards)
+
+
+def test_an_unplayed_round_is_a_downfloat_only_when_it_scored() -> None:
+    # A.4 (2017: "a player who, for whatever reason, does not play in a round, also receives a downfloat");
+    # bbpPairings (2025 reading, "Narrow condition for downfloat for unplayed game") gives the downfloat only
+    # to an unplayed round that scored more than a loss, and never an upfloat. Round 1: 1 wins by forfeit
+    # against 2; 3 and 4 both forfeit (0-0); 5 takes a requested half-point bye; 6 is absent (0); 7 has the
+    # pairing-allocated bye. Round 2: 1 (1 point) loses a forfeit to 5 (½): nobody floats up.
+    results = from_blocks("1:2w+ 5b\n2:1b\n3:4w#\n4:3b\n5:H 1w+\n6:Z\n7:U")
+    floats = {p.id: p.floats for p in players_of(list(range(1, 8)), results, 3)}
+    assert floats[1] == {1: "down"} and floats[2] == {}
+    assert floats[3] == {} and floats[4] == {}
+    assert floats[5] == {1: "down", 2: "down"} and floats[6] == {} and floats[7] == {1: "down"}
+
+
 def test_the_named_histories_are_legal_events() -> None:
     # Every history above pairs without an organiser's decision (no rematch, no second bye needed).
     cases = ((C7_SIX, 6, 3, 3), (SEVEN_TO_ROUND_3, 7, 4, 6), (ELEVEN_TO_ROUND_3, 11, 4, 4), (SIX_ROUND_1, 6, 2, 4),
-             (FIVE_TO_ROUND_3, 5, 4, 4), (NINE_TO_ROUND_6, 9, 7, 7))
+             (FIVE_TO_ROUND_3, 5, 4, 4), (NINE_TO_ROUND_6, 9, 7, 7), (THIRTEEN_TO_ROUND_1, 13, 2, 2),
+             (FIFTEEN_TO_ROUND_5, 15, 6, 7))
     for text, n, round_, rounds in cases:
         try:
             pair_dutch(list(range(1, n + 1)), from_blocks(text), round_, rounds=rounds)
