@@ -376,6 +376,8 @@ class _Bracket:
         self.ahead = ahead and not last
         """C.7 applies (not in the last bracket, nor in a next bracket weighed for C.7 itself)."""
         self._ahead: dict[frozenset[EntrantId], tuple[int, tuple[float, ...]]] = {}
+        self.bounded = False
+        """``best`` stopped at ``MAX_CANDIDATES`` without a perfect candidate: a better one may lie beyond."""
 
     def lookahead(self, floaters: Sequence[Player]) -> tuple[int, tuple[float, ...]] | None:
         """C.7 for these downfloaters: what the next bracket makes of them (None when C.7 does not apply).
@@ -605,6 +607,7 @@ class _Bracket:
                 if (best is None or key < best[0]) and self.completes(chosen, left):
                     best = (key, chosen, left)
                 if seen >= MAX_CANDIDATES:
+                    self.bounded = True
                     break
             if best is not None:
                 return best[1], best[2]

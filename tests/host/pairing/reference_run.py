@@ -3,7 +3,7 @@ differing round classified by the criterion that decides it.
 
     nice -n 19 .venv/bin/python -m tests.host.pairing.reference_run --events 2000 [--first 0] [--show 3]
 
-Each event (4-16 players, 2-8 rounds) has draws, forfeits (one side absent, now and then both),
+Each event (4-16 players and 2-8 rounds by default) has draws, forfeits (one side absent, now and then both),
 withdrawals, requested half-point byes and zero-point absences. Every round is paired by both engines from
 the same standings; the event goes on with our pairing. A round whose pairs or bye differ is classified at
 the first bracket (in our order, from the top) where the reference's choice is not ours:
@@ -12,8 +12,9 @@ the first bracket (in our order, from the top) where the reference's choice is n
 - ``ref breaks C.1``/``C.3``: the reference pairs a rematch, or two non-topscorers with the same absolute
   colour wish, where we find a legal pairing (``forbidden`` is not used here);
 - ``ref fails C.4``: the reference's choice in that bracket leaves the players below unpairable by our check;
-- ``C.5`` ... ``C.19``: the first quality criterion on which the two choices differ, with who is better
-  by it (``ours better``: the reference missed it; ``ref better``: ours missed it, a bug or a search bound);
+- ``C.5`` ... ``C.19`` (and the 2025 text's C.9 on the bye): the first quality criterion on which the two
+  choices differ, with who is better by it (``ours better``: the reference missed it; ``ref better``: ours
+  missed it, a bug; ``ref better (search bound)``: our bracket stopped at ``MAX_CANDIDATES``);
 - ``equal``: the two choices tie on every criterion (the handbook takes the first in the D order).
 
 Boards of rounds with the same pairs are checked colour by colour: ``same``, ``higher ranked`` (E.4/E.5 read
@@ -140,17 +141,18 @@ def classify(players: list[Player], steps: list[tuple[_Bracket, list, list]], th
         mine, its = bracket.quality(chosen, carried), bracket.quality(ref_pairs, ref_floaters)
         for name, x, y in zip(CRITERIA, mine, its, strict=True):
             if x != y:
-                better = "ours better" if x < y else "ref better"
+                better = "ours better" if x < y else "ref better (search bound)" if bracket.bounded \
+                    else "ref better"
                 return f"{name} {better}", f"{where}; {name} ours {x} ref {y}"
         return "equal", where
     return "unlocated", "every bracket agrees, yet the round differs"
 
 
-def play_event(seed: int, tally: Tally, show: int, unplayed: bool) -> None:
-    """One random event, compared round by round."""
+def play_event(seed: int, tally: Tally, show: int, unplayed: bool, most: tuple[int, int] = (16, 8)) -> None:
+    """One random event (4 to ``most`` players and 2 to ``most`` rounds), compared round by round."""
     rnd = random.Random(seed)
-    n = rnd.randint(4, 16)
-    rounds = rnd.randint(2, min(n - 1, 8))
+    n = rnd.randint(4, most[0])
+    rounds = rnd.randint(2, min(n - 1, most[1]))
     entrants = list(range(1, n + 1))
     results: list[Result] = []
     withdrawn: set[int] = set()
@@ -238,10 +240,11 @@ def report(tally: Tally, seconds: float) -> str:
     return "\n".join(lines)
 
 
-def run(events: int, first: int = 0, show: int = 3, unplayed: bool = False) -> Tally:
+def run(events: int, first: int = 0, show: int = 3, unplayed: bool = False, most: tuple[int, int] = (16, 8)
+        ) -> Tally:
     tally = Tally()
     for seed in range(first, first + events):
-        play_event(seed, tally, show, unplayed)
+        play_event(seed, tally, show, unplayed, most)
         if (seed - first + 1) % 100 == 0:
             print(f"{seed - first + 1} events: {tally.rounds} rounds, differing {dict(tally.classes)}",
                   file=sys.stderr, flush=True)
@@ -254,9 +257,11 @@ def main() -> None:
     parser.add_argument("--first", type=int, default=0, help="the first event's seed")
     parser.add_argument("--show", type=int, default=3, help="examples kept per kind")
     parser.add_argument("--unplayed", action="store_true", help="give the reference unplayed rounds as history")
+    parser.add_argument("--players", type=int, default=16, help="the most players an event has")
+    parser.add_argument("--rounds", type=int, default=8, help="the most rounds an event has")
     args = parser.parse_args()
     start = time.process_time()
-    tally = run(args.events, args.first, args.show, args.unplayed)
+    tally = run(args.events, args.first, args.show, args.unplayed, (args.players, args.rounds))
     print(report(tally, time.process_time() - start))
 
 
