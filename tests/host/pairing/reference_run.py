@@ -8,10 +8,12 @@ withdrawals, requested half-point byes and zero-point absences. Every round is p
 the same standings; the event goes on with our pairing. A round whose pairs or bye differ is classified at
 the first bracket (in our order, from the top) where the reference's choice is not ours:
 
-- ``bye score``: the reference gives the bye to a higher score than the lowest one that completes the round;
-- ``ref breaks C.1``/``C.3``: the reference pairs a rematch, or two non-topscorers with the same absolute
-  colour wish, where we find a legal pairing (``forbidden`` is not used here);
-- ``ref fails C.4``: the reference's choice in that bracket leaves the players below unpairable by our check;
+- ``bye score``: the reference gives the bye to another score than the lowest one that completes the round;
+- ``ref breaks C.1``/``C.2``/``C.3``: the reference pairs a rematch, gives a second bye (or one after a
+  forfeit win), or pairs two non-topscorers with the same absolute colour wish, where we find a legal
+  pairing (``forbidden`` is not used here);
+- ``ref fails C.4``: the reference leaves more than one player unpaired, or its choice in that bracket
+  leaves the players below unpairable by our check;
 - ``C.5`` ... ``C.19`` (and the 2025 text's C.9 on the bye): the first quality criterion on which the two
   choices differ, with who is better by it (``ours better``: the reference missed it; ``ref better``: ours
   missed it, a bug; ``ref better (search bound)``: our bracket stopped at ``MAX_CANDIDATES``);
@@ -115,6 +117,11 @@ def classify(players: list[Player], steps: list[tuple[_Bracket, list, list]], th
             return "ref breaks C.1", f"{a}-{b} have met"
         if not rules.compatible(by_id[a], by_id[b]):
             return "ref breaks C.3", f"{a}-{b}: the same absolute colour preference"
+    if their_bye is not None and by_id[their_bye].byes and not (our_bye is not None and by_id[our_bye].byes):
+        return "ref breaks C.2", f"a second bye (or a bye after a forfeit win) to {their_bye}"
+    unpaired = {p.id for p in players} - {e for board in theirs for e in board} - {their_bye}
+    if unpaired:
+        return "ref fails C.4", f"{sorted(unpaired)} left unpaired"
     if their_bye is not None and our_bye is not None and by_id[their_bye].score != by_id[our_bye].score:
         return "bye score", f"ours {our_bye} ({by_id[our_bye].score}), ref {their_bye} ({by_id[their_bye].score})"
     for bracket, chosen, carried in steps:
