@@ -52,6 +52,8 @@ def reference(entrants: list[int], results: list[Result], round_: int, rounds: i
 EXAMINED = {
     "ref breaks C.3": "test_two_non_topscorers_with_the_same_absolute_colour_wish_are_not_paired",
     "ref breaks C.1": "a rematch where the round pairs without one (C.1 is absolute)",
+    "ref breaks C.2": "test_no_second_bye_while_a_player_without_one_can_take_it",
+    "ref fails C.4": "test_an_even_round_is_completed_when_it_can_be",
     "C.5 ours better": "test_most_pairs_in_a_bracket_before_the_smallest_score_differences_against_the_checker",
     "equal": "test_when_candidates_tie_on_every_criterion_the_first_in_the_handbook_order_is_taken",
     "ref better (search bound)": "MAX_CANDIDATES: a big bracket without a perfect candidate (docs/tournaments.md)",
@@ -117,3 +119,11 @@ def test_the_reference_answers_the_named_cases_as_their_tests_say() -> None:
     players = players_of(list(range(1, 20)), results, 7, named.AWAY_IN_ROUND_7, 9)
     boards, _ = run.reference(players, results, 7, 9)
     assert {frozenset({7, 10}), frozenset({8, 13})} <= {frozenset(b) for b in boards}
+    # C.2 and C.4: the reference gives a second bye, and leaves two players unpaired.
+    results = named.from_blocks(named.NINE_TO_ROUND_6_SECOND_BYE)  # played colours only, as in the run
+    boards, bye = run.reference(players_of(list(range(1, 10)), results, 7, (), 8), results, 7, 8)
+    assert bye == 8 and {frozenset(b) for b in boards} == {frozenset({1, 6}), frozenset({2, 4}), frozenset({3, 9}),
+                                                           frozenset({5, 7})}
+    results = named.from_blocks(named.SEVEN_TO_ROUND_4)
+    boards, _ = run.reference(players_of(list(range(1, 8)), results, 5, (5,), 6), results, 5, 6)
+    assert {frozenset(b) for b in boards} == {frozenset({1, 2}), frozenset({3, 7})}

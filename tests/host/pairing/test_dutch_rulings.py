@@ -295,11 +295,53 @@ def test_an_unplayed_round_is_a_downfloat_only_when_it_scored() -> None:
     assert floats[5] == {1: "down", 2: "down"} and floats[6] == {} and floats[7] == {1: "down"}
 
 
+NINE_TO_ROUND_6_SECOND_BYE = """\
+1:5w= 4b1 2w= 7b1 9b- 9b1
+2:6b1 8w1 1b= 9w1 5b1 3w1
+3:7w0 5b0 6w1 U 4b1 2b0
+4:8b0 1w0 U 6b= 3w0 5w1
+5:1b= 3w1 9b0 8w1 2w0 4b0
+6:2w0 U 3b0 4w= 7b1 8w1
+7:3b1 9w= 8b= 1w0 6w0 U
+8:4w1 2b0 7w= 5b0 U 6b0
+9:U 7b= 5w1 2b0 1w+ 1w0"""
+
+
+def test_no_second_bye_while_a_player_without_one_can_take_it() -> None:
+    # 9 players, round 7 of 8. Everyone on 3 points or less has had a bye or a forfeit win (9 both) but 5
+    # (2½). C.2: "a player who has already received a pairing-allocated bye, or has already scored a (forfeit)
+    # win due to an opponent not appearing in time, shall not receive the pairing-allocated bye". We give it
+    # to 5 and pair 2-7, 1-6, 9-4, 3-8. The reference gives 8 (bye in round 5) a second one: 1-6, 2-4, 3-9,
+    # 5-7; its own check of who may take the bye gives way when its search for a complete pairing fails.
+    paired = pair_dutch(list(range(1, 10)), from_blocks(NINE_TO_ROUND_6_SECOND_BYE), 7, rounds=8)
+    assert paired.bye == 5 and paired.second_byes == 0
+    assert pairs(paired.boards) == {frozenset({2, 7}), frozenset({1, 6}), frozenset({4, 9}), frozenset({3, 8})}
+
+
+SEVEN_TO_ROUND_4 = """\
+1:4w0 U H 6w0
+2:5b= 3w1 7b0 4w1
+3:6w= 2b0 5b0 U
+4:1b1 7w0 6b= 2b0
+5:2w= 6b= 3w1 7b=
+6:3b= 5w= 4w= 1b1
+7:U 4b1 2w1 5w="""
+
+
+def test_an_even_round_is_completed_when_it_can_be() -> None:
+    # 7 players, round 5 of 6; 5 sits the round out (6 to pair). C.4: "a pairing is complete when all the
+    # players have been paired (the bye assignee excluded)". We pair 6-7, 2-1, 4-3. The reference pairs
+    # 2-1 and 3-7, then finds 4 and 6 (who have met) left and gives them both a bye ("Multiple forced byes").
+    paired = pair_dutch(list(range(1, 8)), from_blocks(SEVEN_TO_ROUND_4), 5, (5,), rounds=6)
+    assert paired.bye is None and len(paired.boards) == 3
+    assert pairs(paired.boards) == {frozenset({6, 7}), frozenset({1, 2}), frozenset({3, 4})}
+
+
 def test_the_named_histories_are_legal_events() -> None:
     # Every history above pairs without an organiser's decision (no rematch, no second bye needed).
     cases = ((C7_SIX, 6, 3, 3), (SEVEN_TO_ROUND_3, 7, 4, 6), (ELEVEN_TO_ROUND_3, 11, 4, 4), (SIX_ROUND_1, 6, 2, 4),
              (FIVE_TO_ROUND_3, 5, 4, 4), (NINE_TO_ROUND_6, 9, 7, 7), (THIRTEEN_TO_ROUND_1, 13, 2, 2),
-             (FIFTEEN_TO_ROUND_5, 15, 6, 7))
+             (FIFTEEN_TO_ROUND_5, 15, 6, 7), (NINE_TO_ROUND_6_SECOND_BYE, 9, 7, 8))
     for text, n, round_, rounds in cases:
         try:
             pair_dutch(list(range(1, n + 1)), from_blocks(text), round_, rounds=rounds)
