@@ -45,7 +45,7 @@ from __future__ import annotations
 from collections.abc import Callable, Collection, Iterator, Sequence
 from dataclasses import dataclass
 from functools import cached_property
-from itertools import combinations
+from itertools import combinations, islice
 from math import comb
 
 from host.tournaments.pairing.matching import maximum_matching
@@ -58,6 +58,10 @@ MAX_LOOKAHEAD_SETS = 60
 candidates seen, but no longer bounds which one counts as perfect."""
 LOOKAHEAD_CANDIDATES = 200
 """Candidates of one level the next bracket tries, for C.7, before it counts the level as out of reach."""
+SPREAD = 40
+"""When a bracket's candidates in the D order run past ``MAX_CANDIDATES``, a second pass takes at most this
+many remainders of each MDP pairing (transpositions of each exchange), so that every MDP pairing and
+exchange is weighed; the better of the two passes is kept (ties: the D order's)."""
 MAX_STEPS = 200_000
 """Pairs the pruned search for a perfect candidate may try in one level of a bracket."""
 REMATCH, SECOND_BYE = "rematch", "second_bye"
@@ -338,23 +342,31 @@ def _exchanges(s1: Sequence[Player], s2: Sequence[Player]) -> Iterator[tuple[lis
             yield new1, new2
 
 
-def _homogeneous(players: Sequence[Player], pairs: int, ok: Callable[[Player, Player], bool]
+def _homogeneous(players: Sequence[Player], pairs: int, ok: Callable[[Player, Player], bool], spread: int = 0
                  ) -> Iterator[tuple[list[Pair], list[Player]]]:
-    """Candidates of ``pairs`` pairs in a homogeneous bracket (or remainder): exchanges, then transpositions."""
+    """Candidates of ``pairs`` pairs in a homogeneous bracket (or remainder): exchanges, then transpositions.
+
+    ``spread``: at most this many transpositions of each exchange (0: all), so that a bounded search
+    reaches every exchange.
+    """
     if pairs == 0:
         yield [], list(players)
         return
     for s1, s2 in _exchanges(players[:pairs], players[pairs:]):
-        yield from _transpositions(s1, s2, ok)
+        found = _transpositions(s1, s2, ok)
+        yield from islice(found, spread) if spread else found
 
 
 def _heterogeneous(mdps: Sequence[Player], residents: Sequence[Player], pairs: int, paired_mdps: int,
-                   ok: Callable[[Player, Player], bool]) -> Iterator[tuple[list[Pair], list[Player]]]:
-    """MDP sets in lexicographic order (D.3), then the MDP pairing's transpositions, then the remainder's."""
+                   ok: Callable[[Player, Player], bool], spread: int = 0
+                   ) -> Iterator[tuple[list[Pair], list[Player]]]:
+    """MDP sets in lexicographic order (D.3), then the MDP pairing's transpositions, then the remainder's
+    (``spread``: at most this many remainders for each MDP pairing; 0: all)."""
     for s1 in combinations(mdps, paired_mdps):
         limbo = [p for p in mdps if p not in s1]
         for mdp_pairs, remainder in _transpositions(s1, residents, ok):
-            for rest, left in _homogeneous(remainder, pairs - paired_mdps, ok):
+            rests = _homogeneous(remainder, pairs - paired_mdps, ok, spread)
+            for rest, left in islice(rests, spread) if spread else rests:
                 yield mdp_pairs + rest, limbo + left
 
 
@@ -578,11 +590,11 @@ class _Bracket:
             return 0
         return min((-len(p.colours) for p in self.mdps + self.residents if self.rules.bye_ok(p)), default=0)
 
-    def candidates(self, pairs: int, m: int, ok: Callable[[Player, Player], bool]
+    def candidates(self, pairs: int, m: int, ok: Callable[[Player, Player], bool], spread: int = 0
                    ) -> Iterator[tuple[list[Pair], list[Player]]]:
         if self.mdps:
-            return _heterogeneous(self.mdps, self.residents, pairs, m, ok)
-        return _homogeneous(self.residents, pairs, ok)
+            return _heterogeneous(self.mdps, self.residents, pairs, m, ok, spread)
+        return _homogeneous(self.residents, pairs, ok, spread)
 
     def best(self) -> tuple[list[Pair], list[Player]]:
         """The first perfect candidate of the best level (searched with pruning), else the best one seen."""
@@ -602,13 +614,16 @@ class _Bracket:
             except _GiveUp:
                 pass
             best: tuple[tuple[object, ...], list[Pair], list[Player]] | None = None
-            for seen, (chosen, left) in enumerate(self.candidates(pairs, m, self.rules.compatible)):
-                key = self.quality(chosen, left)
-                if (best is None or key < best[0]) and self.completes(chosen, left):
-                    best = (key, chosen, left)
-                if seen >= MAX_CANDIDATES:
-                    self.bounded = True
+            for spread in (0, SPREAD):  # the D order; when that is cut short, a sample across all of it
+                if spread and not self.bounded:
                     break
+                for seen, (chosen, left) in enumerate(self.candidates(pairs, m, self.rules.compatible, spread)):
+                    key = self.quality(chosen, left)
+                    if (best is None or key < best[0]) and self.completes(chosen, left):
+                        best = (key, chosen, left)
+                    if seen >= MAX_CANDIDATES:
+                        self.bounded = True
+                        break
             if best is not None:
                 return best[1], best[2]
         raise _NoCandidate("a bracket found no candidate though the round can be completed")
