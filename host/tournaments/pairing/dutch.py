@@ -20,7 +20,11 @@ it settles places the text leaves open. The round is paired bracket by bracket f
   the largest); the next bracket's pairs and PSD (C.7, below); topscorers' colour differences beyond ±2
   and three same colours running (last round only); colour preferences not met, then strong ones; the
   same downfloat or upfloat as the previous round, then as two rounds before; then the score
-  differences of those repeated floats.
+  differences of those repeated floats (C.16/C.18 count everyone the bracket moves down, MDPs too).
+  Where the bye is decided, the 2025 text's C.9 ranks after C.7: the bye to the player with the fewest
+  unplayed games.
+- **Floats (A.4):** between players of different scores; an unplayed round is a downfloat when it scored
+  (bye, forfeit win, half-point bye) and nothing otherwise, as bbpPairings reads it.
 - **Colours (E.1-E.5):** both preferences; the stronger (both absolute: the wider colour difference);
   alternate from the latest round in which the two had different colours, comparing played games only
   and skipping unplayed rounds (C.04.2 D.5); the higher ranked player's preference (rank = score, then
