@@ -337,11 +337,36 @@ def test_an_even_round_is_completed_when_it_can_be() -> None:
     assert pairs(paired.boards) == {frozenset({6, 7}), frozenset({1, 2}), frozenset({3, 4})}
 
 
+TEN_TO_ROUND_5 = """\
+1:6w= 9b1 5w0 2b= 10w1
+2:7b- 8b0 U 1w= 4b-
+3:8w1 4b1 7b0 5w- 9w1
+4:9b= 3w0 10b0 6b0 2w+
+5:10w+ 7w0 1b1 3b+ 8w=
+6:1b= H H 4w1 7w0
+7:2w+ 5b1 3w1 8w= 6b1
+8:3b0 2w1 9w1 7b= 5b=
+9:4w= 1w0 8b0 10w0 3b0
+10:5b- Z 4w1 9b1 1b0"""
+
+
+def test_c5_most_pairs_in_the_bracket_before_a_smaller_score_difference() -> None:
+    # 10 players, round 6 of 7. 7 (4½) and 5 (3½) have met and both float into the 3-point bracket {1, 3,
+    # 8}. 7 can only meet 1 there (forfeits are not meetings: 5-3 and 7-2 were never played). Pairing
+    # both MDPs (7-1, 5-3) floats 8, who must then have white (C.3) against 6 and leaves 4-9, a rematch:
+    # not complete (C.4). So two pairs at most: 1-8 and 3-5, 7 floating on (10-7, 9-6, 4-2 below). The
+    # reference pairs one (1-7) and floats 5, 3 and 8 for smaller score differences. C.5 ("maximize the
+    # number of pairs in the current bracket") ranks above C.6 (PSD).
+    paired = pair_dutch(list(range(1, 11)), from_blocks(TEN_TO_ROUND_5), 6, rounds=7)
+    assert pairs(paired.boards) == {frozenset({7, 10}), frozenset({3, 5}), frozenset({1, 8}), frozenset({6, 9}),
+                                    frozenset({2, 4})}
+
+
 def test_the_named_histories_are_legal_events() -> None:
     # Every history above pairs without an organiser's decision (no rematch, no second bye needed).
     cases = ((C7_SIX, 6, 3, 3), (SEVEN_TO_ROUND_3, 7, 4, 6), (ELEVEN_TO_ROUND_3, 11, 4, 4), (SIX_ROUND_1, 6, 2, 4),
              (FIVE_TO_ROUND_3, 5, 4, 4), (NINE_TO_ROUND_6, 9, 7, 7), (THIRTEEN_TO_ROUND_1, 13, 2, 2),
-             (FIFTEEN_TO_ROUND_5, 15, 6, 7), (NINE_TO_ROUND_6_SECOND_BYE, 9, 7, 8))
+             (FIFTEEN_TO_ROUND_5, 15, 6, 7), (NINE_TO_ROUND_6_SECOND_BYE, 9, 7, 8), (TEN_TO_ROUND_5, 10, 6, 7))
     for text, n, round_, rounds in cases:
         try:
             pair_dutch(list(range(1, n + 1)), from_blocks(text), round_, rounds=rounds)
