@@ -1,4 +1,4 @@
-"""Swiss pairing by the FIDE Dutch system (FIDE Handbook C.04.3, the 2017 text; the bye as the 2025 text has it)
+"""Swiss pairing by the FIDE Dutch system (C.04.3, the 2017 text; the bye as in the 2025 text) for 2-player games.
 
 Written from the handbook's text; bbpPairings (the FIDE-endorsed reference program) was read only for how
 it settles places the text leaves open. The round is paired bracket by bracket from the top:
