@@ -1,4 +1,4 @@
-"""Swiss pairing by the FIDE Dutch system (FIDE Handbook C.04.3, the 2017 text) for 2-player games.
+"""Swiss pairing by the FIDE Dutch system (C.04.3, the 2017 text; the bye as in the 2025 text) for 2-player games.
 
 Written from the handbook's text; bbpPairings (the FIDE-endorsed reference program) was read only for how
 it settles places the text leaves open. The round is paired bracket by bracket from the top:
@@ -20,7 +20,11 @@ it settles places the text leaves open. The round is paired bracket by bracket f
   the largest); the next bracket's pairs and PSD (C.7, below); topscorers' colour differences beyond ±2
   and three same colours running (last round only); colour preferences not met, then strong ones; the
   same downfloat or upfloat as the previous round, then as two rounds before; then the score
-  differences of those repeated floats.
+  differences of those repeated floats (C.16/C.18 count everyone the bracket moves down, MDPs too).
+  Where the bye is decided, the 2025 text's C.9 ranks after C.7: the bye to the player with the fewest
+  unplayed games.
+- **Floats (A.4):** between players of different scores; an unplayed round is a downfloat when it scored
+  (bye, forfeit win, half-point bye) and nothing otherwise, as bbpPairings reads it.
 - **Colours (E.1-E.5):** both preferences; the stronger (both absolute: the wider colour difference);
   alternate from the latest round in which the two had different colours, comparing played games only
   and skipping unplayed rounds (C.04.2 D.5); the higher ranked player's preference (rank = score, then
@@ -45,7 +49,7 @@ from __future__ import annotations
 from collections.abc import Callable, Collection, Iterator, Sequence
 from dataclasses import dataclass
 from functools import cached_property
-from itertools import combinations
+from itertools import combinations, islice
 from math import comb
 
 from host.tournaments.pairing.matching import maximum_matching
@@ -58,6 +62,10 @@ MAX_LOOKAHEAD_SETS = 60
 candidates seen, but no longer bounds which one counts as perfect."""
 LOOKAHEAD_CANDIDATES = 200
 """Candidates of one level the next bracket tries, for C.7, before it counts the level as out of reach."""
+SPREAD = 40
+"""When a bracket's candidates in the D order run past ``MAX_CANDIDATES``, a second pass takes at most this
+many remainders of each MDP pairing (transpositions of each exchange), so that every MDP pairing and
+exchange is weighed; the better of the two passes is kept (ties: the D order's)."""
 MAX_STEPS = 200_000
 """Pairs the pruned search for a perfect candidate may try in one level of a bracket."""
 REMATCH, SECOND_BYE = "rematch", "second_bye"
@@ -153,6 +161,7 @@ def players_of(entrants: Sequence[EntrantId], results: Sequence[Result], round_:
                 score[result.entrant] += result.points
                 if result.points >= WIN:  # a pairing-allocated bye (a zero "bye" is an absence)
                     player.byes += 1
+                if result.points > 0:  # A.4: an unplayed round that scored is a downfloat
                     player.floats[r] = "down"
                 continue
             if len(result.seats) != 2:
@@ -160,15 +169,17 @@ def players_of(entrants: Sequence[EntrantId], results: Sequence[Result], round_:
             a, b = result.seats
             for seat, entrant in enumerate(result.seats):
                 score[entrant] += result.points[seat]
-            if before[a] != before[b]:
-                high, low = (a, b) if before[a] > before[b] else (b, a)
-                players[high].floats[r], players[low].floats[r] = "down", "up"
-            if result.forfeit:
+            if result.forfeit:  # unplayed: a downfloat to whoever scored (A.4), never an upfloat
                 for entrant in result.seats:
+                    if result.points_of(entrant) > 0:
+                        players[entrant].floats[r] = "down"
                     if result.points_of(entrant) > 0 and result.points_of(entrant) >= max(result.points) \
                             and len(set(result.points)) > 1:
                         players[entrant].byes += 1
                 continue
+            if before[a] != before[b]:
+                high, low = (a, b) if before[a] > before[b] else (b, a)
+                players[high].floats[r], players[low].floats[r] = "down", "up"
             players[a].colours.append(WHITE)
             players[b].colours.append(BLACK)
             players[a].met.add(b)
@@ -335,23 +346,31 @@ def _exchanges(s1: Sequence[Player], s2: Sequence[Player]) -> Iterator[tuple[lis
             yield new1, new2
 
 
-def _homogeneous(players: Sequence[Player], pairs: int, ok: Callable[[Player, Player], bool]
+def _homogeneous(players: Sequence[Player], pairs: int, ok: Callable[[Player, Player], bool], spread: int = 0
                  ) -> Iterator[tuple[list[Pair], list[Player]]]:
-    """Candidates of ``pairs`` pairs in a homogeneous bracket (or remainder): exchanges, then transpositions."""
+    """Candidates of ``pairs`` pairs in a homogeneous bracket (or remainder): exchanges, then transpositions.
+
+    ``spread``: at most this many transpositions of each exchange (0: all), so that a bounded search
+    reaches every exchange.
+    """
     if pairs == 0:
         yield [], list(players)
         return
     for s1, s2 in _exchanges(players[:pairs], players[pairs:]):
-        yield from _transpositions(s1, s2, ok)
+        found = _transpositions(s1, s2, ok)
+        yield from islice(found, spread) if spread else found
 
 
 def _heterogeneous(mdps: Sequence[Player], residents: Sequence[Player], pairs: int, paired_mdps: int,
-                   ok: Callable[[Player, Player], bool]) -> Iterator[tuple[list[Pair], list[Player]]]:
-    """MDP sets in lexicographic order (D.3), then the MDP pairing's transpositions, then the remainder's."""
+                   ok: Callable[[Player, Player], bool], spread: int = 0
+                   ) -> Iterator[tuple[list[Pair], list[Player]]]:
+    """MDP sets in lexicographic order (D.3), then the MDP pairing's transpositions, then the remainder's
+    (``spread``: at most this many remainders for each MDP pairing; 0: all)."""
     for s1 in combinations(mdps, paired_mdps):
         limbo = [p for p in mdps if p not in s1]
         for mdp_pairs, remainder in _transpositions(s1, residents, ok):
-            for rest, left in _homogeneous(remainder, pairs - paired_mdps, ok):
+            rests = _homogeneous(remainder, pairs - paired_mdps, ok, spread)
+            for rest, left in islice(rests, spread) if spread else rests:
                 yield mdp_pairs + rest, limbo + left
 
 
@@ -373,6 +392,8 @@ class _Bracket:
         self.ahead = ahead and not last
         """C.7 applies (not in the last bracket, nor in a next bracket weighed for C.7 itself)."""
         self._ahead: dict[frozenset[EntrantId], tuple[int, tuple[float, ...]]] = {}
+        self.bounded = False
+        """``best`` stopped at ``MAX_CANDIDATES`` without a perfect candidate: a better one may lie beyond."""
 
     def lookahead(self, floaters: Sequence[Player]) -> tuple[int, tuple[float, ...]] | None:
         """C.7 for these downfloaters: what the next bracket makes of them (None when C.7 does not apply).
@@ -451,8 +472,12 @@ class _Bracket:
         resident = {id(p) for p in self.residents}
         down = [p for p in floaters if id(p) in resident or self.last]  # the last bracket: the bye is a downfloat
         ups = [(b if a.score > b.score else a, abs(a.score - b.score)) for a, b in pairs if a.score != b.score]
+        # C.16/C.18 weigh every player this bracket gives a downfloat: MDPs paired here (the score difference
+        # they play) and everyone it moves down, MDPs too (A.8's difference to one point below the bracket),
+        # so a repeated downfloater is paired as high as he can be (bbpPairings: "minimize the scores of
+        # downfloaters repeated", weighing MDPs paired in the bracket).
         downs_paired = [(a if a.score > b.score else b, abs(a.score - b.score)) for a, b in pairs
-                        if a.score != b.score]
+                        if a.score != b.score] + [(p, p.score - (self.lowest - 1)) for p in floaters]
         c12 = sum(p.floats.get(prev) == "down" for p in down)
         c13 = sum(p.floats.get(prev) == "up" for p, _ in ups)
         c14 = sum(p.floats.get(prev2) == "down" for p in down)
@@ -462,7 +487,19 @@ class _Bracket:
         c18 = tuple(sorted((d for p, d in downs_paired if p.floats.get(prev2) == "down"), reverse=True))
         c19 = tuple(sorted((d for p, d in ups if p.floats.get(prev2) == "up"), reverse=True))
         return (rematches, second_byes, -len(pairs), self.psd(pairs, floaters), self.lookahead(floaters) or (),
-                c8, c9, c10, c11, c12, c13, c14, c15, c16, c17, c18, c19)
+                self.bye_unplayed(floaters), c8, c9, c10, c11, c12, c13, c14, c15, c16, c17, c18, c19)
+
+    def bye_unplayed(self, floaters: list[Player]) -> int:
+        """The 2025 text's C.9: the bye assignee has the fewest unplayed games (minus his played games).
+
+        Weighed where the bye is decided: in the last bracket, or where the single downfloater is the only
+        player left who may have the bye (bbpPairings: ``isSingleDownfloaterTheByeAssignee``).
+        """
+        if len(floaters) != 1 or not self.rules.bye_ok(floaters[0]):
+            return 0
+        if self.last or self.residents[0].score == self.rules.bye_score:
+            return -len(floaters[0].colours)
+        return 0
 
     def completes(self, pairs: list[Pair], floaters: list[Player]) -> bool:
         if self.last:
@@ -515,39 +552,82 @@ class _Bracket:
 
         return pruned
 
-    def perfect(self, key: tuple[object, ...], ideal_psd: tuple[float, ...] | None,
-                ideal_ahead: tuple[int, tuple[float, ...]] | None) -> bool:
-        """No rematch or second bye, the ideal PSD and C.7 value, and nothing lost in C.8-C.15, C.17, C.19."""
-        return (key[0] == 0 and key[1] == 0 and all(not x for x in key[5:13]) and not key[14] and not key[16]
-                and (ideal_psd is None or key[3] == ideal_psd) and (ideal_ahead is None or key[4] == ideal_ahead))
+    def ideal_floats(self, m: int) -> tuple[tuple[float, ...], tuple[float, ...]] | None:
+        """The best (C.16, C.18) of a level with ``m`` MDPs paired, when no resident repeats a downfloat.
 
-    def candidates(self, pairs: int, m: int, ok: Callable[[Player, Player], bool]
+        Only the MDPs count then: paired, they play one score group down; left in Limbo, they go on down
+        (A.8's difference). None when the MDP sets are too many to weigh (C.16/C.18 then do not bound
+        which candidate is perfect).
+        """
+        if not self.mdps or comb(len(self.mdps), m) > MAX_LOOKAHEAD_SETS:
+            return None
+        least = sorted(p.score for p in self.mdps[m:])  # the Limbo of the smallest PSD (C.6 ranks first)
+        best: tuple[tuple[float, ...], tuple[float, ...]] | None = None
+        for limbo in combinations(self.mdps, len(self.mdps) - m):
+            if sorted(p.score for p in limbo) != least:
+                continue
+            values = []
+            for back in (1, 2):
+                values.append(tuple(sorted(
+                    (p.score - self.lowest + (1 if p in limbo else 0) for p in self.mdps
+                     if p.floats.get(self.round - back) == "down"), reverse=True)))
+            value = (values[0], values[1])
+            if best is None or value < best:
+                best = value
+        return best
+
+    def perfect(self, key: tuple[object, ...], ideal_psd: tuple[float, ...] | None,
+                ideal_ahead: tuple[int, tuple[float, ...]] | None,
+                ideal_floats: tuple[tuple[float, ...], tuple[float, ...]] | None = None, ideal_bye: int = 0) -> bool:
+        """No rematch or second bye, the ideal PSD, C.7, C.9 (2025: the bye), C.16 and C.18 values, and nothing
+        lost in C.8-C.15, C.17, C.19."""
+        return (key[0] == 0 and key[1] == 0 and all(not x for x in key[6:14]) and not key[15] and not key[17]
+                and (ideal_psd is None or key[3] == ideal_psd) and (ideal_ahead is None or key[4] == ideal_ahead)
+                and key[5] == ideal_bye
+                and (ideal_floats is None or (key[14], key[16]) == ideal_floats))
+
+    def ideal_bye_unplayed(self, pairs: int) -> int:
+        """C.9 (2025) at its best for a level: the bye to the player allowed one who has played the most games."""
+        if len(self.mdps) + len(self.residents) - 2 * pairs != 1:
+            return 0
+        if not (self.last or self.residents[0].score == self.rules.bye_score):
+            return 0
+        return min((-len(p.colours) for p in self.mdps + self.residents if self.rules.bye_ok(p)), default=0)
+
+    def candidates(self, pairs: int, m: int, ok: Callable[[Player, Player], bool], spread: int = 0
                    ) -> Iterator[tuple[list[Pair], list[Player]]]:
         if self.mdps:
-            return _heterogeneous(self.mdps, self.residents, pairs, m, ok)
-        return _homogeneous(self.residents, pairs, ok)
+            return _heterogeneous(self.mdps, self.residents, pairs, m, ok, spread)
+        return _homogeneous(self.residents, pairs, ok, spread)
 
     def best(self) -> tuple[list[Pair], list[Player]]:
         """The first perfect candidate of the best level (searched with pruning), else the best one seen."""
         for pairs, m in self.levels():
             ideal_psd = self.ideal_psd(pairs, m)
             ideal_ahead = self.ideal_lookahead(pairs, m)
+            ideal_floats = None if self.last else self.ideal_floats(m)
+            ideal_bye = self.ideal_bye_unplayed(pairs)
             pruned = self.pruned_check()
 
             try:
                 for chosen, left in self.candidates(pairs, m, pruned):
                     key = self.quality(chosen, left)
-                    if self.perfect(key, ideal_psd, ideal_ahead) and self.completes(chosen, left):
+                    if self.perfect(key, ideal_psd, ideal_ahead, ideal_floats, ideal_bye) \
+                            and self.completes(chosen, left):
                         return chosen, left
             except _GiveUp:
                 pass
             best: tuple[tuple[object, ...], list[Pair], list[Player]] | None = None
-            for seen, (chosen, left) in enumerate(self.candidates(pairs, m, self.rules.compatible)):
-                key = self.quality(chosen, left)
-                if (best is None or key < best[0]) and self.completes(chosen, left):
-                    best = (key, chosen, left)
-                if seen >= MAX_CANDIDATES:
+            for spread in (0, SPREAD):  # the D order; when that is cut short, a sample across all of it
+                if spread and not self.bounded:
                     break
+                for seen, (chosen, left) in enumerate(self.candidates(pairs, m, self.rules.compatible, spread)):
+                    key = self.quality(chosen, left)
+                    if (best is None or key < best[0]) and self.completes(chosen, left):
+                        best = (key, chosen, left)
+                    if seen >= MAX_CANDIDATES:
+                        self.bounded = True
+                        break
             if best is not None:
                 return best[1], best[2]
         raise _NoCandidate("a bracket found no candidate though the round can be completed")
@@ -559,7 +639,8 @@ class _GiveUp(Exception):
 
 def pair_dutch(entrants: Sequence[EntrantId], results: Sequence[Result], round_: int,
                withdrawn: Collection[EntrantId] = (), rounds: int | None = None, *,
-               allow: Collection[str] = (), forbidden: Collection[tuple[EntrantId, EntrantId]] = ()) -> DutchRound:
+               allow: Collection[str] = (), forbidden: Collection[tuple[EntrantId, EntrantId]] = (),
+               observe: Observer | None = None) -> DutchRound:
     """Pair round ``round_``; ``entrants`` in initial rank order (pairing number 1 first).
 
     ``forbidden``: pairs that must never meet (e.g. family members), an absolute criterion like C.1 that
@@ -568,7 +649,8 @@ def pair_dutch(entrants: Sequence[EntrantId], results: Sequence[Result], round_:
 
     ``rounds``: the event's planned rounds (topscorers exist in the last round only). ``allow``: what the
     organiser permits when no legal pairing exists (``REMATCH``, ``SECOND_BYE``). Raises
-    ``NoLegalPairing`` when C.1 and C.2 cannot both hold and the organiser has not decided.
+    ``NoLegalPairing`` when C.1 and C.2 cannot both hold and the organiser has not decided. ``observe`` is
+    told every bracket's choice (the reference comparison uses it to name the criterion behind a difference).
     """
     if len(set(entrants)) != len(entrants):
         raise ValueError("an entrant is listed twice")
@@ -596,7 +678,7 @@ def pair_dutch(entrants: Sequence[EntrantId], results: Sequence[Result], round_:
         # The matching bound on rematches can be too low when the pairs left are few (forbidden pairs make
         # that likelier): a budget no bracket can keep is raised by one until the round is paired.
         try:
-            return _pair_round(players, rules, round_, budget)
+            return _pair_round(players, rules, round_, budget, observe)
         except _NoCandidate:
             if not rules.allow_rematch:
                 raise
@@ -607,7 +689,12 @@ class _NoCandidate(AssertionError):
     """No candidate of a bracket completes the round within the rematch budget."""
 
 
-def _pair_round(players: list[Player], rules: _Rules, round_: int, budget: int) -> DutchRound:
+Observer = Callable[["_Bracket", list[Pair], list[Player]], None]
+"""Told each bracket, the pairs it chose and its downfloaters, in the order the round is paired."""
+
+
+def _pair_round(players: list[Player], rules: _Rules, round_: int, budget: int,
+                observe: Observer | None = None) -> DutchRound:
     rules.bye_score = None
     if len(players) % 2:  # the bye goes to the lowest score it can (then the bracket picks the player)
         for score in sorted({p.score for p in players}):
@@ -623,6 +710,8 @@ def _pair_round(players: list[Player], rules: _Rules, round_: int, budget: int) 
         below = [p for p in players if p.score < score]
         bracket = _Bracket(carried, residents, below, rules, round_, index == len(scores) - 1, budget)
         chosen, carried = bracket.best()
+        if observe is not None:
+            observe(bracket, chosen, carried)
         budget -= sum(1 for a, b in chosen if b.id in a.met)
         pairs += chosen
         carried.sort(key=lambda p: p.rank)
