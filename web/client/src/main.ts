@@ -1,14 +1,19 @@
 // The live board page: the server's PNG with its hotspots as a clickable overlay. Clicking walks the picks of
 // the viewer's legal moves as a prefix tree (like the move builder); the final click posts the move with the
-// ply it was made on. A WebSocket says when the game changed, and the page reloads its view.
+// ply it was made on. A WebSocket says when the game changed, and the page reloads its view. A secret choice
+// (Zodiac's duel pick and king) is offered as buttons to its player only; the replay controls step through the
+// history as this viewer saw it; the clocks count down.
 
 import { Pick, Move, descend, nextPicks, finished } from "./picks";
+import { Clock, showClocks } from "./clocks";
+import { Replay, Step } from "./replay";
 
 interface Hotspot { shape: "rect" | "circle" | "polygon"; points: number[] }
 interface View {
   game_id: number; game: string; title: string; status: string; ply: number; version: number;
   seat: number | null;
   hotspots: Record<string, Hotspot>; picks: Move[]; secret: boolean; result: { reason?: string } | null;
+  clocks: Clock[];
 }
 
 const SVG = "http://www.w3.org/2000/svg";
@@ -23,6 +28,7 @@ let chosen: Pick[] = [];
 let marks: number[] = []; // length of `chosen` after each player's click
 let loading = 0;
 let posting = false;
+const replay = new Replay();
 
 async function api(path: string, init?: RequestInit): Promise<Response> {
   return fetch(`/api/games/${gameId}/${path}`, {
@@ -48,6 +54,13 @@ async function load(): Promise<void> {
   if (!response.ok) { showError(await errorOf(response)); document.body.dataset.state = "error"; return; }
   const fresh: View = await response.json();
   if (ticket !== loading) return;
+  if (replay.at !== null) { // stepping through the history: keep the step shown, count the new plies
+    view = fresh;
+    showClocks($("clocks"), fresh.clocks, fresh.seat);
+    drawReplay();
+    document.body.dataset.state = "ready";
+    return;
+  }
   const src = `/api/games/${gameId}/board.png?ply=${fresh.ply}&v=${fresh.version}&t=${encodeURIComponent(token)}`;
   await new Promise<void>((resolve) => {
     image.onload = () => resolve();
@@ -59,6 +72,7 @@ async function load(): Promise<void> {
   view = fresh;
   chosen = []; marks = [];
   chosen = descend(view.picks, chosen, false);
+  showClocks($("clocks"), view.clocks, view.seat);
   draw();
   document.body.dataset.ply = String(view.ply);
   document.body.dataset.shown = String(Date.now());
@@ -88,9 +102,9 @@ function shape(spot: Hotspot): SVGElement {
 function statusText(v: View, next: Pick[]): string {
   if (v.status !== "active") return v.result?.reason ? `Game over: ${v.result.reason}` : `Game ${v.status}.`;
   if (v.seat === null) return "You are watching.";
-  if (v.secret) return "Your choice now is secret: make it in the menu the bot sent you by DM.";
-  if (!v.picks.length) return "Waiting for the other side…";
   if (posting) return "Playing…";
+  if (v.secret) return "Your secret choice: only you see these options.";
+  if (!v.picks.length) return "Waiting for the other side…";
   return next.length ? `Your move: choose a ${next[0].kind}.` : "Your move.";
 }
 
@@ -135,6 +149,44 @@ function draw(): void {
   }
   $("back").hidden = !marks.length;
   $("cancel").hidden = !marks.length;
+  drawReplay();
+}
+
+function drawReplay(): void {
+  if (!view) return;
+  const newest = view.ply, at = replay.at;
+  $<HTMLButtonElement>("first").disabled = $<HTMLButtonElement>("prev").disabled = at === 0 || newest === 0;
+  $<HTMLButtonElement>("next").disabled = $<HTMLButtonElement>("last").disabled = at === null;
+  $("at").textContent = at === null ? `${newest} / ${newest}` : `${at} / ${newest}`;
+  $("replay-label").textContent = at !== null && replay.step ? replay.step.label : "";
+  document.body.dataset.replay = at === null ? "" : String(at);
+  if (at === null) return;
+  $("title").textContent = `${view.title} #${view.game_id} · replay`;
+  $("status").textContent = at === newest ? "The newest position: press ⏭ to play on." : `Move ${at} of ${newest}.`;
+  overlay.replaceChildren();
+  $("choices").replaceChildren();
+  $("back").hidden = $("cancel").hidden = true;
+}
+
+/** Show ply `to` as this viewer saw it (null: back to the live board). */
+async function stepTo(to: number | null): Promise<void> {
+  if (!view) return;
+  replay.at = to;
+  if (to === null) { replay.step = null; document.body.dataset.replay = ""; await load(); return; }
+  const ticket = ++loading;
+  document.body.dataset.state = "loading";
+  const response = await api(`replay?ply=${to}`);
+  if (ticket !== loading || replay.at !== to) return;
+  if (!response.ok) { showError(await errorOf(response)); document.body.dataset.state = "ready"; return; }
+  replay.step = await response.json() as Step;
+  await new Promise<void>((resolve) => {
+    image.onload = () => resolve();
+    image.onerror = () => resolve();
+    image.src = `/api/games/${gameId}/board.png?at=${to}&t=${encodeURIComponent(token)}`;
+  });
+  if (ticket !== loading || replay.at !== to) return;
+  drawReplay();
+  document.body.dataset.state = "ready";
 }
 
 function offer(picks: Pick[]): void {
@@ -195,5 +247,8 @@ function connect(): void {
 }
 
 $("back").addEventListener("click", back);
+for (const button of ["first", "prev", "next", "last"] as const) {
+  $(button).addEventListener("click", () => { if (view) void stepTo(replay.target(button, view.ply)); });
+}
 $("cancel").addEventListener("click", () => { marks = []; chosen = view ? descend(view.picks, [], false) : []; draw(); });
 connect();
