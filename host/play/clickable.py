@@ -11,6 +11,10 @@ The replay of an earlier ply is the viewer's view of that ply, replayed from the
 from __future__ import annotations
 
 import asyncio
+import hashlib
+import json
+from collections import OrderedDict
+from collections.abc import Awaitable, Callable
 from dataclasses import asdict, dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -111,19 +115,50 @@ def _label(game: Game, seat: int, text: str, own: bool) -> str:
     return f"{name}: {text if own else game.announce(seat, text)}"
 
 
+class Images:
+    """The last ``size`` board images by what they show: the pages of one position that see the same (both
+    players of a game without secrets, every spectator) share one drawing, and a drawing asked for while it
+    is being drawn is waited for, not drawn again. An image shows its observation without the viewer's
+    ``seat`` (no renderer reads it), so it is drawn from exactly what its key says."""
+
+    def __init__(self, draw: Callable[[dict[str, Any]], bytes], size: int = 64) -> None:
+        self.draw = draw
+        self.size = size
+        self.done: OrderedDict[str, bytes] = OrderedDict()
+        self.drawing: dict[str, Awaitable[bytes]] = {}
+
+    async def image(self, observation: dict[str, Any]) -> bytes:
+        shown = {k: v for k, v in observation.items() if k != "seat"}
+        key = hashlib.sha256(json.dumps(shown, sort_keys=True, default=str).encode()).hexdigest()
+        if (found := self.done.get(key)) is not None:
+            self.done.move_to_end(key)
+            return found
+        if key not in self.drawing:
+            self.drawing[key] = asyncio.ensure_future(asyncio.to_thread(self.draw, shown))
+        try:
+            png = await self.drawing[key]
+        finally:
+            self.drawing.pop(key, None)
+        self.done[key] = png
+        while len(self.done) > self.size:
+            self.done.popitem(last=False)
+        return png
+
+
 class Clickable:
     """The clickable board's read model, over the read model (which loads and draws) and the clocks."""
 
     def __init__(self, boards: Boards, clocks: Clocks | None = None) -> None:
         self.boards = boards
         self.clocks = clocks
+        self.images = Images(lambda observation: self.boards.renderer(observation))
 
     async def board_view(self, game_id: int, user: int | None) -> BoardView:
         """The game as ``user`` may see it (``None``: a spectator), with the hotspots and the picks of their move."""
         row, game = await self.boards.loaded(game_id)
         seat = _seat(row, user)
         observation = _observation(self.boards, row, game, seat)
-        spots = await asyncio.to_thread(render.hotspots, observation)
+        spots = await asyncio.to_thread(render.hotspots, {k: v for k, v in observation.items() if k != "seat"})
         picks, secret = _picks(row, game, user)
         outcome = game.outcome()
         return BoardView(game_id=row.id, game=row.game, title=game.title, status=row.status, ply=len(game.history),
@@ -169,8 +204,7 @@ class Clickable:
         row, game = await self.boards.loaded(game_id)
         if ply is not None and ply != len(game.history):
             raise HostError("The game has moved on since this board was asked for: reload the view.")
-        observation = _observation(self.boards, row, game, _seat(row, user))
-        return await asyncio.to_thread(self.boards.renderer, observation)
+        return await self.images.image(_observation(self.boards, row, game, _seat(row, user)))
 
     async def replay_step(self, game_id: int, user: int | None, ply: int) -> ReplayStep:
         """The viewer's own view of ply ``ply`` (0: the start), replayed: their secrets of then, nobody else's."""
@@ -189,5 +223,4 @@ class Clickable:
         return ReplayStep(ply, last, label[:200], _observation(self.boards, row, before, seat))
 
     async def replay_image(self, game_id: int, user: int | None, ply: int) -> bytes:
-        step = await self.replay_step(game_id, user, ply)
-        return await asyncio.to_thread(self.boards.renderer, step.observation)
+        return await self.images.image((await self.replay_step(game_id, user, ply)).observation)
