@@ -29,7 +29,8 @@ function tick(box: HTMLElement): void {
     const left = c.left === null ? null : c.running ? c.left - gone : c.left;
     if (left !== null) item.dataset.left = String(Math.max(left, 0));
     if (left !== null && left <= 0) item.classList.add("out");
-    item.textContent = `${c.name}${c.seat === mine ? " (you)" : ""} ${left === null ? "–" : format(left, c.kind)}`;
+    const who = `${c.name}${c.seat === mine ? " (you)" : ""}`;
+    item.textContent = left === null ? who : `${who} ${format(left, c.kind)}`;
     return item;
   }));
   box.hidden = !shown.length;

@@ -105,7 +105,8 @@ function statusText(v: View, next: Pick[]): string {
   if (posting) return "Playing…";
   if (v.secret) return "Your secret choice: only you see these options.";
   if (!v.picks.length) return "Waiting for the other side…";
-  return next.length ? `Your move: choose a ${next[0].kind}.` : "Your move.";
+  if (!next.length) return "Your move.";
+  return `Your move: choose ${/^[aeiou]/i.test(next[0].kind) ? "an" : "a"} ${next[0].kind}.`;
 }
 
 function draw(): void {
@@ -162,7 +163,7 @@ function drawReplay(): void {
   document.body.dataset.replay = at === null ? "" : String(at);
   if (at === null) return;
   $("title").textContent = `${view.title} #${view.game_id} · replay`;
-  $("status").textContent = at === newest ? "The newest position: press ⏭ to play on." : `Move ${at} of ${newest}.`;
+  $("status").textContent = at === newest ? "The newest position: press ▶| to play on." : `Move ${at} of ${newest}.`;
   overlay.replaceChildren();
   $("choices").replaceChildren();
   $("back").hidden = $("cancel").hidden = true;
