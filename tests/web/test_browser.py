@@ -145,13 +145,16 @@ async def click_move(page: Page, game: Game, seat: int, move: str) -> None:
     """Walk ``move``'s picks by clicks: a glowing place for a pick on the board, a button for one that is not
     (the page takes steps with one choice for the player, as the move builder does)."""
     picks = next(sequence for text, sequence in game.move_picks(seat) if text == move)
-    at = 0
+    at, ply = 0, len(game.history)
     for _ in range(2 * len(picks) + 2):
-        state, offered, buttons = await page.evaluate("""() => [document.body.dataset.state,
+        if at == len(picks):
+            return  # every pick clicked: the last one posted the move
+        state, shown, offered, buttons = await page.evaluate("""() => [document.body.dataset.state,
+            Number(document.body.dataset.ply),
             [...document.querySelectorAll('#overlay .spot.offered')].map((s) => [s.dataset.target, s.textContent]),
             [...document.querySelectorAll('#choices button')].map((b) => b.textContent)]""")
-        if state != "ready":
-            return  # the final click posted the move
+        if state != "ready" or shown != ply:
+            return  # the final click posted the move (and the page may show the next position already)
         targets = {target: title for target, title in offered}
         for index in range(at, len(picks)):
             pick = picks[index]
@@ -240,6 +243,18 @@ async def play_whole_game(pages: Pages, rng: random.Random, shots: Path, name: s
             await shoot(pages.page[mover], shots, f"{name}-playing")
         if turn == 2 and name == "zaic":
             await back_undoes_a_pick(pages.page[mover])
+        if turn == 3 and name == "zaic":  # the waiting player looks back; the move only moves their counter
+            await pages.page[other].locator("#prev").click()
+            await pages.page[other].wait_for_function(
+                "(at) => document.body.dataset.replay === at && document.body.dataset.state === 'ready'",
+                arg=str(ply - 1))
+            await click_move(pages.page[mover], game, seat, move)
+            await pages.page[other].wait_for_function(
+                "(text) => document.getElementById('at').textContent === text", arg=f"{ply - 1} / {ply + 1}")
+            assert await pages.page[other].evaluate("document.body.dataset.replay") == str(ply - 1)
+            await pages.page[other].locator("#last").click()
+            await ready_at(pages.page[other], ply + 1)
+            continue
         await click_move(pages.page[mover], game, seat, move)
         await ready_past(pages.page[other], ply)
         clicked = int(await pages.page[mover].evaluate("document.body.dataset.clicked || 0"))
