@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 from aiohttp import WSMsgType
 
+from host.play.clickable import Images
 from tests.web.site import ALICE, BOB, CAROL, NOW, SECRET, Site, board_site
 from web import tokens
 
@@ -267,3 +268,41 @@ async def test_the_view_holds_each_seats_clock(tmp_path: Path, control: str, kin
         assert after[mover]["running"] is False and after[1 - mover]["running"] is True
         assert after[1 - mover]["left"] == limit - 10
         assert after[mover]["left"] == (limit - 40 if kind == "live" else None)
+
+
+async def test_a_secret_choice_overtaken_by_the_other_sides_is_played_but_not_after_its_own_move(
+        tmp_path: Path) -> None:
+    async with board_site(tmp_path, game="zodiac") as site:
+        row, game = await site.host.session.engine_copy(site.game_id)
+        assert game.phase == "duel" and len(game.to_move()) == 2
+        url = f"/api/games/{site.game_id}/move"
+        alice, bob = await _view(site, ALICE), await _view(site, BOB)
+        same = alice["picks"][0]["move"]
+        assert same == bob["picks"][0]["move"]
+        first = await site.client.post(url, headers=site.auth(ALICE), json={"move": same, "ply": 0})
+        assert first.status == 200
+        late = await site.client.post(url, headers=site.auth(BOB), json={"move": same, "ply": 0})
+        assert late.status == 200, await late.text()  # Bob's page was at ply 0: his choice was still his to make
+        _row, game = await site.host.session.engine_copy(site.game_id)
+        assert game.phase == "duel" and len(game.history) == 2  # a tie: a new round of the duel
+        again = await site.client.post(url, headers=site.auth(ALICE), json={"move": same, "ply": 0})
+        assert again.status == 409 and "earlier position" in (await again.json())["error"]
+        assert [seat for seat, _ in game.history] == [row.seat_of(ALICE), row.seat_of(BOB)]
+
+
+async def test_pages_that_see_the_same_share_one_drawing(tmp_path: Path) -> None:
+    drawn: list[dict[str, Any]] = []
+
+    def draw(observation: dict[str, Any]) -> bytes:
+        drawn.append(observation)
+        time.sleep(0.05)
+        return json.dumps(observation, sort_keys=True).encode()
+
+    images = Images(draw, size=2)
+    same = [{"seat": seat, "board": [1, 2]} for seat in (0, 1, None)]
+    pngs = await asyncio.gather(*(images.image(o) for o in same))  # asked for at once: drawn once
+    assert len(drawn) == 1 and len(set(pngs)) == 1 and "seat" not in drawn[0]
+    await images.image({"seat": 0, "board": [3]})
+    await images.image({"seat": 0, "board": [4]})
+    await images.image({"seat": 1, "board": [1, 2]})  # the oldest of three was let go: drawn again
+    assert len(drawn) == 4
