@@ -288,14 +288,14 @@ async def check_clocks_count_down(page: Page) -> None:
 
 
 async def check_replay(pages: Pages, user: int) -> None:
-    """First, one on, back to the game: each the viewer's board of that ply; the live board again at the end."""
+    """First, one on (by the → key), back to the game: each the viewer's board of that ply; live again at the end."""
     page = pages.page[user]
     ply = int(await page.evaluate("document.body.dataset.ply"))
     await page.locator("#first").click()
     await page.wait_for_function("() => document.body.dataset.replay === '0' && document.body.dataset.state === "
                                  "'ready'")
     assert await page.locator("#overlay .spot").count() == 0 and await page.locator("#choices button").count() == 0
-    await page.locator("#next").click()
+    await page.keyboard.press("ArrowRight")  # the keys step too
     await page.wait_for_function("() => document.body.dataset.replay === '1' && document.body.dataset.state === "
                                  "'ready'")
     assert (await page.locator("#replay-label").text_content() or "").strip()

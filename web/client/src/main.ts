@@ -29,6 +29,7 @@ let marks: number[] = []; // length of `chosen` after each player's click
 let loading = 0;
 let posting = false;
 const replay = new Replay();
+let stepping = 0; // the replay's own ticket: a live change arriving meanwhile must not drop the step asked for
 
 async function api(path: string, init?: RequestInit): Promise<Response> {
   return fetch(`/api/games/${gameId}/${path}`, {
@@ -174,10 +175,10 @@ async function stepTo(to: number | null): Promise<void> {
   if (!view) return;
   replay.at = to;
   if (to === null) { replay.step = null; document.body.dataset.replay = ""; await load(); return; }
-  const ticket = ++loading;
+  const ticket = ++stepping;
   document.body.dataset.state = "loading";
   const response = await api(`replay?ply=${to}`);
-  if (ticket !== loading || replay.at !== to) return;
+  if (ticket !== stepping || replay.at !== to) return;
   if (!response.ok) { showError(await errorOf(response)); document.body.dataset.state = "ready"; return; }
   replay.step = await response.json() as Step;
   await new Promise<void>((resolve) => {
@@ -185,7 +186,7 @@ async function stepTo(to: number | null): Promise<void> {
     image.onerror = () => resolve();
     image.src = `/api/games/${gameId}/board.png?at=${to}&t=${encodeURIComponent(token)}`;
   });
-  if (ticket !== loading || replay.at !== to) return;
+  if (ticket !== stepping || replay.at !== to) return;
   drawReplay();
   document.body.dataset.state = "ready";
 }
@@ -251,5 +252,9 @@ $("back").addEventListener("click", back);
 for (const button of ["first", "prev", "next", "last"] as const) {
   $(button).addEventListener("click", () => { if (view) void stepTo(replay.target(button, view.ply)); });
 }
+document.addEventListener("keydown", (event) => { // ← and → step through the history too
+  const button = { ArrowLeft: "prev", ArrowRight: "next", Home: "first", End: "last" }[event.key];
+  if (button && view && !(event.target instanceof HTMLInputElement)) $(button).click();
+});
 $("cancel").addEventListener("click", () => { marks = []; chosen = view ? descend(view.picks, [], false) : []; draw(); });
 connect();
