@@ -136,7 +136,7 @@ class Images:
         if key not in self.drawing:
             self.drawing[key] = asyncio.ensure_future(asyncio.to_thread(self.draw, shown))
         try:
-            png = await self.drawing[key]
+            png = await asyncio.shield(self.drawing[key])  # a page gone away stops no other page's wait
         finally:
             self.drawing.pop(key, None)
         self.done[key] = png

@@ -33,7 +33,9 @@ from web.app import BUNDLE
 pytestmark = pytest.mark.asyncio(loop_scope="module")
 CHROMIUM = "/usr/bin/chromium"
 FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
-         "--disable-sync", "--no-first-run"]
+         "--disable-sync", "--no-first-run", "--disable-background-timer-throttling",
+         "--disable-renderer-backgrounding", "--disable-backgrounding-occluded-windows"]
+"""Three pages side by side, none of them in front: none may have its timers slowed as a background tab."""
 MAX_PLIES = 400
 SHORT = {"zarathustra": ({"board": 5}, "5m"), "zaic": ({}, "10m+5s"), "zrtz": ({"blitz": True}, "5m"),
          "zodiac": ({}, "1d"), "ziggurat": ({"round_limit": 30}, "30m")}
