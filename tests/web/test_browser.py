@@ -260,8 +260,11 @@ async def play_whole_game(pages: Pages, rng: random.Random, shots: Path, name: s
         await click_move(pages.page[mover], game, seat, move)
         await ready_past(pages.page[other], ply)
         clicked = int(await pages.page[mover].evaluate("document.body.dataset.clicked || 0"))
-        shown = int(await pages.page[other].evaluate("document.body.dataset.shown"))
+        heard, viewed, shown = (int(t) for t in await pages.page[other].evaluate(
+            "[document.body.dataset.heard, document.body.dataset.viewed, document.body.dataset.shown]"))
         out.latencies.append(shown - clicked)
+        if shown - clicked >= LIMIT_MS:  # where the time went: the push, the view, the image
+            print(f"{name} ply {ply}: push {heard - clicked} ms, view {viewed - heard} ms, image {shown - viewed} ms")
         assert await pages.page[mover].locator("#error").is_hidden(), \
             await pages.page[mover].locator("#error").text_content()
     else:

@@ -55,6 +55,7 @@ async function load(): Promise<void> {
   if (!response.ok) { showError(await errorOf(response)); document.body.dataset.state = "error"; return; }
   const fresh: View = await response.json();
   if (ticket !== loading) return;
+  document.body.dataset.viewed = String(Date.now());
   if (replay.at !== null) { // stepping through the history: keep the step shown, count the new plies
     view = fresh;
     showClocks($("clocks"), fresh.clocks, fresh.seat);
@@ -243,6 +244,7 @@ function connect(): void {
   socket.onopen = () => { retry = 500; void load(); }; // anything missed while away is in the fresh view
   socket.onmessage = (event) => {
     const data = JSON.parse(String(event.data));
+    document.body.dataset.heard = String(Date.now()); // for the latency test: when the push arrived
     if (data.type === "changed" && !posting) void load();
   };
   socket.onclose = () => { setTimeout(connect, retry); retry = Math.min(retry * 2, 10000); };
