@@ -92,7 +92,7 @@ class Host:
         self.record_exchange = RecordExchange(self.records, self.lobby, clock)
         self.builder = MoveBuilder(load=self.boards.loaded, draw=self.boards.draw, play=self.turns.play)
         """The move builder: a move by clicks, one step at a time (``host/play/builder.py``)."""
-        self.clickable = Clickable(self.boards)
+        self.clickable = Clickable(self.boards, self.clocks)
         """The clickable board page's views (``web/``): the viewer's observation, PNG, hotspots and picks."""
         self.ai = AiPlayers(self.session, self.turns, self.boards, self.outbox, clock, workers=ai_workers,
                             think_delay=ai_think_delay, pool=ai_pool,

@@ -158,13 +158,29 @@ async def view(request: web.Request) -> web.Response:
     return web.json_response(await calls.board_view(request.app[HOST_KEY], grant.game_id, grant.user))
 
 
+def _number(request: web.Request, name: str) -> int | None:
+    text = request.query.get(name, "")
+    return int(text) if text.isdigit() and len(text) < 9 else None
+
+
 async def image(request: web.Request) -> web.Response:
+    """The board now (``ply``: of the view the page holds), or as the viewer saw ply ``at`` (the replay)."""
     grant = _grant(request)
-    ply_text = request.query.get("ply", "")
-    ply = int(ply_text) if ply_text.isdigit() and len(ply_text) < 9 else None
-    png = await calls.board_image(request.app[HOST_KEY], grant.game_id, grant.user, ply)
+    ply, at = _number(request, "ply"), _number(request, "at")
+    host = request.app[HOST_KEY]
+    png = (await calls.replay_image(host, grant.game_id, grant.user, at) if at is not None
+           else await calls.board_image(host, grant.game_id, grant.user, ply))
+    cached = ply is not None or at is not None
     return web.Response(body=png, content_type="image/png",
-                        headers={"Cache-Control": "private, max-age=3600" if ply is not None else "no-store"})
+                        headers={"Cache-Control": "private, max-age=3600" if cached else "no-store"})
+
+
+async def replay(request: web.Request) -> web.Response:
+    grant = _grant(request)
+    ply = _number(request, "ply")
+    if ply is None:
+        return _error(400, "Say which ply: ?ply=N.")
+    return web.json_response(await calls.replay_step(request.app[HOST_KEY], grant.game_id, grant.user, ply))
 
 
 async def move(request: web.Request) -> web.Response:
@@ -218,6 +234,7 @@ def create_app(host: Host, config: WebConfig, *, now: Callable[[], float] = time
     app.router.add_get("/static/board.css", style)
     app.router.add_get("/api/games/{game_id}/view", view)
     app.router.add_get("/api/games/{game_id}/board.png", image)
+    app.router.add_get("/api/games/{game_id}/replay", replay)
     app.router.add_post("/api/games/{game_id}/move", move)
     app.router.add_get("/api/games/{game_id}/live", live)
     activity.add_routes(app, config, host, now, page)  # the Discord Activity: its page at /, its sign-in

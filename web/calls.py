@@ -3,7 +3,7 @@
 The services used: ``host.turns.play`` (version-checked by ``expected_ply``), ``host.session.row`` (the row, for
 its version), ``host.session.on_change`` (the change hook, run inside each committing transaction),
 ``host.boards.game_in_thread`` (an Activity's channel to its game) and ``host.clickable`` (the viewer's view,
-PNG, hotspots and picks).
+PNG, hotspots, picks and clocks, and the replay of each ply).
 """
 
 from __future__ import annotations
@@ -14,7 +14,8 @@ from typing import Any
 from host.app import Host
 from host.results import HostError
 
-__all__ = ["HostError", "board_image", "board_view", "game_in_channel", "on_change", "play", "version"]
+__all__ = ["HostError", "board_image", "board_view", "game_in_channel", "on_change", "play", "replay_image",
+           "replay_step", "version"]
 
 
 async def board_view(host: Host, game_id: int, user: int) -> dict[str, Any]:
@@ -26,9 +27,19 @@ async def board_image(host: Host, game_id: int, user: int, ply: int | None) -> b
     return await host.clickable.board_image(game_id, user, ply)
 
 
+async def replay_step(host: Host, game_id: int, user: int, ply: int) -> dict[str, Any]:
+    """Ply ``ply`` as ``user`` saw it then: the move that led there, as they may read it."""
+    return (await host.clickable.replay_step(game_id, user, ply)).to_json()
+
+
+async def replay_image(host: Host, game_id: int, user: int, ply: int) -> bytes:
+    return await host.clickable.replay_image(game_id, user, ply)
+
+
 async def play(host: Host, game_id: int, user: int, move: str, ply: int) -> None:
-    """Play ``move`` for ``user`` on the position of ``ply``: refused (``HostError``) on any other position."""
-    await host.turns.play(game_id, user, move, expected_ply=ply)
+    """Play ``move`` for ``user`` on the position of ``ply``: refused (``HostError``) on any other position,
+    except a secret choice the other side's simultaneous choice overtook (see ``Clickable.expected_ply``)."""
+    await host.turns.play(game_id, user, move, expected_ply=await host.clickable.expected_ply(game_id, user, ply))
 
 
 async def game_in_channel(host: Host, channel_id: int) -> int | None:

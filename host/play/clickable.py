@@ -1,25 +1,34 @@
-"""What a clickable board page shows one viewer: the view, the PNG, its hotspots and the picks of their moves.
+"""What a clickable board page shows one viewer: the view, the PNG, its hotspots, the picks, clocks, replay.
 
 The web page (``web/``) may not import ``render`` or ``data``, so the host hands it plain data: the viewer's
 own observation (a seated user's ``observation(seat)``, anyone else the public one), the hotspots of the
 image drawn from that same observation, and the legal moves' picks (``Game.move_picks``) that the page
-walks as a prefix tree, like the move builder. Secret picks (Zodiac's duel and king) are left out: they
-are made in the DM menus.
+walks as a prefix tree, like the move builder. A secret choice (Zodiac's duel pick and king) is offered as
+the DM menu offers it: the viewer's own options only, to the viewer only; nobody else's page ever holds it.
+The replay of an earlier ply is the viewer's view of that ply, replayed from the history.
 """
 
 from __future__ import annotations
 
 import asyncio
+import hashlib
+import json
+from collections import OrderedDict
+from collections.abc import Awaitable, Callable
 from dataclasses import asdict, dataclass, field
 from typing import TYPE_CHECKING, Any
 
+import engines
 import render
 from engines import CHANCE, Game
+from host.correspondence import clocks as timing
+from host.correspondence.timing import control_of
 from host.play import bots
 from host.play.builder import SECRET
 from host.results import GameRow, HostError
 
 if TYPE_CHECKING:
+    from host.correspondence.timing import Clocks
     from host.play.boards import Boards
 
 
@@ -40,11 +49,26 @@ class BoardView:
     picks: list[dict[str, Any]] = field(default_factory=list)
     """The viewer's legal moves, each ``{"move", "picks": [{kind, label, target, group}]}``; empty off turn."""
     secret: bool = False
-    """The viewer's move now is secret (made in the DM menus), so ``picks`` is empty."""
+    """The viewer's move now is a secret choice (its picks are theirs alone, offered as buttons)."""
     result: dict[str, Any] | None = None
+    clocks: list[dict[str, Any]] = field(default_factory=list)
+    """Per seat ``{seat, name, kind, left, running}``: seconds left as of this answer (``left`` None: no limit)."""
 
     def to_json(self) -> dict[str, Any]:
         return asdict(self)
+
+
+@dataclass(frozen=True)
+class ReplayStep:
+    """The viewer's view of ply ``ply`` of ``last``, and the move that led to it as the viewer may read it."""
+
+    ply: int
+    last: int
+    label: str
+    observation: dict[str, Any]
+
+    def to_json(self) -> dict[str, Any]:
+        return {"ply": self.ply, "last": self.last, "label": self.label}
 
 
 def _observation(boards: Boards, row: GameRow, game: Game, seat: int | None) -> dict[str, Any]:
@@ -61,38 +85,118 @@ def _seat(row: GameRow, user: int | None) -> int | None:
 
 
 def _picks(row: GameRow, game: Game, user: int | None) -> tuple[list[dict[str, Any]], bool]:
-    """The picks of the user's move if it is theirs to make now (not an AI's, not a die's)."""
+    """The picks of the user's move if it is theirs to make now (not an AI's, not a die's); a secret choice's
+    picks are of the user's own seat only, like the DM menu's options."""
     if user is None or row.status != "active" or game.outcome() is not None or bots.is_ai(user):
         return [], False
     movers = [s for s in row.seats_of(user) if s in game.to_move() and s != CHANCE]
     if not movers:
         return [], False
     picks = game.move_picks(movers[0])
-    open_ = [{"move": move, "picks": [{"kind": p.kind, "label": p.label, "target": p.target, "group": p.group}
-                                      for p in sequence]}
-             for move, sequence in picks if sequence[0].kind != SECRET]
-    return open_, bool(picks) and not open_
+    moves = [{"move": move, "picks": [{"kind": p.kind, "label": p.label, "target": p.target, "group": p.group}
+                                      for p in sequence]} for move, sequence in picks]
+    return moves, bool(picks) and all(sequence[0].kind == SECRET for _, sequence in picks)
+
+
+def replay_to(game: Game, ply: int) -> tuple[Game, tuple[int, str] | None]:
+    """A fresh game after the first ``ply`` plies of ``game``'s history, and the ply that led there."""
+    fresh = engines.get(game.name).new(game.num_players, game.options)
+    for seat, text in game.history[: max(ply - 1, 0)]:
+        fresh.apply_record(seat, text)
+    if ply == 0:
+        return fresh, None
+    seat, text = game.history[ply - 1]
+    return fresh, (seat, text)
+
+
+def _label(game: Game, seat: int, text: str, own: bool) -> str:
+    """The move as the viewer may read it: their own in full, anyone else's as the channel reads it."""
+    name = "🎲" if seat == CHANCE else game.seat_name(seat)
+    return f"{name}: {text if own else game.announce(seat, text)}"
+
+
+class Images:
+    """The last ``size`` board images by what they show: the pages of one position that see the same (both
+    players of a game without secrets, every spectator) share one drawing, and a drawing asked for while it
+    is being drawn is waited for, not drawn again. An image shows its observation without the viewer's
+    ``seat`` (no renderer reads it), so it is drawn from exactly what its key says."""
+
+    def __init__(self, draw: Callable[[dict[str, Any]], bytes], size: int = 64) -> None:
+        self.draw = draw
+        self.size = size
+        self.done: OrderedDict[str, bytes] = OrderedDict()
+        self.drawing: dict[str, Awaitable[bytes]] = {}
+
+    async def image(self, observation: dict[str, Any]) -> bytes:
+        shown = {k: v for k, v in observation.items() if k != "seat"}
+        key = hashlib.sha256(json.dumps(shown, sort_keys=True, default=str).encode()).hexdigest()
+        if (found := self.done.get(key)) is not None:
+            self.done.move_to_end(key)
+            return found
+        if key not in self.drawing:
+            self.drawing[key] = asyncio.ensure_future(asyncio.to_thread(self.draw, shown))
+        try:
+            png = await asyncio.shield(self.drawing[key])  # a page gone away stops no other page's wait
+        finally:
+            self.drawing.pop(key, None)
+        self.done[key] = png
+        while len(self.done) > self.size:
+            self.done.popitem(last=False)
+        return png
 
 
 class Clickable:
-    """The clickable board's read model, over the read model (which loads and draws)."""
+    """The clickable board's read model, over the read model (which loads and draws) and the clocks."""
 
-    def __init__(self, boards: Boards) -> None:
+    def __init__(self, boards: Boards, clocks: Clocks | None = None) -> None:
         self.boards = boards
+        self.clocks = clocks
+        self.images = Images(lambda observation: self.boards.renderer(observation))
 
     async def board_view(self, game_id: int, user: int | None) -> BoardView:
         """The game as ``user`` may see it (``None``: a spectator), with the hotspots and the picks of their move."""
         row, game = await self.boards.loaded(game_id)
         seat = _seat(row, user)
         observation = _observation(self.boards, row, game, seat)
-        spots = await asyncio.to_thread(render.hotspots, observation)
+        spots = await asyncio.to_thread(render.hotspots, {k: v for k, v in observation.items() if k != "seat"})
         picks, secret = _picks(row, game, user)
         outcome = game.outcome()
         return BoardView(game_id=row.id, game=row.game, title=game.title, status=row.status, ply=len(game.history),
                          version=row.version, seat=seat, observation=observation,
                          hotspots={k: {"shape": s.shape, "points": list(s.points)} for k, s in spots.items()},
-                         picks=picks, secret=secret, result=outcome.to_dict() if outcome is not None else None)
+                         picks=picks, secret=secret, result=outcome.to_dict() if outcome is not None else None,
+                         clocks=await self.seat_clocks(row, game))
 
+    async def seat_clocks(self, row: GameRow, game: Game) -> list[dict[str, Any]]:
+        """Each seat's time left now (live clocks: also the banked time off turn; per-move clocks: the deadline
+        of the seats to move), for the page to count down; empty without a clock."""
+        tc = control_of(row)
+        if self.clocks is None or tc.kind == "none" or row.status != "active":
+            return []
+        state = await self.clocks.load_state(row.id)
+        now = self.clocks.now()
+        users = {s.seat: s.user_id for s in row.seats}
+        vacations = await self.clocks.vacations_of(users.values(), min([now, *state.started.values()]))
+        out = []
+        for seat in range(game.num_players):
+            away = vacations.get(users.get(seat) or 0, [])
+            left = timing.time_left(tc, state, seat, now, away)
+            out.append({"seat": seat, "name": game.seat_name(seat), "kind": tc.kind,
+                        "left": None if bots.is_ai(users.get(seat)) else left, "running": seat in state.started})
+        return out
+
+    async def expected_ply(self, game_id: int, user: int, ply: int) -> int | None:
+        """The ply a page's move is checked against: its own. A secret choice made while the other side made
+        theirs (simultaneous, like the DM menus, which check none) is still the same choice, so it is not
+        checked as long as no move of the user's seat came in between."""
+        row, game = await self.boards.loaded(game_id)
+        if not 0 <= ply < len(game.history):
+            return ply
+        _picks_now, secret = _picks(row, game, user)
+        seats = set(row.seats_of(user))
+        if secret and not any(seat in seats for seat, _text in game.history[ply:]):
+            return None
+        return ply
 
     async def board_image(self, game_id: int, user: int | None, ply: int | None = None) -> bytes:
         """The viewer's board PNG; ``ply``: the position the page asks for, refused once the game moved past it
@@ -100,5 +204,23 @@ class Clickable:
         row, game = await self.boards.loaded(game_id)
         if ply is not None and ply != len(game.history):
             raise HostError("The game has moved on since this board was asked for: reload the view.")
-        observation = _observation(self.boards, row, game, _seat(row, user))
-        return await asyncio.to_thread(self.boards.renderer, observation)
+        return await self.images.image(_observation(self.boards, row, game, _seat(row, user)))
+
+    async def replay_step(self, game_id: int, user: int | None, ply: int) -> ReplayStep:
+        """The viewer's own view of ply ``ply`` (0: the start), replayed: their secrets of then, nobody else's."""
+        row, game = await self.boards.loaded(game_id)
+        last = len(game.history)
+        if not 0 <= ply <= last:
+            raise HostError(f"Game #{game_id} has plies 0 to {last}.")
+        seat = _seat(row, user)
+        return await asyncio.to_thread(self._replayed, row, game, seat, ply, last)
+
+    def _replayed(self, row: GameRow, game: Game, seat: int | None, ply: int, last: int) -> ReplayStep:
+        before, made = replay_to(game, ply)
+        label = _label(before, made[0], made[1], made[0] == seat and seat is not None) if made else "Start"
+        if made is not None:
+            before.apply_record(*made)
+        return ReplayStep(ply, last, label[:200], _observation(self.boards, row, before, seat))
+
+    async def replay_image(self, game_id: int, user: int | None, ply: int) -> bytes:
+        return await self.images.image((await self.replay_step(game_id, user, ply)).observation)

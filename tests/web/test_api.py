@@ -6,11 +6,13 @@ import asyncio
 import json
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 from aiohttp import WSMsgType
 
-from tests.web.site import ALICE, BOB, CAROL, SECRET, board_site
+from host.play.clickable import Images
+from tests.web.site import ALICE, BOB, CAROL, NOW, SECRET, Site, board_site
 from web import tokens
 
 
@@ -154,3 +156,153 @@ async def test_a_failure_inside_is_a_json_500_without_a_traceback(tmp_path: Path
         response = await site.client.get(f"/api/games/{site.game_id}/view", headers=site.auth(ALICE))
         assert response.status == 500
         assert await response.json() == {"error": "Something went wrong on our side; try again."}
+
+
+async def _view(site: Site, user: int, game_id: int | None = None) -> dict[str, Any]:
+    token = site.token(user, game_id)
+    game = site.game_id if game_id is None else game_id
+    response = await site.client.get(f"/api/games/{game}/view", headers={"Authorization": f"Bearer {token}"})
+    assert response.status == 200, await response.text()
+    return dict(await response.json())
+
+
+def _kings_seen(observation: dict[str, Any]) -> set[str]:
+    """The sides whose king this observation marks on the board."""
+    return {piece["side"] for cell in observation["board"] for piece in cell["stack"] if piece.get("king")}
+
+
+async def test_zodiacs_secret_choices_are_offered_to_their_player_only(tmp_path: Path) -> None:
+    async with board_site(tmp_path, game="zodiac") as site:
+        url = f"/api/games/{site.game_id}/move"
+        chosen: dict[int, str] = {}
+        for phase in ("duel", "side", "king"):  # the duel may repeat on a tie; the side is a public choice
+            for _ in range(12):
+                views = {u: await _view(site, u) for u in (ALICE, BOB)}
+                if views[ALICE]["observation"]["phase"] != phase:
+                    break
+                assert (await _view(site, CAROL))["picks"] == []
+                for user, view in views.items():
+                    if not view["picks"]:
+                        continue
+                    secret = phase != "side"
+                    assert view["secret"] is secret
+                    assert all((p["picks"][0]["kind"] == "secret") is secret for p in view["picks"])
+                    move = view["picks"][-1]["move"] if user == ALICE else view["picks"][0]["move"]
+                    played = await site.client.post(url, headers=site.auth(user), json={"move": move,
+                                                                                        "ply": view["ply"]})
+                    assert played.status == 200, await played.text()
+                    chosen[user] = move
+                    other = BOB if user == ALICE else ALICE
+                    seen = await _view(site, other)  # the other side's page: that a choice was made, not which
+                    assert seen["observation"]["duel"]["my_pick"] in (None, chosen.get(other, "").split(" ")[-1])
+                    assert seen["observation"]["my_king"] in (None, chosen.get(other, "").split(" ")[-1])
+        row, game = await site.host.session.engine_copy(site.game_id)
+        assert game.phase == "place", game.phase
+        kings = {u: game.king_pick[row.seat_of(u)] for u in (ALICE, BOB)}
+        for user in (ALICE, BOB):
+            view = await _view(site, user)
+            assert view["observation"]["my_king"] == kings[user] and view["observation"]["kings"] is None
+            other = BOB if user == ALICE else ALICE
+            assert kings[other] not in json.dumps(view["observation"]["my_king"])
+        spectator = await _view(site, CAROL)
+        assert spectator["observation"]["my_king"] is None and spectator["observation"]["duel"]["my_pick"] is None
+        # the replay of each ply: a player reads their own secret move, the other's only as the channel does
+        secrets = [(ply, seat, text) for ply, (seat, text) in enumerate(game.history, 1) if text.startswith("king ")]
+        assert len(secrets) == 2
+        for ply, seat, text in secrets:
+            for user in (ALICE, BOB, CAROL):
+                step = await site.client.get(f"/api/games/{site.game_id}/replay", params={"ply": str(ply)},
+                                             headers=site.auth(user))
+                label = (await step.json())["label"]
+                own = row.seat_of(user) == seat
+                assert (text in label) is own and ("a secret king choice" in label) is not own, (user, label)
+                replayed = await site.host.clickable.replay_step(site.game_id, user, len(game.history))
+                assert replayed.observation["my_king"] == (kings[user] if user != CAROL else None)
+                assert all(side == replayed.observation["my_side"] for side in _kings_seen(replayed.observation))
+
+
+async def test_the_replay_steps_through_every_ply_and_refuses_beyond(tmp_path: Path) -> None:
+    async with board_site(tmp_path) as site:
+        for _ in range(3):
+            row, game = await site.host.session.engine_copy(site.game_id)
+            seat = min(game.to_move())
+            await site.host.turns.play(site.game_id, row.user_at(seat), game.legal_moves(seat)[0])
+        _row, game = await site.host.session.engine_copy(site.game_id)
+        url = f"/api/games/{site.game_id}/replay"
+        pngs = set()
+        for ply in range(4):
+            step = await (await site.client.get(url, params={"ply": str(ply)}, headers=site.auth(CAROL))).json()
+            assert step["ply"] == ply and step["last"] == 3
+            assert step["label"] == ("Start" if ply == 0 else f"{game.seat_name(game.history[ply - 1][0])}: "
+                                     f"{game.history[ply - 1][1]}")
+            image = await site.client.get(f"/api/games/{site.game_id}/board.png",
+                                          params={"at": str(ply), "t": site.token(CAROL)})
+            assert image.status == 200 and image.content_type == "image/png"
+            pngs.add(await image.read())
+        assert len(pngs) == 4  # each ply its own board
+        now = await site.client.get(f"/api/games/{site.game_id}/board.png", params={"t": site.token(CAROL)})
+        assert await now.read() in pngs
+        beyond = await site.client.get(url, params={"ply": "4"}, headers=site.auth(CAROL))
+        assert beyond.status == 409 and "plies 0 to 3" in (await beyond.json())["error"]
+        assert (await site.client.get(url, headers=site.auth(CAROL))).status == 400
+
+
+@pytest.mark.parametrize(("control", "kind", "limit"), [("5m", "live", 300.0), ("2d", "days", 2 * 86400.0)])
+async def test_the_view_holds_each_seats_clock(tmp_path: Path, control: str, kind: str, limit: float) -> None:
+    async with board_site(tmp_path) as site:
+        assert (await _view(site, ALICE))["clocks"] == []  # no clock: nothing to count down
+        lobby = await site.host.lobby.challenge(game="zaic", creator=ALICE, opponents=[BOB], guild_id=1,
+                                                channel_id=2, settings={"clock": control})
+        await site.host.lobby.accept(lobby.row.id, BOB)
+        row, game = await site.host.session.engine_copy(lobby.row.id)
+        mover = min(game.to_move())
+        clocks = (await _view(site, CAROL, lobby.row.id))["clocks"]
+        assert [c["seat"] for c in clocks] == [0, 1] and {c["kind"] for c in clocks} == {kind}
+        assert [c["running"] for c in clocks] == [s == mover for s in (0, 1)]
+        assert clocks[mover]["left"] == limit
+        assert clocks[1 - mover]["left"] == (limit if kind == "live" else None)
+        site.host.now = lambda: NOW + 40  # forty seconds thinking, then the move
+        await site.host.turns.play(lobby.row.id, row.user_at(mover), game.legal_moves(mover)[0])
+        site.host.now = lambda: NOW + 50
+        after = {c["seat"]: c for c in (await _view(site, ALICE, lobby.row.id))["clocks"]}
+        assert after[mover]["running"] is False and after[1 - mover]["running"] is True
+        assert after[1 - mover]["left"] == limit - 10
+        assert after[mover]["left"] == (limit - 40 if kind == "live" else None)
+
+
+async def test_a_secret_choice_overtaken_by_the_other_sides_is_played_but_not_after_its_own_move(
+        tmp_path: Path) -> None:
+    async with board_site(tmp_path, game="zodiac") as site:
+        row, game = await site.host.session.engine_copy(site.game_id)
+        assert game.phase == "duel" and len(game.to_move()) == 2
+        url = f"/api/games/{site.game_id}/move"
+        alice, bob = await _view(site, ALICE), await _view(site, BOB)
+        same = alice["picks"][0]["move"]
+        assert same == bob["picks"][0]["move"]
+        first = await site.client.post(url, headers=site.auth(ALICE), json={"move": same, "ply": 0})
+        assert first.status == 200
+        late = await site.client.post(url, headers=site.auth(BOB), json={"move": same, "ply": 0})
+        assert late.status == 200, await late.text()  # Bob's page was at ply 0: his choice was still his to make
+        _row, game = await site.host.session.engine_copy(site.game_id)
+        assert game.phase == "duel" and len(game.history) == 2  # a tie: a new round of the duel
+        again = await site.client.post(url, headers=site.auth(ALICE), json={"move": same, "ply": 0})
+        assert again.status == 409 and "earlier position" in (await again.json())["error"]
+        assert [seat for seat, _ in game.history] == [row.seat_of(ALICE), row.seat_of(BOB)]
+
+
+async def test_pages_that_see_the_same_share_one_drawing(tmp_path: Path) -> None:
+    drawn: list[dict[str, Any]] = []
+
+    def draw(observation: dict[str, Any]) -> bytes:
+        drawn.append(observation)
+        time.sleep(0.05)
+        return json.dumps(observation, sort_keys=True).encode()
+
+    images = Images(draw, size=2)
+    same = [{"seat": seat, "board": [1, 2]} for seat in (0, 1, None)]
+    pngs = await asyncio.gather(*(images.image(o) for o in same))  # asked for at once: drawn once
+    assert len(drawn) == 1 and len(set(pngs)) == 1 and "seat" not in drawn[0]
+    await images.image({"seat": 0, "board": [3]})
+    await images.image({"seat": 0, "board": [4]})
+    await images.image({"seat": 1, "board": [1, 2]})  # the oldest of three was let go: drawn again
+    assert len(drawn) == 4

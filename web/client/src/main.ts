@@ -1,15 +1,20 @@
 // The live board page: the server's PNG with its hotspots as a clickable overlay. Clicking walks the picks of
 // the viewer's legal moves as a prefix tree (like the move builder); the final click posts the move with the
-// ply it was made on. A WebSocket says when the game changed, and the page reloads its view.
+// ply it was made on. A WebSocket says when the game changed, and the page reloads its view. A secret choice
+// (Zodiac's duel pick and king) is offered as buttons to its player only; the replay controls step through the
+// history as this viewer saw it; the clocks count down.
 
 import { boardAccess } from "./activity";
 import { Pick, Move, descend, nextPicks, finished } from "./picks";
+import { Clock, showClocks } from "./clocks";
+import { Replay, Step } from "./replay";
 
 interface Hotspot { shape: "rect" | "circle" | "polygon"; points: number[] }
 interface View {
   game_id: number; game: string; title: string; status: string; ply: number; version: number;
   seat: number | null;
   hotspots: Record<string, Hotspot>; picks: Move[]; secret: boolean; result: { reason?: string } | null;
+  clocks: Clock[];
 }
 
 const SVG = "http://www.w3.org/2000/svg";
@@ -24,6 +29,8 @@ let chosen: Pick[] = [];
 let marks: number[] = []; // length of `chosen` after each player's click
 let loading = 0;
 let posting = false;
+const replay = new Replay();
+let stepping = 0; // the replay's own ticket: a live change arriving meanwhile must not drop the step asked for
 
 async function api(path: string, init?: RequestInit): Promise<Response> {
   return fetch(`/api/games/${gameId}/${path}`, {
@@ -49,6 +56,14 @@ async function load(): Promise<void> {
   if (!response.ok) { showError(await errorOf(response)); document.body.dataset.state = "error"; return; }
   const fresh: View = await response.json();
   if (ticket !== loading) return;
+  document.body.dataset.viewed = String(Date.now());
+  if (replay.at !== null) { // stepping through the history: keep the step shown, count the new plies
+    view = fresh;
+    showClocks($("clocks"), fresh.clocks, fresh.seat);
+    drawReplay();
+    document.body.dataset.state = "ready";
+    return;
+  }
   const src = `/api/games/${gameId}/board.png?ply=${fresh.ply}&v=${fresh.version}&t=${encodeURIComponent(token)}`;
   await new Promise<void>((resolve) => {
     image.onload = () => resolve();
@@ -60,6 +75,7 @@ async function load(): Promise<void> {
   view = fresh;
   chosen = []; marks = [];
   chosen = descend(view.picks, chosen, false);
+  showClocks($("clocks"), view.clocks, view.seat);
   draw();
   document.body.dataset.ply = String(view.ply);
   document.body.dataset.shown = String(Date.now());
@@ -89,10 +105,11 @@ function shape(spot: Hotspot): SVGElement {
 function statusText(v: View, next: Pick[]): string {
   if (v.status !== "active") return v.result?.reason ? `Game over: ${v.result.reason}` : `Game ${v.status}.`;
   if (v.seat === null) return "You are watching.";
-  if (v.secret) return "Your choice now is secret: make it in the menu the bot sent you by DM.";
-  if (!v.picks.length) return "Waiting for the other side…";
   if (posting) return "Playing…";
-  return next.length ? `Your move: choose a ${next[0].kind}.` : "Your move.";
+  if (v.secret) return "Your secret choice: only you see these options.";
+  if (!v.picks.length) return "Waiting for the other side…";
+  if (!next.length) return "Your move.";
+  return `Your move: choose ${/^[aeiou]/i.test(next[0].kind) ? "an" : "a"} ${next[0].kind}.`;
 }
 
 function draw(): void {
@@ -136,6 +153,44 @@ function draw(): void {
   }
   $("back").hidden = !marks.length;
   $("cancel").hidden = !marks.length;
+  drawReplay();
+}
+
+function drawReplay(): void {
+  if (!view) return;
+  const newest = view.ply, at = replay.at;
+  $<HTMLButtonElement>("first").disabled = $<HTMLButtonElement>("prev").disabled = at === 0 || newest === 0;
+  $<HTMLButtonElement>("next").disabled = $<HTMLButtonElement>("last").disabled = at === null;
+  $("at").textContent = at === null ? `${newest} / ${newest}` : `${at} / ${newest}`;
+  $("replay-label").textContent = at !== null && replay.step ? replay.step.label : "";
+  document.body.dataset.replay = at === null ? "" : String(at);
+  if (at === null) return;
+  $("title").textContent = `${view.title} #${view.game_id} · replay`;
+  $("status").textContent = at === newest ? "The newest position: press ▶| to play on." : `Move ${at} of ${newest}.`;
+  overlay.replaceChildren();
+  $("choices").replaceChildren();
+  $("back").hidden = $("cancel").hidden = true;
+}
+
+/** Show ply `to` as this viewer saw it (null: back to the live board). */
+async function stepTo(to: number | null): Promise<void> {
+  if (!view) return;
+  replay.at = to;
+  if (to === null) { replay.step = null; document.body.dataset.replay = ""; await load(); return; }
+  const ticket = ++stepping;
+  document.body.dataset.state = "loading";
+  const response = await api(`replay?ply=${to}`);
+  if (ticket !== stepping || replay.at !== to) return;
+  if (!response.ok) { showError(await errorOf(response)); document.body.dataset.state = "ready"; return; }
+  replay.step = await response.json() as Step;
+  await new Promise<void>((resolve) => {
+    image.onload = () => resolve();
+    image.onerror = () => resolve();
+    image.src = `/api/games/${gameId}/board.png?at=${to}&t=${encodeURIComponent(token)}`;
+  });
+  if (ticket !== stepping || replay.at !== to) return;
+  drawReplay();
+  document.body.dataset.state = "ready";
 }
 
 function offer(picks: Pick[]): void {
@@ -190,12 +245,20 @@ function connect(): void {
   socket.onopen = () => { retry = 500; void load(); }; // anything missed while away is in the fresh view
   socket.onmessage = (event) => {
     const data = JSON.parse(String(event.data));
+    document.body.dataset.heard = String(Date.now()); // for the latency test: when the push arrived
     if (data.type === "changed" && !posting) void load();
   };
   socket.onclose = () => { setTimeout(connect, retry); retry = Math.min(retry * 2, 10000); };
 }
 
 $("back").addEventListener("click", back);
+for (const button of ["first", "prev", "next", "last"] as const) {
+  $(button).addEventListener("click", () => { if (view) void stepTo(replay.target(button, view.ply)); });
+}
+document.addEventListener("keydown", (event) => { // ← and → step through the history too
+  const button = { ArrowLeft: "prev", ArrowRight: "next", Home: "first", End: "last" }[event.key];
+  if (button && view && !(event.target instanceof HTMLInputElement)) $(button).click();
+});
 $("cancel").addEventListener("click", () => { marks = []; chosen = view ? descend(view.picks, [], false) : []; draw(); });
 boardAccess((fresh) => { token = fresh; }).then((access) => { ({ gameId, token } = access); connect(); },
   (error) => { showError(String(error?.message ?? error)); document.body.dataset.state = "error"; });
