@@ -187,7 +187,7 @@ def create_app(host: Host, config: WebConfig, *, now: Callable[[], float] = time
     app[CONFIG_KEY] = config
     app[NOW_KEY] = now
     app[BUDGET_KEY] = Budget(config.burst, config.per_second)
-    hub = Hub(lambda game_id: calls.version(host, game_id))
+    hub = Hub(lambda game_id: calls.version(host, game_id), calls.feed(host))
     app[HUB_KEY] = hub
     calls.on_change(host, hub.changing)
     app.on_response_prepare.append(_headers)

@@ -1,8 +1,9 @@
 """Every call web/ makes into the host, in one place: when the host's services move, only this file changes.
 
 The services used: ``host.turns.play`` (version-checked by ``expected_ply``), ``host.session.row`` (the row, for
-its version), ``host.session.on_change`` (the change hook, run inside each committing transaction) and
-``host.clickable`` (the viewer's view, PNG, hotspots and picks).
+its version), ``host.session.on_change`` (the change hook, run inside each committing transaction),
+``host.changes`` (committed changes of every process) and ``host.clickable`` (the viewer's view, PNG, hotspots
+and picks).
 """
 
 from __future__ import annotations
@@ -11,9 +12,10 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 from host.app import Host
+from host.play.feed import ChangeFeed
 from host.results import HostError
 
-__all__ = ["HostError", "board_image", "board_view", "on_change", "play", "version"]
+__all__ = ["HostError", "board_image", "board_view", "feed", "on_change", "play", "version"]
 
 
 async def board_view(host: Host, game_id: int, user: int) -> dict[str, Any]:
@@ -45,3 +47,8 @@ def on_change(host: Host, hook: Callable[[int, int], Awaitable[None] | None]) ->
             await result
 
     host.session.on_change.append(changed)
+
+
+def feed(host: Host) -> ChangeFeed:
+    """Committed changes of every process on the database (``subscribe``; ``live`` while they arrive)."""
+    return host.changes
