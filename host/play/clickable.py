@@ -10,13 +10,14 @@ are made in the DM menus.
 from __future__ import annotations
 
 import asyncio
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field, fields
 from typing import TYPE_CHECKING, Any
 
 import render
 from engines import CHANCE, Game
 from host.play import bots
 from host.play.builder import SECRET
+from host.play.shared_renders import SharedRenders
 from host.results import GameRow, HostError
 
 if TYPE_CHECKING:
@@ -44,7 +45,9 @@ class BoardView:
     result: dict[str, Any] | None = None
 
     def to_json(self) -> dict[str, Any]:
-        return asdict(self)
+        """Shallow: the fields hold plain JSON data already (``asdict``'s deep copy cost more than the rest of
+        a view, bench/bench_web.py)."""
+        return {f.name: getattr(self, f.name) for f in fields(self)}
 
 
 def _observation(boards: Boards, row: GameRow, game: Game, seat: int | None) -> dict[str, Any]:
@@ -79,20 +82,27 @@ class Clickable:
 
     def __init__(self, boards: Boards) -> None:
         self.boards = boards
+        self.drawn: SharedRenders[tuple[dict[str, Any], dict[str, dict[str, Any]]]] = SharedRenders()
+        """(observation, hotspots) and the PNG, once per (game, version, seat) for all the pages open on a game
+        (host/play/shared_renders.py): read-only, shared by every answer."""
+        self.images: SharedRenders[bytes] = SharedRenders()
 
     async def board_view(self, game_id: int, user: int | None) -> BoardView:
         """The game as ``user`` may see it (``None``: a spectator), with the hotspots and the picks of their move."""
         row, game = await self.boards.loaded(game_id)
         seat = _seat(row, user)
-        observation = _observation(self.boards, row, game, seat)
-        spots = await asyncio.to_thread(render.hotspots, observation)
+
+        async def draw(observation: dict[str, Any]) -> tuple[dict[str, Any], dict[str, dict[str, Any]]]:
+            spots = await asyncio.to_thread(render.hotspots, observation)
+            return observation, {k: {"shape": s.shape, "points": list(s.points)} for k, s in spots.items()}
+
+        observation, hotspots = await self.drawn.get(  # the observation is taken now, at this version
+            (row.id, row.version, seat), lambda: draw(_observation(self.boards, row, game, seat)))
         picks, secret = _picks(row, game, user)
         outcome = game.outcome()
         return BoardView(game_id=row.id, game=row.game, title=game.title, status=row.status, ply=len(game.history),
-                         version=row.version, seat=seat, observation=observation,
-                         hotspots={k: {"shape": s.shape, "points": list(s.points)} for k, s in spots.items()},
+                         version=row.version, seat=seat, observation=observation, hotspots=hotspots,
                          picks=picks, secret=secret, result=outcome.to_dict() if outcome is not None else None)
-
 
     async def board_image(self, game_id: int, user: int | None, ply: int | None = None) -> bytes:
         """The viewer's board PNG; ``ply``: the position the page asks for, refused once the game moved past it
@@ -100,5 +110,6 @@ class Clickable:
         row, game = await self.boards.loaded(game_id)
         if ply is not None and ply != len(game.history):
             raise HostError("The game has moved on since this board was asked for: reload the view.")
-        observation = _observation(self.boards, row, game, _seat(row, user))
-        return await asyncio.to_thread(self.boards.renderer, observation)
+        seat = _seat(row, user)
+        return await self.images.get((row.id, row.version, seat), lambda: asyncio.to_thread(
+            self.boards.renderer, _observation(self.boards, row, game, seat)))
