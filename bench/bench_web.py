@@ -43,6 +43,12 @@ def load() -> str:
     return " ".join(Path("/proc/loadavg").read_text().split()[:3])
 
 
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU seconds a process used so far (``/proc/<pid>/stat``)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 def free_port() -> int:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
@@ -236,18 +242,21 @@ async def main(args: argparse.Namespace) -> None:
         bot = BotProcess(fake, target, env)
         await bot.start()
         try:
+            assert bot.proc is not None
             for pages in args.levels:
+                cpu = cpu_seconds(bot.proc.pid)
                 found = await level(fake, base, pages, args.moves, args.games, args.gap, rng)
+                cpu = (cpu_seconds(bot.proc.pid) - cpu) * 1000 / len(found)
                 samples = [sample[0] for sample in found]
                 parts = [percentile([sample[i] for sample in found], 50) for i in (1, 2, 3)]
                 p95 = percentile(samples, 95)
                 print(f"pages {pages:>4} + 2 players | move to other page's board n={len(samples):<4}"
                       f" p50={percentile(samples, 50):6.1f} ms p95={p95:6.1f} ms max={max(samples):6.1f} ms"
-                      f" (p50 POST answered {parts[0]:.0f}, message {parts[1]:.0f}, view {parts[2]:.0f} ms)"
+                      f" (p50 POST answered {parts[0]:.0f}, message {parts[1]:.0f}, view {parts[2]:.0f} ms;"
+                      f" bot CPU {cpu:.0f} ms per move, opening the pages included)"
                       f" | load {load()}", flush=True)
-                if p95 > TARGET_MS and pages:
-                    print(f"p95 passed {TARGET_MS:.0f} ms at {pages} pages")
-                    break
+                if p95 > TARGET_MS:
+                    print(f"  p95 over {TARGET_MS:.0f} ms at {pages} pages")
         except BaseException:
             print("\n".join(bot.lines[-40:]), file=sys.stderr)
             raise

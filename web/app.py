@@ -168,7 +168,7 @@ async def live(request: web.Request) -> web.WebSocketResponse:
     socket = web.WebSocketResponse(heartbeat=30, max_msg_size=1024)
     await socket.prepare(request)
     hub = request.app[HUB_KEY]
-    await hub.join(grant.game_id, socket)
+    await hub.join(grant.game_id, socket, player=await calls.seated(request.app[HOST_KEY], grant.game_id, grant.user))
     try:
         async for message in socket:  # the page only listens; anything it sends is ignored
             if message.type == WSMsgType.ERROR:

@@ -15,7 +15,7 @@ from host.app import Host
 from host.play.feed import ChangeFeed
 from host.results import HostError
 
-__all__ = ["HostError", "board_image", "board_view", "feed", "on_change", "play", "version"]
+__all__ = ["HostError", "board_image", "board_view", "feed", "on_change", "play", "seated", "version"]
 
 
 async def board_view(host: Host, game_id: int, user: int) -> dict[str, Any]:
@@ -30,6 +30,11 @@ async def board_image(host: Host, game_id: int, user: int, ply: int | None) -> b
 async def play(host: Host, game_id: int, user: int, move: str, ply: int) -> None:
     """Play ``move`` for ``user`` on the position of ``ply``: refused (``HostError``) on any other position."""
     await host.turns.play(game_id, user, move, expected_ply=ply)
+
+
+async def seated(host: Host, game_id: int, user: int) -> bool:
+    """Whether ``user`` plays in ``game_id`` (their page is told of a change before the spectators')."""
+    return (await host.session.row(game_id)).seat_of(user) is not None
 
 
 async def version(host: Host, game_id: int) -> int:

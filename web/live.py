@@ -28,6 +28,9 @@ COMMIT_WAIT = 5.0
 POLL = 0.01
 SWEEP = 2.0
 """Seconds between two reads of every watched game's version (one row read per watched game)."""
+SPECTATOR_DELAY = 0.1
+"""Seconds the spectators' pages are told after the players' pages: a change reloads every page at once, and
+the players' reloads (the next move waits on them) then do not queue behind a crowd's (bench/bench_web.py)."""
 
 
 class Feed(Protocol):
@@ -51,9 +54,12 @@ class Hub:
         self.pages: dict[int, set[web.WebSocketResponse]] = {}
         self.seen: dict[int, int] = {}
         """The newest version announced (or found by the sweep) per watched game."""
+        self.players: set[web.WebSocketResponse] = set()
+        """Pages of seated players: told first, so their reloads are not queued behind the spectators'."""
         self._tasks: set[asyncio.Task[None]] = set()
         self._sweeper: asyncio.Task[None] | None = None
         self._unsubscribe: Callable[[], Awaitable[None]] | None = None
+        self.spectator_delay = SPECTATOR_DELAY
 
     def start(self, every: float = SWEEP) -> None:
         """Start the sweep and hear the feed (on the running loop: the app's start-up)."""
@@ -91,13 +97,17 @@ class Hub:
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
 
-    async def join(self, game_id: int, socket: web.WebSocketResponse) -> None:
-        """Watch ``game_id`` for ``socket``: from the version now on (the page reloads its view on opening)."""
+    async def join(self, game_id: int, socket: web.WebSocketResponse, *, player: bool = False) -> None:
+        """Watch ``game_id`` for ``socket`` (``player``: a seated player's page): from the version now on (the
+        page reloads its view on opening)."""
         if game_id not in self.seen:
             self.seen[game_id] = await self.version(game_id)
         self.pages.setdefault(game_id, set()).add(socket)
+        if player:
+            self.players.add(socket)
 
     def leave(self, game_id: int, socket: web.WebSocketResponse) -> None:
+        self.players.discard(socket)
         sockets = self.pages.get(game_id)
         if sockets is not None:
             sockets.discard(socket)
@@ -132,7 +142,20 @@ class Hub:
                 return  # announced already (the feed, the hook's watcher and the sweep may all find it)
             self.seen[game_id] = version
         message = json.dumps({"type": "changed", "game_id": game_id, "version": version})
-        for socket in list(self.pages.get(game_id, ())):
+        sockets = self.pages.get(game_id, set())
+        players = [socket for socket in sockets if socket in self.players]
+        spectators = [socket for socket in sockets if socket not in self.players]
+        await self._send(game_id, players, message)
+        if players and spectators and self.spectator_delay > 0:
+            self._spawn(self._send(game_id, spectators, message, after=self.spectator_delay))
+        else:
+            await self._send(game_id, spectators, message)
+
+    async def _send(self, game_id: int, sockets: list[web.WebSocketResponse], message: str, after: float = 0.0
+                    ) -> None:
+        if after:
+            await asyncio.sleep(after)
+        for socket in sockets:
             try:
                 await socket.send_str(message)
             except (ConnectionError, RuntimeError):

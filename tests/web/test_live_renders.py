@@ -1,20 +1,23 @@
-"""All the pages open on a game share one render per (game, version, seat): a change reloads every page at
-once, and a dozen identical renders queued behind one another made the players' pages wait (bench_web)."""
+"""A change reloads every page on a game at once (bench_web): the pages share one render per (game, version,
+seat), and the players' pages are told first, so their reloads do not queue behind a crowd of spectators'."""
 
 from __future__ import annotations
 
 import asyncio
+import json
 import threading
 from pathlib import Path
 from typing import Any
 
 import pytest
+from aiohttp import WSMsgType
 
 import render
 from data.db import Database
 from host.app import Host
 from host.play.shared_renders import SharedRenders
-from tests.web.site import ALICE, BOB, NOW
+from tests.web.site import ALICE, BOB, CAROL, NOW, board_site
+from web.app import HUB_KEY
 
 SPECTATORS = [10**15 + i for i in range(12)]
 
@@ -99,3 +102,22 @@ async def test_a_failed_render_is_not_kept_and_a_page_that_gives_up_cancels_no_o
     gate.set()
     await shared.get((1, 1, None), slow)
     assert attempts == [1, 2, 2, 2, 2, 2]
+
+
+async def test_the_players_pages_are_told_before_the_spectators(tmp_path: Path) -> None:
+    """A crowd's reloads come after the players' (the next move waits on theirs), and still within a second."""
+    async with board_site(tmp_path) as site:
+        site.client.server.app[HUB_KEY].spectator_delay = 0.6
+        pages = {user: await site.client.ws_connect(f"/api/games/{site.game_id}/live", params={"t": site.token(user)})
+                 for user in (ALICE, BOB, CAROL)}
+        await asyncio.sleep(0.05)
+        row, game = await site.host.session.engine_copy(site.game_id)
+        seat = min(game.to_move())
+        await site.host.turns.play(site.game_id, row.user_at(seat), game.legal_moves(seat)[0])
+        for user in (ALICE, BOB):
+            assert (await asyncio.wait_for(pages[user].receive(), 1.0)).type == WSMsgType.TEXT
+        with pytest.raises(TimeoutError):
+            await asyncio.wait_for(asyncio.shield(spectator := asyncio.ensure_future(pages[CAROL].receive())), 0.3)
+        assert json.loads((await asyncio.wait_for(spectator, 1.0)).data)["type"] == "changed"
+        for page in pages.values():
+            await page.close()
