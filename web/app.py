@@ -180,8 +180,8 @@ async def live(request: web.Request) -> web.WebSocketResponse:
 
 def create_app(host: Host, config: WebConfig, *, now: Callable[[], float] = time.time,
                sweep: float = SWEEP) -> web.Application:
-    """The application over ``host``; its hub hears every committed change through the host's change hook,
-    and finds any other change of a watched game within ``sweep`` seconds."""
+    """The application over ``host``; its hub hears every committed change through the host's change feed (any
+    process, PostgreSQL) or change hook (this process), and finds any other within ``sweep`` seconds."""
     app = web.Application(middlewares=[errors], client_max_size=MAX_BODY)
     app[HOST_KEY] = host
     app[CONFIG_KEY] = config
