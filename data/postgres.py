@@ -116,8 +116,10 @@ class PostgresDatabase(Database):
 
     dialect = "postgres"
 
-    def __init__(self, pool: asyncpg.Pool) -> None:
+    def __init__(self, pool: asyncpg.Pool, url: str | None = None) -> None:
         self.pool = pool
+        self.url = url
+        """Where the pool connects: a listener (data/changes.py) opens its own connection there."""
 
     @classmethod
     async def connect(cls, url: str, *, pool_size: int = POOL_SIZE) -> PostgresDatabase:
@@ -126,7 +128,7 @@ class PostgresDatabase(Database):
         pool = await asyncpg.create_pool(
             url, min_size=min(2, pool_size), max_size=pool_size,
             server_settings={"lock_timeout": f"{int(WRITE_WAIT * 1000)}ms", "application_name": "zgames"})
-        return cls(pool)
+        return cls(pool, url)
 
     async def close(self) -> None:
         await self.pool.close()

@@ -31,6 +31,7 @@ from host.outbox import Outbox
 from host.play.boards import Boards, Renderer
 from host.play.builder import MoveBuilder
 from host.play.clickable import Clickable
+from host.play.feed import ChangeFeed
 from host.play.lobby import CHALLENGE_TTL, MAX_OPEN_CHALLENGES, Lobby
 from host.play.matches import Matches
 from host.play.session import ChangeHook, FinishHook, GameSession
@@ -94,6 +95,8 @@ class Host:
         """The move builder: a move by clicks, one step at a time (``host/play/builder.py``)."""
         self.clickable = Clickable(self.boards, self.clocks)
         """The clickable board page's views (``web/``): the viewer's observation, PNG, hotspots and picks."""
+        self.changes = ChangeFeed(db)
+        """Committed game changes of every process sharing the database (LISTEN/NOTIFY on PostgreSQL)."""
         self.ai = AiPlayers(self.session, self.turns, self.boards, self.outbox, clock, workers=ai_workers,
                             think_delay=ai_think_delay, pool=ai_pool,
                             turn_seconds=ai_turn_seconds)

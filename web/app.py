@@ -200,7 +200,7 @@ async def live(request: web.Request) -> web.WebSocketResponse:
     socket = web.WebSocketResponse(heartbeat=30, max_msg_size=1024)
     await socket.prepare(request)
     hub = request.app[HUB_KEY]
-    await hub.join(grant.game_id, socket)
+    await hub.join(grant.game_id, socket, player=await calls.seated(request.app[HOST_KEY], grant.game_id, grant.user))
     try:
         async for message in socket:  # the page only listens; anything it sends is ignored
             if message.type == WSMsgType.ERROR:
@@ -212,14 +212,14 @@ async def live(request: web.Request) -> web.WebSocketResponse:
 
 def create_app(host: Host, config: WebConfig, *, now: Callable[[], float] = time.time,
                sweep: float = SWEEP) -> web.Application:
-    """The application over ``host``; its hub hears every committed change through the host's change hook,
-    and finds any other change of a watched game within ``sweep`` seconds."""
+    """The application over ``host``; its hub hears every committed change through the host's change feed (any
+    process, PostgreSQL) or change hook (this process), and finds any other within ``sweep`` seconds."""
     app = web.Application(middlewares=[errors], client_max_size=MAX_BODY)
     app[HOST_KEY] = host
     app[CONFIG_KEY] = config
     app[NOW_KEY] = now
     app[BUDGET_KEY] = Budget(config.burst, config.per_second)
-    hub = Hub(lambda game_id: calls.version(host, game_id))
+    hub = Hub(lambda game_id: calls.version(host, game_id), calls.feed(host))
     app[HUB_KEY] = hub
     calls.on_change(host, hub.changing)
     app.on_response_prepare.append(_headers)

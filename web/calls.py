@@ -2,8 +2,8 @@
 
 The services used: ``host.turns.play`` (version-checked by ``expected_ply``), ``host.session.row`` (the row, for
 its version), ``host.session.on_change`` (the change hook, run inside each committing transaction),
-``host.boards.game_in_thread`` (an Activity's channel to its game) and ``host.clickable`` (the viewer's view,
-PNG, hotspots, picks and clocks, and the replay of each ply).
+``host.boards.game_in_thread`` (an Activity's channel to its game), ``host.changes`` (committed changes of every
+process) and ``host.clickable`` (the viewer's view, PNG, hotspots, picks and clocks, and the replay of each ply).
 """
 
 from __future__ import annotations
@@ -12,10 +12,11 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 from host.app import Host
+from host.play.feed import ChangeFeed
 from host.results import HostError
 
-__all__ = ["HostError", "board_image", "board_view", "game_in_channel", "on_change", "play", "replay_image",
-           "replay_step", "version"]
+__all__ = ["HostError", "board_image", "board_view", "feed", "game_in_channel", "on_change", "play", "replay_image",
+           "replay_step", "seated", "version"]
 
 
 async def board_view(host: Host, game_id: int, user: int) -> dict[str, Any]:
@@ -48,6 +49,11 @@ async def game_in_channel(host: Host, channel_id: int) -> int | None:
     return None if row is None else int(row.id)
 
 
+async def seated(host: Host, game_id: int, user: int) -> bool:
+    """Whether ``user`` plays in ``game_id`` (their page is told of a change before the spectators')."""
+    return (await host.session.row(game_id)).seat_of(user) is not None
+
+
 async def version(host: Host, game_id: int) -> int:
     """The game row's version: it grows with every committed write."""
     return int((await host.session.row(game_id)).version)
@@ -63,3 +69,8 @@ def on_change(host: Host, hook: Callable[[int, int], Awaitable[None] | None]) ->
             await result
 
     host.session.on_change.append(changed)
+
+
+def feed(host: Host) -> ChangeFeed:
+    """Committed changes of every process on the database (``subscribe``; ``live`` while they arrive)."""
+    return host.changes

@@ -13,9 +13,8 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import json
-from collections import OrderedDict
-from collections.abc import Awaitable, Callable
-from dataclasses import asdict, dataclass, field
+from collections.abc import Callable
+from dataclasses import dataclass, field, fields
 from typing import TYPE_CHECKING, Any
 
 import engines
@@ -25,6 +24,7 @@ from host.correspondence import clocks as timing
 from host.correspondence.timing import control_of
 from host.play import bots
 from host.play.builder import SECRET
+from host.play.shared_renders import SharedRenders
 from host.results import GameRow, HostError
 
 if TYPE_CHECKING:
@@ -55,7 +55,9 @@ class BoardView:
     """Per seat ``{seat, name, kind, left, running}``: seconds left as of this answer (``left`` None: no limit)."""
 
     def to_json(self) -> dict[str, Any]:
-        return asdict(self)
+        """Shallow: the fields hold plain JSON data already (``asdict``'s deep copy cost more than the rest of
+        a view, bench/bench_web.py)."""
+        return {f.name: getattr(self, f.name) for f in fields(self)}
 
 
 @dataclass(frozen=True)
@@ -116,33 +118,19 @@ def _label(game: Game, seat: int, text: str, own: bool) -> str:
 
 
 class Images:
-    """The last ``size`` board images by what they show: the pages of one position that see the same (both
-    players of a game without secrets, every spectator) share one drawing, and a drawing asked for while it
-    is being drawn is waited for, not drawn again. An image shows its observation without the viewer's
+    """Board images by what they show: the pages of one position that see the same (both players of a game
+    without secrets, every spectator) share one drawing, and a drawing asked for while it is being drawn is
+    waited for, not drawn again (``SharedRenders``). An image shows its observation without the viewer's
     ``seat`` (no renderer reads it), so it is drawn from exactly what its key says."""
 
     def __init__(self, draw: Callable[[dict[str, Any]], bytes], size: int = 64) -> None:
         self.draw = draw
-        self.size = size
-        self.done: OrderedDict[str, bytes] = OrderedDict()
-        self.drawing: dict[str, Awaitable[bytes]] = {}
+        self.shared: SharedRenders[bytes] = SharedRenders(size)
 
     async def image(self, observation: dict[str, Any]) -> bytes:
         shown = {k: v for k, v in observation.items() if k != "seat"}
         key = hashlib.sha256(json.dumps(shown, sort_keys=True, default=str).encode()).hexdigest()
-        if (found := self.done.get(key)) is not None:
-            self.done.move_to_end(key)
-            return found
-        if key not in self.drawing:
-            self.drawing[key] = asyncio.ensure_future(asyncio.to_thread(self.draw, shown))
-        try:
-            png = await asyncio.shield(self.drawing[key])  # a page gone away stops no other page's wait
-        finally:
-            self.drawing.pop(key, None)
-        self.done[key] = png
-        while len(self.done) > self.size:
-            self.done.popitem(last=False)
-        return png
+        return await self.shared.get(key, lambda: asyncio.to_thread(self.draw, shown))
 
 
 class Clickable:
@@ -152,18 +140,26 @@ class Clickable:
         self.boards = boards
         self.clocks = clocks
         self.images = Images(lambda observation: self.boards.renderer(observation))
+        self.drawn: SharedRenders[tuple[dict[str, Any], dict[str, dict[str, Any]]]] = SharedRenders()
+        """(observation, hotspots) once per (game, version, seat) for all the pages open on a game
+        (host/play/shared_renders.py): read-only, shared by every answer."""
 
     async def board_view(self, game_id: int, user: int | None) -> BoardView:
         """The game as ``user`` may see it (``None``: a spectator), with the hotspots and the picks of their move."""
         row, game = await self.boards.loaded(game_id)
         seat = _seat(row, user)
-        observation = _observation(self.boards, row, game, seat)
-        spots = await asyncio.to_thread(render.hotspots, {k: v for k, v in observation.items() if k != "seat"})
+
+        async def draw(observation: dict[str, Any]) -> tuple[dict[str, Any], dict[str, dict[str, Any]]]:
+            shown = {k: v for k, v in observation.items() if k != "seat"}
+            spots = await asyncio.to_thread(render.hotspots, shown)
+            return observation, {k: {"shape": s.shape, "points": list(s.points)} for k, s in spots.items()}
+
+        observation, hotspots = await self.drawn.get(  # the observation is taken now, at this version
+            (row.id, row.version, seat), lambda: draw(_observation(self.boards, row, game, seat)))
         picks, secret = _picks(row, game, user)
         outcome = game.outcome()
         return BoardView(game_id=row.id, game=row.game, title=game.title, status=row.status, ply=len(game.history),
-                         version=row.version, seat=seat, observation=observation,
-                         hotspots={k: {"shape": s.shape, "points": list(s.points)} for k, s in spots.items()},
+                         version=row.version, seat=seat, observation=observation, hotspots=hotspots,
                          picks=picks, secret=secret, result=outcome.to_dict() if outcome is not None else None,
                          clocks=await self.seat_clocks(row, game))
 

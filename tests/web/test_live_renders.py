@@ -1,0 +1,126 @@
+"""A change reloads every page on a game at once (bench_web): the pages share one render per (game, version,
+seat), and the players' pages are told first, so their reloads do not queue behind a crowd of spectators'."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import threading
+from pathlib import Path
+from typing import Any
+
+import pytest
+from aiohttp import WSMsgType
+
+import render
+from data.db import Database
+from host.app import Host
+from host.play.shared_renders import SharedRenders
+from tests.web.site import ALICE, BOB, CAROL, NOW, board_site
+from web.app import HUB_KEY
+
+SPECTATORS = [10**15 + i for i in range(12)]
+
+
+class CountingRenderer:
+    """The real renderer, counting its calls (it runs in threads)."""
+
+    def __init__(self) -> None:
+        self.calls: list[int] = []
+        self.lock = threading.Lock()
+
+    def __call__(self, observation: dict[str, Any]) -> bytes:
+        with self.lock:
+            self.calls.append(1)
+        return render.render(observation)
+
+
+async def zaic_host(tmp_path: Path) -> tuple[Host, CountingRenderer, int]:
+    renderer = CountingRenderer()
+    host = Host(await Database.open(tmp_path / "renders.sqlite3"), now=lambda: NOW, renderer=renderer)
+    lobby = await host.lobby.challenge(game="zaic", creator=ALICE, opponents=[BOB], guild_id=1, channel_id=2)
+    lobby = await host.lobby.accept(lobby.row.id, BOB)
+    renderer.calls.clear()  # the start's own board (the thread's)
+    return host, renderer, lobby.row.id
+
+
+async def test_a_dozen_pages_at_once_share_one_render_per_seat_and_a_move_renders_again(tmp_path: Path) -> None:
+    host, renderer, game_id = await zaic_host(tmp_path)
+    try:
+        viewers = [*SPECTATORS, ALICE, BOB]
+        views = await asyncio.gather(*(host.clickable.board_view(game_id, user) for user in viewers))
+        images = await asyncio.gather(*(host.clickable.board_image(game_id, user, 0) for user in viewers))
+        assert host.clickable.drawn.made == 3  # the public view and each seat's
+        pictures = {json.dumps({k: v for k, v in view.observation.items() if k != "seat"}, sort_keys=True)
+                    for view in views}
+        assert len(renderer.calls) == len(pictures)  # one drawing per picture: seats that see the same share it
+        assert len({images[i] for i in range(len(SPECTATORS))}) == 1
+        assert images[0] == await asyncio.to_thread(render.render, views[0].observation)
+        row, game = await host.session.engine_copy(game_id)
+        for user in (ALICE, BOB):
+            own = views[viewers.index(user)]
+            assert own.seat == row.seat_of(user) is not None
+            assert {k: v for k, v in own.observation.items() if k != "player_names"} == game.observation(own.seat)
+        mover = min(game.to_move())
+        await host.turns.play(game_id, row.user_at(mover), game.legal_moves(mover)[0])
+        renderer.calls.clear()
+        after = await asyncio.gather(*(host.clickable.board_image(game_id, user, 1) for user in SPECTATORS))
+        assert len(renderer.calls) == 1 and after[0] != images[0]
+        moved = await host.clickable.board_view(game_id, SPECTATORS[0])
+        assert moved.ply == 1 and moved.version == views[0].version + 1
+    finally:
+        await host.db.close()
+
+
+async def test_a_failed_render_is_not_kept_and_a_page_that_gives_up_cancels_no_one() -> None:
+    shared: SharedRenders[str] = SharedRenders(size=2)
+    attempts: list[int] = []
+    gate = asyncio.Event()
+
+    async def failing() -> str:
+        attempts.append(1)
+        raise ValueError("no")
+
+    async def slow() -> str:
+        attempts.append(2)
+        await gate.wait()
+        return "drawn"
+
+    with pytest.raises(ValueError):
+        await shared.get((1, 1, None), failing)
+    gate.set()
+    assert await shared.get((1, 1, None), slow) == "drawn" and attempts == [1, 2]  # tried again
+    gate.clear()
+    impatient = asyncio.create_task(shared.get((1, 2, None), slow))
+    patient = asyncio.create_task(shared.get((1, 2, None), slow))
+    await asyncio.sleep(0.01)
+    impatient.cancel()
+    gate.set()
+    assert await patient == "drawn" and attempts == [1, 2, 2]
+    await shared.get((1, 3, 0), slow)
+    await shared.get((1, 4, 0), slow)
+    assert shared.made == 5 and attempts == [1, 2, 2, 2, 2]
+    gate.clear()  # bounded to 2: the newest two are kept (a hit waits for nothing), (1, 1) renders again
+    assert await shared.get((1, 4, 0), slow) == "drawn" and attempts == [1, 2, 2, 2, 2]
+    gate.set()
+    await shared.get((1, 1, None), slow)
+    assert attempts == [1, 2, 2, 2, 2, 2]
+
+
+async def test_the_players_pages_are_told_before_the_spectators(tmp_path: Path) -> None:
+    """A crowd's reloads come after the players' (the next move waits on theirs), and still within a second."""
+    async with board_site(tmp_path) as site:
+        site.client.server.app[HUB_KEY].spectator_delay = 0.6
+        pages = {user: await site.client.ws_connect(f"/api/games/{site.game_id}/live", params={"t": site.token(user)})
+                 for user in (ALICE, BOB, CAROL)}
+        await asyncio.sleep(0.05)
+        row, game = await site.host.session.engine_copy(site.game_id)
+        seat = min(game.to_move())
+        await site.host.turns.play(site.game_id, row.user_at(seat), game.legal_moves(seat)[0])
+        for user in (ALICE, BOB):
+            assert (await asyncio.wait_for(pages[user].receive(), 1.0)).type == WSMsgType.TEXT
+        with pytest.raises(TimeoutError):
+            await asyncio.wait_for(asyncio.shield(spectator := asyncio.ensure_future(pages[CAROL].receive())), 0.3)
+        assert json.loads((await asyncio.wait_for(spectator, 1.0)).data)["type"] == "changed"
+        for page in pages.values():
+            await page.close()
