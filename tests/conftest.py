@@ -4,6 +4,7 @@ server: every test that uses ``db`` or ``host`` runs on both), and a host over i
 from __future__ import annotations
 
 import json
+import os
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 from typing import Any
@@ -14,6 +15,7 @@ import engines
 from data.db import Database
 from host.app import Host
 from tests.engines.toy import DiceNim
+from tests.once import SHARED_ENV
 from tests.pg import PgServer
 
 
@@ -34,6 +36,13 @@ def text_renderer(observation: dict[str, Any]) -> bytes:
     """Stands in for the PNG renderer in host tests: the bytes show exactly what was rendered."""
     return json.dumps(observation, sort_keys=True).encode()
 
+
+@pytest.fixture(scope="session", autouse=True)
+def shared_folder(tmp_path_factory: pytest.TempPathFactory) -> None:
+    """Under pytest-xdist, the folder every worker of this run shares (each worker's own temp folder sits in
+    it), for inputs computed once per run (tests/once.py)."""
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        os.environ[SHARED_ENV] = str(tmp_path_factory.getbasetemp().parent)
 
 
 @pytest.fixture(scope="session")

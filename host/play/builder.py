@@ -28,6 +28,8 @@ GROUP_MARK = "~"
 MAX_PATH = 24
 MAX_REMEMBERED = 10_000
 """Builders whose newest token a process remembers (a few hundred bytes each); the oldest are forgotten."""
+MAX_LISTED = 64
+"""Positions whose picks the builder keeps listed (the newest; games being built in at once)."""
 
 
 class StaleBuilder(HostError):
@@ -168,28 +170,32 @@ class MoveBuilder:
         self._play = play
         self.latest: dict[tuple[int, int], str] = {}
         """(game, user) -> the token of the newest builder this process opened: older ones refuse."""
+        self.listed: dict[tuple[int, int, int, int], tuple[list[tuple[str, tuple[Pick, ...]]], _Node]] = {}
+        """(game, version, seat, ply) -> the seat's picks and their tree: every press of one move reads the same
+        position, and listing a wide one costs (50 ms for a 4-player Zarathustra on 7x7). Every change to a game
+        bumps its version, so an entry never outlives its position."""
 
     async def open(self, game_id: int, user: int, token: str) -> Step:
         """A new builder for the user's move in the current position; it replaces any older one."""
         row, game = await self.load(game_id)
-        seat, picks = self._seat(row, game, user)
+        seat, tree = self._seat(row, game, user)
         self.latest.pop((game_id, user), None)  # re-inserted last: the oldest entries go first when full
         self.latest[(game_id, user)] = token
         while len(self.latest) > MAX_REMEMBERED:
             del self.latest[next(iter(self.latest))]  # forgotten: that builder still works, checked by its ply
-        return await self._step(row, game, seat, tree_of(picks), token, ())
+        return await self._step(row, game, seat, tree, token, ())
 
     async def show(self, game_id: int, user: int, ply: int, token: str, path: tuple[str, ...]) -> Step:
         """The builder after a pick, a Back, or a group opened: ``path`` is the whole state."""
         row, game = await self.load(game_id)
-        seat, picks = self._checked(row, game, user, ply, token)
-        return await self._step(row, game, seat, tree_of(picks), token, path)
+        seat, tree = self._checked(row, game, user, ply, token)
+        return await self._step(row, game, seat, tree, token, path)
 
     async def play(self, game_id: int, user: int, ply: int, token: str, path: tuple[str, ...]) -> Report:
         """Play the finished move of ``path``, version-checked like a button (the ply it was built on)."""
         row, game = await self.load(game_id)
-        _, picks = self._checked(row, game, user, ply, token)
-        node, _, _ = self._walk(tree_of(picks), path)
+        _, tree = self._checked(row, game, user, ply, token)
+        node, _, _ = self._walk(tree, path)
         if node.move is None:
             raise HostError("The move is not finished yet: pick the remaining steps first.")
         return await self._play(game_id, user, node.move, expected_ply=ply)
@@ -200,9 +206,8 @@ class MoveBuilder:
 
     # ----- checks -------------------------------------------------------------------------
 
-    @staticmethod
-    def _seat(row: GameRow, game: Game, user: int) -> tuple[int, list[tuple[str, tuple[Pick, ...]]]]:
-        """The seat the user builds a move for, and its picks (listed once a press: a wide step costs)."""
+    def _seat(self, row: GameRow, game: Game, user: int) -> tuple[int, _Node]:
+        """The seat the user builds a move for, and the tree of its picks (listed once a position)."""
         if row.status != "active":
             raise StaleBuilder(f"Game #{row.id} {captions.STATUS_SAID.get(row.status, row.status)}")
         seats = row.seats_of(user)
@@ -212,14 +217,24 @@ class MoveBuilder:
         if not movers:
             raise HostError(captions.not_your_turn(row, game, seats))
         seat = movers[0]
-        picks = game.move_picks(seat)
+        picks, tree = self._listed(row, game, seat)
         if picks and all(seq[0].kind == SECRET for _, seq in picks):
             raise HostError("Your choice now is secret: make it in the menu the bot sent you by DM "
                             "(or press My view under the board).")
-        return seat, picks
+        return seat, tree
+
+    def _listed(self, row: GameRow, game: Game, seat: int) -> tuple[list[tuple[str, tuple[Pick, ...]]], _Node]:
+        key = (row.id, row.version, seat, len(game.history))
+        found = self.listed.get(key)
+        if found is None:
+            picks = game.move_picks(seat)
+            found = self.listed[key] = (picks, tree_of(picks))
+            while len(self.listed) > MAX_LISTED:
+                del self.listed[next(iter(self.listed))]  # the oldest first
+        return found
 
     def _checked(self, row: GameRow, game: Game, user: int, ply: int,
-                 token: str) -> tuple[int, list[tuple[str, tuple[Pick, ...]]]]:
+                 token: str) -> tuple[int, _Node]:
         if len(game.history) > ply and game.history[ply][0] in row.seats_of(user):
             raise StaleBuilder("You have already moved from this position: see the newest board. "
                                "Nothing more was played.")

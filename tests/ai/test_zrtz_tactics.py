@@ -12,12 +12,14 @@ in the set.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from functools import cache
 from pathlib import Path
 
 import ai
 from engines.zrtz import Zrtz
 from engines.zrtz.boardspace import move_text, parse, read_text
+from tests.once import once
 
 RECORDS = Path(__file__).resolve().parent.parent / "data" / "zrtz-records"
 LAST_PLIES = 6
@@ -83,10 +85,20 @@ def tactics() -> tuple[list[Zrtz], list[Zrtz]]:
 
 @cache
 def tactics_where() -> tuple[list[Zrtz], list[Zrtz], set[tuple[str, int]]]:
-    """``tactics()`` and the (record, ply) of each forced win in two."""
+    """``tactics()`` and the (record, ply) of each forced win in two. Solving takes 18 s of CPU, so it runs once
+    per test run (tests/once.py); every worker rebuilds the positions by replaying the records."""
+    found = {(name, ply): kind for name, ply, kind in once("zrtz-tactics", solve_tactics)}
     one: list[Zrtz] = []
     two: list[Zrtz] = []
-    where: set[tuple[str, int]] = set()
+    for name, ply, position in record_positions():
+        kind = found.get((name, ply))
+        if kind is not None:
+            (one if kind == "one" else two).append(position)
+    return one, two, {key for key, kind in found.items() if kind == "two"}
+
+
+def record_positions() -> Iterator[tuple[str, int, Zrtz]]:
+    """(record, ply, position) of the last ``LAST_PLIES`` plies of every record, in order."""
     for path in sorted(RECORDS.glob("*.sgf")):
         record = parse(read_text(path))
         game = Zrtz.new(2, {"rings": record.rings})
@@ -97,20 +109,25 @@ def tactics_where() -> tuple[list[Zrtz], list[Zrtz], set[tuple[str, int]]]:
             seen.append(game.clone())
             game.play(turn.player, move_text(game, turn))
         for ply in range(max(0, len(seen) - LAST_PLIES), len(seen)):
-            position = seen[ply]
-            seat = position.turn
-            if len(position.legal_moves(seat)) > MAX_MOVES:
-                continue
-            left = [NODES]
-            try:
-                if wins_now(position, seat, left):
-                    one.append(position)
-                elif wins_in_two(position, seat, left):
-                    two.append(position)
-                    where.add((path.name, ply))
-            except TooBig:
-                continue
-    return one, two, where
+            yield path.name, ply, seen[ply]
+
+
+def solve_tactics() -> list[tuple[str, int, str]]:
+    """(record, ply, "one" or "two") of every position with a win in one, or a forced win in two but none in one."""
+    found = []
+    for name, ply, position in record_positions():
+        seat = position.turn
+        if len(position.legal_moves(seat)) > MAX_MOVES:
+            continue
+        left = [NODES]
+        try:
+            if wins_now(position, seat, left):
+                found.append((name, ply, "one"))
+            elif wins_in_two(position, seat, left):
+                found.append((name, ply, "two"))
+        except TooBig:
+            continue
+    return found
 
 
 def test_hard_takes_every_win_in_one() -> None:

@@ -95,7 +95,6 @@ more combinations in ``tests/host/test_builder_games.py``."""
 @pytest.mark.parametrize(("game", "players", "options"), GAMES, ids=[f"{g}-{p}p" for g, p, _ in GAMES])
 async def test_a_whole_game_by_builder_presses_only(harness: BotHarness, game: str, players: int,
                                                     options: dict[str, Any]) -> None:
-    harness.fake.timeout = 20
     async with harness.running() as bot:
         game_id = await start(harness, game, players, options)
         stats = await play_whole_game(harness, bot, game, game_id, f"{game}{players}")
