@@ -1,21 +1,36 @@
 """The Activity end to end in Debian's Chromium: the player to move presses **Play on the board** in the fake
 Discord; the fake Discord client opens the Activity in its iframe through the discordsays proxy; the real
 Embedded App SDK shakes hands, authorizes, the bot's server exchanges the code at the fake's OAuth2 endpoint,
-the SDK authenticates; the page shows that player's own board, renews its short session by itself, and a move
-made by clicks (after the first session token ran out) is played."""
+the SDK authenticates; the page shows that player's own board, renews its short session by itself, a move
+made by clicks (after the first session token ran out) is played, and the other player's reply by slash
+command reaches the page by itself."""
 
 from __future__ import annotations
 
 import time
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 
 import pytest
-from playwright.async_api import Frame, Page
+from playwright.async_api import Frame, Page, async_playwright
 
 from tests.e2e.conftest import BotHarness
+from tests.e2e.test_ai import legal_for
 from tests.e2e.test_board_link import serve_pages
 from tests.e2e.test_platform import challenge_and_accept, mover_name
-from tests.web.test_browser import browser_pages
+from tests.web.test_browser import CHROMIUM, FLAGS
 from web import tokens
+
+
+@asynccontextmanager
+async def one_page() -> AsyncIterator[Page]:
+    """A page in Debian's Chromium: the fake Discord client's window."""
+    async with async_playwright() as playwright:
+        browser = await playwright.chromium.launch(executable_path=CHROMIUM, headless=True, args=FLAGS)
+        try:
+            yield await (await browser.new_context(viewport={"width": 1280, "height": 900})).new_page()
+        finally:
+            await browser.close()
 
 
 async def activity_frame(page: Page, instance_id: str) -> Frame:
@@ -31,12 +46,11 @@ async def test_play_on_the_board_opens_the_activity_signed_in_and_a_click_move_i
     port = serve_pages(monkeypatch, harness)
     fake.activities.target = f"http://127.0.0.1:{port}"  # the Developer Portal's URL mapping for /
     monkeypatch.setattr(tokens, "SESSION_TTL", 4.0)  # the page must renew its session to move after 4 s
-    async with harness.running() as bot, browser_pages(1) as contexts:
+    async with harness.running() as bot, one_page() as page:
         game_id, first = await challenge_and_accept(harness, "zaic")
         mover = await mover_name(harness, bot, game_id)
         pressed = await fake.click(mover, first, f"za:{game_id}")
         launch = fake.activities.launch_of(pressed)
-        page = contexts[0].pages[0] if contexts[0].pages else await contexts[0].new_page()
         await page.goto(fake.activities.client.url(launch, fake.user(mover)))
         frame = await activity_frame(page, launch.instance_id)
         error = await frame.locator("#error").text_content()
@@ -67,3 +81,10 @@ async def test_play_on_the_board_opens_the_activity_signed_in_and_a_click_move_i
         row, game = await bot.host.session.engine_copy(game_id)
         assert len(game.history) == 1 and game.history[0][0] == row.seat_of(harness.user_id(mover))
         await page.screenshot(path=str(shots / "activity-1280.png"))
+        other = next(name for name in ("alice", "bob") if name != mover)
+        reply = legal_for(harness.database_path, game_id, harness.user_id(other))[0]
+        sent = time.monotonic()
+        played = await fake.slash(other, "zaic move", {"move": reply}, channel=fake.thread(f"Zaic #{game_id}"))
+        assert not played.ephemeral, played.original
+        await frame.wait_for_function("() => document.body.dataset.ply === '2'", timeout=5_000)  # no reload
+        print(f"slash move to the Activity's board: {time.monotonic() - sent:.2f} s")  # bench_web times it
