@@ -52,6 +52,11 @@ class Stages:
         self.render_s = 0.0
         self.encodes = 0
         self.encode_s = 0.0
+        self.statements = 0
+        """SQL statements sent to the database (PostgreSQL: each a round trip, BEGIN/COMMIT and pool resets
+        included; SQLite: each a call into the writer's or the reader's thread)."""
+        self.by_text: dict[str, int] | None = {} if os.environ.get("BENCH_SQL") else None
+        """``BENCH_SQL=1``: the statements counted by their text, written with each report."""
 
     def counted(self, fn: Callable[..., Any], kind: str) -> Callable[..., Any]:
         """``fn`` adding its calling thread's CPU time to ``kind`` ("render" or "encode")."""
@@ -66,12 +71,24 @@ class Stages:
                     setattr(self, f"{kind}_s", getattr(self, f"{kind}_s") + spent)
         return wrapper
 
+    def counting(self, fn: Callable[..., Any]) -> Callable[..., Any]:
+        """``fn`` (a database call: a coroutine, or aiosqlite's awaitable context) adding one to ``statements``."""
+        def wrapper(*args: Any, **kwargs: Any) -> Any:
+            self.statements += 1  # called on the event loop's thread only: no lock needed
+            if self.by_text is not None:
+                said = " ".join(str(args[1] if len(args) > 1 else kwargs.get("query", "?")).split())[:90]
+                self.by_text[said] = self.by_text.get(said, 0) + 1
+            return fn(*args, **kwargs)
+        return wrapper
+
     def line(self) -> str:
         cpu = os.times()
         with self.lock:
             return "bench-stages " + json.dumps({
                 "renders": self.renders, "render_s": self.render_s, "encodes": self.encodes,
-                "encode_s": self.encode_s, "process_s": cpu.user + cpu.system})
+                "encode_s": self.encode_s, "statements": self.statements,
+                **({"by_text": self.by_text} if self.by_text is not None else {}),
+                "process_s": cpu.user + cpu.system})
 
 
 ENCODERS = ("old", "new", "new1")
@@ -92,12 +109,29 @@ def install(encoder: str) -> tuple[Stages, Callable[[], None]]:
             setattr(module, name, encode if name == "to_png" else stages.counted(fn, "render"))
     if encoder == "new1":
         render.common.PNG_LEVEL = 1
+    saved += count_statements(stages)
 
     def restore() -> None:
         for module, name, fn in saved:
             setattr(module, name, fn)
 
     return stages, restore
+
+
+def count_statements(stages: Stages) -> list[tuple[Any, str, Any]]:
+    """Count every statement the bot sends: asyncpg's connection methods (the pool's reads, transactions'
+    statements, BEGIN/COMMIT and the reset on release all go through them) and aiosqlite's; returns what
+    was replaced, for ``restore``."""
+    import aiosqlite
+    import asyncpg
+
+    targets = [(asyncpg.connection.Connection, name) for name in ("execute", "executemany", "fetch", "fetchrow",
+                                                                   "fetchval")]
+    targets += [(aiosqlite.Connection, name) for name in ("execute", "executemany", "execute_fetchall")]
+    saved = [(cls, name, getattr(cls, name)) for cls, name in targets]
+    for cls, name, fn in saved:
+        setattr(cls, name, stages.counting(fn))
+    return saved
 
 
 def main() -> int:
