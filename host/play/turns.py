@@ -181,10 +181,9 @@ class Turns:
         right after Discord answered the send, before any other REST call: a crash before it commits posts the
         board again (the window docs/correspondence.md states), a crash after it does not. Returns the board it
         replaces, whose buttons the caller takes off (or the post itself when a newer board is already live)."""
-        with_ai = any(bots.is_ai(seat.user_id) for seat in report.row.seats)  # else no AI job: no statement
         replaced, hurried = await self.board_posts.shown(
-            BoardPost(report.row.id, channel_id, message_id, report.ply), done_key=report.owed,
-            hurry=bots.JOB_KINDS if with_ai else (), now=self.now())
+            BoardPost(report.row.id, channel_id, message_id, report.ply), done_key=report.owed, hurry=bots.JOB_KINDS,
+            now=self.now())
         for wake in self.on_shown if hurried else ():
             wake()
         return replaced
