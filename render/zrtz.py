@@ -1,6 +1,9 @@
 """ZÈRTZ board image: rings on a hexagon, shaded marbles, coordinates, the last move, captures and pool.
 
-Built only from ``Zrtz.observation``; the ring layout comes from the shared coordinate helper.
+Built only from ``Zrtz.observation``; the ring layout comes from the shared coordinate helper. A board starts
+from layers drawn once per board size (``layers``: the table, every ring bare and named, the panel's frame), so
+drawing one is mostly pasting: 2.6 ms instead of 5.8 (issue 24), with the same pixels as painting every part in
+turn (``bench/boards_before.py``, tests/render/test_cached_layers.py).
 """
 
 from __future__ import annotations
