@@ -1,9 +1,10 @@
-"""Boards drawn as before issue 24's layer cache, for the benches' baseline and the tests' reference.
+"""Boards drawn as before issue 24's layer caches, for the benches' baseline and the tests' reference.
 
-``render.zrtz`` now starts a board from cached layers (the table, every ring, the panel's frame) and lifts
-out what differs; ``zrtz`` here paints every part in turn, as the renderer did before (its code kept as it
-was, with the module's own helpers). ``tests/render/test_layers.py`` checks that the two give the same
-pixels and texts over seeded positions, and ``bench/bench_bot.py`` draws with it on the old side.
+``render.zrtz`` now starts a board from cached layers (the table, every ring, the panel's frame) and lifts out
+what differs, and ``render.zarathustra`` from its empty board; ``zrtz`` and ``zarathustra`` here paint every
+part in turn, as the renderers did before (their code kept as it was, with the modules' own helpers).
+``tests/render/test_cached_layers.py`` checks that both give the same pixels and texts over seeded positions,
+and ``bench/bench_bot.py`` draws ZÈRTZ with it on the old side.
 """
 
 from __future__ import annotations
@@ -14,6 +15,28 @@ from PIL import Image, ImageDraw
 
 from engines.zrtz.board import board
 from render.common import HIGHLIGHT, INK, MUTED, PAPER, SEAT_COLOURS, draw_centered, readable, text, to_png
+from render.zarathustra import (
+    BOARD_SIDE,
+    BOARD_TOP,
+    FILE_GUTTER,
+    FILES,
+    GRID,
+    RANK_GUTTER,
+    SQUARE,
+    TRAY_ROW,
+    TRAY_TOP,
+    _ghost,
+    _header,
+    _marks,
+    _square_xy,
+    _tray,
+    seat_colour,
+    skull_image,
+    tile_image,
+)
+from render.zarathustra import (
+    WIDTH as ZARATHUSTRA_WIDTH,
+)
 from render.zrtz import (
     BOARD_H,
     BOARD_W,
@@ -178,3 +201,46 @@ def panel(draw: ImageDraw.ImageDraw, obs: dict[str, Any], marks: dict[str, str])
         text(draw, (x, y + 14), "Last move", 19, fill=MUTED)
         text(draw, (x, y + 40), shown, 24, box=(x, y + 40, right, HEIGHT - 8), fill=SEAT_COLOURS[last["seat"]],
              lines=2)
+
+
+def zarathustra(obs: dict[str, Any]) -> bytes:
+    """``render.zarathustra.render`` as it was: the paper and the empty board drawn anew for every board."""
+    players = len(obs["hands"])
+    height = int(TRAY_TOP + players * TRAY_ROW + 4)
+    image = Image.new("RGBA", (ZARATHUSTRA_WIDTH, height), PAPER)
+    draw = ImageDraw.Draw(image)
+    _header(draw, obs)
+    _zarathustra_board(image, draw, obs, BOARD_TOP)
+    _tray(image, draw, obs, TRAY_TOP)
+    _marks(image, obs)
+    return to_png(image.convert("RGB"))
+
+
+def _zarathustra_board(image: Image.Image, draw: ImageDraw.ImageDraw, obs: dict[str, Any], top: float) -> None:
+    size = obs["size"]
+    cell = BOARD_SIDE / size
+    side = int(cell)
+    for f in range(size):
+        for r in range(size):
+            x, y = RANK_GUTTER + f * cell, top + (size - 1 - r) * cell
+            draw.rectangle((x, y, x + cell, y + cell), fill=SQUARE, outline=GRID, width=1)
+    for i in range(size):
+        draw_centered(draw, (RANK_GUTTER / 2, top + (size - 1 - i + 0.5) * cell), str(i + 1), 16, MUTED)
+        draw_centered(draw, (RANK_GUTTER + (i + 0.5) * cell, top + BOARD_SIDE + FILE_GUTTER / 2), FILES[i], 16,
+                      MUTED)
+    last = obs.get("last")
+    if last:
+        for dead in last["destroyed"]:
+            _ghost(draw, _square_xy(dead["square"], size, cell, top), cell, seat_colour(dead["owner"]))
+    for skull in obs.get("skulls", []):
+        x, y = _square_xy(skull, size, cell, top)
+        image.alpha_composite(skull_image(side), (int(x), int(y)))
+    for name, tile in obs["board"].items():
+        x, y = _square_xy(name, size, cell, top)
+        image.alpha_composite(tile_image(seat_colour(tile["owner"]), tile["edges"], side), (int(x), int(y)))
+    if last:
+        x, y = _square_xy(last["square"], size, cell, top)
+        width = max(4, side // 16)
+        draw.rectangle((x + 1, y + 1, x + cell - 1, y + cell - 1), outline=HIGHLIGHT, width=width)
+        draw.rectangle((x + 1 + width, y + 1 + width, x + cell - 1 - width, y + cell - 1 - width), outline=INK,
+                       width=1)

@@ -1,9 +1,9 @@
 """Boards drawn from cached layers are the boards painted part by part, pixel for pixel (issue 24: cheaper boards).
 
-The reference is ``bench/boards_before.py``: the renderer's code as it was before the layer cache. Seeded
-positions of every variant, seen by spectators and by players, with names of every kind, move-builder marks
-on rings and on the panel's marbles, the last move's marks (a placement, a removed ring, isolated rings, a
-capture path), and finished games.
+The reference is ``bench/boards_before.py``: the renderers' code as it was before the layer caches (ZÈRTZ,
+Zarathustra). Seeded positions of every variant, seen by spectators and by players, with names of every kind,
+move-builder marks (ZÈRTZ: on rings and on the panel's marbles), the last move's marks (a placement, a removed
+ring, isolated rings, a capture path; destroyed tiles), and finished games.
 """
 
 from __future__ import annotations
@@ -14,6 +14,7 @@ from typing import Any
 
 from PIL import Image, ImageChops
 
+import render.zarathustra
 import render.zrtz
 from bench import boards_before
 from engines.zrtz import Zrtz
@@ -71,6 +72,25 @@ def test_layered_boards_are_the_painted_boards_with_the_same_texts() -> None:
         seen["rings"].add(obs["rings"])  # type: ignore[attr-defined]
     assert seen["rings"] == {37, 48, 61}
     assert min(seen[k] for k in ("capture", "removed", "claimed", "finished", "marks")) > 0, seen
+
+
+def test_zarathustra_boards_from_the_cached_empty_board_are_the_painted_boards() -> None:
+    rng = random.Random(24)
+    found = [obs for _, obs in positions("zarathustra", 12, seed=24)]
+    for obs in found[::3]:
+        targets = sorted(render.zarathustra.hotspots(obs))
+        found.append({**obs, "highlights": {"picked": rng.sample(targets, 2), "offered": rng.sample(targets, 5)}})
+    sizes, ghosts = set(), 0
+    for obs in found:
+        with recording() as painted_texts:
+            painted = decoded(boards_before.zarathustra(dict(obs)))
+        with recording() as cached_texts:
+            cached = decoded(render.zarathustra.render(dict(obs)))
+        assert ImageChops.difference(painted, cached).getbbox() is None
+        assert sorted(map(repr, painted_texts)) == sorted(map(repr, cached_texts))
+        sizes.add((obs["size"], len(obs["hands"])))
+        ghosts += bool((obs.get("last") or {}).get("destroyed"))
+    assert len(sizes) >= 3 and ghosts > 0, (sizes, ghosts)
 
 
 def test_a_board_does_not_change_the_cached_layers() -> None:
