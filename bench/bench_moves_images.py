@@ -1,4 +1,4 @@
-"""Moves a second with board images drawn and Discord in the loop, old PNG encoder against new (issue 24).
+"""Moves a second with board images drawn and Discord in the loop, the move path before issue 24 against now.
 
 Run: ``.venv/bin/python -m bench.bench_moves_images --seconds 20 --rounds 3`` (``--backend sqlite|postgres|both``,
 ``--seconds`` measured per phase, ``--rounds`` of phases, ``--encoders old,new[,new1]``, ``--pairs`` of
@@ -352,7 +352,8 @@ async def main(args: argparse.Namespace) -> None:
             server.stop()
     print(LEGEND)
     print(f"\n{args.pairs} pairs of players, {args.game}, {args.seconds:.0f} s measured per phase, {os.cpu_count()}"
-          " cores; old: Pillow PNG level 3, new: render.common.to_png (new1: at zlib level 1)")
+          " cores; old: the move path before issue 24's cuts (Pillow PNG level 3, boards painted part by part, the"
+          " pool's reset statement), new: today's (new1: to_png at zlib level 1)")
     print("\n".join(summary(phases, args.encoders)))
 
 
