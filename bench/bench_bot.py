@@ -2,9 +2,11 @@
 
     BENCH_PNG=old .venv/bin/python -m bench.bench_bot --sync     (bench/bench_moves_images.py starts it)
 
-Production never runs this module. ``BENCH_PNG=old`` puts back the encoder boards had before issue 24
-(Pillow, compression level 3, its per-row filter search); ``new`` (the default) keeps ``render.common.to_png``;
-``new1`` is ``to_png`` at zlib level 1 (a candidate: faster, larger files).
+Production never runs this module. ``BENCH_PNG=old`` puts back the move path as it was before issue 24's
+cuts: the boards' encoder (Pillow, compression level 3, its per-row filter search), ZÈRTZ boards painted part by
+part instead of from cached layers (``bench/boards_before.py``), asyncpg's reset statement on every pool release
+and a game read in two statements; ``new`` (the default) keeps today's code; ``new1`` is that with ``to_png`` at
+zlib level 1 (a candidate: faster, larger files).
 Either way every board drawn is counted: the renderers and the encoder are wrapped to add up their own
 thread's CPU time, and on SIGUSR1 the process writes one ``bench-stages`` line of JSON to stderr (renders,
 CPU of drawing and of encoding, the process's own CPU), so a bench can split a move's cost by stage.
@@ -15,6 +17,7 @@ SIGUSR1 what ran since the last signal is written to PATH.
 from __future__ import annotations
 
 import cProfile
+import functools
 import importlib
 import io
 import json
@@ -52,9 +55,15 @@ class Stages:
         self.render_s = 0.0
         self.encodes = 0
         self.encode_s = 0.0
+        self.statements = 0
+        """SQL statements sent to the database (PostgreSQL: each a round trip, BEGIN/COMMIT and pool resets
+        included; SQLite: each a call into the writer's or the reader's thread)."""
+        self.by_text: dict[str, int] | None = {} if os.environ.get("BENCH_SQL") else None
+        """``BENCH_SQL=1``: the statements counted by their text, written with each report."""
 
     def counted(self, fn: Callable[..., Any], kind: str) -> Callable[..., Any]:
         """``fn`` adding its calling thread's CPU time to ``kind`` ("render" or "encode")."""
+        @functools.wraps(fn)
         def wrapper(*args: Any, **kwargs: Any) -> Any:
             started = time.thread_time()
             try:
@@ -66,12 +75,25 @@ class Stages:
                     setattr(self, f"{kind}_s", getattr(self, f"{kind}_s") + spent)
         return wrapper
 
+    def counting(self, fn: Callable[..., Any]) -> Callable[..., Any]:
+        """``fn`` (a database call: a coroutine, or aiosqlite's awaitable context) adding one to ``statements``."""
+        @functools.wraps(fn)
+        def wrapper(*args: Any, **kwargs: Any) -> Any:
+            self.statements += 1  # called on the event loop's thread only: no lock needed
+            if self.by_text is not None:
+                said = " ".join(str(args[1] if len(args) > 1 else kwargs.get("query", "?")).split())[:90]
+                self.by_text[said] = self.by_text.get(said, 0) + 1
+            return fn(*args, **kwargs)
+        return wrapper
+
     def line(self) -> str:
         cpu = os.times()
         with self.lock:
             return "bench-stages " + json.dumps({
                 "renders": self.renders, "render_s": self.render_s, "encodes": self.encodes,
-                "encode_s": self.encode_s, "process_s": cpu.user + cpu.system})
+                "encode_s": self.encode_s, "statements": self.statements,
+                **({"by_text": self.by_text} if self.by_text is not None else {}),
+                "process_s": cpu.user + cpu.system})
 
 
 ENCODERS = ("old", "new", "new1")
@@ -92,12 +114,60 @@ def install(encoder: str) -> tuple[Stages, Callable[[], None]]:
             setattr(module, name, encode if name == "to_png" else stages.counted(fn, "render"))
     if encoder == "new1":
         render.common.PNG_LEVEL = 1
+    if encoder == "old":
+        saved += before_the_move_path_cuts(stages, encode)
+    saved += count_statements(stages)
 
     def restore() -> None:
-        for module, name, fn in saved:
+        for module, name, fn in reversed(saved):  # a name patched twice gets its first value back last
             setattr(module, name, fn)
 
     return stages, restore
+
+
+def before_the_move_path_cuts(stages: Stages, encode: Callable[..., Any]) -> list[tuple[Any, str, Any]]:
+    """The old side as the move path was before issue 24's cuts, besides the encoder: ZÈRTZ boards painted part
+    by part (``bench/boards_before.py``), asyncpg's reset statement on every pool release, and a game read as
+    two statements (the game, then its seats). Returns what was replaced, for ``restore``."""
+    import asyncpg
+
+    import data.postgres
+    import render.zrtz
+    from bench import boards_before
+    from data.store import GameStore, Seat, _row_to_game
+
+    async def get(self: GameStore, game_id: int) -> Any:
+        row = await self.db.fetchone("SELECT * FROM games WHERE id = ?", (game_id,))
+        if row is None:
+            return None
+        seat_rows = await self.db.fetchall(
+            "SELECT seat, user_id, accepted, team FROM seats WHERE game_id = ? ORDER BY seat", (game_id,))
+        return _row_to_game(row, [Seat(r["seat"], r["user_id"], bool(r["accepted"]), r["team"]) for r in seat_rows])
+
+    saved = [(render.zrtz, "render", render.zrtz.render), (boards_before, "to_png", boards_before.to_png),
+             (data.postgres.PooledConnection, "get_reset_query", data.postgres.PooledConnection.get_reset_query),
+             (GameStore, "get", GameStore.get)]
+    render.zrtz.render = stages.counted(boards_before.zrtz, "render")
+    boards_before.to_png = encode
+    data.postgres.PooledConnection.get_reset_query = asyncpg.Connection.get_reset_query  # type: ignore[method-assign]
+    GameStore.get = get  # type: ignore[method-assign]
+    return saved
+
+
+def count_statements(stages: Stages) -> list[tuple[Any, str, Any]]:
+    """Count every statement the bot sends: asyncpg's connection methods (the pool's reads, transactions'
+    statements, BEGIN/COMMIT and the reset on release all go through them) and aiosqlite's; returns what
+    was replaced, for ``restore``."""
+    import aiosqlite
+    import asyncpg
+
+    targets = [(asyncpg.connection.Connection, name) for name in ("execute", "executemany", "fetch", "fetchrow",
+                                                                   "fetchval")]
+    targets += [(aiosqlite.Connection, name) for name in ("execute", "executemany", "execute_fetchall")]
+    saved = [(cls, name, getattr(cls, name)) for cls, name in targets]
+    for cls, name, fn in saved:
+        setattr(cls, name, stages.counting(fn))
+    return saved
 
 
 def main() -> int:

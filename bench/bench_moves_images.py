@@ -1,8 +1,8 @@
-"""Moves a second with board images drawn and Discord in the loop, old PNG encoder against new (issue 24).
+"""Moves a second with board images drawn and Discord in the loop, the move path before issue 24 against now.
 
 Run: ``.venv/bin/python -m bench.bench_moves_images --seconds 20 --rounds 3`` (``--backend sqlite|postgres|both``,
 ``--seconds`` measured per phase, ``--rounds`` of phases, ``--encoders old,new[,new1]``, ``--pairs`` of
-players, ``--game``, ``--profile PATH``).
+players, ``--game``, ``--profile PATH``, ``--sql``).
 
 The real bot runs as its own process (``bench/bench_bot.py``: ``bot.py`` with the encoder chosen by
 ``BENCH_PNG``) against the project's fake Discord: one process on a SQLite file, or two shard processes
@@ -170,14 +170,17 @@ class Phase:
                 f" {self.cpu['bot'] * 1000 / per:>7.1f} {self.cpu['draw'] * 1000 / per:>6.1f}"
                 f" {self.cpu['encode'] * 1000 / per:>6.1f} {self.cpu['bench'] * 1000 / per:>6.1f}"
                 f" {self.cpu['postgres'] * 1000 / per:>5.1f} {self.renders / per:>5.2f}"
+                f" {self.cpu['statements'] / per:>5.1f}"
                 f" {self.cpu['bot'] / self.seconds:>5.2f}")
 
 
 HEADER = (f"{'backend':<10} {'enc':<4} {'r':>2} {'moves/s':>8} {'p50 ms':>7} {'p95 ms':>7} {'load':>5}"
-          f" {'bot ms':>7} {'draw':>6} {'encode':>6} {'fake':>6} {'pg':>5} {'boards':>5} {'cores':>5}")
+          f" {'bot ms':>7} {'draw':>6} {'encode':>6} {'fake':>6} {'pg':>5} {'boards':>5} {'sql':>5} {'cores':>5}")
 LEGEND = ("(ms are CPU per move played: 'bot' all of the bot process(es), of it 'draw' and 'encode' the boards'"
           " drawing and PNG encoding; 'fake' this process: the fake Discord and the players; 'pg' the"
-          " PostgreSQL server; 'boards' boards drawn per move; 'cores' the bot process(es)' CPU seconds a second;"
+          " PostgreSQL server; 'boards' boards drawn per move; 'sql' SQL statements the bot sent per move"
+          " (PostgreSQL: round trips, BEGIN/COMMIT and the pool's reset included); 'cores' the bot process(es)'"
+          " CPU seconds a second;"
           " p50/p95 the reply time of every move sent)")
 
 
@@ -205,8 +208,14 @@ def postgres_cpu(server: PgServer | None) -> float:
 async def cpu_now(bots: list[BenchBot], server: PgServer | None) -> dict[str, float]:
     stages = [await b.stages() for b in bots]
     mine = os.times()
-    return {"bot": sum(s["process_s"] for s in stages), "draw": sum(s["render_s"] - s["encode_s"] for s in stages),
+    by_text: dict[str, float] = {}
+    for s in stages:
+        for said, n in s.get("by_text", {}).items():
+            by_text[f"sql: {said}"] = by_text.get(f"sql: {said}", 0) + n
+    return by_text | {
+            "bot": sum(s["process_s"] for s in stages), "draw": sum(s["render_s"] - s["encode_s"] for s in stages),
             "encode": sum(s["encode_s"] for s in stages), "renders": sum(s["renders"] for s in stages),
+            "statements": sum(s.get("statements", 0) for s in stages),
             "bench": mine.user + mine.system, "postgres": postgres_cpu(server)}
 
 
@@ -229,7 +238,7 @@ async def phase(pairs: list[Pair], db: Database, bots: list[BenchBot], server: P
     finally:
         stop.set()
         await asyncio.gather(*players)
-    spent = {k: after[k] - before[k] for k in after}
+    spent = {k: after[k] - before.get(k, 0) for k in after}
     return [m for m in moves if start <= m.at < end], spent, int(spent.pop("renders"))
 
 
@@ -244,9 +253,10 @@ async def start_all(pairs: list[Pair], db: Database) -> None:
     await asyncio.gather(*(begin(p) for p in pairs))
 
 
-def profiled(path: str | None, encoder: str, shard: int) -> dict[str, str]:
-    """``BENCH_PROFILE`` for the new side's bot processes when ``--profile`` asks."""
-    return {"BENCH_PROFILE": f"{path}.{shard}"} if path and encoder != "old" else {}
+def profiled(args: argparse.Namespace, encoder: str, shard: int) -> dict[str, str]:
+    """``BENCH_PROFILE`` for the new side's bot processes when ``--profile`` asks; ``BENCH_SQL`` for ``--sql``."""
+    sql = {"BENCH_SQL": "1"} if args.sql else {}
+    return sql | ({"BENCH_PROFILE": f"{args.profile}.{shard}"} if args.profile and encoder != "old" else {})
 
 
 async def run(backend: str, database: str, server: PgServer | None, args: argparse.Namespace) -> list[Phase]:
@@ -268,7 +278,7 @@ async def run(backend: str, database: str, server: PgServer | None, args: argpar
         try:
             for number in range(args.rounds * len(args.encoders)):
                 encoder = args.encoders[number % len(args.encoders)]
-                bots = [BenchBot(fake, database, {**e, "BENCH_PNG": encoder, **profiled(args.profile, encoder, k)})
+                bots = [BenchBot(fake, database, {**e, "BENCH_PNG": encoder, **profiled(args, encoder, k)})
                         for k, e in enumerate(env)]
                 await asyncio.gather(*(b.start() for b in bots))
                 if number == 0:
@@ -278,6 +288,10 @@ async def run(backend: str, database: str, server: PgServer | None, args: argpar
                              os.getloadavg()[0], cpu, renders)
                 phases.append(done)
                 print(done.line(), flush=True)
+                if args.sql:  # the statements of a move, most frequent first
+                    for said, n in sorted(cpu.items(), key=lambda kv: -kv[1]):
+                        if said.startswith("sql: ") and n:
+                            print(f"    {n / max(done.played, 1):5.2f}  {said[5:]}")
                 await asyncio.sleep(1)  # the last replies' own writes (board shown) finish
                 for b in bots:
                     errors = b.errors()
@@ -338,7 +352,8 @@ async def main(args: argparse.Namespace) -> None:
             server.stop()
     print(LEGEND)
     print(f"\n{args.pairs} pairs of players, {args.game}, {args.seconds:.0f} s measured per phase, {os.cpu_count()}"
-          " cores; old: Pillow PNG level 3, new: render.common.to_png (new1: at zlib level 1)")
+          " cores; old: the move path before issue 24's cuts (Pillow PNG level 3, boards painted part by part, the"
+          " pool's reset statement), new: today's (new1: to_png at zlib level 1)")
     print("\n".join(summary(phases, args.encoders)))
 
 
@@ -354,6 +369,8 @@ def parse(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--pairs", type=int, default=32, help="pairs of players, each in its own game")
     parser.add_argument("--profile", metavar="PATH", help="cProfile the event loop of every side but old: the"
                         " last measured window's stats in PATH.0 (PATH.1: the second shard process)")
+    parser.add_argument("--sql", action="store_true", help="count the bot's SQL statements by their text and"
+                        " print them per move after each phase")
     parser.add_argument("--game", choices=sorted(engines.GAMES), default="zrtz")
     return parser.parse_args(argv)
 

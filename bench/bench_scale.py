@@ -16,7 +16,8 @@ measures one given (empty) database instead. For each backend:
 
 Targets: ``recover()`` under 2 s at 50k games / 5M moves, RSS under 200 MB after touching every game,
 leaderboard p95 under 20 ms at 100k rows. Moves a second with board images drawn and Discord in the loop
-(issue 24's throughput target, old encoder against new in one run) are measured by bench/bench_moves_images.py.
+(issue 24's throughput target: the move path before its cuts against today's, interleaved in one run) are
+measured by bench/bench_moves_images.py.
 
 The games are 2-player Ziggurat games whose logs are prefixes of real random playouts (so every log replays),
 mostly finished, some active with deadlines, and a few of each kind of work start-up must still do: full

@@ -160,13 +160,17 @@ class GameStore:
                                  seats, now), True
 
     async def get(self, game_id: int) -> GameRow | None:
-        row = await self.db.fetchone("SELECT * FROM games WHERE id = ?", (game_id,))
-        if row is None:
+        """The game and its seats in one statement (every command reads it: on PostgreSQL a round trip less,
+        and the seats come from the same snapshot as the game)."""
+        rows = await self.db.fetchall(
+            "SELECT g.*, s.seat AS seat_no, s.user_id AS seat_user, s.accepted AS seat_accepted,"
+            " s.team AS seat_team FROM games g LEFT JOIN seats s ON s.game_id = g.id WHERE g.id = ?"
+            " ORDER BY s.seat", (game_id,))
+        if not rows:
             return None
-        seat_rows = await self.db.fetchall(
-            "SELECT seat, user_id, accepted, team FROM seats WHERE game_id = ? ORDER BY seat", (game_id,))
-        seats = [Seat(r["seat"], r["user_id"], bool(r["accepted"]), r["team"]) for r in seat_rows]
-        return _row_to_game(row, seats)
+        seats = [Seat(r["seat_no"], r["seat_user"], bool(r["seat_accepted"]), r["seat_team"])
+                 for r in rows if r["seat_no"] is not None]
+        return _row_to_game(rows[0], seats)
 
     async def moves(self, game_id: int) -> list[Move]:
         rows = await self.db.fetchall(

@@ -188,6 +188,13 @@ def record(text: str, bbox: Box, panel: Box, image: tuple[int, int], size: float
                           image, float(size), text if shown is None else shown))
 
 
+def note(drawn: Drawn) -> None:
+    """Note again a text drawn once into a cached layer, each time the layer is used."""
+    seen = _RECORDER.get()
+    if seen is not None:
+        seen.append(drawn)
+
+
 # ----- fitted text ---------------------------------------------------------------------------
 
 def _room(xy: tuple[float, float], anchor: str, box: Box) -> float:

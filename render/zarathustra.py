@@ -8,7 +8,7 @@ and keeps a render fast.
 
 from __future__ import annotations
 
-from functools import cache
+from functools import cache, lru_cache
 from typing import Any
 
 from PIL import Image, ImageDraw
@@ -21,9 +21,12 @@ from render.common import (
     PAPER,
     PICKED,
     SEAT_COLOURS,
+    Drawn,
     Hotspot,
     draw_centered,
     highlights,
+    note,
+    recording,
     seat_label,
     text,
     to_png,
@@ -150,18 +153,31 @@ def _header(draw: ImageDraw.ImageDraw, obs: dict[str, Any]) -> None:
         text(draw, (MARGIN, 42), "first move: no skulls yet", 15, box=line_box, fill=MUTED)
 
 
+@lru_cache(maxsize=16)
+def _grid(size: int, height: int) -> tuple[Image.Image, tuple[Drawn, ...]]:
+    """The paper with the empty board and its coordinates, drawn once per board size and picture height (a
+    board is a copy of it: the header and the trays lie outside it), and the coordinates' notes."""
+    image = Image.new("RGBA", (WIDTH, height), PAPER)
+    draw = ImageDraw.Draw(image)
+    cell = BOARD_SIDE / size
+    top = BOARD_TOP
+    with recording() as seen:
+        for f in range(size):
+            for r in range(size):
+                x, y = RANK_GUTTER + f * cell, top + (size - 1 - r) * cell
+                draw.rectangle((x, y, x + cell, y + cell), fill=SQUARE, outline=GRID, width=1)
+        for i in range(size):
+            draw_centered(draw, (RANK_GUTTER / 2, top + (size - 1 - i + 0.5) * cell), str(i + 1), 16, MUTED)
+            draw_centered(draw, (RANK_GUTTER + (i + 0.5) * cell, top + BOARD_SIDE + FILE_GUTTER / 2), FILES[i], 16,
+                          MUTED)
+    return image, tuple(seen)
+
+
 def _board(image: Image.Image, draw: ImageDraw.ImageDraw, obs: dict[str, Any], top: float) -> None:
+    """What stands on the empty board (``_grid``): the last move's ghosts, skulls, tiles and its frame."""
     size = obs["size"]
     cell = BOARD_SIDE / size
     side = int(cell)
-    for f in range(size):
-        for r in range(size):
-            x, y = RANK_GUTTER + f * cell, top + (size - 1 - r) * cell
-            draw.rectangle((x, y, x + cell, y + cell), fill=SQUARE, outline=GRID, width=1)
-    for i in range(size):
-        draw_centered(draw, (RANK_GUTTER / 2, top + (size - 1 - i + 0.5) * cell), str(i + 1), 16, MUTED)
-        draw_centered(draw, (RANK_GUTTER + (i + 0.5) * cell, top + BOARD_SIDE + FILE_GUTTER / 2), FILES[i], 16,
-                      MUTED)
     last = obs.get("last")
     if last:
         for dead in last["destroyed"]:
@@ -298,8 +314,11 @@ def render(obs: dict[str, Any]) -> bytes:
     and the move builder's marks when the observation carries ``highlights``."""
     players = len(obs["hands"])
     height = int(TRAY_TOP + players * TRAY_ROW + 4)
-    image = Image.new("RGBA", (WIDTH, height), PAPER)
+    grid, coordinates = _grid(obs["size"], height)
+    image = grid.copy()
     draw = ImageDraw.Draw(image)
+    for drawn in coordinates:
+        note(drawn)
     _header(draw, obs)
     _board(image, draw, obs, BOARD_TOP)
     _tray(image, draw, obs, TRAY_TOP)

@@ -146,17 +146,21 @@ class AiPlayers:
             return
         users = {s.seat: s.user_id for s in change.seats}
         ply = len(game.history)
+        enqueued = False
         for seat in sorted(game.to_move() - {CHANCE}):
             if bots.is_ai(users.get(seat)):
                 await jobs.enqueue(conn, kind=TURN, due_at=now + GRACE, now=now, game_id=row.id,
                                    payload={"seat": seat, "ply": ply}, dedupe=f"ai-turn:{row.id}:{ply}:{seat}")
+                enqueued = True
         offers = change.changes.get("draw_offers") or []
         asked = sorted({u for s in game.active_seats() if s not in offers and bots.is_ai(u := users.get(s))})
         for user in asked if offers else []:
             await jobs.enqueue(conn, kind=DRAW, due_at=now + GRACE / 2, now=now, game_id=row.id,
                                payload={"user": user, "ply": ply},
                                dedupe=f"ai-draw:{row.id}:{row.version}:{user}")
-        self.wake.set()
+            enqueued = True
+        if enqueued:  # a game without AI jobs wakes nobody: a worker pass is a read per lane
+            self.wake.set()
 
     async def hurry(self, game_id: int) -> None:
         """The report before the AI's turn is on screen: its jobs need not wait any longer."""

@@ -132,6 +132,28 @@ async def test_lock_serializes_transactions_on_a_key_and_waits_past_the_timeout_
         await db.close()
 
 
+async def test_a_released_connection_sends_no_reset_and_keeps_no_lock_or_setting(url: str) -> None:
+    """The pool skips asyncpg's reset statement on release (a round trip per read and per transaction): the
+    server's last statement on the connection is our own, and nothing the bot does leaves state behind."""
+    db = await PostgresDatabase.connect(url, pool_size=1)
+    watcher = await asyncpg.connect(url)
+    try:
+        pid = (await db.fetchall("SELECT pg_backend_pid()"))[0][0]
+        await db.fetchall("SELECT 'the last statement'")
+        await asyncio.sleep(0.05)
+        last = await watcher.fetchval("SELECT query FROM pg_stat_activity WHERE pid = $1", pid)
+        assert last == "SELECT 'the last statement'"
+        async with db.transaction() as tx:
+            await tx.lock("held in a transaction")
+            assert int((await tx.fetchone("SELECT pg_backend_pid()"))[0]) == pid  # the one pooled connection
+        assert await watcher.fetchval("SELECT pg_try_advisory_lock($1)", lock_id("held in a transaction"))
+        timeout = await db.fetchall("SELECT current_setting('lock_timeout')")
+        assert timeout[0][0] != "0"  # the pool's server_settings stay on the connection
+    finally:
+        await watcher.close()
+        await db.close()
+
+
 async def test_processes_starting_at_once_all_migrate_and_each_migration_applies_once(pg_server: PgServer) -> None:
     async with pg_server.fresh_database(migrated=False) as empty:
         started = await asyncio.gather(*(PostgresDatabase.connect(empty, pool_size=2) for _ in range(3)))

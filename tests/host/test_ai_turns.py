@@ -91,6 +91,26 @@ async def test_an_ai_seat_is_accepted_at_once_and_moves_by_a_job_named_in_the_ca
     assert await players.queue.pending(kind=ai_turns.TURN, game_id=game_id) == []
 
 
+async def test_the_job_worker_is_woken_by_an_ai_turn_and_not_by_every_move(ai_host: Host) -> None:
+    """A move of a game between people enqueues no AI job, so it wakes nobody (a worker pass costs a read a
+    lane); a move that makes it an AI's turn wakes the job loop at once."""
+    host, rng = ai_host, random.Random(2)
+    people = (await host.lobby.challenge(game="zaic", creator=A, opponents=[B])).row.id
+    assert (await host.lobby.accept(people, B)).started
+    host.worker.wakeup.clear()
+    row, game = await host.session.engine_copy(people)
+    await human_move(host, people, row.user_at(next(s for s in game.to_move() if s != CHANCE)), rng)
+    assert not host.worker.wakeup.is_set()
+    against_ai = (await host.lobby.challenge(game="zaic", creator=A, opponents=[HARD])).row.id
+    row, game = await host.session.engine_copy(against_ai)
+    if row.seats_of(A)[0] not in game.to_move():  # the AI opens: its turn job is already there
+        assert await host.ai.queue.pending(kind=ai_turns.TURN, game_id=against_ai)
+        return
+    host.worker.wakeup.clear()
+    await human_move(host, against_ai, A, rng)
+    assert host.worker.wakeup.is_set()
+
+
 async def test_a_crash_mid_search_loses_nothing_and_the_ai_moves_exactly_once(
         ai_host: Host, players: AiPlayers, clock: FakeClock, tmp_path: Path) -> None:
     host = ai_host

@@ -50,6 +50,35 @@ async def test_one_place_per_user_turns_across_servers_and_places_told() -> None
     assert told == {"b": [1], "c": [2, 3, 2, 1], "d": [2, 1]}
 
 
+def hog(megabytes: int) -> tuple[int, int]:
+    """In the child: hold ``megabytes`` (written, so resident) like a GIF being built; its pid and peak RSS (kB)."""
+    import os
+    import resource
+
+    block = b"x" * (megabytes << 20)
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    del block
+    return os.getpid(), peak
+
+
+async def test_a_recycling_lane_gives_a_gifs_memory_back_with_its_child() -> None:
+    """The GIF lane recycles its child after every call: the next call runs in a fresh process whose peak memory
+    is far below the 200 MB the last one held (a child kept alive keeps its peak: the C allocator holds it)."""
+    assert offload.LANES["GIF"].get("recycle") is True
+    for recycle in (True, False):
+        lane = offload.Lane("test", preload=(), recycle=recycle)
+        try:
+            first_pid, first_peak = await lane.run(1, None, hog, 200, cpu=30.0)
+            second_pid, second_peak = await lane.run(1, None, hog, 1, cpu=30.0)
+        finally:
+            await lane.stop()
+        assert first_peak > 200 << 10
+        if recycle:
+            assert second_pid != first_pid and second_peak < 100 << 10
+        else:
+            assert second_pid == first_pid and second_peak > 200 << 10
+
+
 async def test_a_place_message_that_fails_does_not_hurt_the_line() -> None:
     lane = offload.Lane("test", slots=1, depth=3, preload=())
 
