@@ -36,8 +36,9 @@ ROOT = Path(__file__).resolve().parents[1]
 PRELOAD = ("host.records.worker",)
 """Modules the import child imports when it starts, before any call."""
 READY = b"RDY\n"
-START_WAIT = 30.0
-"""Seconds a new child may take to import its modules (a loaded machine), outside any call's time cap."""
+START_WAIT = 120.0
+"""Seconds a new child may take to import its modules, outside any call's time cap: 30 s was too short for a GIF
+child at load 30 (bench_fair: 2 of 6 GIFs failed to start), and a child that never starts is still caught."""
 BACKSTOP = 20.0
 """Wall seconds per CPU second of cap (plus ``START_WAIT``) before a silent child is killed."""
 Place = Callable[[int], Awaitable[None]]
