@@ -83,6 +83,10 @@ class Rules:
         self._pieces: dict[int, tuple[tuple[int, ...], ...]] = {}
         self._cuts: dict[int, tuple[tuple[int, tuple[tuple[int, ...], ...]], ...]] = {}
         self._needed: dict[tuple[int, ...], float] = {}
+        self.jumps = [tuple((x, self.nb[x][d]) for d, x in enumerate(self.nb[r]) if x >= 0 and self.nb[x][d] >= 0)
+                      for r in range(self.n)]
+        """Per ring, (the ring jumped over, the landing ring) in every direction that stays on the full board."""
+        self._won: dict[tuple[int, ...], bool] = {}
         near = [{r} | {x for x in self.nb[r] if x >= 0} for r in range(self.n)]
         self.close = [frozenset(set().union(*(near[x] for x in near[r]))) for r in range(self.n)]
         """Rings within two steps of each ring."""
@@ -120,7 +124,12 @@ class Rules:
     # ----- rules --------------------------------------------------------------------------
 
     def won(self, caught: list[int]) -> bool:
-        return any(c >= g for c, g in zip(caught, self.goal, strict=True)) or min(caught) >= self.each
+        key = tuple(caught)
+        found = self._won.get(key)
+        if found is None:
+            found = self._won[key] = (any(c >= g for c, g in zip(caught, self.goal, strict=True))
+                                      or min(caught) >= self.each)
+        return found
 
     def edge(self, rings: int) -> tuple[int, ...]:
         """Rings of the board ``rings`` that could slide out if vacant (two neighbouring positions in a row empty)."""
@@ -165,18 +174,16 @@ class Rules:
 
     def captures(self, cells: list[int]) -> list[tuple[int, ...]]:
         """Every complete capture chain, as the rings the jumping marble stands on."""
-        nb = self.nb
+        jumps = self.jumps
         out: list[tuple[int, ...]] = []
 
         def extend(path: list[int], jumped: set[int]) -> None:
             at = path[-1]
             moved = False
-            for d in range(6):
-                over = nb[at][d]
-                if over < 0 or cells[over] < 0 or over in jumped:
+            for over, land in jumps[at]:
+                if cells[over] < 0 or over in jumped:
                     continue
-                land = nb[over][d]
-                if land >= 0 and cells[land] == VACANT:
+                if cells[land] == VACANT:
                     moved = True
                     jumped.add(over)
                     path.append(land)
@@ -188,7 +195,7 @@ class Rules:
 
         for start in range(self.n):
             colour = cells[start]
-            if colour < 0:
+            if colour < 0 or not any(cells[over] >= 0 and cells[land] == VACANT for over, land in jumps[start]):
                 continue
             cells[start] = VACANT
             try:
@@ -198,15 +205,11 @@ class Rules:
         return out
 
     def any_capture(self, cells: list[int]) -> bool:
-        nb = self.nb
-        for at in range(self.n):
-            if cells[at] < 0:
-                continue
-            for d in range(6):
-                over = nb[at][d]
-                if over >= 0 and cells[over] >= 0:
-                    land = nb[over][d]
-                    if land >= 0 and cells[land] == VACANT:
+        jumps = self.jumps
+        for at, colour in enumerate(cells):
+            if colour >= 0:
+                for over, land in jumps[at]:
+                    if cells[over] >= 0 and cells[land] == VACANT:
                         return True
         return False
 
