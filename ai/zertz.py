@@ -36,7 +36,8 @@ WIN = 100.0
 
 
 STATS: dict[str, int] = {}
-"""The depth the last ``choose`` completed (for the benchmarks)."""
+"""The depth the last ``choose`` completed, and ``searched``: root moves valued at the depth the work cut short
+(for the benchmarks)."""
 
 
 class OutOfWork(Exception):
@@ -637,6 +638,7 @@ def choose(game: Game, seat: int, texts: list[str], nodes: int, max_depth: int, 
     moves = [rules.parse(t) for t in texts]
     text_of = dict(zip(moves, texts, strict=True))
     scores = {}
+    STATS.clear()
     STATS["depth"] = 0
     if forced and max_depth >= 3:
         try:
@@ -677,6 +679,7 @@ def choose(game: Game, seat: int, texts: list[str], nodes: int, max_depth: int, 
                 values[move] = v
                 alpha = max(alpha, v)
         except OutOfWork:
+            STATS["searched"] = len(values)
             if order[0] in values:
                 best = max(values, key=values.__getitem__)
                 if values[best] >= values[order[0]]:
