@@ -36,7 +36,8 @@ WIN = 100.0
 
 
 STATS: dict[str, int] = {}
-"""The depth the last ``choose`` completed (for the benchmarks)."""
+"""The depth the last ``choose`` completed, and ``searched``: root moves valued at the depth the work cut short
+(for the benchmarks)."""
 
 
 class OutOfWork(Exception):
@@ -83,6 +84,10 @@ class Rules:
         self._pieces: dict[int, tuple[tuple[int, ...], ...]] = {}
         self._cuts: dict[int, tuple[tuple[int, tuple[tuple[int, ...], ...]], ...]] = {}
         self._needed: dict[tuple[int, ...], float] = {}
+        self.jumps = [tuple((x, self.nb[x][d]) for d, x in enumerate(self.nb[r]) if x >= 0 and self.nb[x][d] >= 0)
+                      for r in range(self.n)]
+        """Per ring, (the ring jumped over, the landing ring) in every direction that stays on the full board."""
+        self._won: dict[tuple[int, ...], bool] = {}
         near = [{r} | {x for x in self.nb[r] if x >= 0} for r in range(self.n)]
         self.close = [frozenset(set().union(*(near[x] for x in near[r]))) for r in range(self.n)]
         """Rings within two steps of each ring."""
@@ -120,7 +125,12 @@ class Rules:
     # ----- rules --------------------------------------------------------------------------
 
     def won(self, caught: list[int]) -> bool:
-        return any(c >= g for c, g in zip(caught, self.goal, strict=True)) or min(caught) >= self.each
+        key = tuple(caught)
+        found = self._won.get(key)
+        if found is None:
+            found = self._won[key] = (any(c >= g for c, g in zip(caught, self.goal, strict=True))
+                                      or min(caught) >= self.each)
+        return found
 
     def edge(self, rings: int) -> tuple[int, ...]:
         """Rings of the board ``rings`` that could slide out if vacant (two neighbouring positions in a row empty)."""
@@ -165,18 +175,16 @@ class Rules:
 
     def captures(self, cells: list[int]) -> list[tuple[int, ...]]:
         """Every complete capture chain, as the rings the jumping marble stands on."""
-        nb = self.nb
+        jumps = self.jumps
         out: list[tuple[int, ...]] = []
 
         def extend(path: list[int], jumped: set[int]) -> None:
             at = path[-1]
             moved = False
-            for d in range(6):
-                over = nb[at][d]
-                if over < 0 or cells[over] < 0 or over in jumped:
+            for over, land in jumps[at]:
+                if cells[over] < 0 or over in jumped:
                     continue
-                land = nb[over][d]
-                if land >= 0 and cells[land] == VACANT:
+                if cells[land] == VACANT:
                     moved = True
                     jumped.add(over)
                     path.append(land)
@@ -188,7 +196,7 @@ class Rules:
 
         for start in range(self.n):
             colour = cells[start]
-            if colour < 0:
+            if colour < 0 or not any(cells[over] >= 0 and cells[land] == VACANT for over, land in jumps[start]):
                 continue
             cells[start] = VACANT
             try:
@@ -198,15 +206,11 @@ class Rules:
         return out
 
     def any_capture(self, cells: list[int]) -> bool:
-        nb = self.nb
-        for at in range(self.n):
-            if cells[at] < 0:
-                continue
-            for d in range(6):
-                over = nb[at][d]
-                if over >= 0 and cells[over] >= 0:
-                    land = nb[over][d]
-                    if land >= 0 and cells[land] == VACANT:
+        jumps = self.jumps
+        for at, colour in enumerate(cells):
+            if colour >= 0:
+                for over, land in jumps[at]:
+                    if cells[over] >= 0 and cells[land] == VACANT:
                         return True
         return False
 
@@ -377,7 +381,6 @@ class Rules:
         if len(vacant) <= 4:
             return self.legal(pos)
         moves: list[tuple] = []
-        seen = set()
         quiet_ring = -1
         for r in vacant:
             removals = [q for q in free if q != r]
@@ -390,22 +393,38 @@ class Rules:
                     other = next((q for q in removals if q not in close), None)
                     if other is not None:
                         chosen.append(other)
-                for c in colours:
-                    for q in chosen:
-                        moves.append(("p", c, r, q))
-                        seen.add((c, r, q))
+                moves.extend(("p", c, r, q) for c in colours for q in chosen)
             elif quiet_ring < 0:
                 quiet_ring = r
+        claims: list[tuple] = []  # first: they win material at once
         for r, q, _ in self.isolations(pos):
             rings = [r] if r >= 0 else [v for v in (quiet_ring, *vacant) if v >= 0 and v != q][:1]
             qs = [q] if q >= 0 else ([x for x in free if x != r][:1] or [-1])
-            for at in rings:
-                for x in qs:
-                    for c in colours:
-                        if (c, at, x) not in seen:
-                            seen.add((c, at, x))
-                            moves.append(("p", c, at, x))
+            claims.extend(("p", c, at, x) for at in rings for x in qs for c in colours)
+        if claims:
+            claims = list(dict.fromkeys(claims))
+            taken = set(claims)
+            return claims + [m for m in moves if m not in taken]
         return moves
+
+    def far_removals(self, pos: Pos) -> set[int]:
+        """Free rings whose removal cannot matter within two placement turns wherever the marble goes (the
+        placed marble's own surroundings aside): more than two steps from every marble, so no capture lands
+        there, and neither cutting the board nor making a new cut possible (an isolation)."""
+        cells, rings = pos.cells, pos.rings
+        near: set[int] = set()
+        for r in range(self.n):
+            if cells[r] >= 0:
+                near |= self.close[r]
+        cutting = {q for q, _ in self.cuts(rings)}
+        out = set()
+        for q in self.free(pos):
+            if q in near or q in cutting:
+                continue
+            if {x for x, _ in self.cuts(rings & ~(1 << q))} - cutting:
+                continue
+            out.add(q)
+        return out
 
     def has_quiet(self, pos: Pos) -> bool:
         """A placement after which no capture is on and nothing is isolated (early exit)."""
@@ -488,6 +507,7 @@ class Searcher:
         self.deadline = deadline
         self.evaluate = evaluate or rules.evaluate
         self.made = 0
+        self.killers: dict[int, list[tuple]] = {}
 
     def make(self, pos: Pos, move: tuple) -> Pos:
         self.left -= 1
@@ -529,8 +549,7 @@ class Searcher:
                 if best >= beta:
                     return best
                 alpha = max(alpha, best)
-            moves = rules.active(pos)
-            depth -= 1
+            return self._placements(pos, rules.active(pos), depth - 1, alpha, beta, ply, best)
         children = [self.make(pos, m) for m in moves]
         children.sort(key=lambda c: self.static(c, seat), reverse=True)
         for child in children:
@@ -540,6 +559,32 @@ class Searcher:
                 if v > alpha:
                     alpha = v
                     if alpha >= beta:
+                        break
+        return best
+
+    def _placements(self, pos: Pos, moves: list[tuple], depth: int, alpha: float, beta: float, ply: int,
+                    best: float) -> float:
+        """A placement node's active moves, each made only when its turn comes: the placements that refuted a
+        sibling first (killers: a threat found once is usually the answer to the next root move too), then the
+        ones that claim marbles (``Rules.active`` lists them first), then the rest. A placement changes the
+        material only by claiming, so sorting by static value (making every child first) bought nothing
+        but the cost of making children a cutoff never reaches."""
+        killers = self.killers.setdefault(ply, [])
+        if killers:
+            listed = set(moves)
+            first = [k for k in killers if k in listed]
+            if first:
+                moves = first + [m for m in moves if m not in first]
+        for move in moves:
+            v = -self.negamax(self.make(pos, move), depth, -beta, -alpha, ply + 1)
+            if v > best:
+                best = v
+                if v > alpha:
+                    alpha = v
+                    if alpha >= beta:
+                        if move not in killers:
+                            killers.insert(0, move)
+                            del killers[2:]
                         break
         return best
 
@@ -593,6 +638,7 @@ def choose(game: Game, seat: int, texts: list[str], nodes: int, max_depth: int, 
     moves = [rules.parse(t) for t in texts]
     text_of = dict(zip(moves, texts, strict=True))
     scores = {}
+    STATS.clear()
     STATS["depth"] = 0
     if forced and max_depth >= 3:
         try:
@@ -610,19 +656,30 @@ def choose(game: Game, seat: int, texts: list[str], nodes: int, max_depth: int, 
         pass
     if len(scores) < len(moves):
         return text_of[max(scores, key=scores.__getitem__)] if scores else texts[0]
+    # a placement's removals far from everything lead to the same play within the horizon: one of them is
+    # searched for each colour and ring, the others take its value (a hair less, so a searched move is played)
+    far = rules.far_removals(pos) if moves[0][0] == "p" else set()
     for depth in range(1, max_depth + 1):
         order = sorted(moves, key=lambda m: scores[m], reverse=True)
         if scores[order[0]] >= WIN:
             break
         values: dict[tuple, float] = {}
+        stand_in: dict[tuple, tuple] = {}
         try:
             alpha = -WIN * 10
             for move in order:
+                if depth > 1 and move[0] == "p" and move[3] in far and move[3] not in rules.close[move[2]]:
+                    group = move[1], move[2]
+                    if group in stand_in:
+                        values[move] = values[stand_in[group]] - 1e-5
+                        continue
+                    stand_in[group] = move
                 child = searcher.make(pos, move)
                 v = -searcher.negamax(child, depth - 1, -WIN * 10, -alpha, 1) + noise(text_of[move])
                 values[move] = v
                 alpha = max(alpha, v)
         except OutOfWork:
+            STATS["searched"] = len(values)
             if order[0] in values:
                 best = max(values, key=values.__getitem__)
                 if values[best] >= values[order[0]]:

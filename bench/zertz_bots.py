@@ -159,6 +159,7 @@ def main() -> None:
     parser.add_argument("--pairs", default="hard-dumbot,hard-smartbot,medium-dumbot")
     parser.add_argument("--rings", default="37,61")
     parser.add_argument("--games", type=int, default=40)
+    parser.add_argument("--first", type=int, default=0, help="the first game's number (to split a match over runs)")
     parser.add_argument("--jobs", type=int, default=1)
     parser.add_argument("--verbose", action="store_true", help="a line per game")
     args = parser.parse_args()
@@ -168,12 +169,13 @@ def main() -> None:
                 level, bot = pair.split("-")
                 start = time.perf_counter()
                 scores, cpu = [], []
-                jobs = [(level, bot, rings, g) for g in range(args.games)]
+                jobs = [(level, bot, rings, g) for g in range(args.first, args.first + args.games)]
                 for score, spent in pool.map(match_game, jobs):
                     scores.append(score)
                     cpu.extend(spent)
                     if args.verbose:
-                        print(f"  game {len(scores)}: {score:g} cpu {' '.join(f'{t:.2f}' for t in spent)}", flush=True)
+                        times = " ".join(f"{t:.2f}" for t in spent)
+                        print(f"  game {args.first + len(scores)}: {score:g} cpu {times}", flush=True)
                 p, lo, hi = interval(scores)
                 print(f"{rings} rings {level} vs {bot}: {sum(scores):g}/{len(scores)} = {p:.2f} [{lo:.2f}, {hi:.2f}]"
                       f"  {level} CPU p50 {percentile(cpu, 50):.2f} s p95 {percentile(cpu, 95):.2f} s"
