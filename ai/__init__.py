@@ -63,12 +63,15 @@ def choose(game: Game, seat: int, level: str, *, seed: int, budget_s: float | No
     found = solve.winning_move(game, seat, moves, work.solve, work.solve_nodes)
     if found is not None:
         return found
-    if work.screen:  # fixed work: the screen counts positions, so the move stays the same for a seed
+    by_alphabeta = bool(work.alphabeta) and game.name in levels.ALPHABETA and solve.applies(game)
+    if work.screen and not by_alphabeta:  # fixed work: the screen counts positions (same move for a seed);
+        # alpha-beta already searches every reply, the tree search samples them (docs/ai.md, "Classical baselines")
         screened = anytime.screen(game, seat, moves, None, rng, work.screen)
         if screened.won or (screened.complete and len(screened.safe) == 1):
             return screened.best
-        moves = screened.safe if screened.complete else moves
-    if work.alphabeta and game.name in levels.ALPHABETA and solve.applies(game):
+        # cut short (wide openings): the moves checked and refuted go, the unchecked ones stay candidates
+        moves = screened.safe if screened.complete else [m for m in moves if m not in screened.refuted]
+    if by_alphabeta:
         return alphabeta.choose(game, seat, moves, work.alphabeta, rng)
     depth = round(levels.ROLLOUT_DEPTH.get(game.name, 10) * work.depth)
     root = mcts.search(game, seat, moves, work.iterations, depth, work.explore, rng, None, work.prior_visits)

@@ -45,9 +45,10 @@ Agent = Callable[[Game, int, random.Random], str]
 
 def level_agent(level: str, times: dict[str, list[float]]) -> Agent:
     def play(game: Game, seat: int, rng: random.Random) -> str:
-        start = time.perf_counter()
+        start, start_cpu = time.perf_counter(), time.process_time()
         move = ai.choose(game, seat, level, seed=rng.randrange(1 << 30))
         times.setdefault(level, []).append((time.perf_counter() - start) * 1000)
+        times.setdefault(f"{level} cpu", []).append((time.process_time() - start_cpu) * 1000)
         return move
     return play
 
