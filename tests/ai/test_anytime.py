@@ -119,3 +119,26 @@ def test_a_screen_at_fixed_work_is_deterministic_and_avoids_the_loss(monkeypatch
         first = ai.choose(game, seat, "medium", seed=3)
         assert first not in position["moves"]
         assert ai.choose(game, seat, "medium", seed=3) == first
+
+
+def test_a_screen_cut_short_refutes_only_what_the_full_screen_refutes() -> None:
+    """Fixed work drops the refuted moves of a screen cut short (wide openings), so those must be sound.
+
+    A refuted move's value is an upper bound below the best checked value less ``MARGIN``; the full screen's best
+    is at least as high, so it refutes the move too. The losing moves of each position are refuted in full.
+    """
+    cut_short_refuted = 0
+    for name, _, position in cases():
+        if position["kind"] == "win":
+            continue
+        game = load(name, position)
+        seat = position["seat"]
+        moves = game.legal_moves(seat)
+        full = anytime.screen(game, seat, moves, None, random.Random(1))
+        assert full.complete and set(position["moves"]) <= full.refuted
+        assert full.refuted.isdisjoint(full.safe) and full.refuted | set(full.safe) == set(moves)
+        for extra in (20, 100):
+            part = anytime.screen(game, seat, moves, None, random.Random(1), len(moves) + extra)
+            assert part.refuted <= full.refuted and part.refuted.isdisjoint(part.safe)
+            cut_short_refuted += bool(part.refuted) and not part.complete
+    assert cut_short_refuted >= 2  # the cut-short case is exercised, not only complete screens
