@@ -65,15 +65,14 @@ def choose(game: Game, seat: int, level: str, *, seed: int, budget_s: float | No
     found = solve.winning_move(game, seat, moves, work.solve, work.solve_nodes)
     if found is not None:
         return found
-    by_alphabeta = bool(work.alphabeta) and game.name in levels.ALPHABETA and solve.applies(game)
-    if work.screen and not by_alphabeta:  # fixed work: the screen counts positions (same move for a seed);
-        # alpha-beta already searches every reply, the tree search samples them (docs/ai.md, "Classical baselines")
+    if work.screen and (game.name, game.num_players) in levels.SCREENED:  # fixed work: the screen counts
+        # positions (same move for a seed); the tree search samples the replies, the screen reads them all
         screened = anytime.screen(game, seat, moves, None, rng, work.screen)
         if screened.won or (screened.complete and len(screened.safe) == 1):
             return screened.best
         # cut short (wide openings): the moves checked and refuted go, the unchecked ones stay candidates
         moves = screened.safe if screened.complete else [m for m in moves if m not in screened.refuted]
-    if by_alphabeta:
+    if work.alphabeta and game.name in levels.ALPHABETA and solve.applies(game):
         return alphabeta.choose(game, seat, moves, work.alphabeta, rng)
     depth = round(levels.ROLLOUT_DEPTH.get(game.name, 10) * work.depth)
     root = mcts.search(game, seat, moves, work.iterations, depth, work.explore, rng, None, work.prior_visits)
