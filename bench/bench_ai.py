@@ -130,8 +130,11 @@ def matches(names: list[str], games: int, times: dict[str, list[float]], jobs: i
                 for a, b in pairs:
                     start = time.perf_counter()
                     work = dict(levels.WORK)
-                    results = list(pool.map(match_game, [(name, players, a, b, g, work, options or {})
-                                                              for g in range(games)]))
+                    results = []
+                    for g, result in enumerate(pool.map(match_game, [(name, players, a, b, g, work, options or {})
+                                                                      for g in range(games)])):
+                        results.append(result)  # each game as it is in (in order): a cut-short run still counts
+                        print(f"  {name} {a} vs {b} game {g}: {result[0]:.2f}", flush=True)
                     scores = [score for score, _ in results]
                     for _, spent in results:
                         for level, samples in spent.items():
