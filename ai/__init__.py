@@ -73,7 +73,7 @@ def choose(game: Game, seat: int, level: str, *, seed: int, budget_s: float | No
         # cut short (wide openings): the moves checked and refuted go, the unchecked ones stay candidates
         moves = screened.safe if screened.complete else [m for m in moves if m not in screened.refuted]
     if work.alphabeta and game.name in levels.ALPHABETA and solve.applies(game):
-        return alphabeta.choose(game, seat, moves, work.alphabeta, rng, step=levels.ALPHABETA_STEP)
+        return alphabeta.choose(game, seat, moves, work.alphabeta, rng)
     depth = round(levels.ROLLOUT_DEPTH.get(game.name, 10) * work.depth)
     root = mcts.search(game, seat, moves, work.iterations, depth, work.explore, rng, None, work.prior_visits)
     return mcts.best_move(root, moves)

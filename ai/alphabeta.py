@@ -104,16 +104,13 @@ class Search:
 
 
 def choose(game: Game, seat: int, moves: list[str], nodes: int, rng: random.Random, deadline: float | None = None,
-           max_depth: int = 12, step: int = 1) -> str:
-    """The best move found by iterative deepening within ``nodes`` positions and by ``deadline`` (``seat`` to move).
-
-    ``step`` 2 deepens by whole turns, so every horizon ends after the opponent's reply (2, 4, ... plies).
-    """
-    return search(game, seat, moves, nodes, rng, deadline, max_depth, step)[0]
+           max_depth: int = 12) -> str:
+    """The best move found by iterative deepening within ``nodes`` positions and by ``deadline`` (``seat`` to move)."""
+    return search(game, seat, moves, nodes, rng, deadline, max_depth)[0]
 
 
 def search(game: Game, seat: int, moves: list[str], nodes: int, rng: random.Random, deadline: float | None = None,
-           max_depth: int = 12, step: int = 1) -> tuple[str, int]:
+           max_depth: int = 12) -> tuple[str, int]:
     """``choose``'s move and the depth it rests on (0: one ply only; 1: the replies too; ...).
 
     ``deadline`` is a ``clock.now()`` value.
@@ -129,7 +126,7 @@ def search(game: Game, seat: int, moves: list[str], nodes: int, rng: random.Rand
             static = ab.value(twin, 0)
             scores[move] = (static if static is not None else 0.5) + noise[move]
             children.append((move, twin))
-        for depth in range(1, max_depth, step):
+        for depth in range(1, max_depth):
             order = sorted(children, key=lambda c: scores[c[0]], reverse=True)
             if scores[order[0][0]] >= WIN:
                 break  # a won line is already in hand

@@ -50,10 +50,6 @@ ALPHABETA: frozenset[str] = frozenset({"zaic"})
 """Games where a level with ``alphabeta`` positions uses alpha-beta instead of the tree search (measured
 stronger at equal time, docs/ai.md); only two-player games without dice or secrets qualify."""
 
-ALPHABETA_STEP = 2
-"""Plies between the horizons of alpha-beta's deepening at fixed work: 2 ends every horizon after the opponent's
-reply (2 plies, then 4), where 1 also stopped after 3 plies, the mover's own move last (docs/ai.md)."""
-
 SCREENED: frozenset[tuple[str, int]] = frozenset({("zarathustra", 2), ("zodiac", 2)})
 """(game, players) where a level with ``screen`` positions screens at fixed work too: where it was measured to help
 against the classical baseline (docs/ai.md). Not Zaic (alpha-beta reads every reply already), not Ziggurat (its
