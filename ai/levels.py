@@ -69,10 +69,9 @@ GAME_SCALE: dict[tuple[str, int], float] = {
 several times one of ZÈRTZ."""
 
 
-LEVEL_SCALE: dict[tuple[str, str], float] = {("hard", "zrtz"): 0.4, ("hard", "zaic"): 1.7}
+LEVEL_SCALE: dict[tuple[str, str], float] = {("hard", "zrtz"): 0.4}
 """A further multiplier for one level in one game: hard's 1200 iterations fit 3 s everywhere but in ZÈRTZ,
-whose root priors alone value up to 1944 moves; Zaic's alpha-beta at 3000 positions took 1.5 s CPU at p95 and
-beat the classical baseline only 0.60 (n = 10), so it gets 5100 (docs/ai.md)."""
+whose root priors alone value up to 1944 moves."""
 
 
 LEVEL_NOISE: dict[tuple[str, str], float] = {("easy", "zrtz"): 0.6}
