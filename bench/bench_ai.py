@@ -121,7 +121,7 @@ def match_game(job: Job) -> tuple[float, dict[str, list[float]]]:
 
 
 def matches(names: list[str], games: int, times: dict[str, list[float]], jobs: int, pairs: list[tuple[str, str]],
-            players_only: set[int], options: dict | None = None, start: int = 0) -> None:
+            players_only: set[int], options: dict | None = None, first: int = 0) -> None:
     with ProcessPoolExecutor(jobs) as pool:
         for name in names:
             cls = engines.get(name)
@@ -133,7 +133,7 @@ def matches(names: list[str], games: int, times: dict[str, list[float]], jobs: i
                     work = dict(levels.WORK)
                     results = []
                     for g, result in enumerate(pool.map(match_game, [(name, players, a, b, g, work, options or {})
-                                                                      for g in range(start, start + games)]), start):
+                                                                      for g in range(first, first + games)]), first):
                         results.append(result)  # each game as it is in (in order): a cut-short run still counts
                         print(f"  {name} {a} vs {b} game {g}: {result[0]:.2f}", flush=True)
                     scores = [score for score, _ in results]
