@@ -46,15 +46,16 @@ TACTICAL: frozenset[str] = frozenset({"zrtz"})
 """Games where a level with ``tactical`` depth uses the forced-sequence search (``ai.zertz``: alpha-beta over whole
 turns, depth in placement turns, capture quiescence) instead of the tree search; docs/ai.md has the numbers."""
 
-ALPHABETA: frozenset[str] = frozenset({"zaic"})
-"""Games where a level with ``alphabeta`` positions uses alpha-beta instead of the tree search (measured
-stronger at equal time, docs/ai.md); only two-player games without dice or secrets qualify."""
+ALPHABETA: frozenset[str] = frozenset()
+"""Games where a level with ``alphabeta`` positions uses alpha-beta instead of the tree search; only two-player games
+without dice or secrets qualify. None now: Zaic's alpha-beta beat the classical baseline 0.60, its tree search
+behind the screen 1.00 (n = 10 each, docs/ai.md)."""
 
-SCREENED: frozenset[tuple[str, int]] = frozenset({("zarathustra", 2), ("zodiac", 2)})
+SCREENED: frozenset[tuple[str, int]] = frozenset({("zarathustra", 2), ("zodiac", 2), ("zaic", 2)})
 """(game, players) where a level with ``screen`` positions screens at fixed work too: where it was measured to help
-against the classical baseline (docs/ai.md). Not Zaic (alpha-beta reads every reply already), not Ziggurat (its
-plies are die uses: the second ply is mostly the mover's own next step), not 3-4 players (the second ply sees only
-the next seat); with ``budget_s`` every level screens everywhere."""
+against the classical baseline (docs/ai.md). Not Ziggurat (its plies are die uses: the second ply is mostly the
+mover's own next step; unmeasured), not 3-4 players (the second ply sees only the next seat); with ``budget_s``
+every level screens everywhere."""
 
 ROLLOUT_DEPTH: dict[str, int] = {"zarathustra": 4, "zaic": 6, "zrtz": 4, "zodiac": 8, "ziggurat": 30}
 """Rollout plies before the evaluation, per game (dice plies count too)."""
