@@ -48,8 +48,8 @@ turns, depth in placement turns, capture quiescence) instead of the tree search;
 
 ALPHABETA: frozenset[str] = frozenset()
 """Games where a level with ``alphabeta`` positions uses alpha-beta instead of the tree search; only two-player games
-without dice or secrets qualify. None now: Zaic's alpha-beta beat the classical baseline 0.60, its tree search
-behind the screen 1.00 (n = 10 each, docs/ai.md)."""
+without dice or secrets qualify. None now: Zaic's alpha-beta beat the classical baseline 0.60 (n = 10), its tree
+search behind the screen 0.90 (n = 20, docs/ai.md)."""
 
 SCREENED: frozenset[tuple[str, int]] = frozenset({("zarathustra", 2), ("zodiac", 2), ("zaic", 2)})
 """(game, players) where a level with ``screen`` positions screens at fixed work too: where it was measured to help
