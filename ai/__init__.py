@@ -48,8 +48,10 @@ def choose(game: Game, seat: int, level: str, *, seed: int, budget_s: float | No
     moves = book.filter_opening(game, seat, moves)
     if len(moves) == 1:
         return moves[0]
-    if work.noise and rng.random() < work.noise:
-        return rng.choice(moves)  # a beginner's level: now and then a move without thought (levels.LEVEL_NOISE)
+    if work.noise and rng.random() < work.noise:  # a beginner's level: now and then a move without thought
+        if budget_s is not None and game.name in levels.TACTICAL:
+            return _careless(game, seat, moves, rng, clock.now() + budget_s)
+        return rng.choice(moves)  # (levels.LEVEL_NOISE)
     if work.tactical and game.name in levels.TACTICAL:  # its own win search and forced sequences (ai/zertz.py)
         ties = {m: 1e-6 * rng.random() for m in moves}  # ties at random, but reproducibly
         # fixed work, a little less on the larger boards (a position costs more there: hard's p95 3.2 s on
@@ -63,16 +65,40 @@ def choose(game: Game, seat: int, level: str, *, seed: int, budget_s: float | No
     found = solve.winning_move(game, seat, moves, work.solve, work.solve_nodes)
     if found is not None:
         return found
-    if work.screen:  # fixed work: the screen counts positions, so the move stays the same for a seed
+    if work.screen and (game.name, game.num_players) in levels.SCREENED:  # fixed work: the screen counts
+        # positions (same move for a seed); the tree search samples the replies, the screen reads them all
         screened = anytime.screen(game, seat, moves, None, rng, work.screen)
         if screened.won or (screened.complete and len(screened.safe) == 1):
             return screened.best
-        moves = screened.safe if screened.complete else moves
+        # cut short (wide openings): the moves checked and refuted go, the unchecked ones stay candidates
+        moves = screened.safe if screened.complete else [m for m in moves if m not in screened.refuted]
     if work.alphabeta and game.name in levels.ALPHABETA and solve.applies(game):
         return alphabeta.choose(game, seat, moves, work.alphabeta, rng)
     depth = round(levels.ROLLOUT_DEPTH.get(game.name, 10) * work.depth)
     root = mcts.search(game, seat, moves, work.iterations, depth, work.explore, rng, None, work.prior_visits)
     return mcts.best_move(root, moves)
+
+
+def _careless(game: Game, seat: int, moves: list[str], rng: random.Random, deadline: float) -> str:
+    """A random ZÈRTZ move that offers the opponent neither a capture nor a win in one, if one is met in time.
+
+    Under a clock every level must beat random play (issue 27): uniformly random moves gave a capture away so
+    often that easy lost one game in ten. The moves are tried in a seeded random order with ``ai.zertz``'s move
+    maker (about 25 us a move); a win met on the way is taken. Without a clock the noise stays uniform.
+    """
+    order = list(moves)
+    rng.shuffle(order)
+    rules = zertz.rules_for(game)
+    pos = rules.from_game(game)
+    for tried, text in enumerate(order):
+        if tried % 8 == 7 and clock.now() >= deadline:
+            break
+        child = rules.play(pos, rules.parse(text))
+        if child.winner == seat:
+            return text
+        if child.winner is None and not rules.any_capture(child.cells) and not rules.wins_now(child):
+            return text
+    return order[0]
 
 
 def _anytime(game: Game, seat: int, level: str, moves: list[str], work: levels.Work, rng: random.Random,

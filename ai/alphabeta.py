@@ -30,6 +30,9 @@ class Search:
         self.seat = seat
         self.left = nodes
         self.deadline = deadline
+        self.made: dict[int, list[tuple[float, Game]]] = {}
+        """Each interior position's ordered children, kept across the deepening (keyed by the position's id:
+        every position searched below the root is one of these children, so it stays alive)."""
 
     def child(self, game: Game, who: int, move: str) -> Game:
         self.left -= 1
@@ -53,13 +56,17 @@ class Search:
         return None
 
     def ordered(self, game: Game, who: int) -> list[tuple[float, Game]]:
-        """Every child with its static value to ``seat``, best first for the mover."""
+        """Every child with its static value to ``seat``, best first for the mover (made once per search)."""
+        known = self.made.get(id(game))
+        if known is not None:
+            return known
         children = []
         for move in game.legal_moves(who):
             twin = self.child(game, who, move)
             static = self.value(twin, 0)
             children.append((static if static is not None else 0.5, twin))
         children.sort(key=lambda c: c[0], reverse=who == self.seat)
+        self.made[id(game)] = children
         return children
 
     def minimax(self, game: Game, depth: int, alpha: float, beta: float) -> float:

@@ -46,6 +46,8 @@ class Screened:
     won: bool = False
     complete: bool = False
     """Every move was checked to two plies."""
+    refuted: frozenset[str] = frozenset()
+    """Checked moves more than ``MARGIN`` below the best checked one: worse at two plies, whatever is unchecked."""
 
 
 class Screen:
@@ -56,6 +58,7 @@ class Screen:
         self.nodes = nodes
         self.made = 0
         self.killers: list[str] = []
+        self.teams = world.teams()
 
     def after(self, game: Game, who: int, move: str) -> Game:
         self.made += 1
@@ -85,7 +88,7 @@ class Screen:
             return self.leaf(game)
         who = min(movers)
         replies = game.legal_moves(who)
-        if who == self.seat:  # it moves again (a turn of several steps): its best step
+        if self.teams[who] == self.teams[self.seat]:  # it (or its partner) moves again: their best step
             return max((self.leaf(self.after(game, who, r)) for r in replies), default=self.leaf(game))
         present = set(replies)
         first = [k for k in self.killers if k in present]
@@ -140,4 +143,5 @@ def screen(game: Game, seat: int, moves: list[str], deadline: float | None, rng:
     if not values:
         return Screened(order[0], [order[0]])
     safe = sorted((m for m in values if values[m] >= best - MARGIN), key=values.__getitem__, reverse=True)
-    return Screened(safe[0], safe, complete=len(values) == len(moves))
+    refuted = frozenset(m for m in values if values[m] < best - MARGIN)
+    return Screened(safe[0], safe, complete=len(values) == len(moves), refuted=refuted)

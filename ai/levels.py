@@ -9,9 +9,9 @@ the root) add children best-first by a one-ply evaluation instead of at random (
 ``depth``: multiplier of the game's rollout depth; ``alphabeta``: positions for the alpha-beta search
 in the games of ``ALPHABETA`` (0: the tree search there too); ``tactical`` / ``tactical_nodes``: placement
 turns and positions of the forced-sequence search in the games of ``TACTICAL`` (0: the tree search there);
-``screen``: positions of the two-ply screen (``ai.anytime``) in front of the search at fixed work (0: none;
-with ``budget_s`` every level screens by the clock); ``noise``: the chance that the level plays
-a uniformly random legal move instead of searching (drawn from the seeded generator, so still deterministic;
+``screen``: positions of the two-ply screen (``ai.anytime``) in front of the search at fixed work in the games
+of ``SCREENED`` (0: none; with ``budget_s`` every level screens by the clock); ``noise``: the chance that the level
+plays a uniformly random legal move instead of searching (drawn from the seeded generator, so still deterministic;
 set per game in ``LEVEL_NOISE``).
 """
 
@@ -39,16 +39,23 @@ WORK: dict[str, Work] = {
     "easy": Work(iterations=24, solve=0, solve_nodes=0, explore=1.4),
     "medium": Work(iterations=160, solve=1, solve_nodes=600, tactical=2, tactical_nodes=22000),
     "hard": Work(iterations=1200, solve=3, solve_nodes=2500, prior_visits=10, depth=0.5, alphabeta=5000,
-                 tactical=3, tactical_nodes=120000),
+                 tactical=3, tactical_nodes=120000, screen=8000),
 }
 
 TACTICAL: frozenset[str] = frozenset({"zrtz"})
 """Games where a level with ``tactical`` depth uses the forced-sequence search (``ai.zertz``: alpha-beta over whole
 turns, depth in placement turns, capture quiescence) instead of the tree search; docs/ai.md has the numbers."""
 
-ALPHABETA: frozenset[str] = frozenset({"zaic"})
-"""Games where a level with ``alphabeta`` positions uses alpha-beta instead of the tree search (measured
-stronger at equal time, docs/ai.md); only two-player games without dice or secrets qualify."""
+ALPHABETA: frozenset[str] = frozenset()
+"""Games where a level with ``alphabeta`` positions uses alpha-beta instead of the tree search; only two-player games
+without dice or secrets qualify. None now: Zaic's alpha-beta beat the classical baseline 0.60 (n = 10), its tree
+search behind the screen 0.90 (n = 20, docs/ai.md)."""
+
+SCREENED: frozenset[tuple[str, int]] = frozenset({("zarathustra", 2), ("zodiac", 2), ("zaic", 2)})
+"""(game, players) where a level with ``screen`` positions screens at fixed work too: where it was measured to help
+against the classical baseline (docs/ai.md). Not Ziggurat (its plies are die uses: the second ply is mostly the
+mover's own next step; unmeasured), not 3-4 players (the second ply sees only the next seat); with ``budget_s``
+every level screens everywhere."""
 
 ROLLOUT_DEPTH: dict[str, int] = {"zarathustra": 4, "zaic": 6, "zrtz": 4, "zodiac": 8, "ziggurat": 30}
 """Rollout plies before the evaluation, per game (dice plies count too)."""

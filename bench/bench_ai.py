@@ -1,11 +1,12 @@
 """AI strength and speed: match results with 95% confidence intervals, and time per move per game and level.
 
 Run from the repository root: ``.venv/bin/python -m bench.bench_ai`` (slow at full size). Options:
-``--games N`` games per match-up (default 20), ``--scale X`` multiplies every level's search work
-(iterations and alpha-beta positions; e.g. 0.25 for a quick look; the report says so), ``--only zrtz,zaic``
-some games, ``--players 2,4`` some player counts, ``--pairs hard-medium`` some match-ups, ``--jobs N``
-match games in N processes, ``--timing N`` positions per game and level for the timing table (at full
-work), ``--no-matches`` / ``--no-timing``. The load average is printed with the results: the machine is
+``--games N`` games per match-up (default 20; ``--start K`` numbers them from K, to extend a run),
+``--scale X`` multiplies every level's search work (iterations and alpha-beta positions; e.g. 0.25 for a
+quick look; the report says so), ``--only zrtz,zaic`` some games, ``--players 2,4`` some player counts,
+``--pairs hard-medium`` some match-ups, ``--jobs N`` match games in N processes, ``--timing N`` positions
+per game and level for the timing table (at full work), ``--no-matches`` / ``--no-timing``. The load
+average is printed with the results: the machine is
 shared, so times are inflated when it is busy, while the match results count work, not seconds.
 
 ``--pairs hard-classical --players 2 --only zarathustra,zaic,zodiac,ziggurat`` plays the classical baselines
@@ -45,9 +46,10 @@ Agent = Callable[[Game, int, random.Random], str]
 
 def level_agent(level: str, times: dict[str, list[float]]) -> Agent:
     def play(game: Game, seat: int, rng: random.Random) -> str:
-        start = time.perf_counter()
+        start, start_cpu = time.perf_counter(), time.process_time()
         move = ai.choose(game, seat, level, seed=rng.randrange(1 << 30))
         times.setdefault(level, []).append((time.perf_counter() - start) * 1000)
+        times.setdefault(f"{level} cpu", []).append((time.process_time() - start_cpu) * 1000)
         return move
     return play
 
@@ -119,7 +121,7 @@ def match_game(job: Job) -> tuple[float, dict[str, list[float]]]:
 
 
 def matches(names: list[str], games: int, times: dict[str, list[float]], jobs: int, pairs: list[tuple[str, str]],
-            players_only: set[int], options: dict | None = None) -> None:
+            players_only: set[int], options: dict | None = None, first: int = 0) -> None:
     with ProcessPoolExecutor(jobs) as pool:
         for name in names:
             cls = engines.get(name)
@@ -129,8 +131,11 @@ def matches(names: list[str], games: int, times: dict[str, list[float]], jobs: i
                 for a, b in pairs:
                     start = time.perf_counter()
                     work = dict(levels.WORK)
-                    results = list(pool.map(match_game, [(name, players, a, b, g, work, options or {})
-                                                              for g in range(games)]))
+                    results = []
+                    for g, result in enumerate(pool.map(match_game, [(name, players, a, b, g, work, options or {})
+                                                                      for g in range(first, first + games)]), first):
+                        results.append(result)  # each game as it is in (in order): a cut-short run still counts
+                        print(f"  {name} {a} vs {b} game {g}: {result[0]:.2f}", flush=True)
                     scores = [score for score, _ in results]
                     for _, spent in results:
                         for level, samples in spent.items():
@@ -195,6 +200,7 @@ def main() -> None:
     parser.add_argument("--pairs", default="", help="match-ups, e.g. hard-medium,easy-greedy (default: all four)")
     parser.add_argument("--players", default="", help="player counts, e.g. 2,4 (default: all)")
     parser.add_argument("--screen", type=int, default=-1, help="hard's screen positions (ai.levels.Work.screen)")
+    parser.add_argument("--start", type=int, default=0, help="number of the first game (seeds): extends a run")
     parser.add_argument("--option", action="append", default=[], help="a game option, e.g. rings=61 (integers as such)")
     args = parser.parse_args()
     print(f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores at the start", flush=True)
@@ -215,7 +221,7 @@ def main() -> None:
     pairs = [tuple(p.split("-")) for p in args.pairs.split(",")] if args.pairs else list(PAIRS)
     times: dict[str, list[float]] = {}
     options = {k: int(v) if v.isdigit() else v for k, v in (o.split("=", 1) for o in args.option)}
-    matches(names, args.games, times, args.jobs, pairs, players, options)  # type: ignore[arg-type]
+    matches(names, args.games, times, args.jobs, pairs, players, options, args.start)  # type: ignore[arg-type]
     for level, samples in sorted(times.items()):
         print(f"match moves {level}: p50 {percentile(samples, 50):.0f} ms, p95 {percentile(samples, 95):.0f} ms")
 

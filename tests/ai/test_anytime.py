@@ -119,3 +119,58 @@ def test_a_screen_at_fixed_work_is_deterministic_and_avoids_the_loss(monkeypatch
         first = ai.choose(game, seat, "medium", seed=3)
         assert first not in position["moves"]
         assert ai.choose(game, seat, "medium", seed=3) == first
+
+
+def test_a_screen_cut_short_refutes_only_what_the_full_screen_refutes() -> None:
+    """Fixed work drops the refuted moves of a screen cut short (wide openings), so those must be sound.
+
+    A refuted move's value is an upper bound below the best checked value less ``MARGIN``; the full screen's best
+    is at least as high, so it refutes the move too. The losing moves of each position are refuted in full.
+    """
+    cut_short_refuted = 0
+    for name, _, position in cases():
+        if position["kind"] == "win":
+            continue
+        game = load(name, position)
+        seat = position["seat"]
+        moves = game.legal_moves(seat)
+        full = anytime.screen(game, seat, moves, None, random.Random(1))
+        assert full.complete and set(position["moves"]) <= full.refuted
+        assert full.refuted.isdisjoint(full.safe) and full.refuted | set(full.safe) == set(moves)
+        for extra in (20, 100):
+            part = anytime.screen(game, seat, moves, None, random.Random(1), len(moves) + extra)
+            assert part.refuted <= full.refuted and part.refuted.isdisjoint(part.safe)
+            cut_short_refuted += bool(part.refuted) and not part.complete
+    assert cut_short_refuted >= 2  # the cut-short case is exercised, not only complete screens
+
+
+def offers_capture(game: Game, seat: int, move: str) -> bool:
+    twin = game.clone()
+    twin.play(seat, move)
+    if twin.outcome() is not None:
+        return False
+    mover = min(twin.to_move())
+    return mover != seat and any("x" in m for m in twin.legal_moves(mover))
+
+
+def test_zertz_noise_under_a_clock_gives_no_capture_away(monkeypatch: pytest.MonkeyPatch) -> None:
+    """ZÈRTZ easy's random moves (``levels.LEVEL_NOISE``), under a clock, avoid offering a capture when they can.
+
+    Every move is noise here; in positions of a seeded random game where a good share of the moves offer one.
+    """
+    from ai import levels
+
+    monkeypatch.setitem(levels.LEVEL_NOISE, ("easy", "zrtz"), 1.0)
+    game = engines.get("zrtz").new(2, {})
+    rng = random.Random(4)
+    checked = 0
+    while checked < 3:
+        seat = min(game.to_move())
+        moves = game.legal_moves(seat)
+        if len(game.history) >= 6 and not any("x" in m for m in moves):
+            giving = {m for m in moves if offers_capture(game, seat, m)}
+            if 5 * len(giving) >= len(moves) and len(giving) < len(moves):
+                for seed in range(4):
+                    assert ai.choose(game, seat, "easy", seed=seed, budget_s=BUDGET) not in giving
+                checked += 1
+        game.play(seat, rng.choice(moves))
