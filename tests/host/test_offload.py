@@ -73,8 +73,8 @@ async def test_a_recycling_lane_gives_a_gifs_memory_back_with_its_child() -> Non
         finally:
             await lane.stop()
         assert first_peak > 200 << 10
-        if recycle:
-            assert second_pid != first_pid and second_peak < 100 << 10
+        if recycle:  # a fresh child's own peak (its imports: 60-170 MB by the machine) lacks the 200 MB held before
+            assert second_pid != first_pid and second_peak < first_peak - (150 << 10)
         else:
             assert second_pid == first_pid and second_peak > 200 << 10
 

@@ -30,7 +30,6 @@ from engines import CHANCE, Game
 from tests.web.site import ALICE, BOB, CAROL, Site, board_site
 from web.app import BUNDLE
 
-pytestmark = pytest.mark.asyncio(loop_scope="module")
 CHROMIUM = "/usr/bin/chromium"
 FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
          "--disable-sync", "--no-first-run", "--disable-background-timer-throttling",
@@ -47,8 +46,10 @@ least: the slow ones a shared 2-core machine at load 20-30 makes, up to 4 s seen
 USERS = (ALICE, BOB, CAROL)
 
 
-@pytest_asyncio.fixture(scope="module", loop_scope="module")
+@pytest_asyncio.fixture
 async def browser() -> AsyncIterator[Browser]:
+    """One Chromium per test (about a second to start): a browser shared by the module needs a module-scoped
+    event loop, whose closing hung under pytest-xdist's work stealing."""
     assert Path(CHROMIUM).exists(), "Chromium is missing: run `make chromium`"
     assert BUNDLE.exists(), "the page's script is not built: run `make web-client`"
     async with async_playwright() as playwright:
