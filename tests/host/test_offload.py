@@ -53,11 +53,12 @@ async def test_one_place_per_user_turns_across_servers_and_places_told() -> None
 def hog(megabytes: int) -> tuple[int, int]:
     """In the child: hold ``megabytes`` (written, so resident) like a GIF being built; its pid and peak RSS (kB)."""
     import os
-    import resource
+    from pathlib import Path
 
     block = b"x" * (megabytes << 20)
-    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
-    del block
+    status = Path("/proc/self/status").read_text()  # VmHWM: this process's own peak (ru_maxrss would carry
+    peak = int(next(line for line in status.splitlines() if line.startswith("VmHWM:")).split()[1])  # the forking
+    del block  # parent's peak across exec: a test worker's 170 MB)
     return os.getpid(), peak
 
 
@@ -73,8 +74,8 @@ async def test_a_recycling_lane_gives_a_gifs_memory_back_with_its_child() -> Non
         finally:
             await lane.stop()
         assert first_peak > 200 << 10
-        if recycle:  # a fresh child's own peak (its imports: 60-170 MB by the machine) lacks the 200 MB held before
-            assert second_pid != first_pid and second_peak < first_peak - (150 << 10)
+        if recycle:
+            assert second_pid != first_pid and second_peak < 100 << 10
         else:
             assert second_pid == first_pid and second_peak > 200 << 10
 
