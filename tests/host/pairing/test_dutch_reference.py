@@ -11,12 +11,10 @@ only by the "higher ranked" reading of E.4/E.5 (the reference ranks by pairing n
 
 from __future__ import annotations
 
-import warnings
-
 import pytest
 
 from host.tournaments.pairing.dutch import pair_dutch, players_of
-from host.tournaments.pairing.model import Game, Result
+from host.tournaments.pairing.model import Result
 from tests.host.pairing import reference_run as run
 from tests.host.pairing import test_dutch_rulings as named
 
@@ -28,25 +26,8 @@ Boards = set[tuple[int, int]]
 def reference(entrants: list[int], results: list[Result], round_: int, rounds: int, *, played_only: bool = False
               ) -> tuple[Boards, int | None]:
     """The reference's (white, black) boards and bye; ``played_only`` leaves unplayed rounds out of the colours."""
-    number = {e: i + 1 for i, e in enumerate(entrants)}
-    players = players_of(entrants, results, round_, (), rounds)
-    previous = {tuple(r.seats) for r in results if isinstance(r, Game) and not r.forfeit}
-    given = []
-    for p in players:
-        played = {r.round: ("white" if r.seats[0] == p.id else "black") for r in results
-                  if isinstance(r, Game) and not r.forfeit and p.id in r.seats}
-        colours = [played.get(r, "none") for r in range(1, round_)]
-        given.append({"id": p.id, "name": str(p.id), "score": p.score, "rating": 3000 - number[p.id],
-                      "starting_number": number[p.id], "pairing_number": number[p.id],
-                      "bye_count": p.byes, "forfeit_win_count": 0,
-                      "color_hist": [c for c in colours if c != "none"] if played_only else colours,
-                      "float_history": [p.floats.get(r, "none") for r in range(1, round_)]})
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        got = caissify.generate_pairings(system="dutch", players=given, previous_pairings=previous,
-                                         round_number=round_, total_rounds=rounds)
-    boards = {(g["white_id"], g["black_id"]) for g in got if not g.get("bye")}
-    return boards, next((g["white_id"] for g in got if g.get("bye")), None)
+    players = players_of(entrants, results, round_, (), rounds)  # pairing numbers in entry order, absentees too
+    return run.reference(players, results, round_, rounds, unplayed=not played_only)
 
 
 EXAMINED = {
