@@ -148,20 +148,25 @@ class Clickable:
         """The game as ``user`` may see it (``None``: a spectator), with the hotspots and the picks of their move."""
         row, game = await self.boards.loaded(game_id)
         seat = _seat(row, user)
-
-        async def draw(observation: dict[str, Any]) -> tuple[dict[str, Any], dict[str, dict[str, Any]]]:
-            shown = {k: v for k, v in observation.items() if k != "seat"}
-            spots = await asyncio.to_thread(render.hotspots, shown)
-            return observation, {k: {"shape": s.shape, "points": list(s.points)} for k, s in spots.items()}
-
-        observation, hotspots = await self.drawn.get(  # the observation is taken now, at this version
-            (row.id, row.version, seat), lambda: draw(_observation(self.boards, row, game, seat)))
+        observation, hotspots = await self._drawn(row, game, seat)
         picks, secret = _picks(row, game, user)
         outcome = game.outcome()
         return BoardView(game_id=row.id, game=row.game, title=game.title, status=row.status, ply=len(game.history),
                          version=row.version, seat=seat, observation=observation, hotspots=hotspots,
                          picks=picks, secret=secret, result=outcome.to_dict() if outcome is not None else None,
                          clocks=await self.seat_clocks(row, game))
+
+    async def _drawn(self, row: GameRow, game: Game, seat: int | None
+                     ) -> tuple[dict[str, Any], dict[str, dict[str, Any]]]:
+        """The viewer's observation and its hotspots, made once per (game, version, seat) for every page."""
+
+        async def draw(observation: dict[str, Any]) -> tuple[dict[str, Any], dict[str, dict[str, Any]]]:
+            shown = {k: v for k, v in observation.items() if k != "seat"}
+            spots = await asyncio.to_thread(render.hotspots, shown)
+            return observation, {k: {"shape": s.shape, "points": list(s.points)} for k, s in spots.items()}
+
+        return await self.drawn.get(  # the observation is taken now, at this version
+            (row.id, row.version, seat), lambda: draw(_observation(self.boards, row, game, seat)))
 
     async def seat_clocks(self, row: GameRow, game: Game) -> list[dict[str, Any]]:
         """Each seat's time left now (live clocks: also the banked time off turn; per-move clocks: the deadline
@@ -200,7 +205,8 @@ class Clickable:
         row, game = await self.boards.loaded(game_id)
         if ply is not None and ply != len(game.history):
             raise HostError("The game has moved on since this board was asked for: reload the view.")
-        return await self.images.image(_observation(self.boards, row, game, _seat(row, user)))
+        observation, _hotspots = await self._drawn(row, game, _seat(row, user))  # the view's, not made again
+        return await self.images.image(observation)
 
     async def replay_step(self, game_id: int, user: int | None, ply: int) -> ReplayStep:
         """The viewer's own view of ply ``ply`` (0: the start), replayed: their secrets of then, nobody else's."""
