@@ -51,14 +51,15 @@ async def test_one_place_per_user_turns_across_servers_and_places_told() -> None
 
 
 def hog(megabytes: int) -> tuple[int, int]:
-    """In the child: hold ``megabytes`` (written, so resident) like a GIF being built; its pid and peak RSS (kB)."""
+    """In the child: hold ``megabytes`` (written, so resident) like a GIF being built; its pid and peak RSS (kB).
+    The peak is VmHWM, this process's own: ru_maxrss carries the forking test worker's peak across exec."""
     import os
     from pathlib import Path
 
     block = b"x" * (megabytes << 20)
-    status = Path("/proc/self/status").read_text()  # VmHWM: this process's own peak (ru_maxrss would carry
-    peak = int(next(line for line in status.splitlines() if line.startswith("VmHWM:")).split()[1])  # the forking
-    del block  # parent's peak across exec: a test worker's 170 MB)
+    status = Path("/proc/self/status").read_text()
+    peak = int(next(line for line in status.splitlines() if line.startswith("VmHWM:")).split()[1])
+    del block
     return os.getpid(), peak
 
 
