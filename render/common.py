@@ -211,9 +211,14 @@ def _cut(draw: ImageDraw.ImageDraw | None, text: str, size: int, width: float, b
     """The longest prefix (plus an ellipsis when cut) that fits in ``width`` pixels."""
     if text_width(draw, text, size, bold) <= width:
         return text
-    while text and text_width(draw, text + "…", size, bold) > width:
-        text = text[:-1]
-    return text.rstrip() + "…"
+    low, high = 0, len(text) - 1  # the longest prefix that fits with its ellipsis, halving: each width drawn
+    while low < high:  # is a new mask, so shortening a character at a time cost seconds for a long line
+        middle = (low + high + 1) // 2
+        if text_width(draw, text[:middle] + "…", size, bold) <= width:
+            low = middle
+        else:
+            high = middle - 1
+    return text[:low].rstrip() + "…"
 
 
 def _wrap(draw: ImageDraw.ImageDraw | None, text: str, size: int, width: float, bold: bool) -> list[str]:

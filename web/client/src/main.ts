@@ -2,7 +2,8 @@
 // the viewer's legal moves as a prefix tree (like the move builder); the final click posts the move with the
 // ply it was made on. A WebSocket says when the game changed, and the page reloads its view. A secret choice
 // (Zodiac's duel pick and king) is offered as buttons to its player only; the replay controls step through the
-// history as this viewer saw it; the clocks count down.
+// history as this viewer saw it; the clocks count down. The board image of a change is fetched as soon as the
+// change is announced, beside the view (not after it), and shown once decoded: the old board stays until then.
 
 import { boardAccess } from "./activity";
 import { Pick, Move, descend, nextPicks, finished } from "./picks";
@@ -21,7 +22,7 @@ const SVG = "http://www.w3.org/2000/svg";
 let gameId = 0; // from the board link, or from Discord's sign-in inside an Activity (activity.ts)
 let token = "";
 const $ = <T extends HTMLElement>(id: string) => document.getElementById(id) as T;
-const image = $<HTMLImageElement>("image");
+let image = $<HTMLImageElement>("image");
 const overlay = document.getElementById("overlay") as unknown as SVGSVGElement;
 
 let view: View | null = null;
@@ -31,6 +32,35 @@ let loading = 0;
 let posting = false;
 const replay = new Replay();
 let stepping = 0; // the replay's own ticket: a live change arriving meanwhile must not drop the step asked for
+
+/** The board image at `url`, decoded off screen (null: refused, e.g. the game moved past that ply). */
+async function fetchBoard(url: string): Promise<HTMLImageElement | null> {
+  const next = new Image();
+  next.src = url;
+  try { await next.decode(); return next; } catch { return null; }
+}
+
+/** The decoded image takes the place of the shown one (which stays until then). */
+function showBoard(next: HTMLImageElement): void {
+  next.id = image.id; next.alt = image.alt;
+  image.replaceWith(next);
+  image = next;
+}
+
+const boardUrl = (ply: number, version: number) =>
+  `/api/games/${gameId}/board.png?ply=${ply}&v=${version}&t=${encodeURIComponent(token)}`;
+
+/** The image fetched ahead when a change was announced: a guess of its ply (the next one after the last guess
+ * or the view) and the announced version. The view's own image URL is the same when the guess was right, so
+ * the load takes this one instead of asking again; a wrong guess is refused (409) and costs one request. */
+let ahead: { ply: number; url: string; ready: Promise<HTMLImageElement | null> } | null = null;
+
+function fetchAhead(version: number): void {
+  if (!view || replay.at !== null || view.status !== "active" || version <= view.version) return;
+  const ply = (ahead && ahead.ply > view.ply ? ahead.ply : view.ply) + 1;
+  const url = boardUrl(ply, version);
+  ahead = { ply, url, ready: fetchBoard(url) };
+}
 
 async function api(path: string, init?: RequestInit): Promise<Response> {
   return fetch(`/api/games/${gameId}/${path}`, {
@@ -53,7 +83,10 @@ async function load(): Promise<void> {
   document.body.dataset.state = "loading";
   const response = await api("view");
   if (ticket !== loading) return;
-  if (!response.ok) { showError(await errorOf(response)); document.body.dataset.state = "error"; return; }
+  if (!response.ok) {
+    refused = response.status === 401; // a forged, expired or other game's link: no use trying again
+    showError(await errorOf(response)); document.body.dataset.state = "error"; return;
+  }
   const fresh: View = await response.json();
   if (ticket !== loading) return;
   document.body.dataset.viewed = String(Date.now());
@@ -64,14 +97,11 @@ async function load(): Promise<void> {
     document.body.dataset.state = "ready";
     return;
   }
-  const src = `/api/games/${gameId}/board.png?ply=${fresh.ply}&v=${fresh.version}&t=${encodeURIComponent(token)}`;
-  await new Promise<void>((resolve) => {
-    image.onload = () => resolve();
-    image.onerror = () => resolve();
-    image.src = src;
-  });
+  const src = boardUrl(fresh.ply, fresh.version);
+  const decoded = await (ahead?.url === src ? ahead.ready : fetchBoard(src));
   if (ticket !== loading) return;
-  if (!image.naturalWidth) { setTimeout(load, 200); return; } // the game moved on while loading: again
+  if (!decoded) { setTimeout(load, 200); return; } // the game moved on while loading: again
+  showBoard(decoded);
   view = fresh;
   chosen = []; marks = [];
   chosen = descend(view.picks, chosen, false);
@@ -183,12 +213,9 @@ async function stepTo(to: number | null): Promise<void> {
   if (ticket !== stepping || replay.at !== to) return;
   if (!response.ok) { showError(await errorOf(response)); document.body.dataset.state = "ready"; return; }
   replay.step = await response.json() as Step;
-  await new Promise<void>((resolve) => {
-    image.onload = () => resolve();
-    image.onerror = () => resolve();
-    image.src = `/api/games/${gameId}/board.png?at=${to}&t=${encodeURIComponent(token)}`;
-  });
+  const decoded = await fetchBoard(`/api/games/${gameId}/board.png?at=${to}&t=${encodeURIComponent(token)}`);
   if (ticket !== stepping || replay.at !== to) return;
+  if (decoded) showBoard(decoded);
   drawReplay();
   document.body.dataset.state = "ready";
 }
@@ -239,16 +266,24 @@ async function post(move: Move): Promise<void> {
 }
 
 let retry = 500;
+let refused = false;
 function connect(): void {
   const scheme = location.protocol === "https:" ? "wss" : "ws";
   const socket = new WebSocket(`${scheme}://${location.host}/api/games/${gameId}/live?t=${encodeURIComponent(token)}`);
-  socket.onopen = () => { retry = 500; void load(); }; // anything missed while away is in the fresh view
+  let opened = false;
+  socket.onopen = () => { opened = true; retry = 500; void load(); }; // anything missed while away is in the view
   socket.onmessage = (event) => {
     const data = JSON.parse(String(event.data));
     document.body.dataset.heard = String(Date.now()); // for the latency test: when the push arrived
-    if (data.type === "changed" && !posting) void load();
+    if (data.type !== "changed") return;
+    if (typeof data.version === "number") fetchAhead(data.version);
+    if (!posting) void load();
   };
-  socket.onclose = () => { setTimeout(connect, retry); retry = Math.min(retry * 2, 10000); };
+  socket.onclose = () => {
+    if (!opened && !view) void load(); // refused at once (the link?): the view says why
+    if (!refused) setTimeout(connect, retry);
+    retry = Math.min(retry * 2, 10000);
+  };
 }
 
 $("back").addEventListener("click", back);
