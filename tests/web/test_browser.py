@@ -395,18 +395,19 @@ async def refusals(world: BotWorld) -> None:
         await page.goto(forged)
         await page.wait_for_function("() => document.body.dataset.state === 'error'")
         assert "not valid" in (await page.locator("#error").text_content() or ""), "a forged link is refused"
-        await page.goto(table.links["bob"])  # Bob's page: not his turn (Alice, seat 0, moves first)
+        row, game = await world.host.session.engine_copy(table.game_id)
+        mover = world.name_of(row.user_at(min(game.to_move())))
+        waiting = "bob" if mover == "alice" else "alice"
+        await page.goto(table.links[waiting])  # the page of the player who is not to move
         await ready_at(page, 0)
-        alice = world.user_id("alice")
-        expired = tokens.issue(SECRET.encode(), alice, table.game_id, time.time() - 7200, 600)
+        expired = tokens.issue(SECRET.encode(), world.user_id(mover), table.game_id, time.time() - 7200, 600)
         other_game = elsewhere.links["alice"].split("?t=")[1]
-        _row, game = await world.host.session.engine_copy(table.game_id)
-        move = game.legal_moves(0)[0]
+        move = game.legal_moves(min(game.to_move()))[0]
         assert await post_move(page, expired, table.game_id, move) == [401, tokens_said("expired")]
         assert await post_move(page, other_game, table.game_id, move) == [401, tokens_said("another game")]
-        bobs = await post_move(page, move=move)  # a legal move of Alice's, sent with Bob's token
+        theirs = await post_move(page, move=move)  # a legal move of the mover's, sent with the other's token
         _row, game = await world.host.session.engine_copy(table.game_id)
-        assert bobs[0] == 409 and len(game.history) == 0, bobs
+        assert theirs[0] == 409 and len(game.history) == 0, theirs
     finally:
         await context.close()
 
