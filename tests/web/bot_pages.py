@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import socket
 import threading
+import time
 from collections.abc import Coroutine
 from dataclasses import dataclass
 from pathlib import Path
@@ -21,6 +22,7 @@ from typing import Any, TypeVar
 from playwright.async_api import Browser, Playwright, async_playwright
 
 import engines
+from bench.bench_web import cpu_seconds
 from data.db import Database
 from host.app import Host
 from tests.e2e.test_crash import BotProcess
@@ -103,7 +105,11 @@ class BotWorld:
             self.thread.join(10)
 
     async def _close(self) -> None:
-        """Stops what started (all of it, unless starting failed half-way)."""
+        """Stops what started (all of it, unless starting failed half-way); says the bot's CPU and this
+        process's (the rest of a run's CPU is Chromium's)."""
+        if hasattr(self, "bot") and self.bot.proc is not None and self.bot.proc.returncode is None:
+            print(f"\nbot process CPU {cpu_seconds(self.bot.proc.pid):.1f} s, test process CPU "
+                  f"{time.process_time():.1f} s, load {' '.join(Path('/proc/loadavg').read_text().split()[:3])}")
         if hasattr(self, "browser"):
             await self.browser.close()
         if hasattr(self, "playwright"):

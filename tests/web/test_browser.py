@@ -136,7 +136,7 @@ async def shoot(page: Page, folder: Path, name: str) -> None:
     """Screenshots at 1280 and 360 px; at 360 nothing may scroll sideways and every button must be in view."""
     for width in (1280, 360):
         await page.set_viewport_size({"width": width, "height": 900 if width > 400 else 760})
-        await page.wait_for_timeout(150)
+        await page.evaluate("() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))")
         path = folder / f"{name}-{width}.png"
         await page.screenshot(path=str(path), full_page=True)
         if SHOTS:
@@ -311,11 +311,14 @@ async def play_whole_game(pages: Pages, rng: random.Random, shots: Path, name: s
 
 
 async def check_clocks_count_down(page: Page) -> None:
-    running = page.locator("#clocks .clock.running").first
-    first = float(await running.get_attribute("data-left") or "nan")
-    await page.wait_for_timeout(700)
-    second = float(await page.locator("#clocks .clock.running").first.get_attribute("data-left") or "nan")
-    assert 0.4 < first - second < 2.0, (first, second)
+    """A running clock loses half a second in about half a second of the page's time (waited for, not slept)."""
+    read = """() => [Number(document.querySelector('#clocks .clock.running').dataset.left), performance.now()]"""
+    first, since = await page.evaluate(read)
+    await page.wait_for_function("(first) => Number(document.querySelector('#clocks .clock.running').dataset.left)"
+                                 " <= first - 0.5", arg=first)
+    second, until = await page.evaluate(read)
+    waited = (until - since) / 1000  # the clock ticks every 0.25 s, so each reading may be that old
+    assert 0.5 <= first - second <= waited + 0.4 and waited >= 0.2, (first, second, waited)
 
 
 async def check_replay(page: Page) -> None:
