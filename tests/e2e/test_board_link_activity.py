@@ -18,7 +18,7 @@ from tests.e2e.conftest import BotHarness
 from tests.e2e.test_ai import legal_for
 from tests.e2e.test_board_link import serve_pages
 from tests.e2e.test_platform import challenge_and_accept, mover_name
-from tests.web.test_browser import CHROMIUM, FLAGS
+from tests.web.bot_pages import CHROMIUM, FLAGS
 from web import tokens
 
 
