@@ -84,7 +84,7 @@ async function load(): Promise<void> {
   const response = await api("view");
   if (ticket !== loading) return;
   if (!response.ok) {
-    refused = response.status === 401; // a forged, expired or other game's link: no use trying again
+    refused = response.status === 401 && !view; // a link refused from the start: no use trying again
     showError(await errorOf(response)); document.body.dataset.state = "error"; return;
   }
   const fresh: View = await response.json();
