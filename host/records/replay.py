@@ -157,9 +157,15 @@ def replay_record(record: GameRecord) -> Game:
 # ----- walking the steps --------------------------------------------------------------------
 
 
+LAST = -1
+"""``walk``'s target for the last step, whose number the walk finds as it goes."""
+
+
 def walk(loaded: Loaded, target: int | None = None, *, frames: bool = False) -> Walk:
-    """Replay every ply once; describe the plies of step ``target`` and keep the position it ends in."""
+    """Replay every ply once; describe the plies of step ``target`` (``LAST``: the last one) and keep the position
+    it ends in."""
     record = loaded.record
+    last = target == LAST
     game = engines.get(record.game).new(record.players, record.options)
     out = Walk()
     turn_steps = engines.get(record.game).stepped_turns
@@ -171,7 +177,7 @@ def walk(loaded: Loaded, target: int | None = None, *, frames: bool = False) -> 
         out.ends.append(at)
         out.labels.append(" ".join(label)[:90] or "Start")
         label.clear()
-        if step == target:
+        if step == target or (last and at == len(record.history)):
             out.observation = _view(game, loaded.reveal)
             out.seat_names = [_side(loaded, game, s) for s in range(record.players)]
         if frames:
@@ -188,13 +194,15 @@ def walk(loaded: Loaded, target: int | None = None, *, frames: bool = False) -> 
         if boundary:
             close(ply)
             step += 1
+            if last:  # this step may be the last: only its own plies are described
+                out.lines.clear()
             if turn_steps:
                 label.append(f"{now['colour']}:")
         announced = game.announce(seat, text) if seat != CHANCE else text
         if announced != text and out.first_secret is None:
             out.first_secret = step
         public = text if loaded.reveal else announced
-        if step == target:
+        if step == target or last:
             mark = mark_line(loaded.marks.get(ply, {}))
             out.lines.append(_line(game, seat, text, public, loaded) + (f" {mark}" if mark else ""))
         if target is not None and step == target + 1 and out.next_seat is None and seat != CHANCE:
@@ -261,11 +269,10 @@ def _line(game: Game, seat: int, text: str, public: str, loaded: Loaded) -> str:
 
 def compose(loaded: Loaded, step: int | None, renderer: Callable[[dict[str, Any]], bytes]) -> ReplayPage:
     """The replay page of ``loaded`` at ``step``: pure work (a thread, or an import's child process)."""
-    walked = walk(loaded, step)
+    walked = walk(loaded, LAST if step is None else step)
     last = len(walked.ends) - 1
     if step is None:
         step = last
-        walked = walk(loaded, step)
     kind, ident = loaded.kind, loaded.ident
     if not 0 <= step <= last:
         raise HostError(f"There is no move {step} in {loaded.record.title} {loaded.label}: it has moves 0 to {last}.")
