@@ -1,7 +1,10 @@
 """Fairness under load (issue 24): other users' reply times while some users do heavy work or spam buttons.
 
 Run: ``.venv/bin/python -m bench.bench_fair`` (``--rounds N`` moves per player per phase, default 6;
-``--gif-plies N`` plies of each game animated; ``--postgres`` on a throwaway PostgreSQL server instead of SQLite).
+``--gif-plies N`` plies of each game animated; ``--postgres`` on a throwaway PostgreSQL server instead of SQLite;
+``--phases idle,heavy,spam`` a part of it; ``--dump-after S`` the bot's stacks whenever a player waited S seconds).
+Not under ``nice``: the bot inherits it and starves on a loaded machine (each phase prints how long its event
+loop waited for a core).
 
 The real bot runs as ``bot.py`` in its own process (tests/e2e/test_crash.py's ``BotProcess``, rate limits
 on as in production) against the fake Discord on a temporary database. 20 players in 10 ZÈRTZ
@@ -276,8 +279,15 @@ async def main(rounds: int, gif_plies: int, postgres: bool, phases: set[str], du
         server.stop()
 
 
+NICE_WARNING = ("warning: this bench runs at nice {0}, and so does the bot it starts (its heavy-work children at "
+                "most 19 - {0} lower): on a machine loaded by other work the bot then waits for a core, and its "
+                "replies stall for seconds (a stall of 18-30 s at nice 19 and load 13-24). Measure it not niced.")
+
+
 async def run(database: Path | str, rounds: int, gif_plies: int, phases: set[str], dump: float | None) -> None:
     logging.getLogger("discord").setLevel(logging.CRITICAL)
+    if os.nice(0) > 0:
+        print(NICE_WARNING.format(os.nice(0)), flush=True)
     started = time.perf_counter()
     async with FakeDiscord() as fake:
         fake.timeout = 120
