@@ -81,6 +81,7 @@ class Pair:
         for name in self.names:
             fake.user(name)
         self.game_id = 0
+        self.database: Path | str = ""
         self.thread: Channel | None = None
         self.seats: dict[int, str] = {}
         self.state = engines.get(GAME).new(2, {})
@@ -89,15 +90,19 @@ class Pair:
         self.refused: list[str] = []
 
     async def start(self, database: Path | str) -> None:
+        """A new game of the two (again when their last one is over, so every phase has moves to time)."""
         fake = self.fake
-        rec = await fake.slash(self.names[0], f"{GAME} new", {"opponent": self.names[1]}, wait="response")
+        self.database = database
+        self.state = engines.get(GAME).new(2, {})
+        rec = await fake.slash(self.names[0], f"{GAME} new", {"opponent": self.names[1]}, wait="response",
+                               timeout=120)
         challenge = await fake.wait_until(lambda: rec.original if rec.original and rec.original.custom_ids() else None,
-                                          timeout=30)
+                                          timeout=120)
         accept = next(c for c in challenge.custom_ids() if c.startswith("zg:accept:"))
         self.game_id = int(accept.rsplit(":", 1)[1])
-        await fake.click(self.names[1], challenge, accept, wait="response")
+        await fake.click(self.names[1], challenge, accept, wait="response", timeout=120)
         name = f"{TITLE} #{self.game_id}"
-        await fake.wait_until(lambda: any(t.name == name and t.messages for t in fake.threads()), timeout=30)
+        await fake.wait_until(lambda: any(t.name == name and t.messages for t in fake.threads()), timeout=120)
         self.thread = fake.thread(name)
         db = await Database.open(database)
         try:
@@ -111,6 +116,8 @@ class Pair:
     async def turn(self, times: list[float]) -> None:
         """The player to move plays a random legal move; the other opens /games."""
         fake = self.fake
+        if self.state.outcome() is not None:
+            await self.start(self.database)
         if self.state.outcome() is None:
             seat = min(s for s in self.state.to_move() if s != CHANCE)
             move = self.rng.choice(self.state.legal_moves(seat))
@@ -305,7 +312,7 @@ async def run(database: Path | str, rounds: int, gif_plies: int, phases: set[str
             for pair in pairs:
                 await pair.start(database)
             spammer, pairs = pairs[-1], pairs[:-1]
-            await players(pairs, 1)  # warm-up
+            await players(pairs, 2)  # warm-up: the first boards of a bot fill its caches
             ends: list[str] = []
             said: dict[str, int] = {}
             if "idle" in phases:
