@@ -15,6 +15,7 @@ from __future__ import annotations
 import asyncio
 import json
 import pickle
+from collections import OrderedDict
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -341,6 +342,10 @@ def gif_data(loaded: Loaded, renderer: Callable[[dict[str, Any]], bytes]) -> tup
     return animate([renderer(named(obs, loaded)) for obs in walked.frames], labels), len(walked.frames)
 
 
+READ_RECORDS = 32
+"""Imported records kept read in memory (a long one is about 1,000 plies)."""
+
+
 class Records:
     """Replays, GIFs and record loading over the session and the read model (its renderer and names)."""
 
@@ -349,14 +354,24 @@ class Records:
         self.session = session
         self.boards = boards
         self.reviews = reviews if reviews is not None else Reviews(session.db)
+        self.read_records: OrderedDict[int, tuple[GameRecord, int | None, int]] = OrderedDict()
+        """Imported records as read (record, server, importer), the latest ``READ_RECORDS``: a record never
+        changes once imported, and reading a long one again through the rules at every replay button press cost
+        more than drawing its page."""
 
     async def load(self, kind: str, ident: int) -> Loaded:
         if kind == "r":
-            found = await RecordStore(self.session.db).get(ident)
-            if found is None:
-                raise HostError(f"There is no imported record R{ident}.")
-            record = await asyncio.to_thread(read, json.dumps(found[1]).encode(), found[0])
-            return imported(ident, record, found[3], found[2])
+            known = self.read_records.get(ident)
+            if known is None:
+                found = await RecordStore(self.session.db).get(ident)
+                if found is None:
+                    raise HostError(f"There is no imported record R{ident}.")
+                record = await asyncio.to_thread(read, json.dumps(found[1]).encode(), found[0])
+                known = self.read_records[ident] = (record, found[3], found[2])
+                while len(self.read_records) > READ_RECORDS:
+                    self.read_records.popitem(last=False)
+            self.read_records.move_to_end(ident)
+            return imported(ident, *known)
         row = await self.session.row(ident)
         if row.status not in ("active", "finished"):
             why = "has not started" if row.status == "challenge" else f"was {row.status}"
