@@ -1,7 +1,7 @@
 """The same record gets the same answer at any load, through the real bot process (issue 24, item 3).
 
 ``bot.py`` runs in its own process (tests/e2e/test_crash.py's ``BotProcess``) with the cap on reading an upload
-lowered (``IMPORT_CPU_CAP``) so that a real record is near it: reading it costs some 40 % of the cap. Two
+lowered (``IMPORT_CPU_CAP``) so that a real record is near it: reading it costs about a third of the cap. Two
 records, one good and one with an illegal move near its end (refused only after replaying almost all of it), are
 imported on an idle machine, then again while a process burns each core and two other users' imports wait ahead
 of them in the lane. The cap counts CPU time of the lane's child: each record gets the same answer both times. A
@@ -28,8 +28,9 @@ from host.records.formats import read
 from tests.e2e.test_crash import bot_process
 from tests.fakediscord import FakeDiscord, Upload
 
-CAP = 0.2
-"""Seconds of CPU time the bot's import child may spend reading one upload in this test."""
+CAP = 0.3
+"""Seconds of CPU time the bot's import child may spend reading one upload in this test: some three times what the
+record costs (its CPU time itself grows a little on a busy machine), far below its wall time there."""
 
 
 def records() -> dict[str, bytes]:
@@ -72,7 +73,7 @@ async def test_the_same_record_gets_the_same_answer_idle_and_on_a_busy_machine(f
     cpu = time.process_time()
     read(data["good"], "ziggurat")
     cost = time.process_time() - cpu
-    assert cost < CAP / 1.5, f"reading the record costs {cost:.2f} s here: not safely inside the {CAP} s cap"
+    assert CAP / 10 < cost < CAP / 1.5, f"reading the record costs {cost:.2f} s: not near, or not inside, the cap"
     env = {imports.CAP_ENV: str(CAP)}
     async with bot_process(fake, tmp_path / "fair.sqlite3", env) as bot:
         await bot.start()
