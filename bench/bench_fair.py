@@ -1,7 +1,10 @@
 """Fairness under load (issue 24): other users' reply times while some users do heavy work or spam buttons.
 
 Run: ``.venv/bin/python -m bench.bench_fair`` (``--rounds N`` moves per player per phase, default 6;
-``--gif-plies N`` plies of each game animated; ``--postgres`` on a throwaway PostgreSQL server instead of SQLite).
+``--gif-plies N`` plies of each game animated; ``--postgres`` on a throwaway PostgreSQL server instead of SQLite;
+``--phases idle,heavy,spam`` a part of it; ``--dump-after S`` the bot's stacks whenever a player waited S seconds).
+Not under ``nice``: the bot inherits it and starves on a loaded machine (each phase prints how long its event
+loop waited for a core).
 
 The real bot runs as ``bot.py`` in its own process (tests/e2e/test_crash.py's ``BotProcess``, rate limits
 on as in production) against the fake Discord on a temporary database. 20 players in 10 ZÈRTZ
@@ -23,9 +26,12 @@ import argparse
 import asyncio
 import json
 import logging
+import os
 import random
+import sys
 import tempfile
 import time
+from collections.abc import Awaitable
 from pathlib import Path
 from typing import Any
 
@@ -47,6 +53,8 @@ PAIRS = 10
 PACE = 0.5
 """Seconds a player waits between two actions (people read the board): the players' load is the same in every
 phase, so the phases compare."""
+ASKED: dict[int, float] = {}
+"""Players' requests still unanswered: a key of each -> when it was asked (for ``--dump-after``)."""
 IMPORTERS = 12
 GIFS = 6
 SPAM = 400
@@ -73,6 +81,7 @@ class Pair:
         for name in self.names:
             fake.user(name)
         self.game_id = 0
+        self.database: Path | str = ""
         self.thread: Channel | None = None
         self.seats: dict[int, str] = {}
         self.state = engines.get(GAME).new(2, {})
@@ -81,15 +90,19 @@ class Pair:
         self.refused: list[str] = []
 
     async def start(self, database: Path | str) -> None:
+        """A new game of the two (again when their last one is over, so every phase has moves to time)."""
         fake = self.fake
-        rec = await fake.slash(self.names[0], f"{GAME} new", {"opponent": self.names[1]}, wait="response")
+        self.database = database
+        self.state = engines.get(GAME).new(2, {})
+        rec = await fake.slash(self.names[0], f"{GAME} new", {"opponent": self.names[1]}, wait="response",
+                               timeout=120)
         challenge = await fake.wait_until(lambda: rec.original if rec.original and rec.original.custom_ids() else None,
-                                          timeout=30)
+                                          timeout=120)
         accept = next(c for c in challenge.custom_ids() if c.startswith("zg:accept:"))
         self.game_id = int(accept.rsplit(":", 1)[1])
-        await fake.click(self.names[1], challenge, accept, wait="response")
+        await fake.click(self.names[1], challenge, accept, wait="response", timeout=120)
         name = f"{TITLE} #{self.game_id}"
-        await fake.wait_until(lambda: any(t.name == name and t.messages for t in fake.threads()), timeout=30)
+        await fake.wait_until(lambda: any(t.name == name and t.messages for t in fake.threads()), timeout=120)
         self.thread = fake.thread(name)
         db = await Database.open(database)
         try:
@@ -103,13 +116,15 @@ class Pair:
     async def turn(self, times: list[float]) -> None:
         """The player to move plays a random legal move; the other opens /games."""
         fake = self.fake
+        if self.state.outcome() is not None:
+            await self.start(self.database)
         if self.state.outcome() is None:
             seat = min(s for s in self.state.to_move() if s != CHANCE)
             move = self.rng.choice(self.state.legal_moves(seat))
-            asked = time.perf_counter()
+            ASKED[id(self)] = time.perf_counter()
             rec = await fake.slash(self.seats[seat], f"{GAME} move", {"move": move}, channel=self.thread,
                                    wait="response", timeout=60)
-            times.append(time.perf_counter() - asked)
+            times.append(time.perf_counter() - ASKED.pop(id(self)))
             if not rec.ephemeral:
                 self.state.play(seat, move)
                 self.played += 1
@@ -119,9 +134,9 @@ class Pair:
             await asyncio.sleep(PACE)
         else:
             other = self.names[0]
-        asked = time.perf_counter()
+        ASKED[id(self)] = time.perf_counter()
         await fake.slash(other, "games", wait="response", timeout=60)
-        times.append(time.perf_counter() - asked)
+        times.append(time.perf_counter() - ASKED.pop(id(self)))
         await asyncio.sleep(PACE)
 
 
@@ -203,28 +218,83 @@ async def spam(fake: FakeDiscord, pair: Pair) -> dict[str, int]:
     return said
 
 
+async def during(pairs: list[Pair], rounds: int, load: asyncio.Task[Any]) -> list[float]:
+    """The players' times while ``load`` runs: ``rounds`` turns each, then on until the load is over."""
+    times = await players(pairs, rounds)
+    while not load.done():
+        times += await players(pairs, 1)
+    return times
+
+
+def cpu_of(pid: int) -> tuple[float, float]:
+    """CPU seconds (user + system) the process ``pid`` has used so far (its children not counted), and the seconds
+    its main thread (the event loop) waited for a core while it could run (the scheduler's run-queue delay)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    waited = int(Path(f"/proc/{pid}/schedstat").read_text().split()[1]) / 1e9
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK"), waited
+
+
+async def phase(label: str, bot: BotProcess, work: Awaitable[list[float]]) -> None:
+    """One phase's reply times, with the bot process's CPU seconds, the time its event loop was ready to run but
+    had no core (a loaded machine, or a low priority: ``nice``), and the load average beside its wall time."""
+    assert bot.proc is not None
+    (cpu, waited), wall = cpu_of(bot.proc.pid), time.perf_counter()
+    times = await work
+    cpu_after, waited_after = cpu_of(bot.proc.pid)
+    print(f"{summary(label, times)}  ({time.perf_counter() - wall:.0f} s wall, bot CPU {cpu_after - cpu:.1f} s, "
+          f"its event loop waited {waited_after - waited:.1f} s for a core, load {os.getloadavg()[0]:.1f})",
+          flush=True)
+
+
+async def watch(pid: int, after: float, out: Path) -> None:
+    """Whenever a player has waited ``after`` seconds, the bot's Python stacks (``py-spy dump``) go to ``out``:
+    what held a stall, seen while it lasts."""
+    last = 0.0
+    while True:
+        await asyncio.sleep(0.25)
+        now = time.perf_counter()
+        oldest = min(ASKED.values(), default=now)
+        if now - oldest < after or now - last < 5:
+            continue
+        last = now
+        spy = await asyncio.create_subprocess_exec(
+            str(Path(sys.executable).with_name("py-spy")), "dump", "--pid", str(pid), "--locals",
+            stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.STDOUT)
+        dumped, _ = await spy.communicate()
+        with out.open("a") as sink:
+            sink.write(f"=== a player waiting {now - oldest:.1f} s, load {os.getloadavg()[0]:.1f}\n"
+                       f"{dumped.decode(errors='replace')}\n")
+
+
 def public_refusals(fake: FakeDiscord) -> list[str]:
     return [m.content[:100] for m in fake.messages() if "busy" in m.content.lower() or "went wrong" in m.content]
 
 
-async def main(rounds: int, gif_plies: int, postgres: bool) -> None:
+async def main(rounds: int, gif_plies: int, postgres: bool, phases: set[str], dump: float | None) -> None:
     if not postgres:
         with tempfile.TemporaryDirectory() as folder:
             print("SQLite:")
-            await run(Path(folder) / "fair.sqlite3", rounds, gif_plies)
+            await run(Path(folder) / "fair.sqlite3", rounds, gif_plies, phases, dump)
         return
     server = PgServer()
     await asyncio.to_thread(server.start)
     try:
         async with server.fresh_database() as url:
             print("PostgreSQL:")
-            await run(url, rounds, gif_plies)
+            await run(url, rounds, gif_plies, phases, dump)
     finally:
         server.stop()
 
 
-async def run(database: Path | str, rounds: int, gif_plies: int) -> None:
+NICE_WARNING = ("warning: this bench runs at nice {0}, and so does the bot it starts (its heavy-work children at "
+                "most 19 - {0} lower): on a machine loaded by other work the bot then waits for a core, and its "
+                "replies stall for seconds (a stall of 18-30 s at nice 19 and load 13-24). Measure it not niced.")
+
+
+async def run(database: Path | str, rounds: int, gif_plies: int, phases: set[str], dump: float | None) -> None:
     logging.getLogger("discord").setLevel(logging.CRITICAL)
+    if os.nice(0) > 0:
+        print(NICE_WARNING.format(os.nice(0)), flush=True)
     started = time.perf_counter()
     async with FakeDiscord() as fake:
         fake.timeout = 120
@@ -234,41 +304,44 @@ async def run(database: Path | str, rounds: int, gif_plies: int) -> None:
         await db.close()
         bot = PatientBot(fake, database)
         await bot.start()
+        assert bot.proc is not None
+        print(f"bot process {bot.proc.pid}", flush=True)
+        watcher = None if dump is None else asyncio.create_task(watch(bot.proc.pid, dump, Path("stalls.txt")))
         try:
             pairs = [Pair(fake, k) for k in range(PAIRS + 1)]
             for pair in pairs:
                 await pair.start(database)
             spammer, pairs = pairs[-1], pairs[:-1]
-            await players(pairs, 1)  # warm-up
-            lines = [summary("idle", await players(pairs, rounds))]
-            print(lines[-1], flush=True)
-            load = asyncio.create_task(heavy(fake, gif_ids))
-            times = await players(pairs, rounds)
-            while not load.done():  # the players go on until the heavy work is over
-                times += await players(pairs, 1)
-            imports, gifs, ends = await load
-            lines.append(summary("during 12 imports + 6 GIFs", times))
-            lines.append(summary("  the imports themselves", imports))
-            lines.append(summary("  the GIFs themselves", gifs))
-            print("\n".join(lines[-3:]), flush=True)
-            lines.append(summary("idle again", await players(pairs, rounds)))
-            pressed = asyncio.create_task(spam(fake, spammer))
-            times = await players(pairs, rounds)
-            while not pressed.done():
-                times += await players(pairs, 1)
-            said = await pressed
-            lines.append(summary("during 400 presses by one", times))
-            print("\n".join(lines[4:]))
-            print("heavy work ended in:")
+            await players(pairs, 2)  # warm-up: the first boards of a bot fill its caches
+            ends: list[str] = []
+            said: dict[str, int] = {}
+            if "idle" in phases:
+                await phase("idle", bot, players(pairs, rounds))
+            if "heavy" in phases:
+                load = asyncio.create_task(heavy(fake, gif_ids))
+                await phase("during 12 imports + 6 GIFs", bot, during(pairs, rounds, load))
+                imports, gifs, ends = await load
+                print(summary("  the imports themselves", imports))
+                print(summary("  the GIFs themselves", gifs), flush=True)
+                await phase("idle again", bot, players(pairs, rounds))
+            if "spam" in phases:
+                pressed = asyncio.create_task(spam(fake, spammer))
+                await phase("during 400 presses by one", bot, during(pairs, rounds, pressed))
+                said = await pressed
+            if ends:
+                print("heavy work ended in:")
             for end in sorted(set(ends)):
                 print(f"  {sum(e == end for e in ends)} x {end}")
-            print(f"the spammer's presses: {said}")
+            if said:
+                print(f"the spammer's presses: {said}")
             print(f"players' moves played: {sum(p.played for p in pairs)}, refused: "
                   f"{sum(len(p.refused) for p in pairs)} {sorted({r for p in pairs for r in p.refused})[:3]}")
             print(f"public refusals: {public_refusals(fake) or 'none'}")
             errors = bot.errors()
             print(f"bot errors logged: {len(errors)}" + "".join(f"\n  {e[:160]}" for e in errors[:5]))
         finally:
+            if watcher is not None:
+                watcher.cancel()
             await bot.kill()
     print(f"({time.perf_counter() - started:.0f} s)")
 
@@ -278,5 +351,9 @@ if __name__ == "__main__":
     parser.add_argument("--rounds", type=int, default=6)
     parser.add_argument("--gif-plies", type=int, default=300, help="plies of each game animated (300: 30 rounds)")
     parser.add_argument("--postgres", action="store_true", help="a throwaway PostgreSQL server (tests/pg.py)")
+    parser.add_argument("--phases", default="idle,heavy,spam", help="which phases to run (default: all three)")
+    parser.add_argument("--dump-after", type=float, help="py-spy dump the bot into stalls.txt when a player has "
+                        "waited this many seconds")
     options = parser.parse_args()
-    asyncio.run(main(options.rounds, options.gif_plies, options.postgres))
+    asyncio.run(main(options.rounds, options.gif_plies, options.postgres, set(options.phases.split(",")),
+                     options.dump_after))

@@ -178,7 +178,8 @@ class Lane:
         an import's reading and its first replay page); ``Busy`` when the user has a place already or the line
         is full."""
         if user in self.users:
-            raise Busy(f"You already have a {self.name} under way: wait for it to finish.")
+            article = "an" if self.name[:1].lower() in "aeiou" else "a"
+            raise Busy(f"You already have {article} {self.name} under way: wait for it to finish.")
         if not self.free and len(self.waiting) >= self.depth:
             raise Busy(f"Too many {self.name}s are waiting right now: try again in a minute.")
         self.users.add(user)

@@ -143,7 +143,17 @@ def text_width(draw: ImageDraw.ImageDraw | None, text: str, size: int, bold: boo
 
 @lru_cache(maxsize=8192)
 def _width(text: str, size: int, bold: bool) -> float:
-    return sum(_glyphs(piece, size, bold, index)[5] for piece, index in _runs(text, size, bold))
+    return sum(_advance(piece, size, bold, index) for piece, index in _runs(text, size, bold))
+
+
+@lru_cache(maxsize=8192)
+def _advance(piece: str, size: int, bold: bool, index: int) -> float:
+    """A run's advance as ``_glyphs`` gives it, without drawing its mask: fitting a long text tries many cuts of
+    it, and drawing each one cost about a second for a finished Ziggurat game's outcome line."""
+    chosen = fonts(size, bold)[index]
+    if not isinstance(chosen, ImageFont.FreeTypeFont):
+        return float(int(chosen.getlength(piece)))
+    return float(chosen.getlength(piece))
 
 
 # ----- what was drawn, for tests -----------------------------------------------------------

@@ -173,7 +173,7 @@ def _fail(why: str) -> HostError:
     if len(why) > MAX_WHY:
         log.info("record refused: %s", why)
         why = why[:MAX_WHY - 1] + "…"
-    return HostError(f"That record cannot be replayed: {why}.")
+    return HostError(f"That record cannot be replayed: {why.rstrip('.')}.")  # a rule's reason may end in its own "."
 
 
 def from_json(text: str, game: str) -> GameRecord:

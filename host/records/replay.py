@@ -15,6 +15,7 @@ from __future__ import annotations
 import asyncio
 import json
 import pickle
+from collections import OrderedDict
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -157,9 +158,15 @@ def replay_record(record: GameRecord) -> Game:
 # ----- walking the steps --------------------------------------------------------------------
 
 
+LAST = -1
+"""``walk``'s target for the last step, whose number the walk finds as it goes."""
+
+
 def walk(loaded: Loaded, target: int | None = None, *, frames: bool = False) -> Walk:
-    """Replay every ply once; describe the plies of step ``target`` and keep the position it ends in."""
+    """Replay every ply once; describe the plies of step ``target`` (``LAST``: the last one) and keep the position
+    it ends in."""
     record = loaded.record
+    last = target == LAST
     game = engines.get(record.game).new(record.players, record.options)
     out = Walk()
     turn_steps = engines.get(record.game).stepped_turns
@@ -171,7 +178,7 @@ def walk(loaded: Loaded, target: int | None = None, *, frames: bool = False) -> 
         out.ends.append(at)
         out.labels.append(" ".join(label)[:90] or "Start")
         label.clear()
-        if step == target:
+        if step == target or (last and at == len(record.history)):
             out.observation = _view(game, loaded.reveal)
             out.seat_names = [_side(loaded, game, s) for s in range(record.players)]
         if frames:
@@ -188,13 +195,15 @@ def walk(loaded: Loaded, target: int | None = None, *, frames: bool = False) -> 
         if boundary:
             close(ply)
             step += 1
+            if last:  # this step may be the last: only its own plies are described
+                out.lines.clear()
             if turn_steps:
                 label.append(f"{now['colour']}:")
         announced = game.announce(seat, text) if seat != CHANCE else text
         if announced != text and out.first_secret is None:
             out.first_secret = step
         public = text if loaded.reveal else announced
-        if step == target:
+        if step == target or last:
             mark = mark_line(loaded.marks.get(ply, {}))
             out.lines.append(_line(game, seat, text, public, loaded) + (f" {mark}" if mark else ""))
         if target is not None and step == target + 1 and out.next_seat is None and seat != CHANCE:
@@ -261,11 +270,10 @@ def _line(game: Game, seat: int, text: str, public: str, loaded: Loaded) -> str:
 
 def compose(loaded: Loaded, step: int | None, renderer: Callable[[dict[str, Any]], bytes]) -> ReplayPage:
     """The replay page of ``loaded`` at ``step``: pure work (a thread, or an import's child process)."""
-    walked = walk(loaded, step)
+    walked = walk(loaded, LAST if step is None else step)
     last = len(walked.ends) - 1
     if step is None:
         step = last
-        walked = walk(loaded, step)
     kind, ident = loaded.kind, loaded.ident
     if not 0 <= step <= last:
         raise HostError(f"There is no move {step} in {loaded.record.title} {loaded.label}: it has moves 0 to {last}.")
@@ -334,6 +342,10 @@ def gif_data(loaded: Loaded, renderer: Callable[[dict[str, Any]], bytes]) -> tup
     return animate([renderer(named(obs, loaded)) for obs in walked.frames], labels), len(walked.frames)
 
 
+READ_RECORDS = 32
+"""Imported records kept read in memory (a long one is about 1,000 plies)."""
+
+
 class Records:
     """Replays, GIFs and record loading over the session and the read model (its renderer and names)."""
 
@@ -342,14 +354,24 @@ class Records:
         self.session = session
         self.boards = boards
         self.reviews = reviews if reviews is not None else Reviews(session.db)
+        self.read_records: OrderedDict[int, tuple[GameRecord, int | None, int]] = OrderedDict()
+        """Imported records as read (record, server, importer), the latest ``READ_RECORDS``: a record never
+        changes once imported, and reading a long one again through the rules at every replay button press cost
+        more than drawing its page."""
 
     async def load(self, kind: str, ident: int) -> Loaded:
         if kind == "r":
-            found = await RecordStore(self.session.db).get(ident)
-            if found is None:
-                raise HostError(f"There is no imported record R{ident}.")
-            record = await asyncio.to_thread(read, json.dumps(found[1]).encode(), found[0])
-            return imported(ident, record, found[3], found[2])
+            known = self.read_records.get(ident)
+            if known is None:
+                found = await RecordStore(self.session.db).get(ident)
+                if found is None:
+                    raise HostError(f"There is no imported record R{ident}.")
+                record = await asyncio.to_thread(read, json.dumps(found[1]).encode(), found[0])
+                known = self.read_records[ident] = (record, found[3], found[2])
+                while len(self.read_records) > READ_RECORDS:
+                    self.read_records.popitem(last=False)
+            self.read_records.move_to_end(ident)
+            return imported(ident, *known)
         row = await self.session.row(ident)
         if row.status not in ("active", "finished"):
             why = "has not started" if row.status == "challenge" else f"was {row.status}"

@@ -47,6 +47,11 @@ async def test_one_place_per_user_turns_across_servers_and_places_told() -> None
     finally:
         await lane.stop()
     assert finished == ["a", "b", "d", "c"]
+    imports = offload.Lane("import", preload=())
+    imports.users.add(1)
+    with pytest.raises(offload.Busy, match="You already have an import under way"):
+        async with imports.session(1, None):
+            pass
     assert told == {"b": [1], "c": [2, 3, 2, 1], "d": [2, 1]}
 
 

@@ -362,3 +362,22 @@ async def test_a_game_is_replayed_in_its_own_server_or_by_its_players(host: Host
         await host.records.page("g", game_id, 0, viewer=records.Viewer(CAROL, 99))
     with pytest.raises(HostError, match="another server"):
         await host.record_exchange.export(game_id, namer, viewer=records.Viewer(CAROL, None))
+
+
+async def test_an_imported_record_is_read_once_for_all_its_replay_pages(host: Host,
+                                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every replay button press loads the record: an imported one (it never changes) is read through the rules once,
+    not at every press (a long record's reading cost more than its page)."""
+    game_id = await play_game(host, "zaic", 2, {}, random.Random(5), limit=6)
+    _, files = await host.record_exchange.export(game_id, lambda u: namer(u))
+    page = await host.record_exchange.import_record("zaic", files[0][1], CAROL, None)
+    reads: list[str] = []
+
+    def counted(data: bytes, game: str) -> records.GameRecord:
+        reads.append(game)
+        return read(data, game)
+
+    monkeypatch.setattr(records, "read", counted)
+    pages = [await host.records.page("r", page.ident, step) for step in (0, 1, 2, None)]
+    assert reads == ["zaic"] and [p.step for p in pages] == [0, 1, 2, page.last]
+    assert pages[-1].caption == page.caption

@@ -214,3 +214,15 @@ def test_ziggurat_names_all_four_seats_even_when_every_name_is_long() -> None:
         render.render(obs)
     line = next(d.shown for d in drawn if " vs " in d.text)
     assert line.count("&") == 2 and line.endswith("& Purple 🤖 AI (hard)") and line.startswith("Blue Barth"), line
+
+
+def test_fitting_a_long_text_measures_it_without_drawing_it() -> None:
+    """Cutting a long line to its room tries dozens of prefixes: each is measured by its advance, and only the
+    line finally shown is drawn (drawing every try made a finished Ziggurat game's board cost about a second)."""
+    from render import common
+
+    text = "a long outcome line, " * 12 + str(random.random())  # never laid out before
+    drawn = common._glyphs.cache_info().misses
+    size, rows = common.layout(None, text, 24, 300, 40)
+    assert rows[0].endswith("…") and common.text_width(None, rows[0], size) <= 300
+    assert common._glyphs.cache_info().misses == drawn
