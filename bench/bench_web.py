@@ -241,8 +241,14 @@ async def main(args: argparse.Namespace) -> None:
     async with database(args.postgres) as target, FakeDiscord() as fake:
         bot = BotProcess(fake, target, env)
         await bot.start()
+        spy = None
         try:
             assert bot.proc is not None
+            if args.profile:  # py-spy samples the bot process (collapsed stacks: one line per stack, its count)
+                spy = await asyncio.create_subprocess_exec(
+                    str(Path(sys.executable).with_name("py-spy")), "record", "--pid", str(bot.proc.pid), "--format",
+                    "raw", "--rate", "200", "--nonblocking", "-o", args.profile,
+                    stdout=asyncio.subprocess.DEVNULL, stderr=asyncio.subprocess.DEVNULL)
             for pages in args.levels:
                 cpu = cpu_seconds(bot.proc.pid)
                 found = await level(fake, base, pages, args.moves, args.games, args.gap, rng)
@@ -261,6 +267,9 @@ async def main(args: argparse.Namespace) -> None:
             print("\n".join(bot.lines[-40:]), file=sys.stderr)
             raise
         finally:
+            if spy is not None:
+                spy.send_signal(2)  # py-spy writes its file on SIGINT
+                await spy.wait()
             await bot.kill()
 
 
@@ -273,6 +282,7 @@ if __name__ == "__main__":
     parser.add_argument("--levels", type=lambda text: [int(n) for n in text.split(",")], default=[0, 50, 100, 200, 300])
     parser.add_argument("--moves", type=int, default=40)
     parser.add_argument("--games", type=int, default=4)
+    parser.add_argument("--profile", help="py-spy the bot process into this file (collapsed stacks)")
     parser.add_argument("--gap", type=float, default=0.3, help="seconds between moves (players' rate limits)")
     os.environ.setdefault("PYTHONUNBUFFERED", "1")
     asyncio.run(main(parser.parse_args()))

@@ -155,7 +155,8 @@ async def style(_request: web.Request) -> web.FileResponse:
 
 async def view(request: web.Request) -> web.Response:
     grant = _grant(request)
-    return web.json_response(await calls.board_view(request.app[HOST_KEY], grant.game_id, grant.user))
+    body = await calls.board_view(request.app[HOST_KEY], grant.game_id, grant.user)
+    return web.Response(body=body, content_type="application/json")
 
 
 def _number(request: web.Request, name: str) -> int | None:
@@ -166,13 +167,13 @@ def _number(request: web.Request, name: str) -> int | None:
 async def image(request: web.Request) -> web.Response:
     """The board now (``ply``: of the view the page holds), or as the viewer saw ply ``at`` (the replay)."""
     grant = _grant(request)
-    ply, at = _number(request, "ply"), _number(request, "at")
+    ply, at, version = _number(request, "ply"), _number(request, "at"), _number(request, "v")
     host = request.app[HOST_KEY]
     png = (await calls.replay_image(host, grant.game_id, grant.user, at) if at is not None
-           else await calls.board_image(host, grant.game_id, grant.user, ply))
-    cached = ply is not None or at is not None
-    return web.Response(body=png, content_type="image/png",
-                        headers={"Cache-Control": "private, max-age=3600" if cached else "no-store"})
+           else await calls.board_image(host, grant.game_id, grant.user, ply, version))
+    cached = ("private, max-age=3600, immutable" if ply is not None and version is not None  # that version's, ever
+              else "private, max-age=3600" if ply is not None or at is not None else "no-store")
+    return web.Response(body=png, content_type="image/png", headers={"Cache-Control": cached})
 
 
 async def replay(request: web.Request) -> web.Response:

@@ -21,6 +21,7 @@ import engines
 import render
 from engines import CHANCE, Game
 from host.correspondence import clocks as timing
+from host.correspondence.clocks import ClockState
 from host.correspondence.timing import control_of
 from host.play import bots
 from host.play.builder import SECRET
@@ -28,8 +29,13 @@ from host.play.shared_renders import SharedRenders
 from host.results import GameRow, HostError
 
 if TYPE_CHECKING:
+    from host.correspondence.clocks import Vacation
     from host.correspondence.timing import Clocks
     from host.play.boards import Boards
+
+VACATIONS_FOR = 10.0
+"""Seconds the players' vacations read for a view's clocks serve every view of that game version: a page's
+clocks only change on its next reload anyway, and a crowd's reloads then read no vacations at all."""
 
 
 @dataclass(frozen=True)
@@ -140,13 +146,40 @@ class Clickable:
         self.boards = boards
         self.clocks = clocks
         self.images = Images(lambda observation: self.boards.renderer(observation))
+        boards.shared_image = self.images.image  # the report's public board is the spectators' page image
         self.drawn: SharedRenders[tuple[dict[str, Any], dict[str, dict[str, Any]]]] = SharedRenders()
         """(observation, hotspots) once per (game, version, seat) for all the pages open on a game
         (host/play/shared_renders.py): read-only, shared by every answer."""
+        self.heads: SharedRenders[bytes] = SharedRenders()
+        """The view's JSON but its clocks, once per (game, version, seat): a crowd's reloads are bytes served."""
+        self.pngs: SharedRenders[bytes] = SharedRenders()
+        """The PNG per (game, version, seat): an image asked for by its view's version is served from here."""
+        self.rows: SharedRenders[GameRow] = SharedRenders()
+        """The row of each (game, version) a view was made of (rows of one version never change): the viewer's
+        seat at that version, for an image request that reads no row."""
+        self.away: SharedRenders[dict[int, list[Vacation]]] = SharedRenders()
 
     async def board_view(self, game_id: int, user: int | None) -> BoardView:
         """The game as ``user`` may see it (``None``: a spectator), with the hotspots and the picks of their move."""
         row, game = await self.boards.loaded(game_id)
+        return await self._view(row, game, user, await self.seat_clocks(row, game))
+
+    async def view_json(self, game_id: int, user: int | None) -> bytes:
+        """``board_view`` as JSON: one row read; all but the clocks (seconds left as of now, added per answer)
+        made once per (game, version, seat) and shared by every page of that seat."""
+        row, game = await self.boards.loaded(game_id)
+        self.rows.keep((row.id, row.version), row)
+        seat = _seat(row, user)  # the seat decides the user's picks too: a seat has one user, a spectator none
+
+        async def head() -> bytes:
+            view = (await self._view(row, game, user, [])).to_json()
+            del view["clocks"]
+            return json.dumps(view).encode()
+
+        shared = await self.heads.get((row.id, row.version, seat), head)
+        return b"%s, \"clocks\": %s}" % (shared[:-1], json.dumps(await self.seat_clocks(row, game)).encode())
+
+    async def _view(self, row: GameRow, game: Game, user: int | None, clocks: list[dict[str, Any]]) -> BoardView:
         seat = _seat(row, user)
         observation, hotspots = await self._drawn(row, game, seat)
         picks, secret = _picks(row, game, user)
@@ -154,7 +187,7 @@ class Clickable:
         return BoardView(game_id=row.id, game=row.game, title=game.title, status=row.status, ply=len(game.history),
                          version=row.version, seat=seat, observation=observation, hotspots=hotspots,
                          picks=picks, secret=secret, result=outcome.to_dict() if outcome is not None else None,
-                         clocks=await self.seat_clocks(row, game))
+                         clocks=clocks)
 
     async def _drawn(self, row: GameRow, game: Game, seat: int | None
                      ) -> tuple[dict[str, Any], dict[str, dict[str, Any]]]:
@@ -174,10 +207,13 @@ class Clickable:
         tc = control_of(row)
         if self.clocks is None or tc.kind == "none" or row.status != "active":
             return []
-        state = await self.clocks.load_state(row.id)
+        state = ClockState.from_json(row.clock)  # the row was just read: as fresh as reading the clock again
         now = self.clocks.now()
         users = {s.seat: s.user_id for s in row.seats}
-        vacations = await self.clocks.vacations_of(users.values(), min([now, *state.started.values()]))
+        clocks = self.clocks
+        vacations = await self.away.get(  # the same for every page of this version for VACATIONS_FOR seconds
+            (row.id, row.version, int(now // VACATIONS_FOR)),
+            lambda: clocks.vacations_of(users.values(), min([now, *state.started.values()])))
         out = []
         for seat in range(game.num_players):
             away = vacations.get(users.get(seat) or 0, [])
@@ -199,14 +235,23 @@ class Clickable:
             return None
         return ply
 
-    async def board_image(self, game_id: int, user: int | None, ply: int | None = None) -> bytes:
+    async def board_image(self, game_id: int, user: int | None, ply: int | None = None,
+                          version: int | None = None) -> bytes:
         """The viewer's board PNG; ``ply``: the position the page asks for, refused once the game moved past it
-        (the page then reloads its view, so the image and its hotspots always belong together)."""
+        (the page then reloads its view, so the image and its hotspots always belong together). ``version``: the
+        view's; an image of a version whose view was made here is served without reading the row."""
+        row = self.rows.done((game_id, version)) if version is not None else None
+        if row is not None:
+            key = (game_id, version, _seat(row, user))
+            drawn = self.drawn.done(key)
+            if drawn is not None and (ply is None or drawn[0].get("ply") == ply):
+                return await self.pngs.get(key, lambda: self.images.image(drawn[0]))
         row, game = await self.boards.loaded(game_id)
         if ply is not None and ply != len(game.history):
             raise HostError("The game has moved on since this board was asked for: reload the view.")
-        observation, _hotspots = await self._drawn(row, game, _seat(row, user))  # the view's, not made again
-        return await self.images.image(observation)
+        seat = _seat(row, user)
+        observation, _hotspots = await self._drawn(row, game, seat)  # the view's, not made again
+        return await self.pngs.get((row.id, row.version, seat), lambda: self.images.image(observation))
 
     async def replay_step(self, game_id: int, user: int | None, ply: int) -> ReplayStep:
         """The viewer's own view of ply ``ply`` (0: the start), replayed: their secrets of then, nobody else's."""
