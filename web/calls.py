@@ -19,9 +19,10 @@ __all__ = ["HostError", "board_image", "board_view", "feed", "game_in_channel", 
            "replay_step", "seated", "version"]
 
 
-async def board_view(host: Host, game_id: int, user: int) -> bytes:
-    """The JSON view of ``game_id`` for ``user`` (their seat's view if seated, else the public one), encoded."""
-    return await host.clickable.view_json(game_id, user)
+async def board_view(host: Host, game_id: int, user: int, known: int | None = None) -> bytes:
+    """The JSON view of ``game_id`` for ``user`` (their seat's view if seated, else the public one), encoded;
+    ``known``: the newest committed version the pages were told of (a spectator's view of it reads no row)."""
+    return await host.clickable.view_json(game_id, user, known)
 
 
 async def board_image(host: Host, game_id: int, user: int, ply: int | None, version: int | None = None) -> bytes:

@@ -154,9 +154,9 @@ class Clickable:
         """The view's JSON but its clocks, once per (game, version, seat): a crowd's reloads are bytes served."""
         self.pngs: SharedRenders[bytes] = SharedRenders()
         """The PNG per (game, version, seat): an image asked for by its view's version is served from here."""
-        self.rows: SharedRenders[GameRow] = SharedRenders()
-        """The row of each (game, version) a view was made of (rows of one version never change): the viewer's
-        seat at that version, for an image request that reads no row."""
+        self.rows: SharedRenders[tuple[GameRow, Game]] = SharedRenders()
+        """The row and engine of each (game, version) a view was made of (a version's row never changes): the
+        viewer's seat at that version, for a request that reads no row."""
         self.away: SharedRenders[dict[int, list[Vacation]]] = SharedRenders()
 
     async def board_view(self, game_id: int, user: int | None) -> BoardView:
@@ -164,11 +164,18 @@ class Clickable:
         row, game = await self.boards.loaded(game_id)
         return await self._view(row, game, user, await self.seat_clocks(row, game))
 
-    async def view_json(self, game_id: int, user: int | None) -> bytes:
+    async def view_json(self, game_id: int, user: int | None, known: int | None = None) -> bytes:
         """``board_view`` as JSON: one row read; all but the clocks (seconds left as of now, added per answer)
-        made once per (game, version, seat) and shared by every page of that seat."""
+        made once per (game, version, seat) and shared by every page of that seat. ``known``: the newest
+        committed version the pages were told of; a spectator's view of it, made already, reads no row (a
+        crowd's reloads after a change cost no database trip; a player's view is always read fresh)."""
+        kept = self.rows.done((game_id, known)) if known is not None else None
+        if kept is not None and _seat(kept[0], user) is None:
+            head = self.heads.done((game_id, known, None))
+            if head is not None:
+                return await self._with_clocks(head, *kept)
         row, game = await self.boards.loaded(game_id)
-        self.rows.keep((row.id, row.version), row)
+        self.rows.keep((row.id, row.version), (row, game))
         seat = _seat(row, user)  # the seat decides the user's picks too: a seat has one user, a spectator none
 
         async def head() -> bytes:
@@ -176,8 +183,10 @@ class Clickable:
             del view["clocks"]
             return json.dumps(view).encode()
 
-        shared = await self.heads.get((row.id, row.version, seat), head)
-        return b"%s, \"clocks\": %s}" % (shared[:-1], json.dumps(await self.seat_clocks(row, game)).encode())
+        return await self._with_clocks(await self.heads.get((row.id, row.version, seat), head), row, game)
+
+    async def _with_clocks(self, head: bytes, row: GameRow, game: Game) -> bytes:
+        return b"%s, \"clocks\": %s}" % (head[:-1], json.dumps(await self.seat_clocks(row, game)).encode())
 
     async def _view(self, row: GameRow, game: Game, user: int | None, clocks: list[dict[str, Any]]) -> BoardView:
         seat = _seat(row, user)
@@ -240,9 +249,9 @@ class Clickable:
         """The viewer's board PNG; ``ply``: the position the page asks for, refused once the game moved past it
         (the page then reloads its view, so the image and its hotspots always belong together). ``version``: the
         view's; an image of a version whose view was made here is served without reading the row."""
-        row = self.rows.done((game_id, version)) if version is not None else None
-        if row is not None:
-            key = (game_id, version, _seat(row, user))
+        kept = self.rows.done((game_id, version)) if version is not None else None
+        if kept is not None:
+            key = (game_id, version, _seat(kept[0], user))
             drawn = self.drawn.done(key)
             if drawn is not None and (ply is None or drawn[0].get("ply") == ply):
                 return await self.pngs.get(key, lambda: self.images.image(drawn[0]))

@@ -201,3 +201,35 @@ async def test_an_image_named_by_its_version_reads_no_row_and_the_clocks_stay_li
         assert again.status == 200 and await again.read() == await first.read() and reads == []
         unnamed = await site.client.get(f"/api/games/{game_id}/board.png", params={**params, "v": "999"})
         assert unnamed.status == 409 and reads == [game_id]  # a version no view was made of: the row decides
+
+
+async def test_a_spectators_reload_after_a_push_reads_no_row_and_a_players_reads_one(tmp_path: Path) -> None:
+    """After a change is announced, the spectators' view of that version is made once and served to the rest
+    without a database trip; a player's view is always read (their picks decide their next click)."""
+    async with board_site(tmp_path) as site:
+        pages = {user: await site.client.ws_connect(f"/api/games/{site.game_id}/live", params={"t": site.token(user)})
+                 for user in (ALICE, CAROL)}
+        await asyncio.sleep(0.05)
+        row, game = await site.host.session.engine_copy(site.game_id)
+        seat = min(game.to_move())
+        await site.host.turns.play(site.game_id, row.user_at(seat), game.legal_moves(seat)[0])
+        for page in pages.values():
+            assert json.loads((await asyncio.wait_for(page.receive(), 2.0)).data)["type"] == "changed"
+        store = site.host.session.store
+        reads: list[int] = []
+        real_get = store.get
+
+        async def get(wanted: int) -> Any:
+            reads.append(wanted)
+            return await real_get(wanted)
+
+        store.get = get  # type: ignore[method-assign]  # the real read, counted
+        views = [json.loads(await (await site.client.get(f"/api/games/{site.game_id}/view",
+                                                         headers=site.auth(user))).read())
+                 for user in (CAROL, 10**15, 10**15 + 1)]
+        assert len(reads) == 1 and [v["ply"] for v in views] == [1, 1, 1] and views[1] == views[2] == views[0]
+        own = json.loads(await (await site.client.get(f"/api/games/{site.game_id}/view",
+                                                      headers=site.auth(ALICE))).read())
+        assert len(reads) == 2 and own["seat"] == row.seat_of(ALICE) and own["version"] == views[0]["version"]
+        for page in pages.values():
+            await page.close()
