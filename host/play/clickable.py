@@ -158,6 +158,8 @@ class Clickable:
         """The row and engine of each (game, version) a view was made of (a version's row never changes): the
         viewer's seat at that version, for a request that reads no row."""
         self.away: SharedRenders[dict[int, list[Vacation]]] = SharedRenders()
+        self._reading: dict[int, asyncio.Future[tuple[GameRow, Game]]] = {}
+        """The row read in flight per game, shared by the views that arrive while it runs (``_read``)."""
 
     async def board_view(self, game_id: int, user: int | None) -> BoardView:
         """The game as ``user`` may see it (``None``: a spectator), with the hotspots and the picks of their move."""
@@ -165,17 +167,16 @@ class Clickable:
         return await self._view(row, game, user, await self.seat_clocks(row, game))
 
     async def view_json(self, game_id: int, user: int | None, known: int | None = None) -> bytes:
-        """``board_view`` as JSON: one row read; all but the clocks (seconds left as of now, added per answer)
-        made once per (game, version, seat) and shared by every page of that seat. ``known``: the newest
-        committed version the pages were told of; a spectator's view of it, made already, reads no row (a
-        crowd's reloads after a change cost no database trip; a player's view is always read fresh)."""
+        """``board_view`` as JSON: at most one row read; all but the clocks (seconds left as of now, added per
+        answer) made once per (game, version, seat) and shared by every page of that seat. ``known``: the newest
+        committed version the pages were told of. The crowd that a change reloads at once reads no row for the
+        spectators' view of it once a view of that version was made, and shares one read before that; a
+        read that started before ``known`` committed is not trusted, and a player's view is never a kept one."""
         kept = self.rows.done((game_id, known)) if known is not None else None
-        if kept is not None and _seat(kept[0], user) is None:
-            head = self.heads.done((game_id, known, None))
-            if head is not None:
-                return await self._with_clocks(head, *kept)
-        row, game = await self.boards.loaded(game_id)
-        self.rows.keep((row.id, row.version), (row, game))
+        if kept is None or _seat(kept[0], user) is not None:
+            kept = await (self._read(game_id, known) if known is not None else self.boards.loaded(game_id))
+            self.rows.keep((kept[0].id, kept[0].version), kept)
+        row, game = kept
         seat = _seat(row, user)  # the seat decides the user's picks too: a seat has one user, a spectator none
 
         async def head() -> bytes:
@@ -184,6 +185,17 @@ class Clickable:
             return json.dumps(view).encode()
 
         return await self._with_clocks(await self.heads.get((row.id, row.version, seat), head), row, game)
+
+    async def _read(self, game_id: int, known: int) -> tuple[GameRow, Game]:
+        """The row and engine, read once for the requests that arrive together; again if the shared read is
+        older than ``known`` (it started before that version committed)."""
+        pending = self._reading.get(game_id)
+        if pending is None:
+            pending = self._reading[game_id] = asyncio.ensure_future(self.boards.loaded(game_id))
+            pending.add_done_callback(lambda done: self._reading.pop(game_id, None)
+                                      if self._reading.get(game_id) is done else None)
+        row, game = await asyncio.shield(pending)
+        return (row, game) if row.version >= known else await self.boards.loaded(game_id)
 
     async def _with_clocks(self, head: bytes, row: GameRow, game: Game) -> bytes:
         return b"%s, \"clocks\": %s}" % (head[:-1], json.dumps(await self.seat_clocks(row, game)).encode())
