@@ -122,9 +122,10 @@ async def worker(base: str, games: list[int], pages: int) -> None:
 
 
 @asynccontextmanager
-async def simulated_pages(base: str, games: list[int], pages: int) -> AsyncIterator[None]:
+async def simulated_pages(base: str, games: list[int], pages: int) -> AsyncIterator[int | None]:
+    """The simulated pages' process, open; yields its pid (None: no pages)."""
     if pages == 0:
-        yield
+        yield None
         return
     proc = await asyncio.create_subprocess_exec(
         sys.executable, "-m", "bench.bench_web", "--worker", base, ",".join(map(str, games)), str(pages),
@@ -134,7 +135,7 @@ async def simulated_pages(base: str, games: list[int], pages: int) -> AsyncItera
         line = await asyncio.wait_for(proc.stdout.readline(), 300)
         if line.strip() != b"ready":
             raise RuntimeError(f"the simulated pages did not open: {line!r}")
-        yield
+        yield proc.pid
     finally:
         proc.stdin.close()
         try:
@@ -182,9 +183,10 @@ async def one_move(pages: dict[int, Page], rng: random.Random) -> tuple[float, .
     return tuple((mark - started) * 1000 for mark in (png, answered, message, view))
 
 
-async def level(fake: Any, base: str, pages: int, moves: int, games: int, gap: float, rng: random.Random
-                ) -> list[float]:
-    """``moves`` moves over ``games`` fresh games while ``pages`` simulated pages watch them."""
+async def level(fake: Any, base: str, bot: int, pages: int, moves: int, games: int, gap: float, rng: random.Random
+                ) -> tuple[list[tuple[float, ...]], float, float]:
+    """``moves`` moves over ``games`` fresh games while ``pages`` simulated pages watch them; with the CPU
+    seconds the bot and the simulated pages used while the moves were made (the pages open)."""
     ids = await new_games(fake, games)
     samples: list[float] = []
     users = {u.name: int(u.id) for u in fake.world.users.values()}
@@ -193,7 +195,8 @@ async def level(fake: Any, base: str, pages: int, moves: int, games: int, gap: f
         for two in players.values():
             for page in two.values():
                 await page.open()
-        async with simulated_pages(base, ids, pages):
+        async with simulated_pages(base, ids, pages) as crowd:
+            cpu = cpu_seconds(bot), cpu_seconds(crowd) if crowd else 0.0
             turn = 0
             while len(samples) < moves and players:
                 game_id = list(players)[turn % len(players)]
@@ -204,11 +207,12 @@ async def level(fake: Any, base: str, pages: int, moves: int, games: int, gap: f
                     samples.append(elapsed)
                 turn += 1
                 await asyncio.sleep(gap)
+            used = cpu_seconds(bot) - cpu[0], (cpu_seconds(crowd) - cpu[1]) if crowd else 0.0
         for two in players.values():
             for page in two.values():
                 if page.socket is not None:
                     await page.socket.close()
-    return samples
+    return samples, *used
 
 
 @asynccontextmanager
@@ -250,16 +254,15 @@ async def main(args: argparse.Namespace) -> None:
                     "raw", "--rate", "200", "--nonblocking", "-o", args.profile,
                     stdout=asyncio.subprocess.DEVNULL, stderr=asyncio.subprocess.DEVNULL)
             for pages in args.levels:
-                cpu = cpu_seconds(bot.proc.pid)
-                found = await level(fake, base, pages, args.moves, args.games, args.gap, rng)
-                cpu = (cpu_seconds(bot.proc.pid) - cpu) * 1000 / len(found)
+                found, cpu, crowd = await level(fake, base, bot.proc.pid, pages, args.moves, args.games, args.gap, rng)
+                cpu, crowd = cpu * 1000 / len(found), crowd * 1000 / len(found)
                 samples = [sample[0] for sample in found]
                 parts = [percentile([sample[i] for sample in found], 50) for i in (1, 2, 3)]
                 p95 = percentile(samples, 95)
                 print(f"pages {pages:>4} + 2 players | move to other page's board n={len(samples):<4}"
                       f" p50={percentile(samples, 50):6.1f} ms p95={p95:6.1f} ms max={max(samples):6.1f} ms"
                       f" (p50 POST answered {parts[0]:.0f}, message {parts[1]:.0f}, view {parts[2]:.0f} ms;"
-                      f" bot CPU {cpu:.0f} ms per move, opening the pages included)"
+                      f" CPU per move: bot {cpu:.1f} ms, simulated pages {crowd:.1f} ms)"
                       f" | load {load()}", flush=True)
                 if p95 > TARGET_MS:
                     print(f"  p95 over {TARGET_MS:.0f} ms at {pages} pages")
