@@ -64,13 +64,14 @@ class Page:
 
     def __init__(self, http: aiohttp.ClientSession, base: str, user: int, game_id: int) -> None:
         self.http, self.base, self.user, self.game_id = http, base, user, game_id
-        self.auth = {"Authorization": f"Bearer {token(user, game_id)}"}
+        self.token = token(user, game_id)  # one token for the page's life, as the browser holds it
+        self.auth = {"Authorization": f"Bearer {self.token}"}
         self.socket: aiohttp.ClientWebSocketResponse | None = None
         self.view: dict[str, Any] = {}
 
     async def open(self) -> None:
         self.socket = await self.http.ws_connect(f"{self.base}/api/games/{self.game_id}/live",
-                                                 params={"t": token(self.user, self.game_id)}, heartbeat=None)
+                                                 params={"t": self.token}, heartbeat=None)
         await self.reload()
 
     async def reload(self, marks: list[float] | None = None) -> None:
@@ -83,7 +84,7 @@ class Page:
                     raise RuntimeError(f"view {response.status}: {self.view}")
             if marks is not None:
                 marks.append(time.perf_counter())
-            params = {"ply": str(self.view["ply"]), "v": str(self.view["version"]), "t": token(self.user, self.game_id)}
+            params = {"ply": str(self.view["ply"]), "v": str(self.view["version"]), "t": self.token}
             async with self.http.get(f"{self.base}/api/games/{self.game_id}/board.png", params=params) as response:
                 body = await response.read()
                 if response.status == 200 and body[:4] == b"\x89PNG":

@@ -29,7 +29,7 @@ from host.play.shared_renders import SharedRenders
 from host.results import GameRow, HostError
 
 if TYPE_CHECKING:
-    from host.correspondence.clocks import Vacation
+    from host.correspondence.clocks import TimeControl, Vacation
     from host.correspondence.timing import Clocks
     from host.play.boards import Boards
 
@@ -139,6 +139,20 @@ class Images:
         return await self.shared.get(key, lambda: asyncio.to_thread(self.draw, shown))
 
 
+ClockInputs = tuple["TimeControl", ClockState, dict[int, int | None], dict[int, list["Vacation"]]]
+
+
+async def _clock_inputs(clocks: Clocks, row: GameRow, now: float) -> ClockInputs | None:
+    """The row's time control, clock state (the row was just read: as fresh as reading the clock again), the
+    seats' users and their vacations; None without a running clock."""
+    tc = control_of(row)
+    if tc.kind == "none" or row.status != "active":
+        return None
+    state = ClockState.from_json(row.clock)
+    users = {s.seat: s.user_id for s in row.seats}
+    return tc, state, users, await clocks.vacations_of(users.values(), min([now, *state.started.values()]))
+
+
 class Clickable:
     """The clickable board's read model, over the read model (which loads and draws) and the clocks."""
 
@@ -157,7 +171,8 @@ class Clickable:
         self.rows: SharedRenders[tuple[GameRow, Game]] = SharedRenders()
         """The row and engine of each (game, version) a view was made of (a version's row never changes): the
         viewer's seat at that version, for a request that reads no row."""
-        self.away: SharedRenders[dict[int, list[Vacation]]] = SharedRenders()
+        self.clock_inputs: SharedRenders[ClockInputs | None] = SharedRenders()
+        """What a version's clocks are counted from (control, state, seats' users, their vacations)."""
         self._reading: dict[int, asyncio.Future[tuple[GameRow, Game]]] = {}
         """The row read in flight per game, shared by the views that arrive while it runs (``_read``)."""
 
@@ -225,16 +240,14 @@ class Clickable:
     async def seat_clocks(self, row: GameRow, game: Game) -> list[dict[str, Any]]:
         """Each seat's time left now (live clocks: also the banked time off turn; per-move clocks: the deadline
         of the seats to move), for the page to count down; empty without a clock."""
-        tc = control_of(row)
-        if self.clocks is None or tc.kind == "none" or row.status != "active":
+        if self.clocks is None:
             return []
-        state = ClockState.from_json(row.clock)  # the row was just read: as fresh as reading the clock again
-        now = self.clocks.now()
-        users = {s.seat: s.user_id for s in row.seats}
-        clocks = self.clocks
-        vacations = await self.away.get(  # the same for every page of this version for VACATIONS_FOR seconds
-            (row.id, row.version, int(now // VACATIONS_FOR)),
-            lambda: clocks.vacations_of(users.values(), min([now, *state.started.values()])))
+        clocks, now = self.clocks, self.clocks.now()
+        inputs = await self.clock_inputs.get(  # the same for every page of this version for VACATIONS_FOR seconds
+            (row.id, row.version, int(now // VACATIONS_FOR)), lambda: _clock_inputs(clocks, row, now))
+        if inputs is None:
+            return []
+        tc, state, users, vacations = inputs
         out = []
         for seat in range(game.num_players):
             away = vacations.get(users.get(seat) or 0, [])
