@@ -252,7 +252,7 @@ async def main(args: argparse.Namespace) -> None:
             if args.profile:  # py-spy samples the bot process (collapsed stacks: one line per stack, its count)
                 spy = await asyncio.create_subprocess_exec(
                     str(Path(sys.executable).with_name("py-spy")), "record", "--pid", str(bot.proc.pid), "--format",
-                    "raw", "--rate", "200", "--nonblocking", "-o", args.profile,
+                    "raw", "--rate", "200", "--nonblocking", *(["--gil"] if args.gil else []), "-o", args.profile,
                     stdout=asyncio.subprocess.DEVNULL, stderr=asyncio.subprocess.DEVNULL)
             for pages in args.levels:
                 found, cpu, crowd = await level(fake, base, bot.proc.pid, pages, args.moves, args.games, args.gap, rng)
@@ -287,6 +287,7 @@ if __name__ == "__main__":
     parser.add_argument("--moves", type=int, default=40)
     parser.add_argument("--games", type=int, default=4)
     parser.add_argument("--profile", help="py-spy the bot process into this file (collapsed stacks)")
+    parser.add_argument("--gil", action="store_true", help="profile only what holds the GIL (the CPU spent)")
     parser.add_argument("--gap", type=float, default=0.3, help="seconds between moves (players' rate limits)")
     os.environ.setdefault("PYTHONUNBUFFERED", "1")
     asyncio.run(main(parser.parse_args()))
