@@ -15,6 +15,7 @@ from aiohttp import WSMsgType
 import render
 from data.db import Database
 from host.app import Host
+from host.play.clickable import VACATIONS_FOR
 from host.play.shared_renders import SharedRenders
 from tests.web.site import ALICE, BOB, CAROL, NOW, board_site
 from web.app import HUB_KEY
@@ -237,3 +238,31 @@ async def test_a_spectators_reload_after_a_push_reads_no_row_and_a_players_reads
         assert site.host.clickable.heads.made == 2  # the spectators' view of this version and Alice's
         for page in pages.values():
             await page.close()
+
+
+async def test_a_vacation_reaches_the_shared_clocks_at_once_or_within_their_ten_seconds(tmp_path: Path) -> None:
+    """The clocks' inputs are read once per version and ``VACATIONS_FOR`` seconds. A vacation reschedules the
+    user's games (a new version), so their views show it at once; one stored without that (another process's,
+    between its two writes) shows on the first view after those seconds. Every view counts from its own now."""
+    async with board_site(tmp_path) as site:
+        lobby = await site.host.lobby.challenge(game="zaic", creator=ALICE, opponents=[BOB], guild_id=1,
+                                                channel_id=2, settings={"clock": "2d"})
+        await site.host.lobby.accept(lobby.row.id, BOB)
+        row, game = await site.host.session.engine_copy(lobby.row.id)
+        mover = min(game.to_move())
+        token = site.token(CAROL, game_id=lobby.row.id)
+
+        async def left() -> float:
+            response = await site.client.get(f"/api/games/{lobby.row.id}/view",
+                                             headers={"Authorization": f"Bearer {token}"})
+            return float(json.loads(await response.read())["clocks"][mover]["left"])
+
+        day = 86400.0
+        assert await left() == 2 * day
+        await site.host.correspondence.vacation(row.user_at(mover), 1)
+        site.host.now = lambda: NOW + 1
+        assert await left() == 3 * day - 1
+        await site.host.correspondence.stored.add_vacation(row.user_at(mover), 2027, NOW + 1, NOW + 1 + day, 1)
+        assert await left() == 3 * day - 1  # the same version within ten seconds: counted, the new one not yet
+        site.host.now = lambda: NOW + VACATIONS_FOR
+        assert await left() == 4 * day - VACATIONS_FOR
