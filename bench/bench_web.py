@@ -64,13 +64,14 @@ class Page:
 
     def __init__(self, http: aiohttp.ClientSession, base: str, user: int, game_id: int) -> None:
         self.http, self.base, self.user, self.game_id = http, base, user, game_id
-        self.auth = {"Authorization": f"Bearer {token(user, game_id)}"}
+        self.token = token(user, game_id)  # one token for the page's life, as the browser holds it
+        self.auth = {"Authorization": f"Bearer {self.token}"}
         self.socket: aiohttp.ClientWebSocketResponse | None = None
         self.view: dict[str, Any] = {}
 
     async def open(self) -> None:
         self.socket = await self.http.ws_connect(f"{self.base}/api/games/{self.game_id}/live",
-                                                 params={"t": token(self.user, self.game_id)}, heartbeat=None)
+                                                 params={"t": self.token}, heartbeat=None)
         await self.reload()
 
     async def reload(self, marks: list[float] | None = None) -> None:
@@ -83,7 +84,7 @@ class Page:
                     raise RuntimeError(f"view {response.status}: {self.view}")
             if marks is not None:
                 marks.append(time.perf_counter())
-            params = {"ply": str(self.view["ply"]), "v": str(self.view["version"]), "t": token(self.user, self.game_id)}
+            params = {"ply": str(self.view["ply"]), "v": str(self.view["version"]), "t": self.token}
             async with self.http.get(f"{self.base}/api/games/{self.game_id}/board.png", params=params) as response:
                 body = await response.read()
                 if response.status == 200 and body[:4] == b"\x89PNG":
@@ -122,9 +123,10 @@ async def worker(base: str, games: list[int], pages: int) -> None:
 
 
 @asynccontextmanager
-async def simulated_pages(base: str, games: list[int], pages: int) -> AsyncIterator[None]:
+async def simulated_pages(base: str, games: list[int], pages: int) -> AsyncIterator[int | None]:
+    """The simulated pages' process, open; yields its pid (None: no pages)."""
     if pages == 0:
-        yield
+        yield None
         return
     proc = await asyncio.create_subprocess_exec(
         sys.executable, "-m", "bench.bench_web", "--worker", base, ",".join(map(str, games)), str(pages),
@@ -134,7 +136,7 @@ async def simulated_pages(base: str, games: list[int], pages: int) -> AsyncItera
         line = await asyncio.wait_for(proc.stdout.readline(), 300)
         if line.strip() != b"ready":
             raise RuntimeError(f"the simulated pages did not open: {line!r}")
-        yield
+        yield proc.pid
     finally:
         proc.stdin.close()
         try:
@@ -182,9 +184,10 @@ async def one_move(pages: dict[int, Page], rng: random.Random) -> tuple[float, .
     return tuple((mark - started) * 1000 for mark in (png, answered, message, view))
 
 
-async def level(fake: Any, base: str, pages: int, moves: int, games: int, gap: float, rng: random.Random
-                ) -> list[float]:
-    """``moves`` moves over ``games`` fresh games while ``pages`` simulated pages watch them."""
+async def level(fake: Any, base: str, bot: int, pages: int, moves: int, games: int, gap: float, rng: random.Random
+                ) -> tuple[list[tuple[float, ...]], float, float]:
+    """``moves`` moves over ``games`` fresh games while ``pages`` simulated pages watch them; with the CPU
+    seconds the bot and the simulated pages used while the moves were made (the pages open)."""
     ids = await new_games(fake, games)
     samples: list[float] = []
     users = {u.name: int(u.id) for u in fake.world.users.values()}
@@ -193,7 +196,8 @@ async def level(fake: Any, base: str, pages: int, moves: int, games: int, gap: f
         for two in players.values():
             for page in two.values():
                 await page.open()
-        async with simulated_pages(base, ids, pages):
+        async with simulated_pages(base, ids, pages) as crowd:
+            cpu = cpu_seconds(bot), cpu_seconds(crowd) if crowd else 0.0
             turn = 0
             while len(samples) < moves and players:
                 game_id = list(players)[turn % len(players)]
@@ -204,11 +208,12 @@ async def level(fake: Any, base: str, pages: int, moves: int, games: int, gap: f
                     samples.append(elapsed)
                 turn += 1
                 await asyncio.sleep(gap)
+            used = cpu_seconds(bot) - cpu[0], (cpu_seconds(crowd) - cpu[1]) if crowd else 0.0
         for two in players.values():
             for page in two.values():
                 if page.socket is not None:
                     await page.socket.close()
-    return samples
+    return samples, *used
 
 
 @asynccontextmanager
@@ -241,19 +246,24 @@ async def main(args: argparse.Namespace) -> None:
     async with database(args.postgres) as target, FakeDiscord() as fake:
         bot = BotProcess(fake, target, env)
         await bot.start()
+        spy = None
         try:
             assert bot.proc is not None
+            if args.profile:  # py-spy samples the bot process (collapsed stacks: one line per stack, its count)
+                spy = await asyncio.create_subprocess_exec(
+                    str(Path(sys.executable).with_name("py-spy")), "record", "--pid", str(bot.proc.pid), "--format",
+                    "raw", "--rate", "200", "--nonblocking", *(["--gil"] if args.gil else []), "-o", args.profile,
+                    stdout=asyncio.subprocess.DEVNULL, stderr=asyncio.subprocess.DEVNULL)
             for pages in args.levels:
-                cpu = cpu_seconds(bot.proc.pid)
-                found = await level(fake, base, pages, args.moves, args.games, args.gap, rng)
-                cpu = (cpu_seconds(bot.proc.pid) - cpu) * 1000 / len(found)
+                found, cpu, crowd = await level(fake, base, bot.proc.pid, pages, args.moves, args.games, args.gap, rng)
+                cpu, crowd = cpu * 1000 / len(found), crowd * 1000 / len(found)
                 samples = [sample[0] for sample in found]
                 parts = [percentile([sample[i] for sample in found], 50) for i in (1, 2, 3)]
                 p95 = percentile(samples, 95)
                 print(f"pages {pages:>4} + 2 players | move to other page's board n={len(samples):<4}"
                       f" p50={percentile(samples, 50):6.1f} ms p95={p95:6.1f} ms max={max(samples):6.1f} ms"
                       f" (p50 POST answered {parts[0]:.0f}, message {parts[1]:.0f}, view {parts[2]:.0f} ms;"
-                      f" bot CPU {cpu:.0f} ms per move, opening the pages included)"
+                      f" CPU per move: bot {cpu:.1f} ms, simulated pages {crowd:.1f} ms)"
                       f" | load {load()}", flush=True)
                 if p95 > TARGET_MS:
                     print(f"  p95 over {TARGET_MS:.0f} ms at {pages} pages")
@@ -261,6 +271,9 @@ async def main(args: argparse.Namespace) -> None:
             print("\n".join(bot.lines[-40:]), file=sys.stderr)
             raise
         finally:
+            if spy is not None:
+                spy.send_signal(2)  # py-spy writes its file on SIGINT
+                await spy.wait()
             await bot.kill()
 
 
@@ -273,6 +286,8 @@ if __name__ == "__main__":
     parser.add_argument("--levels", type=lambda text: [int(n) for n in text.split(",")], default=[0, 50, 100, 200, 300])
     parser.add_argument("--moves", type=int, default=40)
     parser.add_argument("--games", type=int, default=4)
+    parser.add_argument("--profile", help="py-spy the bot process into this file (collapsed stacks)")
+    parser.add_argument("--gil", action="store_true", help="profile only what holds the GIL (the CPU spent)")
     parser.add_argument("--gap", type=float, default=0.3, help="seconds between moves (players' rate limits)")
     os.environ.setdefault("PYTHONUNBUFFERED", "1")
     asyncio.run(main(parser.parse_args()))

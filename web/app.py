@@ -40,6 +40,10 @@ CONFIG_KEY = web.AppKey("config", "WebConfig")
 HUB_KEY = web.AppKey("hub", Hub)
 BUDGET_KEY = web.AppKey("budget", Budget)
 NOW_KEY = web.AppKey("now", Callable[[], float])
+GRANTS_KEY = web.AppKey("grants", dict[tuple[str, int], tokens.Grant])
+GRANTS = 10_000
+"""Tokens remembered as verified (the oldest forgotten first): a page sends the same token with every
+request, and its signature need not be checked again until it expires."""
 
 
 @dataclass(frozen=True)
@@ -133,7 +137,13 @@ def _grant(request: web.Request) -> tokens.Grant:
     """The caller's grant for this game, from ``Authorization: Bearer`` or the ``t`` query; then their rate."""
     header = request.headers.get("Authorization", "")
     token = header.removeprefix("Bearer ").strip() if header.startswith("Bearer ") else request.query.get("t", "")
-    grant = tokens.verify(request.app[CONFIG_KEY].secret, token, _game_id(request), request.app[NOW_KEY]())
+    game_id, now, verified = _game_id(request), request.app[NOW_KEY](), request.app[GRANTS_KEY]
+    grant = verified.get((token, game_id))
+    if grant is None or grant.expires <= now:  # checked in full: a bad or expired token says why, and is not kept
+        grant = tokens.verify(request.app[CONFIG_KEY].secret, token, game_id, now)
+        verified[(token, game_id)] = grant
+        if len(verified) > GRANTS:
+            del verified[next(iter(verified))]
     if not request.app[BUDGET_KEY].take(grant.user, time.monotonic()):
         raise web.HTTPTooManyRequests(reason="Too many requests: wait a moment.")
     return grant
@@ -155,7 +165,9 @@ async def style(_request: web.Request) -> web.FileResponse:
 
 async def view(request: web.Request) -> web.Response:
     grant = _grant(request)
-    return web.json_response(await calls.board_view(request.app[HOST_KEY], grant.game_id, grant.user))
+    known = request.app[HUB_KEY].seen.get(grant.game_id)  # committed and announced: what a push reloads for
+    body = await calls.board_view(request.app[HOST_KEY], grant.game_id, grant.user, known)
+    return web.Response(body=body, content_type="application/json")
 
 
 def _number(request: web.Request, name: str) -> int | None:
@@ -166,13 +178,13 @@ def _number(request: web.Request, name: str) -> int | None:
 async def image(request: web.Request) -> web.Response:
     """The board now (``ply``: of the view the page holds), or as the viewer saw ply ``at`` (the replay)."""
     grant = _grant(request)
-    ply, at = _number(request, "ply"), _number(request, "at")
+    ply, at, version = _number(request, "ply"), _number(request, "at"), _number(request, "v")
     host = request.app[HOST_KEY]
     png = (await calls.replay_image(host, grant.game_id, grant.user, at) if at is not None
-           else await calls.board_image(host, grant.game_id, grant.user, ply))
-    cached = ply is not None or at is not None
-    return web.Response(body=png, content_type="image/png",
-                        headers={"Cache-Control": "private, max-age=3600" if cached else "no-store"})
+           else await calls.board_image(host, grant.game_id, grant.user, ply, version))
+    cached = ("private, max-age=3600, immutable" if ply is not None and version is not None  # that version's, ever
+              else "private, max-age=3600" if ply is not None or at is not None else "no-store")
+    return web.Response(body=png, content_type="image/png", headers={"Cache-Control": cached})
 
 
 async def replay(request: web.Request) -> web.Response:
@@ -219,6 +231,7 @@ def create_app(host: Host, config: WebConfig, *, now: Callable[[], float] = time
     app[CONFIG_KEY] = config
     app[NOW_KEY] = now
     app[BUDGET_KEY] = Budget(config.burst, config.per_second)
+    app[GRANTS_KEY] = {}
     hub = Hub(lambda game_id: calls.version(host, game_id), calls.feed(host))
     app[HUB_KEY] = hub
     calls.on_change(host, hub.changing)

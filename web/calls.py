@@ -19,13 +19,15 @@ __all__ = ["HostError", "board_image", "board_view", "feed", "game_in_channel", 
            "replay_step", "seated", "version"]
 
 
-async def board_view(host: Host, game_id: int, user: int) -> dict[str, Any]:
-    """The JSON view of ``game_id`` for ``user`` (their seat's view if seated, else the public one)."""
-    return (await host.clickable.board_view(game_id, user)).to_json()
+async def board_view(host: Host, game_id: int, user: int, known: int | None = None) -> bytes:
+    """The JSON view of ``game_id`` for ``user`` (their seat's view if seated, else the public one), encoded;
+    ``known``: the newest committed version the pages were told of (a spectator's view of it reads no row)."""
+    return await host.clickable.view_json(game_id, user, known)
 
 
-async def board_image(host: Host, game_id: int, user: int, ply: int | None) -> bytes:
-    return await host.clickable.board_image(game_id, user, ply)
+async def board_image(host: Host, game_id: int, user: int, ply: int | None, version: int | None = None) -> bytes:
+    """The viewer's PNG of ``ply``; ``version`` (the view's) lets the host serve it without reading the row."""
+    return await host.clickable.board_image(game_id, user, ply, version)
 
 
 async def replay_step(host: Host, game_id: int, user: int, ply: int) -> dict[str, Any]:

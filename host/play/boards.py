@@ -5,7 +5,7 @@ commands need. It only reads: every write is Turns' or Lobby's, which call this 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
 
 from data.boards import BoardPost, BoardPosts
@@ -40,6 +40,9 @@ class Boards:
         self.activity = False
         """Set by bot.py when the Discord Activity can sign its players in (the pages are served and the
         application's OAuth2 secret is configured): **Play on the board** then launches it."""
+        self.shared_image: Callable[[dict[str, Any]], Awaitable[bytes]] | None = None
+        """Set by the clickable board (host/play/clickable.py): a report's board goes through its image cache,
+        so the board pages of that position are served the drawing Discord got, not a second one."""
 
     def player_names(self, row: GameRow, players: int) -> list[str | None] | None:
         """Display names by seat for the renderer (``None`` for a seat whose name is unknown); an AI seat is
@@ -55,16 +58,18 @@ class Boards:
         row = await self.session.row(game_id)
         return row, await self.session.cached_engine(row)
 
-    async def draw(self, row: GameRow, observation: dict[str, Any]) -> Board:
-        """An observation as a board image, with the players' names, drawn off the event loop."""
+    async def draw(self, row: GameRow, observation: dict[str, Any], *, shared: bool = False) -> Board:
+        """An observation as a board image, with the players' names, drawn off the event loop (``shared``: a
+        game's own board, drawn once for Discord and the board pages alike)."""
         names = self.player_names(row, observation["players"])
         if names is not None:
             observation["player_names"] = names
-        image = await asyncio.to_thread(self.renderer, observation)
+        image = await (self.shared_image(observation) if shared and self.shared_image is not None
+                       else asyncio.to_thread(self.renderer, observation))
         return Board(image=image, filename=f"{row.game}-{row.id}-{observation['ply']}.png")
 
     async def _board(self, row: GameRow, game: Game, seat: int | None) -> Board:
-        return await self.draw(row, game.observation(seat))
+        return await self.draw(row, game.observation(seat), shared=True)
 
     async def board(self, game_id: int, user: int | None = None) -> Board:
         """The public board, or a seated user's own view (with their hidden information)."""

@@ -21,6 +21,7 @@ import engines
 import render
 from engines import CHANCE, Game
 from host.correspondence import clocks as timing
+from host.correspondence.clocks import ClockState
 from host.correspondence.timing import control_of
 from host.play import bots
 from host.play.builder import SECRET
@@ -28,8 +29,13 @@ from host.play.shared_renders import SharedRenders
 from host.results import GameRow, HostError
 
 if TYPE_CHECKING:
+    from host.correspondence.clocks import TimeControl, Vacation
     from host.correspondence.timing import Clocks
     from host.play.boards import Boards
+
+VACATIONS_FOR = 10.0
+"""Seconds the players' vacations read for a view's clocks serve every view of that game version: a page's
+clocks only change on its next reload anyway, and a crowd's reloads then read no vacations at all."""
 
 
 @dataclass(frozen=True)
@@ -133,6 +139,20 @@ class Images:
         return await self.shared.get(key, lambda: asyncio.to_thread(self.draw, shown))
 
 
+ClockInputs = tuple["TimeControl", ClockState, dict[int, int | None], dict[int, list["Vacation"]]]
+
+
+async def _clock_inputs(clocks: Clocks, row: GameRow, now: float) -> ClockInputs | None:
+    """The row's time control, clock state (the row was just read: as fresh as reading the clock again), the
+    seats' users and their vacations; None without a running clock."""
+    tc = control_of(row)
+    if tc.kind == "none" or row.status != "active":
+        return None
+    state = ClockState.from_json(row.clock)
+    users = {s.seat: s.user_id for s in row.seats}
+    return tc, state, users, await clocks.vacations_of(users.values(), min([now, *state.started.values()]))
+
+
 class Clickable:
     """The clickable board's read model, over the read model (which loads and draws) and the clocks."""
 
@@ -140,13 +160,62 @@ class Clickable:
         self.boards = boards
         self.clocks = clocks
         self.images = Images(lambda observation: self.boards.renderer(observation))
+        boards.shared_image = self.images.image  # the report's public board is the spectators' page image
         self.drawn: SharedRenders[tuple[dict[str, Any], dict[str, dict[str, Any]]]] = SharedRenders()
         """(observation, hotspots) once per (game, version, seat) for all the pages open on a game
         (host/play/shared_renders.py): read-only, shared by every answer."""
+        self.heads: SharedRenders[bytes] = SharedRenders()
+        """The view's JSON but its clocks, once per (game, version, seat): a crowd's reloads are bytes served."""
+        self.pngs: SharedRenders[bytes] = SharedRenders()
+        """The PNG per (game, version, seat): an image asked for by its view's version is served from here."""
+        self.rows: SharedRenders[tuple[GameRow, Game]] = SharedRenders()
+        """The row and engine of each (game, version) a view was made of (a version's row never changes): the
+        viewer's seat at that version, for a request that reads no row."""
+        self.clock_inputs: SharedRenders[ClockInputs | None] = SharedRenders()
+        """What a version's clocks are counted from (control, state, seats' users, their vacations)."""
+        self._reading: dict[int, asyncio.Future[tuple[GameRow, Game]]] = {}
+        """The row read in flight per game, shared by the views that arrive while it runs (``_read``)."""
 
     async def board_view(self, game_id: int, user: int | None) -> BoardView:
         """The game as ``user`` may see it (``None``: a spectator), with the hotspots and the picks of their move."""
         row, game = await self.boards.loaded(game_id)
+        return await self._view(row, game, user, await self.seat_clocks(row, game))
+
+    async def view_json(self, game_id: int, user: int | None, known: int | None = None) -> bytes:
+        """``board_view`` as JSON: at most one row read; all but the clocks (seconds left as of now, added per
+        answer) made once per (game, version, seat) and shared by every page of that seat. ``known``: the newest
+        committed version the pages were told of. The crowd that a change reloads at once reads no row for the
+        spectators' view of it once a view of that version was made, and shares one read before that; a
+        read that started before ``known`` committed is not trusted, and a player's view is never a kept one."""
+        kept = self.rows.done((game_id, known)) if known is not None else None
+        if kept is None or _seat(kept[0], user) is not None:
+            kept = await (self._read(game_id, known) if known is not None else self.boards.loaded(game_id))
+            self.rows.keep((kept[0].id, kept[0].version), kept)
+        row, game = kept
+        seat = _seat(row, user)  # the seat decides the user's picks too: a seat has one user, a spectator none
+
+        async def head() -> bytes:
+            view = (await self._view(row, game, user, [])).to_json()
+            del view["clocks"]
+            return json.dumps(view).encode()
+
+        return await self._with_clocks(await self.heads.get((row.id, row.version, seat), head), row, game)
+
+    async def _read(self, game_id: int, known: int) -> tuple[GameRow, Game]:
+        """The row and engine, read once for the requests that arrive together; again if the shared read is
+        older than ``known`` (it started before that version committed)."""
+        pending = self._reading.get(game_id)
+        if pending is None:
+            pending = self._reading[game_id] = asyncio.ensure_future(self.boards.loaded(game_id))
+            pending.add_done_callback(lambda done: self._reading.pop(game_id, None)
+                                      if self._reading.get(game_id) is done else None)
+        row, game = await asyncio.shield(pending)
+        return (row, game) if row.version >= known else await self.boards.loaded(game_id)
+
+    async def _with_clocks(self, head: bytes, row: GameRow, game: Game) -> bytes:
+        return b"%s, \"clocks\": %s}" % (head[:-1], json.dumps(await self.seat_clocks(row, game)).encode())
+
+    async def _view(self, row: GameRow, game: Game, user: int | None, clocks: list[dict[str, Any]]) -> BoardView:
         seat = _seat(row, user)
         observation, hotspots = await self._drawn(row, game, seat)
         picks, secret = _picks(row, game, user)
@@ -154,7 +223,7 @@ class Clickable:
         return BoardView(game_id=row.id, game=row.game, title=game.title, status=row.status, ply=len(game.history),
                          version=row.version, seat=seat, observation=observation, hotspots=hotspots,
                          picks=picks, secret=secret, result=outcome.to_dict() if outcome is not None else None,
-                         clocks=await self.seat_clocks(row, game))
+                         clocks=clocks)
 
     async def _drawn(self, row: GameRow, game: Game, seat: int | None
                      ) -> tuple[dict[str, Any], dict[str, dict[str, Any]]]:
@@ -171,13 +240,14 @@ class Clickable:
     async def seat_clocks(self, row: GameRow, game: Game) -> list[dict[str, Any]]:
         """Each seat's time left now (live clocks: also the banked time off turn; per-move clocks: the deadline
         of the seats to move), for the page to count down; empty without a clock."""
-        tc = control_of(row)
-        if self.clocks is None or tc.kind == "none" or row.status != "active":
+        if self.clocks is None:
             return []
-        state = await self.clocks.load_state(row.id)
-        now = self.clocks.now()
-        users = {s.seat: s.user_id for s in row.seats}
-        vacations = await self.clocks.vacations_of(users.values(), min([now, *state.started.values()]))
+        clocks, now = self.clocks, self.clocks.now()
+        inputs = await self.clock_inputs.get(  # the same for every page of this version for VACATIONS_FOR seconds
+            (row.id, row.version, int(now // VACATIONS_FOR)), lambda: _clock_inputs(clocks, row, now))
+        if inputs is None:
+            return []
+        tc, state, users, vacations = inputs
         out = []
         for seat in range(game.num_players):
             away = vacations.get(users.get(seat) or 0, [])
@@ -199,14 +269,23 @@ class Clickable:
             return None
         return ply
 
-    async def board_image(self, game_id: int, user: int | None, ply: int | None = None) -> bytes:
+    async def board_image(self, game_id: int, user: int | None, ply: int | None = None,
+                          version: int | None = None) -> bytes:
         """The viewer's board PNG; ``ply``: the position the page asks for, refused once the game moved past it
-        (the page then reloads its view, so the image and its hotspots always belong together)."""
+        (the page then reloads its view, so the image and its hotspots always belong together). ``version``: the
+        view's; an image of a version whose view was made here is served without reading the row."""
+        kept = self.rows.done((game_id, version)) if version is not None else None
+        if kept is not None:
+            key = (game_id, version, _seat(kept[0], user))
+            drawn = self.drawn.done(key)
+            if drawn is not None and (ply is None or drawn[0].get("ply") == ply):
+                return await self.pngs.get(key, lambda: self.images.image(drawn[0]))
         row, game = await self.boards.loaded(game_id)
         if ply is not None and ply != len(game.history):
             raise HostError("The game has moved on since this board was asked for: reload the view.")
-        observation, _hotspots = await self._drawn(row, game, _seat(row, user))  # the view's, not made again
-        return await self.images.image(observation)
+        seat = _seat(row, user)
+        observation, _hotspots = await self._drawn(row, game, seat)  # the view's, not made again
+        return await self.pngs.get((row.id, row.version, seat), lambda: self.images.image(observation))
 
     async def replay_step(self, game_id: int, user: int | None, ply: int) -> ReplayStep:
         """The viewer's own view of ply ``ply`` (0: the start), replayed: their secrets of then, nobody else's."""

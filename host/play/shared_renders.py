@@ -46,6 +46,24 @@ class SharedRenders(Generic[T]):
             self._results.move_to_end(key)
         return await asyncio.shield(task)
 
+    def done(self, key: Key) -> T | None:
+        """The finished result for ``key``, else ``None`` (not asked for, still being made, failed or forgotten):
+        a caller that has it serves it without reading anything."""
+        task = self._results.get(key)
+        if task is None or not task.done() or task.cancelled() or task.exception() is not None:
+            return None
+        self._results.move_to_end(key)
+        return task.result()
+
+    def keep(self, key: Key, result: T) -> None:
+        """Remember a result made elsewhere (a row read for a view) under ``key``."""
+        task: asyncio.Future[T] = asyncio.get_running_loop().create_future()
+        task.set_result(result)
+        self._results[key] = task
+        self._results.move_to_end(key)
+        while len(self._results) > self.size:
+            self._results.popitem(last=False)
+
     def _forget_failed(self, key: Key, task: asyncio.Future[T]) -> None:
         if (task.cancelled() or task.exception() is not None) and self._results.get(key) is task:
             del self._results[key]

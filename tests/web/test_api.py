@@ -10,10 +10,12 @@ from typing import Any
 
 import pytest
 from aiohttp import WSMsgType
+from aiohttp.test_utils import TestClient, TestServer
 
 from host.play.clickable import Images
 from tests.web.site import ALICE, BOB, CAROL, NOW, SECRET, Site, board_site
 from web import tokens
+from web.app import create_app
 
 
 async def test_a_player_sees_their_seat_and_their_moves_picks_with_hotspots(tmp_path: Path) -> None:
@@ -83,6 +85,25 @@ async def test_every_refused_token_is_a_clear_401(tmp_path: Path) -> None:
             assert image.status == 401
         socket = await site.client.get(f"/api/games/{site.game_id}/live", params={"t": forged})
         assert socket.status == 401
+
+
+async def test_a_token_verified_once_is_still_refused_once_it_expires(tmp_path: Path) -> None:
+    """Verified tokens are remembered (a page sends its token with every request), never past their expiry."""
+    async with board_site(tmp_path) as site:
+        clock = [NOW]
+        client = TestClient(TestServer(create_app(site.host, site.config, now=lambda: clock[0]), host="127.0.0.1"))
+        await client.start_server()
+        try:
+            view, headers = f"/api/games/{site.game_id}/view", site.auth(ALICE)  # valid for 600 s from NOW
+            assert (await client.get(view, headers=headers)).status == 200
+            assert (await client.get(view, headers=headers)).status == 200
+            clock[0] = NOW + 601
+            late = await client.get(view, headers=headers)
+            assert late.status == 401 and "expired" in (await late.json())["error"]
+            other = await client.get(f"/api/games/{site.game_id + 1}/view", headers=headers)
+            assert other.status == 401  # remembered for its own game only
+        finally:
+            await client.close()
 
 
 async def test_the_image_belongs_to_the_ply_asked_for(tmp_path: Path) -> None:
