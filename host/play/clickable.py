@@ -36,6 +36,8 @@ if TYPE_CHECKING:
 VACATIONS_FOR = 10.0
 """Seconds the players' vacations read for a view's clocks serve every view of that game version: a page's
 clocks only change on its next reload anyway, and a crowd's reloads then read no vacations at all."""
+ROWS_KEPT = 64
+"""Game versions whose row and engine are kept for the requests that read no row (a few per watched game)."""
 
 
 @dataclass(frozen=True)
@@ -166,11 +168,12 @@ class Clickable:
         (host/play/shared_renders.py): read-only, shared by every answer."""
         self.heads: SharedRenders[bytes] = SharedRenders()
         """The view's JSON but its clocks, once per (game, version, seat): a crowd's reloads are bytes served."""
-        self.pngs: SharedRenders[bytes] = SharedRenders()
+        self.pngs: SharedRenders[bytes] = SharedRenders(ROWS_KEPT * 4)
         """The PNG per (game, version, seat): an image asked for by its view's version is served from here."""
-        self.rows: SharedRenders[tuple[GameRow, Game]] = SharedRenders()
+        self.rows: SharedRenders[tuple[GameRow, Game]] = SharedRenders(ROWS_KEPT)
         """The row and engine of each (game, version) a view was made of (a version's row never changes): the
-        viewer's seat at that version, for a request that reads no row."""
+        viewer's seat at that version, for a request that reads no row. Few: each pins an engine outside the
+        engine cache's byte bound."""
         self.clock_inputs: SharedRenders[ClockInputs | None] = SharedRenders()
         """What a version's clocks are counted from (control, state, seats' users, their vacations)."""
         self._reading: dict[int, asyncio.Future[tuple[GameRow, Game]]] = {}
@@ -182,14 +185,18 @@ class Clickable:
         return await self._view(row, game, user, await self.seat_clocks(row, game))
 
     async def view_json(self, game_id: int, user: int | None, known: int | None = None) -> bytes:
-        """``board_view`` as JSON: at most one row read; all but the clocks (seconds left as of now, added per
-        answer) made once per (game, version, seat) and shared by every page of that seat. ``known``: the newest
-        committed version the pages were told of. The crowd that a change reloads at once reads no row for the
-        spectators' view of it once a view of that version was made, and shares one read before that; a
-        read that started before ``known`` committed is not trusted, and a player's view is never a kept one."""
+        """``board_view`` as JSON: all but the clocks (seconds left as of now, added per answer) made once per
+        (game, version, seat) and shared by every page of that seat. ``known``: the newest committed version the
+        pages were told of. The crowd that a change reloads at once reads no row for the spectators' view of it once
+        a view of that version was made, and shares one read before that; a read that started before ``known``
+        committed is not trusted, and a player's view is read for their request (never a kept or shared one), so it
+        may take a second read."""
         kept = self.rows.done((game_id, known)) if known is not None else None
-        if kept is None or _seat(kept[0], user) is not None:
-            kept = await (self._read(game_id, known) if known is not None else self.boards.loaded(game_id))
+        if kept is None and known is not None:
+            kept = await self._read(game_id, known)
+            self.rows.keep((kept[0].id, kept[0].version), kept)
+        if kept is None or _seat(kept[0], user) is not None:  # a kept or shared read may predate a player's move
+            kept = await self.boards.loaded(game_id)
             self.rows.keep((kept[0].id, kept[0].version), kept)
         row, game = kept
         seat = _seat(row, user)  # the seat decides the user's picks too: a seat has one user, a spectator none
@@ -207,10 +214,15 @@ class Clickable:
         pending = self._reading.get(game_id)
         if pending is None:
             pending = self._reading[game_id] = asyncio.ensure_future(self.boards.loaded(game_id))
-            pending.add_done_callback(lambda done: self._reading.pop(game_id, None)
-                                      if self._reading.get(game_id) is done else None)
+            pending.add_done_callback(lambda done: self._read_done(game_id, done))
         row, game = await asyncio.shield(pending)
         return (row, game) if row.version >= known else await self.boards.loaded(game_id)
+
+    def _read_done(self, game_id: int, done: asyncio.Future[tuple[GameRow, Game]]) -> None:
+        if not done.cancelled():
+            done.exception()  # retrieved here: a read every waiter gave up on is not logged as never retrieved
+        if self._reading.get(game_id) is done:
+            del self._reading[game_id]
 
     async def _with_clocks(self, head: bytes, row: GameRow, game: Game) -> bytes:
         return b"%s, \"clocks\": %s}" % (head[:-1], json.dumps(await self.seat_clocks(row, game)).encode())

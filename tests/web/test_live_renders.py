@@ -115,7 +115,7 @@ async def test_the_players_pages_are_told_before_the_spectators(tmp_path: Path) 
         site.client.server.app[HUB_KEY].spectator_delay = 0.6
         pages = {user: await site.client.ws_connect(f"/api/games/{site.game_id}/live", params={"t": site.token(user)})
                  for user in (ALICE, BOB, CAROL)}
-        await asyncio.sleep(0.05)
+        await joined(site, 3)
         row, game = await site.host.session.engine_copy(site.game_id)
         seat = min(game.to_move())
         await site.host.turns.play(site.game_id, row.user_at(seat), game.legal_moves(seat)[0])
@@ -210,7 +210,7 @@ async def test_a_spectators_reload_after_a_push_reads_no_row_and_a_players_reads
     async with board_site(tmp_path) as site:
         pages = {user: await site.client.ws_connect(f"/api/games/{site.game_id}/live", params={"t": site.token(user)})
                  for user in (ALICE, CAROL)}
-        await asyncio.sleep(0.05)
+        await joined(site, 2)
         row, game = await site.host.session.engine_copy(site.game_id)
         seat = min(game.to_move())
         await site.host.turns.play(site.game_id, row.user_at(seat), game.legal_moves(seat)[0])
@@ -266,3 +266,13 @@ async def test_a_vacation_reaches_the_shared_clocks_at_once_or_within_their_ten_
         assert await left() == 3 * day - 1  # the same version within ten seconds: counted, the new one not yet
         site.host.now = lambda: NOW + VACATIONS_FOR
         assert await left() == 4 * day - VACATIONS_FOR
+
+
+async def joined(site: Any, pages: int) -> None:
+    """Wait (on a loaded machine too) until the hub holds the pages: it joins a socket after its handshake."""
+    hub = site.client.server.app[HUB_KEY]
+    for _ in range(1000):
+        if len(hub.pages.get(site.game_id, ())) >= pages:
+            return
+        await asyncio.sleep(0.01)
+    raise AssertionError(f"the hub holds {len(hub.pages.get(site.game_id, ()))} of {pages} pages after 10 s")

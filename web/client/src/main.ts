@@ -279,8 +279,8 @@ function connect(): void {
     if (typeof data.version === "number") fetchAhead(data.version);
     if (!posting) void load();
   };
-  socket.onclose = () => {
-    if (!opened && !view) void load(); // refused at once (the link?): the view says why
+  socket.onclose = async () => {
+    if (!opened && !view) await load().catch(() => undefined); // refused at once? the view says why, and if to retry
     if (!refused) setTimeout(connect, retry);
     retry = Math.min(retry * 2, 10000);
   };
