@@ -7,6 +7,8 @@ loop nor run for minutes, and the same file gets the same answer however busy th
 
 from __future__ import annotations
 
+import logging
+import math
 import os
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -18,6 +20,8 @@ from host.records import worker as record_worker
 from host.records.formats import GameRecord, read
 from host.results import HostError
 
+log = logging.getLogger(__name__)
+
 T = TypeVar("T")
 MAX_RECORD_BYTES = 128_000
 """Real boardspace records are a few kilobytes; the longest game fits many times over."""
@@ -28,7 +32,7 @@ JSON_CAP = 10.0
 """Seconds of CPU time reading and replaying one of our records may take (the largest, 1 MB, takes about 1 s)."""
 CAP_ENV = "IMPORT_CPU_CAP"
 """When set (seconds of CPU time), the cap on reading any upload instead of ``TIME_CAP`` and ``JSON_CAP``: an
-operator's knob, and how tests/e2e/test_fair.py puts a real record near the cap in the real bot process."""
+operator's knob, and how tests/e2e/test_fair_load.py puts a real record near the cap in the real bot process."""
 NO_USER = 0
 SGF_SLOW = "That record took too long to read; is it really a boardspace .sgf?"
 JSON_SLOW = "That record took too long to replay."
@@ -49,11 +53,19 @@ async def in_child(work: Callable[..., T], *args: Any, user: int = NO_USER, guil
 
 
 def read_cap(default: float) -> float:
-    """``default``, or the operator's cap from ``IMPORT_CPU_CAP``."""
-    try:
-        return float(os.environ.get(CAP_ENV) or default)
-    except ValueError:
+    """``default``, or the operator's cap from ``IMPORT_CPU_CAP`` when it is a finite number of seconds above
+    0 (0, a negative or ``inf`` would refuse everything or let a child read for ever)."""
+    text = os.environ.get(CAP_ENV)
+    if not text:
         return default
+    try:
+        cap = float(text)
+    except ValueError:
+        cap = math.nan
+    if not math.isfinite(cap) or cap <= 0:
+        log.warning("%s=%r is not a number of seconds above 0: the default cap %.1f s applies", CAP_ENV, text, default)
+        return default
+    return cap
 
 
 @contextmanager

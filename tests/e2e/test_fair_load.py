@@ -3,10 +3,10 @@
 ``bot.py`` runs in its own process (tests/e2e/test_crash.py's ``BotProcess``) with the cap on reading an upload
 lowered (``IMPORT_CPU_CAP``) so that a real record is near it: reading it costs about a third of the cap. Two
 records, one good and one with an illegal move near its end (refused only after replaying almost all of it), are
-imported on an idle machine, then again while a process burns each core and two other users' imports wait ahead
-of them in the lane. The cap counts CPU time of the lane's child: each record gets the same answer both times. A
-wall-clock cap would not: on the busy machine the child (at a lower priority than the burners) takes many times
-its CPU time in wall time.
+imported on an idle machine, then again while a process burns each core (niced between the bot and the child) and
+two other users' imports wait ahead of them in the lane. The cap counts CPU time of the lane's child: each record
+gets the same answer both times. A wall-clock cap would not: on the busy machine the child (at a lower priority than
+the burners) takes many times its CPU time in wall time.
 """
 
 from __future__ import annotations
@@ -43,8 +43,10 @@ def records() -> dict[str, bytes]:
 
 @contextmanager
 def busy_machine() -> Iterator[None]:
-    """A process burning CPU on each core, at the bot's own priority (above the lane's child)."""
-    burners = [subprocess.Popen([sys.executable, "-c", "while True: pass"]) for _ in range(os.cpu_count() or 2)]
+    """A process burning CPU on each core, niced 5: above the lane's child (niced 10), so the child waits many
+    times its CPU time, and below the rest of the test suite running beside this test."""
+    burners = [subprocess.Popen([sys.executable, "-c", "import os; os.nice(5)\nwhile True: pass"])
+               for _ in range(os.cpu_count() or 2)]
     try:
         yield
     finally:

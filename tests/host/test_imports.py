@@ -64,3 +64,12 @@ def test_any_upload_is_shown_or_refused_with_a_reason_never_a_crash(data: bytes)
         run_import(data)
     except HostError as error:
         assert "record" in str(error)
+
+
+@pytest.mark.parametrize(("text", "cap"), [("", 10.0), ("0.3", 0.3), ("0", 10.0), ("-1", 10.0), ("inf", 10.0),
+                                           ("nan", 10.0), ("ten", 10.0)])
+def test_the_operators_cap_is_a_finite_number_of_seconds_above_zero(monkeypatch: pytest.MonkeyPatch, text: str,
+                                                                    cap: float) -> None:
+    """``inf`` would let an import's child read for ever and 0 refuse every upload: both fall back to the default."""
+    monkeypatch.setenv(imports.CAP_ENV, text)
+    assert imports.read_cap(10.0) == cap
