@@ -119,14 +119,14 @@ def _glyphs(piece: str, size: int, bold: bool, index: int) -> tuple[Image.Image,
     pasting a cached mask is several times faster than laying the text out again."""
     chosen = fonts(size, bold)[index]
     if not isinstance(chosen, ImageFont.FreeTypeFont):  # Pillow's bitmap font: no anchors
-        width = int(chosen.getlength(piece))
+        width = int(_advance(piece, size, bold, index))
         mask = Image.new("L", (max(1, width), size))
         ImageDraw.Draw(mask).text((0, 0), piece, font=chosen, fill=255)
         return mask, 0, -size, width, 0, float(width)
     left, top, right, bottom = (int(v) for v in chosen.getbbox(piece, anchor="ls"))
     mask = Image.new("L", (max(1, right - left), max(1, bottom - top)))
     ImageDraw.Draw(mask).text((-left, -top), piece, font=chosen, fill=255, anchor="ls")
-    return mask, left, top, right, bottom, chosen.getlength(piece)
+    return mask, left, top, right, bottom, _advance(piece, size, bold, index)
 
 
 def clean(name: str) -> str:
@@ -221,8 +221,8 @@ def _cut(draw: ImageDraw.ImageDraw | None, text: str, size: int, width: float, b
     """The longest prefix (plus an ellipsis when cut) that fits in ``width`` pixels."""
     if text_width(draw, text, size, bold) <= width:
         return text
-    low, high = 0, len(text) - 1  # the longest prefix that fits with its ellipsis, halving: each width drawn
-    while low < high:  # is a new mask, so shortening a character at a time cost seconds for a long line
+    low, high = 0, len(text) - 1  # the longest prefix that fits with its ellipsis, halving: each prefix is a new
+    while low < high:  # text to lay out, so shortening a character at a time cost seconds for a long line
         middle = (low + high + 1) // 2
         if text_width(draw, text[:middle] + "…", size, bold) <= width:
             low = middle

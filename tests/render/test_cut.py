@@ -1,5 +1,6 @@
 """A line cut to its box (``render/common.py``'s ``_cut``) measures a few prefixes, not every one: each measured
-prefix is a newly drawn text mask, and Ziggurat's final header (the whole result) took seconds that way."""
+prefix is a new text to lay out (it was a newly drawn mask too), and Ziggurat's final header (the whole result) took
+seconds that way."""
 
 from __future__ import annotations
 
