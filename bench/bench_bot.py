@@ -60,6 +60,8 @@ class Stages:
         included; SQLite: each a call into the writer's or the reader's thread)."""
         self.by_text: dict[str, int] | None = {} if os.environ.get("BENCH_SQL") else None
         """``BENCH_SQL=1``: the statements counted by their text, written with each report."""
+        self.databases: list[Any] = []
+        """The SQLite databases the bot opened: their writer's ``WriteStats`` go with each report."""
 
     def counted(self, fn: Callable[..., Any], kind: str) -> Callable[..., Any]:
         """``fn`` adding its calling thread's CPU time to ``kind`` ("render" or "encode")."""
@@ -86,6 +88,32 @@ class Stages:
             return fn(*args, **kwargs)
         return wrapper
 
+    def writer(self) -> dict[str, float]:
+        """The SQLite writer's counters (summed over databases; a bench takes their differences) and, since the
+        last report (``window_``, taken as they are), the longest lock hold and the statements' time on the loop."""
+        if not self.databases:
+            return {}
+        total = {"sqlite_transactions": 0.0, "sqlite_trips": 0.0, "sqlite_statements": 0.0, "sqlite_held_s": 0.0}
+        held_max, on_loop = 0.0, []
+        for db in self.databases:
+            stats = db.stats
+            total["sqlite_transactions"] += stats.transactions
+            total["sqlite_trips"] += stats.trips
+            total["sqlite_statements"] += stats.statements
+            total["sqlite_held_s"] += stats.held_s
+            held_max = max(held_max, stats.held_max_s)
+            on_loop += stats.on_loop
+            stats.held_max_s = 0.0
+            stats.on_loop.clear()
+        on_loop.sort()
+
+        def at(share: float) -> float:
+            return on_loop[min(len(on_loop) - 1, int(share * len(on_loop)))] * 1000 if on_loop else 0.0
+
+        return total | {"window_held_max_ms": held_max * 1000, "window_on_loop": float(len(on_loop)),
+                        "window_on_loop_p50_ms": at(0.5), "window_on_loop_p99_ms": at(0.99),
+                        "window_on_loop_max_ms": at(1.0)}
+
     def line(self) -> str:
         cpu = os.times()
         with self.lock:
@@ -93,7 +121,7 @@ class Stages:
                 "renders": self.renders, "render_s": self.render_s, "encodes": self.encodes,
                 "encode_s": self.encode_s, "statements": self.statements,
                 **({"by_text": self.by_text} if self.by_text is not None else {}),
-                "process_s": cpu.user + cpu.system})
+                **self.writer(), "process_s": cpu.user + cpu.system})
 
 
 ENCODERS = ("old", "new", "new1")
@@ -117,6 +145,7 @@ def install(encoder: str) -> tuple[Stages, Callable[[], None]]:
     if encoder == "old":
         saved += before_the_move_path_cuts(stages, encode)
     saved += count_statements(stages)
+    saved += keep_databases(stages)
 
     def restore() -> None:
         for module, name, fn in reversed(saved):  # a name patched twice gets its first value back last
@@ -168,6 +197,21 @@ def count_statements(stages: Stages) -> list[tuple[Any, str, Any]]:
     for cls, name, fn in saved:
         setattr(cls, name, stages.counting(fn))
     return saved
+
+
+def keep_databases(stages: Stages) -> list[tuple[Any, str, Any]]:
+    """Every SQLite database the bot opens goes into ``stages.databases``; returns what was replaced."""
+    from data.db import SqliteDatabase
+
+    connect = SqliteDatabase.__dict__["connect"]
+
+    async def kept(cls: type[SqliteDatabase], path: Any) -> SqliteDatabase:
+        db = await connect.__func__(cls, path)
+        stages.databases.append(db)
+        return db
+
+    SqliteDatabase.connect = classmethod(kept)  # type: ignore[method-assign, assignment]
+    return [(SqliteDatabase, "connect", connect)]
 
 
 def main() -> int:

@@ -212,7 +212,9 @@ async def cpu_now(bots: list[BenchBot], server: PgServer | None) -> dict[str, fl
     for s in stages:
         for said, n in s.get("by_text", {}).items():
             by_text[f"sql: {said}"] = by_text.get(f"sql: {said}", 0) + n
-    return by_text | {
+    writer = {k: sum(s.get(k, 0.0) for s in stages) for k in stages[0] if k.startswith("sqlite_")}
+    windows = {k: max(s.get(k, 0.0) for s in stages) for k in stages[0] if k.startswith("window_")}
+    return by_text | writer | windows | {
             "bot": sum(s["process_s"] for s in stages), "draw": sum(s["render_s"] - s["encode_s"] for s in stages),
             "encode": sum(s["encode_s"] for s in stages), "renders": sum(s["renders"] for s in stages),
             "statements": sum(s.get("statements", 0) for s in stages),
@@ -238,8 +240,19 @@ async def phase(pairs: list[Pair], db: Database, bots: list[BenchBot], server: P
     finally:
         stop.set()
         await asyncio.gather(*players)
-    spent = {k: after[k] - before.get(k, 0) for k in after}
+    spent = {k: after[k] - (0 if k.startswith("window_") else before.get(k, 0)) for k in after}
     return [m for m in moves if start <= m.at < end], spent, int(spent.pop("renders"))
+
+
+def writer_line(cpu: dict[str, float], played: int, seconds: float) -> str:
+    """The SQLite writer in the measured window: transactions and trips a move, lock held, statements' loop time."""
+    per, txs = max(played, 1), max(cpu["sqlite_transactions"], 1)
+    return (f"    writer: {cpu['sqlite_transactions'] / per:.2f} transactions a move, {cpu['sqlite_trips'] / txs:.2f}"
+            f" trips and {cpu['sqlite_statements'] / txs:.2f} statements a transaction, lock held"
+            f" {cpu['sqlite_held_s'] * 1000 / txs:.2f} ms a transaction (max {cpu['window_held_max_ms']:.1f} ms),"
+            f" {cpu['sqlite_held_s'] / seconds:.0%} of the time; statements on the loop:"
+            f" {cpu['window_on_loop']:.0f}, p50 {cpu['window_on_loop_p50_ms']:.3f} ms,"
+            f" p99 {cpu['window_on_loop_p99_ms']:.3f} ms, max {cpu['window_on_loop_max_ms']:.3f} ms")
 
 
 async def start_all(pairs: list[Pair], db: Database) -> None:
@@ -288,6 +301,8 @@ async def run(backend: str, database: str, server: PgServer | None, args: argpar
                              os.getloadavg()[0], cpu, renders)
                 phases.append(done)
                 print(done.line(), flush=True)
+                if args.sql and "sqlite_transactions" in cpu:
+                    print(writer_line(cpu, done.played, args.seconds))
                 if args.sql:  # the statements of a move, most frequent first
                     for said, n in sorted(cpu.items(), key=lambda kv: -kv[1]):
                         if said.startswith("sql: ") and n:

@@ -13,8 +13,10 @@ import asyncio
 import logging
 import sqlite3
 import time
+from collections import deque
 from collections.abc import AsyncIterator, Iterable, Sequence
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -46,6 +48,29 @@ class Busy(Exception):
 
 class StaleVersion(Exception):
     """Someone else changed the game between our read and our write."""
+
+
+@dataclass
+class WriteStats:
+    """What the SQLite writer costs, for benches and the log: a transaction's trips to another thread (each
+    also waits for a turn of a busy event loop), how long the write lock was held, and how long each write
+    statement kept the event loop's thread (the last ``SAMPLES``, for percentiles)."""
+
+    SAMPLES = 20_000
+    transactions: int = 0
+    trips: int = 0
+    """Calls the writer made into another thread (BEGIN, each statement, COMMIT or ROLLBACK)."""
+    statements: int = 0
+    held_s: float = 0.0
+    """Seconds the write lock was held, summed over transactions."""
+    held_max_s: float = 0.0
+    on_loop: deque[float] = field(default_factory=lambda: deque(maxlen=WriteStats.SAMPLES))
+    """Seconds each statement run on the event loop's thread took (none when every statement is a trip)."""
+
+    def held(self, seconds: float) -> None:
+        self.transactions += 1
+        self.held_s += seconds
+        self.held_max_s = max(self.held_max_s, seconds)
 
 
 class Tx(abc.ABC):
@@ -117,17 +142,24 @@ def migration_files(folder: Path) -> list[tuple[int, Path]]:
 class SqliteTx(Tx):
     dialect = "sqlite"
 
-    def __init__(self, conn: aiosqlite.Connection) -> None:
+    def __init__(self, conn: aiosqlite.Connection, stats: WriteStats) -> None:
         self.conn = conn
+        self.stats = stats
 
     async def execute(self, sql: str, params: Params = ()) -> int:
+        self.stats.trips += 1
+        self.stats.statements += 1
         cursor = await self.conn.execute(sql, tuple(params))
         return int(cursor.rowcount)
 
     async def executemany(self, sql: str, rows: Iterable[Params]) -> None:
+        self.stats.trips += 1
+        self.stats.statements += 1
         await self.conn.executemany(sql, [tuple(r) for r in rows])
 
     async def fetchall(self, sql: str, params: Params = ()) -> list[Row]:
+        self.stats.trips += 1
+        self.stats.statements += 1
         return list(await self.conn.execute_fetchall(sql, tuple(params)))
 
     async def lock(self, key: str) -> None:
@@ -145,6 +177,7 @@ class SqliteDatabase(Database):
         self.conn = conn
         self.reader = reader or conn
         self._write_lock = asyncio.Lock()
+        self.stats = WriteStats()
 
     @classmethod
     async def connect(cls, path: Path) -> SqliteDatabase:
@@ -205,6 +238,7 @@ class SqliteDatabase(Database):
         waited = time.monotonic() - started
         if waited > WRITE_WAIT:
             log.info("a write waited %.1f s in the writer queue", waited)
+        locked = time.perf_counter()
         try:
             try:
                 cancelled = await self._settle("BEGIN IMMEDIATE")
@@ -217,13 +251,14 @@ class SqliteDatabase(Database):
                 await self._settle("ROLLBACK")
                 raise asyncio.CancelledError()
             try:
-                yield SqliteTx(self.conn)
+                yield SqliteTx(self.conn, self.stats)
             except BaseException:
                 await self._settle("ROLLBACK")
                 raise
             if await self._settle("COMMIT"):
                 raise asyncio.CancelledError()  # the write stands; the caller was cancelled meanwhile
         finally:
+            self.stats.held(time.perf_counter() - locked)
             self._write_lock.release()
 
     async def _settle(self, sql: str) -> bool:
@@ -231,6 +266,7 @@ class SqliteDatabase(Database):
         whether it was. aiosqlite runs a statement whose caller stopped waiting anyway: a cancelled
         ``BEGIN`` that let go of the write lock would leave the connection inside a transaction that
         the next writer cannot begin (and a cancelled ``ROLLBACK`` would keep a half-done write)."""
+        self.stats.trips += 1
         step = asyncio.ensure_future(self.conn.execute(sql))
         cancelled = False
         while not step.done():
