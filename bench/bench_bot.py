@@ -116,10 +116,11 @@ class Stages:
 
     def line(self) -> str:
         cpu = os.times()
+        on_loop = sum(db.stats.statements - db.stats.trips for db in self.databases)  # not through aiosqlite
         with self.lock:
             return "bench-stages " + json.dumps({
                 "renders": self.renders, "render_s": self.render_s, "encodes": self.encodes,
-                "encode_s": self.encode_s, "statements": self.statements,
+                "encode_s": self.encode_s, "statements": self.statements + on_loop,
                 **({"by_text": self.by_text} if self.by_text is not None else {}),
                 **self.writer(), "process_s": cpu.user + cpu.system})
 
@@ -156,13 +157,16 @@ def install(encoder: str) -> tuple[Stages, Callable[[], None]]:
 
 def before_the_move_path_cuts(stages: Stages, encode: Callable[..., Any]) -> list[tuple[Any, str, Any]]:
     """The old side as the move path was before issue 24's cuts, besides the encoder: ZÈRTZ boards painted part
-    by part (``bench/boards_before.py``), asyncpg's reset statement on every pool release, and a game read as
-    two statements (the game, then its seats). Returns what was replaced, for ``restore``."""
+    by part (``bench/boards_before.py``), asyncpg's reset statement on every pool release, a game read as
+    two statements (the game, then its seats) and SQLite's writer on aiosqlite's thread, a trip per statement
+    (``bench/sqlite_before.py``). Returns what was replaced, for ``restore``."""
     import asyncpg
 
+    import data.db
     import data.postgres
     import render.zrtz
     from bench import boards_before
+    from bench.sqlite_before import SqliteDatabaseBefore
     from data.store import GameStore, Seat, _row_to_game
 
     async def get(self: GameStore, game_id: int) -> Any:
@@ -175,11 +179,12 @@ def before_the_move_path_cuts(stages: Stages, encode: Callable[..., Any]) -> lis
 
     saved = [(render.zrtz, "render", render.zrtz.render), (boards_before, "to_png", boards_before.to_png),
              (data.postgres.PooledConnection, "get_reset_query", data.postgres.PooledConnection.get_reset_query),
-             (GameStore, "get", GameStore.get)]
+             (GameStore, "get", GameStore.get), (data.db, "SqliteDatabase", data.db.SqliteDatabase)]
     render.zrtz.render = stages.counted(boards_before.zrtz, "render")
     boards_before.to_png = encode
     data.postgres.PooledConnection.get_reset_query = asyncpg.Connection.get_reset_query  # type: ignore[method-assign]
     GameStore.get = get  # type: ignore[method-assign]
+    data.db.SqliteDatabase = SqliteDatabaseBefore  # type: ignore[misc, assignment]
     return saved
 
 
@@ -201,17 +206,18 @@ def count_statements(stages: Stages) -> list[tuple[Any, str, Any]]:
 
 def keep_databases(stages: Stages) -> list[tuple[Any, str, Any]]:
     """Every SQLite database the bot opens goes into ``stages.databases``; returns what was replaced."""
-    from data.db import SqliteDatabase
+    import data.db
 
-    connect = SqliteDatabase.__dict__["connect"]
+    chosen = data.db.SqliteDatabase  # the old side's class when that side is chosen
+    connect = chosen.__dict__["connect"]
 
-    async def kept(cls: type[SqliteDatabase], path: Any) -> SqliteDatabase:
+    async def kept(cls: type[Any], path: Any) -> Any:
         db = await connect.__func__(cls, path)
         stages.databases.append(db)
         return db
 
-    SqliteDatabase.connect = classmethod(kept)  # type: ignore[method-assign, assignment]
-    return [(SqliteDatabase, "connect", connect)]
+    chosen.connect = classmethod(kept)  # type: ignore[method-assign, assignment]
+    return [(chosen, "connect", connect)]
 
 
 def main() -> int:
