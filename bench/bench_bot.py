@@ -94,35 +94,44 @@ class Stages:
         if not self.databases:
             return {}
         total = {"sqlite_transactions": 0.0, "sqlite_trips": 0.0, "sqlite_statements": 0.0, "sqlite_held_s": 0.0}
-        held_max, on_loop = 0.0, []
+        held_max, on_loop, on_loop_cpu = 0.0, [], []
         for db in self.databases:
             stats = db.stats
+            if stats.texts and self.by_text is not None:  # statements not sent through aiosqlite
+                for said, n in stats.texts.items():
+                    self.by_text[said] = self.by_text.get(said, 0) + n
+                stats.texts.clear()
             total["sqlite_transactions"] += stats.transactions
             total["sqlite_trips"] += stats.trips
             total["sqlite_statements"] += stats.statements
             total["sqlite_held_s"] += stats.held_s
             held_max = max(held_max, stats.held_max_s)
             on_loop += stats.on_loop
+            on_loop_cpu += stats.on_loop_cpu
             stats.held_max_s = 0.0
             stats.on_loop.clear()
+            stats.on_loop_cpu.clear()
         on_loop.sort()
+        on_loop_cpu.sort()
 
-        def at(share: float) -> float:
-            return on_loop[min(len(on_loop) - 1, int(share * len(on_loop)))] * 1000 if on_loop else 0.0
+        def at(samples: list[float], share: float) -> float:
+            return samples[min(len(samples) - 1, int(share * len(samples)))] * 1000 if samples else 0.0
 
         return total | {"window_held_max_ms": held_max * 1000, "window_on_loop": float(len(on_loop)),
-                        "window_on_loop_p50_ms": at(0.5), "window_on_loop_p99_ms": at(0.99),
-                        "window_on_loop_max_ms": at(1.0)}
+                        "window_on_loop_p50_ms": at(on_loop, 0.5), "window_on_loop_p99_ms": at(on_loop, 0.99),
+                        "window_on_loop_max_ms": at(on_loop, 1.0), "window_on_loop_cpu_p99_ms": at(on_loop_cpu, 0.99),
+                        "window_on_loop_cpu_max_ms": at(on_loop_cpu, 1.0)}
 
     def line(self) -> str:
         cpu = os.times()
         on_loop = sum(db.stats.statements - db.stats.trips for db in self.databases)  # not through aiosqlite
+        writer = self.writer()
         with self.lock:
             return "bench-stages " + json.dumps({
                 "renders": self.renders, "render_s": self.render_s, "encodes": self.encodes,
                 "encode_s": self.encode_s, "statements": self.statements + on_loop,
                 **({"by_text": self.by_text} if self.by_text is not None else {}),
-                **self.writer(), "process_s": cpu.user + cpu.system})
+                **writer, "process_s": cpu.user + cpu.system})
 
 
 ENCODERS = ("old", "new", "new1")
@@ -214,6 +223,8 @@ def keep_databases(stages: Stages) -> list[tuple[Any, str, Any]]:
     async def kept(cls: type[Any], path: Any) -> Any:
         db = await connect.__func__(cls, path)
         stages.databases.append(db)
+        if stages.by_text is not None:
+            db.stats.texts = {}
         return db
 
     chosen.connect = classmethod(kept)  # type: ignore[method-assign, assignment]

@@ -252,7 +252,8 @@ def writer_line(cpu: dict[str, float], played: int, seconds: float) -> str:
             f" {cpu['sqlite_held_s'] * 1000 / txs:.2f} ms a transaction (max {cpu['window_held_max_ms']:.1f} ms),"
             f" {cpu['sqlite_held_s'] / seconds:.0%} of the time; statements on the loop:"
             f" {cpu['window_on_loop']:.0f}, p50 {cpu['window_on_loop_p50_ms']:.3f} ms,"
-            f" p99 {cpu['window_on_loop_p99_ms']:.3f} ms, max {cpu['window_on_loop_max_ms']:.3f} ms")
+            f" p99 {cpu['window_on_loop_p99_ms']:.3f} ms, max {cpu['window_on_loop_max_ms']:.3f} ms"
+            f" (CPU p99 {cpu['window_on_loop_cpu_p99_ms']:.3f} ms, max {cpu['window_on_loop_cpu_max_ms']:.3f} ms)")
 
 
 async def start_all(pairs: list[Pair], db: Database) -> None:

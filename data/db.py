@@ -77,6 +77,17 @@ class WriteStats:
     """Checkpoints that held the writer queue to truncate the WAL."""
     on_loop: deque[float] = field(default_factory=lambda: deque(maxlen=WriteStats.SAMPLES))
     """Seconds each statement run on the event loop's thread took (none when every statement is a trip)."""
+    on_loop_cpu: deque[float] = field(default_factory=lambda: deque(maxlen=WriteStats.SAMPLES))
+    """The same statements' CPU seconds (the thread's): on a loaded machine the wall time above includes the
+    time the thread was not running at all."""
+    texts: dict[str, int] | None = None
+    """When a bench sets it to ``{}``: every statement counted by its text."""
+
+    def said(self, sql: str) -> None:
+        self.statements += 1
+        if self.texts is not None:
+            text = " ".join(sql.split())[:90]
+            self.texts[text] = self.texts.get(text, 0) + 1
 
     def held(self, seconds: float) -> None:
         self.transactions += 1
@@ -178,16 +189,17 @@ class SqliteTx(Tx):
         """``BEGIN IMMEDIATE`` already holds the only write lock."""
 
     async def _run(self, sql: str, step: Callable[[], Any], heavy: bool | None = None) -> Any:
-        self.stats.statements += 1
+        self.stats.said(sql)
         if self.heavy if heavy is None else heavy:
             self.stats.trips += 1
             return await off_loop(step)
-        started = time.perf_counter()
+        started, cpu = time.perf_counter(), time.thread_time()
         try:
             return step()
         finally:
             took = time.perf_counter() - started
             self.stats.on_loop.append(took)
+            self.stats.on_loop_cpu.append(time.thread_time() - cpu)
             if took > SLOW_ON_LOOP:
                 log.warning("a write statement held the event loop %.0f ms (make its transaction heavy): %.80s",
                             took * 1000, " ".join(sql.split()))
@@ -212,8 +224,8 @@ class SqliteDatabase(Database):
     """A writing connection used on the event loop's thread and a reading one on aiosqlite's thread. Writes
     take a lock (the process's writer queue) so two coroutines never share a transaction; reads go through
     their own connection, so they see only committed data (WAL), never a transaction that may still roll
-    back. The WAL is checkpointed every ``CHECKPOINT_EVERY`` after a commit, on a third connection in a thread,
-    so neither a commit nor the loop ever waits for a checkpoint's fsync."""
+    back. The WAL is checkpointed ``CHECKPOINT_EVERY`` after a commit, on a third connection in a thread, so
+    the loop never waits for a checkpoint's fsync (and a commit only for the truncating one every ``WAL_PAGES``)."""
 
     dialect = "sqlite"
 
@@ -310,7 +322,7 @@ class SqliteDatabase(Database):
         """BEGIN, COMMIT or ROLLBACK: microseconds, and no await, so a cancellation never splits one."""
         if sql == "ROLLBACK" and not self.conn.in_transaction:
             return
-        self.stats.statements += 1
+        self.stats.said(sql)
         self.conn.execute(sql)
 
     def _committed(self) -> None:
@@ -366,28 +378,23 @@ def writer_connection(path: Path) -> sqlite3.Connection:
     return conn
 
 
-def migrate(conn: sqlite3.Connection, busy_timeout: int | None = None) -> None:
-    """Apply every numbered migration above ``PRAGMA user_version``, each atomically (call it in a thread).
-    When two processes start at once, the second one's copy of a migration fails inside its transaction and
-    rolls back; it then finds the version already raised by the first, and goes on."""
-    if busy_timeout is not None:
-        conn.execute(f"PRAGMA busy_timeout = {int(WRITE_WAIT * 1000)}")
-    try:
-        for number, file in migration_files(SQLITE_MIGRATIONS):
-            if number <= user_version(conn):
-                continue
-            log.info("applying migration %s", file.name)
-            script = f"BEGIN IMMEDIATE;\n{file.read_text()}\nPRAGMA user_version = {number};\nCOMMIT;"
-            try:
-                conn.executescript(script)
-            except sqlite3.Error:
-                if conn.in_transaction:
-                    conn.execute("ROLLBACK")
-                if number > user_version(conn):
-                    raise
-    finally:
-        if busy_timeout is not None:
-            conn.execute(f"PRAGMA busy_timeout = {busy_timeout}")
+def migrate(conn: sqlite3.Connection) -> None:
+    """Apply every numbered migration above ``PRAGMA user_version``, each atomically (call it in a thread: the
+    connection waits up to ``WRITE_WAIT`` for another process's lock). When two processes start at once, the
+    second one's copy of a migration fails inside its transaction and rolls back; it then finds the version
+    already raised by the first, and goes on."""
+    for number, file in migration_files(SQLITE_MIGRATIONS):
+        if number <= user_version(conn):
+            continue
+        log.info("applying migration %s", file.name)
+        script = f"BEGIN IMMEDIATE;\n{file.read_text()}\nPRAGMA user_version = {number};\nCOMMIT;"
+        try:
+            conn.executescript(script)
+        except sqlite3.Error:
+            if conn.in_transaction:
+                conn.execute("ROLLBACK")
+            if number > user_version(conn):
+                raise
 
 
 def user_version(conn: sqlite3.Connection) -> int:
