@@ -302,7 +302,7 @@ async def run(backend: str, database: str, server: PgServer | None, args: argpar
                              os.getloadavg()[0], cpu, renders)
                 phases.append(done)
                 print(done.line(), flush=True)
-                if args.sql and "sqlite_transactions" in cpu:
+                if "sqlite_transactions" in cpu:  # the writer: its counters are always kept
                     print(writer_line(cpu, done.played, args.seconds))
                 if args.sql:  # the statements of a move, most frequent first
                     for said, n in sorted(cpu.items(), key=lambda kv: -kv[1]):
