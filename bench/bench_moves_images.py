@@ -132,7 +132,7 @@ class Pair:
         rec = await self.fake.slash(self.seats[seat], f"{self.game} move", {"move": move}, channel=self.thread,
                                     wait="response", timeout=120)
         now = time.perf_counter()
-        played = not rec.ephemeral or rec.content.startswith("Played")
+        played = not rec.ephemeral or rec.content.startswith(("Played", "Done"))  # Done: the board posted apart
         moves.append(Move(now, now - asked, played))
         if not played:
             said = rec.content[:60]

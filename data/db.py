@@ -35,6 +35,8 @@ SLOW_ON_LOOP = 0.05
 """Seconds a statement on the event loop may take before it is logged (it should be ``heavy``)."""
 CHECKPOINT_EVERY = 1.0
 """Seconds after a commit that the WAL is checkpointed, in a thread (the writer never does it itself)."""
+CHECKPOINT_WAIT = 200
+"""Milliseconds the truncating checkpoint waits for readers to finish while it holds the writer queue."""
 WAL_PAGES = 1000
 """Pages in the WAL (4 MB; SQLite's own automatic checkpoint is at 1000) past which a checkpoint truncates it."""
 QUEUE_WAIT = 30.0
@@ -290,7 +292,7 @@ class SqliteDatabase(Database):
                 raise
             try:
                 self._end("COMMIT")
-            except sqlite3.OperationalError as error:
+            except sqlite3.Error as error:  # a deferred constraint, a lock: the transaction is still open
                 self._end("ROLLBACK")
                 if "locked" in str(error) or "busy" in str(error):
                     log.warning("write refused: its commit found the database locked")
@@ -341,18 +343,23 @@ class SqliteDatabase(Database):
         """Copy the WAL into the database, in a thread on a connection of its own. A passive checkpoint never
         waits for the writer, but with writes going on it never catches up either, and SQLite starts the WAL
         over only after one that did: once the WAL holds ``WAL_PAGES``, the next one runs inside the writer
-        queue (writers wait, the loop does not) and truncates it."""
-        if (await off_loop(lambda: self._checkpoint_step("PASSIVE")))[1] < WAL_PAGES:
-            return
-        async with self._write_lock:
-            await off_loop(lambda: self._checkpoint_step("TRUNCATE"))
-        self.stats.wal_resets += 1
+        queue (writers wait, the loop does not) and truncates it, unless a reader held the passive one back (a
+        backup's long read): the writers would wait for it too."""
+        try:
+            _, frames, copied = await off_loop(lambda: self._checkpoint_step("PASSIVE"))
+            if frames < WAL_PAGES or copied < frames:
+                return
+            async with self._write_lock:
+                await off_loop(lambda: self._checkpoint_step("TRUNCATE"))
+            self.stats.wal_resets += 1
+        except sqlite3.Error:
+            log.exception("a checkpoint of the WAL failed; the next commit schedules another")
 
     def _checkpoint_step(self, mode: str) -> tuple[int, int, int]:
         """``PRAGMA wal_checkpoint(mode)``: SQLite's (busy, frames in the WAL, frames copied)."""
         if self._checkpointer is None:
             self._checkpointer = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
-            self._checkpointer.execute(f"PRAGMA busy_timeout = {int(WRITE_WAIT * 1000)}")  # readers, in a thread
+            self._checkpointer.execute(f"PRAGMA busy_timeout = {CHECKPOINT_WAIT}")  # for readers, in a thread
         row = self._checkpointer.execute(f"PRAGMA wal_checkpoint({mode})").fetchall()[0]  # all: no read left open
         self.stats.checkpoints += 1
         return int(row[0]), int(row[1]), int(row[2])

@@ -171,3 +171,21 @@ async def test_a_lock_held_by_another_process_is_waited_for_without_stopping_the
     finally:
         other.close()
         await db.close()
+
+
+async def test_a_commit_refused_by_a_deferred_constraint_rolls_back_and_the_next_write_begins(tmp_path: Path) -> None:
+    """A COMMIT that fails leaves SQLite's transaction open: it is rolled back before the write lock is let go."""
+    db = await open_sqlite(tmp_path / "deferred.sqlite3")
+    try:
+        async with db.transaction() as tx:
+            await tx.execute("CREATE TABLE p (id INTEGER PRIMARY KEY)")
+            await tx.execute("CREATE TABLE c (pid INTEGER REFERENCES p (id) DEFERRABLE INITIALLY DEFERRED)")
+        with pytest.raises(sqlite3.IntegrityError):
+            async with db.transaction() as tx:
+                await tx.execute("INSERT INTO c (pid) VALUES (5)")  # checked only at COMMIT
+        async with db.transaction() as tx:
+            await tx.execute("INSERT INTO p (id) VALUES (5)")
+            await tx.execute("INSERT INTO c (pid) VALUES (5)")
+        assert [tuple(r) for r in await db.fetchall("SELECT pid FROM c")] == [(5,)]
+    finally:
+        await db.close()
