@@ -16,7 +16,9 @@ other encoder), so the load from the rest of the machine hits both sides alike. 
 seconds unmeasured (engines cached again after the restart), then ``--seconds`` measured: moves whose reply
 arrived in the window, the reply times (the interaction's initial callback, board included), the load
 average, and the CPU per move of the bot process(es) (of it: drawing and encoding the boards), of this
-process (the fake Discord and the players) and of the PostgreSQL server.
+process (the fake Discord and the players) and of the PostgreSQL server. On SQLite each phase also has the
+writer's line: transactions a move, trips to another thread and statements a transaction, how long the write
+lock was held, and each write statement's time on the event loop (wall and CPU, p50/p99/max).
 """
 
 from __future__ import annotations
@@ -369,7 +371,8 @@ async def main(args: argparse.Namespace) -> None:
     print(LEGEND)
     print(f"\n{args.pairs} pairs of players, {args.game}, {args.seconds:.0f} s measured per phase, {os.cpu_count()}"
           " cores; old: the move path before issue 24's cuts (Pillow PNG level 3, boards painted part by part, the"
-          " pool's reset statement), new: today's (new1: to_png at zlib level 1)")
+          " pool's reset statement, SQLite's writer a trip to aiosqlite's thread per statement), new: today's"
+          " (new1: to_png at zlib level 1)")
     print("\n".join(summary(phases, args.encoders)))
 
 
