@@ -60,6 +60,8 @@ class Stages:
         included; SQLite: each a call into the writer's or the reader's thread)."""
         self.by_text: dict[str, int] | None = {} if os.environ.get("BENCH_SQL") else None
         """``BENCH_SQL=1``: the statements counted by their text, written with each report."""
+        self.databases: list[Any] = []
+        """The SQLite databases the bot opened: their writer's ``WriteStats`` go with each report."""
 
     def counted(self, fn: Callable[..., Any], kind: str) -> Callable[..., Any]:
         """``fn`` adding its calling thread's CPU time to ``kind`` ("render" or "encode")."""
@@ -86,14 +88,50 @@ class Stages:
             return fn(*args, **kwargs)
         return wrapper
 
+    def writer(self) -> dict[str, float]:
+        """The SQLite writer's counters (summed over databases; a bench takes their differences) and, since the
+        last report (``window_``, taken as they are), the longest lock hold and the statements' time on the loop."""
+        if not self.databases:
+            return {}
+        total = {"sqlite_transactions": 0.0, "sqlite_trips": 0.0, "sqlite_statements": 0.0, "sqlite_held_s": 0.0}
+        held_max, on_loop, on_loop_cpu = 0.0, [], []
+        for db in self.databases:
+            stats = db.stats
+            if stats.texts and self.by_text is not None:  # statements not sent through aiosqlite
+                for said, n in stats.texts.items():
+                    self.by_text[said] = self.by_text.get(said, 0) + n
+                stats.texts.clear()
+            total["sqlite_transactions"] += stats.transactions
+            total["sqlite_trips"] += stats.trips
+            total["sqlite_statements"] += stats.statements
+            total["sqlite_held_s"] += stats.held_s
+            held_max = max(held_max, stats.held_max_s)
+            on_loop += stats.on_loop
+            on_loop_cpu += stats.on_loop_cpu
+            stats.held_max_s = 0.0
+            stats.on_loop.clear()
+            stats.on_loop_cpu.clear()
+        on_loop.sort()
+        on_loop_cpu.sort()
+
+        def at(samples: list[float], share: float) -> float:
+            return samples[min(len(samples) - 1, int(share * len(samples)))] * 1000 if samples else 0.0
+
+        return total | {"window_held_max_ms": held_max * 1000, "window_on_loop": float(len(on_loop)),
+                        "window_on_loop_p50_ms": at(on_loop, 0.5), "window_on_loop_p99_ms": at(on_loop, 0.99),
+                        "window_on_loop_max_ms": at(on_loop, 1.0), "window_on_loop_cpu_p99_ms": at(on_loop_cpu, 0.99),
+                        "window_on_loop_cpu_max_ms": at(on_loop_cpu, 1.0)}
+
     def line(self) -> str:
         cpu = os.times()
+        on_loop = sum(db.stats.statements - db.stats.trips for db in self.databases)  # not through aiosqlite
+        writer = self.writer()
         with self.lock:
             return "bench-stages " + json.dumps({
                 "renders": self.renders, "render_s": self.render_s, "encodes": self.encodes,
-                "encode_s": self.encode_s, "statements": self.statements,
+                "encode_s": self.encode_s, "statements": self.statements + on_loop,
                 **({"by_text": self.by_text} if self.by_text is not None else {}),
-                "process_s": cpu.user + cpu.system})
+                **writer, "process_s": cpu.user + cpu.system})
 
 
 ENCODERS = ("old", "new", "new1")
@@ -117,6 +155,7 @@ def install(encoder: str) -> tuple[Stages, Callable[[], None]]:
     if encoder == "old":
         saved += before_the_move_path_cuts(stages, encode)
     saved += count_statements(stages)
+    saved += keep_databases(stages)
 
     def restore() -> None:
         for module, name, fn in reversed(saved):  # a name patched twice gets its first value back last
@@ -127,13 +166,16 @@ def install(encoder: str) -> tuple[Stages, Callable[[], None]]:
 
 def before_the_move_path_cuts(stages: Stages, encode: Callable[..., Any]) -> list[tuple[Any, str, Any]]:
     """The old side as the move path was before issue 24's cuts, besides the encoder: ZÈRTZ boards painted part
-    by part (``bench/boards_before.py``), asyncpg's reset statement on every pool release, and a game read as
-    two statements (the game, then its seats). Returns what was replaced, for ``restore``."""
+    by part (``bench/boards_before.py``), asyncpg's reset statement on every pool release, a game read as
+    two statements (the game, then its seats) and SQLite's writer on aiosqlite's thread, a trip per statement
+    (``bench/sqlite_before.py``). Returns what was replaced, for ``restore``."""
     import asyncpg
 
+    import data.db
     import data.postgres
     import render.zrtz
     from bench import boards_before
+    from bench.sqlite_before import SqliteDatabaseBefore
     from data.store import GameStore, Seat, _row_to_game
 
     async def get(self: GameStore, game_id: int) -> Any:
@@ -146,11 +188,12 @@ def before_the_move_path_cuts(stages: Stages, encode: Callable[..., Any]) -> lis
 
     saved = [(render.zrtz, "render", render.zrtz.render), (boards_before, "to_png", boards_before.to_png),
              (data.postgres.PooledConnection, "get_reset_query", data.postgres.PooledConnection.get_reset_query),
-             (GameStore, "get", GameStore.get)]
+             (GameStore, "get", GameStore.get), (data.db, "SqliteDatabase", data.db.SqliteDatabase)]
     render.zrtz.render = stages.counted(boards_before.zrtz, "render")
     boards_before.to_png = encode
     data.postgres.PooledConnection.get_reset_query = asyncpg.Connection.get_reset_query  # type: ignore[method-assign]
     GameStore.get = get  # type: ignore[method-assign]
+    data.db.SqliteDatabase = SqliteDatabaseBefore  # type: ignore[misc, assignment]
     return saved
 
 
@@ -168,6 +211,24 @@ def count_statements(stages: Stages) -> list[tuple[Any, str, Any]]:
     for cls, name, fn in saved:
         setattr(cls, name, stages.counting(fn))
     return saved
+
+
+def keep_databases(stages: Stages) -> list[tuple[Any, str, Any]]:
+    """Every SQLite database the bot opens goes into ``stages.databases``; returns what was replaced."""
+    import data.db
+
+    chosen = data.db.SqliteDatabase  # the old side's class when that side is chosen
+    connect = chosen.__dict__["connect"]
+
+    async def kept(cls: type[Any], path: Any) -> Any:
+        db = await connect.__func__(cls, path)
+        stages.databases.append(db)
+        if stages.by_text is not None:
+            db.stats.texts = {}
+        return db
+
+    chosen.connect = classmethod(kept)  # type: ignore[method-assign, assignment]
+    return [(chosen, "connect", connect)]
 
 
 def main() -> int:

@@ -16,7 +16,9 @@ other encoder), so the load from the rest of the machine hits both sides alike. 
 seconds unmeasured (engines cached again after the restart), then ``--seconds`` measured: moves whose reply
 arrived in the window, the reply times (the interaction's initial callback, board included), the load
 average, and the CPU per move of the bot process(es) (of it: drawing and encoding the boards), of this
-process (the fake Discord and the players) and of the PostgreSQL server.
+process (the fake Discord and the players) and of the PostgreSQL server. On SQLite each phase also has the
+writer's line: transactions a move, trips to another thread and statements a transaction, how long the write
+lock was held, and each write statement's time on the event loop (wall and CPU, p50/p99/max).
 """
 
 from __future__ import annotations
@@ -132,7 +134,7 @@ class Pair:
         rec = await self.fake.slash(self.seats[seat], f"{self.game} move", {"move": move}, channel=self.thread,
                                     wait="response", timeout=120)
         now = time.perf_counter()
-        played = not rec.ephemeral or rec.content.startswith("Played")
+        played = not rec.ephemeral or rec.content.startswith(("Played", "Done"))  # Done: the board posted apart
         moves.append(Move(now, now - asked, played))
         if not played:
             said = rec.content[:60]
@@ -212,7 +214,9 @@ async def cpu_now(bots: list[BenchBot], server: PgServer | None) -> dict[str, fl
     for s in stages:
         for said, n in s.get("by_text", {}).items():
             by_text[f"sql: {said}"] = by_text.get(f"sql: {said}", 0) + n
-    return by_text | {
+    writer = {k: sum(s.get(k, 0.0) for s in stages) for k in stages[0] if k.startswith("sqlite_")}
+    windows = {k: max(s.get(k, 0.0) for s in stages) for k in stages[0] if k.startswith("window_")}
+    return by_text | writer | windows | {
             "bot": sum(s["process_s"] for s in stages), "draw": sum(s["render_s"] - s["encode_s"] for s in stages),
             "encode": sum(s["encode_s"] for s in stages), "renders": sum(s["renders"] for s in stages),
             "statements": sum(s.get("statements", 0) for s in stages),
@@ -238,8 +242,20 @@ async def phase(pairs: list[Pair], db: Database, bots: list[BenchBot], server: P
     finally:
         stop.set()
         await asyncio.gather(*players)
-    spent = {k: after[k] - before.get(k, 0) for k in after}
+    spent = {k: after[k] - (0 if k.startswith("window_") else before.get(k, 0)) for k in after}
     return [m for m in moves if start <= m.at < end], spent, int(spent.pop("renders"))
+
+
+def writer_line(cpu: dict[str, float], played: int, seconds: float) -> str:
+    """The SQLite writer in the measured window: transactions and trips a move, lock held, statements' loop time."""
+    per, txs = max(played, 1), max(cpu["sqlite_transactions"], 1)
+    return (f"    writer: {cpu['sqlite_transactions'] / per:.2f} transactions a move, {cpu['sqlite_trips'] / txs:.2f}"
+            f" trips and {cpu['sqlite_statements'] / txs:.2f} statements a transaction, lock held"
+            f" {cpu['sqlite_held_s'] * 1000 / txs:.2f} ms a transaction (max {cpu['window_held_max_ms']:.1f} ms),"
+            f" {cpu['sqlite_held_s'] / seconds:.0%} of the time; statements on the loop:"
+            f" {cpu['window_on_loop']:.0f}, p50 {cpu['window_on_loop_p50_ms']:.3f} ms,"
+            f" p99 {cpu['window_on_loop_p99_ms']:.3f} ms, max {cpu['window_on_loop_max_ms']:.3f} ms"
+            f" (CPU p99 {cpu['window_on_loop_cpu_p99_ms']:.3f} ms, max {cpu['window_on_loop_cpu_max_ms']:.3f} ms)")
 
 
 async def start_all(pairs: list[Pair], db: Database) -> None:
@@ -288,6 +304,8 @@ async def run(backend: str, database: str, server: PgServer | None, args: argpar
                              os.getloadavg()[0], cpu, renders)
                 phases.append(done)
                 print(done.line(), flush=True)
+                if "sqlite_transactions" in cpu:  # the writer: its counters are always kept
+                    print(writer_line(cpu, done.played, args.seconds))
                 if args.sql:  # the statements of a move, most frequent first
                     for said, n in sorted(cpu.items(), key=lambda kv: -kv[1]):
                         if said.startswith("sql: ") and n:
@@ -353,7 +371,8 @@ async def main(args: argparse.Namespace) -> None:
     print(LEGEND)
     print(f"\n{args.pairs} pairs of players, {args.game}, {args.seconds:.0f} s measured per phase, {os.cpu_count()}"
           " cores; old: the move path before issue 24's cuts (Pillow PNG level 3, boards painted part by part, the"
-          " pool's reset statement), new: today's (new1: to_png at zlib level 1)")
+          " pool's reset statement, SQLite's writer a trip to aiosqlite's thread per statement), new: today's"
+          " (new1: to_png at zlib level 1)")
     print("\n".join(summary(phases, args.encoders)))
 
 

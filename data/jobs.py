@@ -213,7 +213,7 @@ class JobQueue:
         """Forget jobs of these kinds finished before ``before``: the table holds what is owed, not a history
         (jobs that gave up stay for inspection)."""
         marks = ", ".join("?" for _ in kinds)
-        async with self.db.transaction() as conn:
+        async with self.db.transaction(heavy=True) as conn:  # may delete many rows
             changed = await conn.execute(f"DELETE FROM jobs WHERE done_at < ? AND given_up_at IS NULL"
                                          f" AND kind IN ({marks})", (before, *kinds))
         return changed

@@ -145,10 +145,11 @@ class PostgresDatabase(Database):
         await self.pool.close()
 
     @asynccontextmanager
-    async def transaction(self) -> AsyncIterator[Tx]:
+    async def transaction(self, *, heavy: bool = False) -> AsyncIterator[Tx]:
         """``BEGIN`` ... ``COMMIT`` on one pooled connection; any exception rolls back. Lock waits past
         ``lock_timeout``, serialization failures and deadlocks are raised as ``Busy``. The pool is the writer
-        queue: a burst waits for a free connection (up to ``QUEUE_WAIT``) rather than being refused."""
+        queue: a burst waits for a free connection (up to ``QUEUE_WAIT``) rather than being refused. ``heavy``
+        changes nothing here: the statements already run in the server, not on the event loop."""
         started = time.monotonic()
         try:
             conn = await self.pool.acquire(timeout=QUEUE_WAIT)

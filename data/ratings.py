@@ -237,7 +237,7 @@ class RatingStore:
 
 async def put_many(db: Database, ratings: Sequence[Rating]) -> None:
     """Write board lines as they are (an import, a benchmark's board, a test's): one transaction."""
-    async with db.transaction() as tx:
+    async with db.transaction(heavy=True) as tx:  # the recount reads every rating
         await tx.executemany(
             f"INSERT INTO ratings ({_COLUMNS}, rank_score, rank_bucket) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             [(r.user_id, r.game, r.scope, r.season, r.mu, r.sigma, r.games, r.wins, r.losses, r.draws,
@@ -247,7 +247,7 @@ async def put_many(db: Database, ratings: Sequence[Rating]) -> None:
 
 async def recount(db: Database) -> None:
     """Count every board's bucket rows again from the ratings (after ratings were changed by hand)."""
-    async with db.transaction() as tx:
+    async with db.transaction(heavy=True) as tx:
         await _recount(tx)
 
 

@@ -162,11 +162,11 @@ async def test_start_up_ticks_and_boards_read_indexes_only(tmp_path: Path) -> No
         host = Host(db, games={**engines.GAMES, DiceNim.name: DiceNim}, renderer=text_renderer, now=FakeClock())
         await seed_for_plans(db, host)
         traced: list[str] = []
-        for conn in {id(c): c for c in (db.conn, db.reader)}.values():  # type: ignore[attr-defined]
-            await conn.set_trace_callback(traced.append)
+        db.conn.set_trace_callback(traced.append)  # type: ignore[attr-defined]  # the writer, on this thread
+        await db.reader.set_trace_callback(traced.append)  # type: ignore[attr-defined]
         await read_as_start_up_ticks_and_boards_do(db, host)
-        for conn in (db.conn, db.reader):  # type: ignore[attr-defined]
-            await conn.set_trace_callback(None)
+        db.conn.set_trace_callback(None)  # type: ignore[attr-defined]
+        await db.reader.set_trace_callback(None)  # type: ignore[attr-defined]
         plans = await sqlite_plans(db, traced)
         assert len(plans) >= 8
         assert [plan for plan in plans if FULL_SCAN.search(plan.split("\n")[1])] == []

@@ -71,8 +71,9 @@ async def test_a_clock_abort_before_the_thread_existed_reaches_the_players(
         rec = await fake.slash("alice", "zaic new", {"opponent": "bob"})
         accept = next(c for c in rec.original.custom_ids() if c.startswith("zg:accept:"))
         game_id = int(accept.rsplit(":", 1)[1])
-        await bot.db.conn.execute("UPDATE games SET settings = json_set(settings, '$.clock', ?) WHERE id = ?",
-                                  ("1d", game_id))
+        async with bot.db.transaction() as tx:
+            await tx.execute("UPDATE games SET settings = json_set(settings, '$.clock', ?) WHERE id = ?",
+                             ("1d", game_id))
         fake.faults.add("POST", "/channels/{channel_id}/messages/{message_id}/threads", 403, times=1000,
                         code=50013)
         fake.faults.add("POST", "/channels/{channel_id}/threads", 403, times=1000, code=50013)

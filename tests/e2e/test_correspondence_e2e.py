@@ -42,8 +42,9 @@ async def clocked_game(harness: BotHarness, bot: ZBot, opponent: str, clock: str
     rec = await fake.slash("alice", "zaic new", {"opponent": opponent})
     accept = next(c for c in rec.original.custom_ids() if c.startswith("zg:accept:"))
     game_id = int(accept.rsplit(":", 1)[1])
-    await bot.db.conn.execute("UPDATE games SET settings = json_set(settings, '$.clock', ?) WHERE id = ?",
-                              (clock, game_id))
+    async with bot.db.transaction() as tx:
+        await tx.execute("UPDATE games SET settings = json_set(settings, '$.clock', ?) WHERE id = ?",
+                         (clock, game_id))
     await fake.click(opponent, rec.original, accept)
     name = f"Zaic #{game_id}"
     await fake.wait_until(lambda: any(t.name == name and t.messages for t in fake.threads()), what=f"{name} board")
