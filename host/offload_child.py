@@ -64,20 +64,25 @@ def main() -> None:
     except OSError:
         pass
     source, sink = sys.stdin.buffer, sys.stdout.buffer
-    sink.write(b"RDY\n")
-    sink.flush()
-    while header := source.read(4):
-        request = source.read(struct.unpack(">I", header)[0])
-        try:
-            func, args, cpu = pickle.loads(request)
-            ok, value = call(func, args, cpu)
-            answer = pickle.dumps((ok, value))
-        except CpuCap:  # the timer fired just as the call returned
-            answer = pickle.dumps((False, ("TooSlow", "stopped at the CPU time cap")))
-        except Exception as error:
-            answer = pickle.dumps((False, (type(error).__name__, str(error))))
-        sink.write(struct.pack(">I", len(answer)) + answer)
+    try:
+        sink.write(b"RDY\n")
         sink.flush()
+        while header := source.read(4):
+            request = source.read(struct.unpack(">I", header)[0])
+            try:
+                func, args, cpu = pickle.loads(request)
+                ok, value = call(func, args, cpu)
+                answer = pickle.dumps((ok, value))
+            except CpuCap:  # the timer fired just as the call returned
+                answer = pickle.dumps((False, ("TooSlow", "stopped at the CPU time cap")))
+            except Exception as error:
+                answer = pickle.dumps((False, (type(error).__name__, str(error))))
+            sink.write(struct.pack(">I", len(answer)) + answer)
+            sink.flush()
+    except BrokenPipeError:  # the bot died while this child started or worked: nobody is left to answer
+        # Leave quietly (a traceback here would read as the bot's own error): what the exit still flushes goes
+        # to /dev/null instead of the closed pipe (Python's documented way out of a BrokenPipeError).
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
 
 
 if __name__ == "__main__":

@@ -17,6 +17,7 @@ from host.app import Host
 from tests.engines.toy import DiceNim
 from tests.once import SHARED_ENV
 from tests.pg import PgServer
+from tests.schedule import long_first
 
 
 class FakeClock:
@@ -35,6 +36,15 @@ class FakeClock:
 def text_renderer(observation: dict[str, Any]) -> bytes:
     """Stands in for the PNG renderer in host tests: the bytes show exactly what was rendered."""
     return json.dumps(observation, sort_keys=True).encode()
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Under pytest-xdist, each worker's first tests are its share of the long ones (tests/schedule.py; the
+    slices are those of ``--dist worksteal``, which ``make test`` uses). A worker's config no longer says which
+    ``--dist`` was asked for (xdist resets it), and every worker orders the same way, so this needs no check."""
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        workers = int(os.environ.get("PYTEST_XDIST_WORKER_COUNT") or 0)
+        items[:] = long_first(items, [item.nodeid for item in items], workers)
 
 
 @pytest.fixture(scope="session", autouse=True)

@@ -17,6 +17,7 @@ from functools import cache
 from pathlib import Path
 
 import ai
+import engines
 from engines.zrtz import Zrtz
 from engines.zrtz.boardspace import move_text, parse, read_text
 from tests.once import once
@@ -85,9 +86,11 @@ def tactics() -> tuple[list[Zrtz], list[Zrtz]]:
 
 @cache
 def tactics_where() -> tuple[list[Zrtz], list[Zrtz], set[tuple[str, int]]]:
-    """``tactics()`` and the (record, ply) of each forced win in two. Solving takes 18 s of CPU, so it runs once
-    per test run (tests/once.py); every worker rebuilds the positions by replaying the records."""
-    found = {(name, ply): kind for name, ply, kind in once("zrtz-tactics", solve_tactics)}
+    """``tactics()`` and the (record, ply) of each forced win in two. Solving takes 18 s of CPU, so it runs once,
+    and again only when the records, the engines or this file change (tests/once.py); every worker rebuilds the
+    positions by replaying the records."""
+    inputs = (RECORDS, Path(__file__), Path(engines.__file__).parent)
+    found = {(name, ply): kind for name, ply, kind in once("zrtz-tactics", solve_tactics, inputs)}
     one: list[Zrtz] = []
     two: list[Zrtz] = []
     for name, ply, position in record_positions():

@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from bot import Config, ZBot, create_bot
+from host import offload
 from tests.fakediscord import FakeDiscord, running_bot
 from tests.fakediscord.fixtures import fake_discord  # noqa: F401 (a fixture)
 from tests.fakediscord.logs import ErrorLogCollector
@@ -28,6 +29,21 @@ def patient_fake(request: pytest.FixtureRequest) -> None:
     if "fake_discord" in request.fixturenames:
         fake: FakeDiscord = request.getfixturevalue("fake_discord")
         fake.timeout = max(fake.timeout, WAIT_S)
+
+
+async def _no_warm_up() -> None:
+    """Nothing: the import lane's child starts when the first import asks for it (host/offload.py)."""
+
+
+@pytest.fixture(autouse=True)
+def import_lane_starts_on_first_use(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The bot starts the import lane's child at start-up (cogs/zrtz.py ``cog_load``), so that a person's first
+    import is not slower: a process importing the renderers, about 0.3 s of CPU. The e2e tests start about 150
+    bots in this process and a handful import a record, so here the child starts on first use instead, as it
+    does in any bot whose warm-up has not finished; the import tests (tests/e2e/test_fair.py,
+    tests/e2e/test_import_limits.py, tests/e2e/test_records.py) still run it. A bot run as ``python bot.py``
+    (tests/e2e/test_crash.py) warms up as in production."""
+    monkeypatch.setattr(offload, "warm", _no_warm_up)
 
 
 @pytest.fixture
