@@ -25,6 +25,11 @@ WIN = 2.0
 MARGIN = 0.02
 """Moves within this of the best two-ply value stay candidates for the search (a capture drops more)."""
 
+ROLL_OUTCOMES = 6
+"""Under a clock, a move followed by a roll of at most this many outcomes (one die: Zodiac's danger rolls, which
+can cost the moving piece, the king too) is valued as the average over the roll. Ziggurat's turn roll (64
+outcomes) changes no evaluation and stays a leaf; at fixed work the screen is unchanged (hard's measured numbers)."""
+
 CLOCK_EVERY = 8
 """Read the clock every this many positions made."""
 
@@ -88,6 +93,10 @@ class Screen:
         if game.outcome() is not None:
             return self.leaf(game)
         movers = game.to_move()
+        if movers == {CHANCE} and self.deadline is not None:
+            outcomes = game.chance_outcomes()  # a die that decides the move itself (a Zodiac danger roll)
+            if len(outcomes) <= ROLL_OUTCOMES:
+                return sum(p * self.value(game, CHANCE, t) for t, p in outcomes)
         if not movers or CHANCE in movers or len(movers) > 1:
             return self.leaf(game)
         who = min(movers)
