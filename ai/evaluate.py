@@ -15,11 +15,6 @@ from engines import Game, Outcome
 Scorer = Callable[[Game], list[float] | None]
 
 
-def opponents(game: Game, seat: int) -> list[int]:
-    teams = game.teams()
-    return [o for o in range(game.num_players) if teams[o] != teams[seat]]
-
-
 def pairwise(game: Game, beats: Callable[[int, int], float]) -> list[float]:
     """Each seat's mean of ``beats(seat, opponent)`` over the opposing seats (0.5 with no opponent)."""
     teams = game.teams()  # once, not per seat: the priors evaluate tens of thousands of positions a move
