@@ -16,6 +16,7 @@ from dataclasses import dataclass
 
 from ai import clock
 from ai.evaluate import evaluate
+from ai.oneply import made, quick_value
 from engines import CHANCE, Game
 
 WIN = 2.0
@@ -23,6 +24,11 @@ WIN = 2.0
 
 MARGIN = 0.02
 """Moves within this of the best two-ply value stay candidates for the search (a capture drops more)."""
+
+ROLL_OUTCOMES = 6
+"""Under a clock, a move followed by a roll of at most this many outcomes (one die: Zodiac's danger rolls, which
+can cost the moving piece, the king too) is valued as the average over the roll. Ziggurat's turn roll (64
+outcomes) changes no evaluation and stays a leaf; at fixed work the screen is unchanged (hard's measured numbers)."""
 
 CLOCK_EVERY = 8
 """Read the clock every this many positions made."""
@@ -60,15 +66,18 @@ class Screen:
         self.killers: list[str] = []
         self.teams = world.teams()
 
-    def after(self, game: Game, who: int, move: str) -> Game:
+    def count(self) -> None:
         self.made += 1
         if self.nodes is not None and self.made > self.nodes:
             raise OutOfTime
         if self.deadline is not None and self.made % CLOCK_EVERY == 0 and now() >= self.deadline:
             raise OutOfTime
-        twin = game.clone()
-        twin.play(who, move)
-        return twin
+
+    def value(self, game: Game, who: int, move: str) -> float:
+        """The seat's ``leaf`` value after the move: counted as one position, made only when no shortcut applies."""
+        self.count()
+        quick = quick_value(game, who, move)
+        return quick[self.seat] if quick is not None else self.leaf(made(game, who, move))
 
     def leaf(self, game: Game) -> float:
         outcome = game.outcome()
@@ -84,17 +93,21 @@ class Screen:
         if game.outcome() is not None:
             return self.leaf(game)
         movers = game.to_move()
+        if movers == {CHANCE} and self.deadline is not None:
+            outcomes = game.chance_outcomes()  # a die that decides the move itself (a Zodiac danger roll)
+            if len(outcomes) <= ROLL_OUTCOMES:
+                return sum(p * self.value(game, CHANCE, t) for t, p in outcomes)
         if not movers or CHANCE in movers or len(movers) > 1:
             return self.leaf(game)
         who = min(movers)
         replies = game.legal_moves(who)
         if self.teams[who] == self.teams[self.seat]:  # it (or its partner) moves again: their best step
-            return max((self.leaf(self.after(game, who, r)) for r in replies), default=self.leaf(game))
+            return max((self.value(game, who, r) for r in replies), default=self.leaf(game))
         present = set(replies)
         first = [k for k in self.killers if k in present]
         worst = WIN * 2
         for r in first + [r for r in replies if r not in first]:
-            v = self.leaf(self.after(game, who, r))
+            v = self.value(game, who, r)
             if v < worst:
                 worst = v
                 if v < floor:
@@ -116,15 +129,12 @@ def screen(game: Game, seat: int, moves: list[str], deadline: float | None, rng:
     s = Screen(world, seat, deadline, nodes)
     noise = {m: 1e-7 * rng.random() for m in moves}  # ties at random, but reproducibly
     static: dict[str, float] = {}
-    children: dict[str, Game] = {}
     try:
         for move in moves:
-            twin = s.after(world, seat, move)
-            value = s.leaf(twin)
+            value = s.value(world, seat, move)
             if value >= WIN:
                 return Screened(move, [move], won=True, complete=True)
             static[move] = value + noise[move]
-            children[move] = twin
     except OutOfTime:
         pass
     if not static:
@@ -135,7 +145,7 @@ def screen(game: Game, seat: int, moves: list[str], deadline: float | None, rng:
     try:
         if len(static) == len(moves):
             for move in order:
-                v = s.reply_value(children[move], best - MARGIN) + noise[move]
+                v = s.reply_value(made(world, seat, move), best - MARGIN) + noise[move]
                 values[move] = v
                 best = max(best, v)
     except OutOfTime:

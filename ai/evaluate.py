@@ -15,17 +15,14 @@ from engines import Game, Outcome
 Scorer = Callable[[Game], list[float] | None]
 
 
-def opponents(game: Game, seat: int) -> list[int]:
-    teams = game.teams()
-    return [o for o in range(game.num_players) if teams[o] != teams[seat]]
-
-
 def pairwise(game: Game, beats: Callable[[int, int], float]) -> list[float]:
     """Each seat's mean of ``beats(seat, opponent)`` over the opposing seats (0.5 with no opponent)."""
+    teams = game.teams()  # once, not per seat: the priors evaluate tens of thousands of positions a move
+    seats = range(game.num_players)
     out = []
-    for s in range(game.num_players):
-        opp = opponents(game, s)
-        out.append(sum(beats(s, o) for o in opp) / len(opp) if opp else 0.5)
+    for s in seats:
+        opp = [o for o in seats if teams[o] != teams[s]]
+        out.append(sum([beats(s, o) for o in opp]) / len(opp) if opp else 0.5)
     return out
 
 

@@ -17,6 +17,7 @@ import random
 
 from ai import clock
 from ai.evaluate import evaluate
+from ai.oneply import value_after
 from engines import CHANCE, Game
 
 WIDEN = 2.0
@@ -57,9 +58,7 @@ def roll(game: Game, rng: random.Random) -> None:
 
 
 def one_ply(world: Game, who: int, move: str) -> float:
-    twin = world.clone()
-    twin.play(who, move)
-    return evaluate(twin)[who]
+    return value_after(world, who, move)[who]
 
 
 CLOCK_EVERY = 16
@@ -121,6 +120,9 @@ def search(game: Game, seat: int, root_moves: list[str], iterations: int, depth:
     root = Node(seat)
     totals = [0.0] * game.num_players
     legal_root = set(root_moves)
+    # a world without secrets or dice at the root lists the same root moves every time: list them once
+    fixed_root = None if game.hidden_information or CHANCE in game.to_move() else \
+        [m for m in game.legal_moves(actor(game, seat)) if m in legal_root]
     done = 0
     while True:
         if done >= iterations or (deadline is not None and done > 0 and clock.now() >= deadline):
@@ -138,9 +140,12 @@ def search(game: Game, seat: int, root_moves: list[str], iterations: int, depth:
                 roll(world, rng)
                 continue
             who = seat if seat in movers else min(movers)
-            moves = world.legal_moves(who)
-            if node is root and legal_root:
-                moves = [m for m in moves if m in legal_root] or moves
+            if node is root and fixed_root:
+                moves = fixed_root
+            else:
+                moves = world.legal_moves(who)
+                if node is root and legal_root:
+                    moves = [m for m in moves if m in legal_root] or moves
             if not moves:
                 break
             children = node.children

@@ -57,7 +57,10 @@ def main() -> None:
             for level in args.levels.split(","):
                 start = time.perf_counter()
                 jobs = [(name, args.players, level, args.budget, g) for g in range(args.games)]
-                results = list(pool.map(budget_game, jobs))
+                results = []
+                for g, result in enumerate(pool.map(budget_game, jobs)):
+                    results.append(result)  # each game as it is in: a run cut short still says what it saw
+                    print(f"  {name} {level} game {g}: {result[0]:.2f}, cpu ms max {max(result[1]):.0f}", flush=True)
                 p, lo, hi = interval([s for s, _ in results])
                 cpu = [c for _, spent in results for c in spent]
                 print(f"{name:<12} {args.players}p {level:>6} vs random  score {p:5.2f}  95% CI [{lo:4.2f}, {hi:4.2f}]"

@@ -174,3 +174,35 @@ def test_zertz_noise_under_a_clock_gives_no_capture_away(monkeypatch: pytest.Mon
                     assert ai.choose(game, seat, "easy", seed=seed, budget_s=BUDGET) not in giving
                 checked += 1
         game.play(seat, rng.choice(moves))
+
+
+ROLLS = json.loads((Path(__file__).parent / "roll_positions.json").read_text())
+"""Zodiac positions (seeded random games) where some of the mover's moves need a danger roll that can lose its own
+king at once, others need none, and the screen without the roll's average picked a risky one (up to certain loss)."""
+
+
+def king_lost_by_roll(game: Game, seat: int, move: str) -> float:
+    """The chance that ``move``'s roll ends the game with ``seat`` beaten at once."""
+    twin = game.clone()
+    twin.play(seat, move)
+    if twin.to_move() != {engines.CHANCE}:
+        return 0.0
+    lost = 0.0
+    for text, p in twin.chance_outcomes():
+        rolled = twin.clone()
+        rolled.play(engines.CHANCE, text)
+        outcome = rolled.outcome()
+        lost += p if outcome is not None and seat not in outcome.winners else 0.0
+    return lost
+
+
+@pytest.mark.parametrize("index", range(len(ROLLS)))
+def test_the_screen_under_a_clock_averages_a_danger_roll(index: int) -> None:
+    position = ROLLS[index]
+    game = load("zodiac", position)
+    seat = position["seat"]
+    moves = game.legal_moves(seat)
+    assert any(king_lost_by_roll(game, seat, m) > 0 for m in moves)
+    screened = anytime.screen(game, seat, moves, anytime.now() + 30, random.Random(1))
+    assert screened.complete
+    assert king_lost_by_roll(game, seat, screened.best) == 0.0

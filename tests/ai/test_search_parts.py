@@ -8,9 +8,10 @@ from __future__ import annotations
 
 import random
 
-from ai import alphabeta, mcts
+from ai import alphabeta, mcts, oneply
 from ai.evaluate import evaluate
 from engines.zaic import Zaic
+from engines.zarathustra import Zarathustra
 from tests.ai.test_zrtz_tactics import child, forces_win, tactics, won
 
 NARROW = 40
@@ -77,3 +78,25 @@ def test_priors_add_the_best_one_ply_move_first() -> None:
         assert root.prior is not None and set(root.prior) == set(moves)
         plain = mcts.search(game, seat, moves, 1, 2, 0.7, random.Random(5), None)
         assert plain.prior is None
+
+
+def test_the_one_ply_shortcut_values_every_move_as_making_it_does() -> None:
+    """Zarathustra's priors and screen value a placement from its fights without making it: the same floats.
+
+    Seeded random games at 2-4 players (skulls after a destroyed tile too), every position to the end, where
+    the shortcut must give way (the move may finish the game, and then the outcome counts).
+    """
+    rng = random.Random(8)
+    quick = made = 0
+    for players, skulls in ((2, False), (2, True), (3, False), (4, True)):
+        game = Zarathustra.new(players, {"skulls_if_destroyed": skulls})
+        while game.outcome() is None:
+            seat = game.turn
+            moves = game.legal_moves(seat)
+            for move in rng.sample(moves, min(12, len(moves))):
+                assert oneply.value_after(game, seat, move) == evaluate(child(game, seat, move, [1]))
+                shortcut = oneply.quick_value(game, seat, move) is not None
+                quick += shortcut
+                made += not shortcut
+            game.play(seat, rng.choice(moves))
+    assert quick > 10 * made > 0

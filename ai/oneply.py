@@ -1,0 +1,58 @@
+"""The evaluation after one move, without making the move where a game allows it (Zarathustra).
+
+Why: hard's one-ply priors and the screen value every move of a position, and Zarathustra opens with
+1100-1600 placements: a clone, a checked play and an evaluation each (about 0.3 ms), which made hard's two
+opening moves cost 3.0-3.5 s of CPU (issue 27: p95 <= 3 s). A Zarathustra placement changes the scores only by
+the placed tile's blanks and the tiles its fights destroy (``Zarathustra.fights``, which leaves the board as it
+was), so while the move cannot end the game the value is the same ``from_scores`` of the same numbers as
+``evaluate`` after the move: the same floats, so the same moves for a seed. Everything else falls back to
+making the move.
+"""
+
+from __future__ import annotations
+
+from ai.evaluate import SCORERS, evaluate, from_scores
+from engines import Game
+
+OPEN_MARGIN = 11
+"""Empty squares needed before a placement for an open square to be certain after it (one placed, up to
+nine skulls: the eight around it and itself)."""
+
+
+def made(game: Game, who: int, move: str) -> Game:
+    twin = game.clone()
+    twin.play(who, move)
+    return twin
+
+
+def value_after(game: Game, who: int, move: str) -> list[float]:
+    """``evaluate`` of the position after ``who`` plays ``move`` (legal), every seat's reward."""
+    quick = quick_value(game, who, move)
+    return quick if quick is not None else evaluate(made(game, who, move))
+
+
+def quick_value(game: Game, who: int, move: str) -> list[float] | None:
+    """``value_after`` without making the move, or None where no shortcut applies (the game might end)."""
+    if game.name == "zarathustra":
+        scores = _zarathustra_scores_after(game, who, move)
+        if scores is not None:
+            return from_scores(game, scores, SCORERS["zarathustra"][1])
+    return None
+
+
+def _zarathustra_scores_after(game: Game, who: int, move: str) -> list[float] | None:
+    """The scores after the placement, or None when it might end the game (then the outcome counts)."""
+    if game.eliminated or game.agreed_draw:
+        return None
+    cells = game.cells  # type: ignore[attr-defined]
+    hands = game.hands  # type: ignore[attr-defined]
+    if sum(len(h) for h in hands) < 2 or sum(c is None for c in cells) < OPEN_MARGIN:
+        return None
+    square = game.geo.names.index(move[:-5])  # type: ignore[attr-defined]  # canonical: "c3 oo.x"
+    edges = move[-4:]
+    scores = [float(x) for x in game.scores()]  # type: ignore[attr-defined]
+    scores[who] += edges.count(".")
+    for sq in game.fights(who, square, edges):  # type: ignore[attr-defined]
+        owner, dead = (who, edges) if sq == square else cells[sq]
+        scores[owner] -= dead.count(".")
+    return scores
