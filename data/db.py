@@ -342,14 +342,18 @@ class SqliteDatabase(Database):
     async def checkpoint(self) -> None:
         """Copy the WAL into the database, in a thread on a connection of its own. A passive checkpoint never
         waits for the writer, but with writes going on it never catches up either, and SQLite starts the WAL
-        over only after one that did: once the WAL holds ``WAL_PAGES``, the next one runs inside the writer
-        queue (writers wait, the loop does not) and truncates it, unless a reader held the passive one back (a
-        backup's long read): the writers would wait for it too."""
+        over only after one that did: once the WAL holds ``WAL_PAGES``, one more passive one runs inside the
+        writer queue (writers wait, the loop does not; no new frames come meanwhile) and, when it copied every
+        frame, the WAL is truncated. When a reader holds frames back (a backup's long read) it cannot copy them
+        all, and the writers do not wait for that reader."""
         try:
-            _, frames, copied = await off_loop(lambda: self._checkpoint_step("PASSIVE"))
-            if frames < WAL_PAGES or copied < frames:
+            _, frames, _copied = await off_loop(lambda: self._checkpoint_step("PASSIVE"))
+            if frames < WAL_PAGES:
                 return
             async with self._write_lock:
+                _, frames, copied = await off_loop(lambda: self._checkpoint_step("PASSIVE"))
+                if copied < frames:
+                    return
                 await off_loop(lambda: self._checkpoint_step("TRUNCATE"))
             self.stats.wal_resets += 1
         except sqlite3.Error:
