@@ -15,16 +15,13 @@ import asyncio
 import json
 import os
 import resource
-import subprocess
-import sys
 import time
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 
 from bench.long_records import long_record
 from host.records import imports
 from host.records.formats import read
+from tests.busy import busy_machine
 from tests.e2e.test_crash import bot_process
 from tests.fakediscord import FakeDiscord, Upload
 
@@ -39,20 +36,6 @@ def records() -> dict[str, bytes]:
     bad = json.loads(good)
     bad["history"][-5]["move"] = "move z99"
     return {"good": good, "bad": json.dumps(bad).encode()}
-
-
-@contextmanager
-def busy_machine() -> Iterator[None]:
-    """A process burning CPU on each core, niced 5: above the lane's child (niced 10), so the child waits many
-    times its CPU time, and below the rest of the test suite running beside this test."""
-    burners = [subprocess.Popen([sys.executable, "-c", "import os; os.nice(5)\nwhile True: pass"])
-               for _ in range(os.cpu_count() or 2)]
-    try:
-        yield
-    finally:
-        for burner in burners:
-            burner.kill()
-            burner.wait()
 
 
 async def imported(fake: FakeDiscord, user: str, data: bytes) -> str:
@@ -81,7 +64,7 @@ async def test_the_same_record_gets_the_same_answer_idle_and_on_a_busy_machine(f
         await bot.start()
         await imported(fake, "warm", long_record(seed=1, rounds=30))  # the child's first page pays its start-up
         idle = {kind: await imported(fake, f"idle-{kind}", record) for kind, record in data.items()}
-        with busy_machine():
+        with busy_machine(os.cpu_count() or 2, niceness=5):  # above the lane's child (10), below the suite
             started = time.perf_counter()
             ahead = [asyncio.create_task(imported(fake, f"ahead{k}", long_record(seed=20 + k))) for k in range(2)]
             await asyncio.sleep(0.2)

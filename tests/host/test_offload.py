@@ -4,11 +4,7 @@ servers, places told as they change, and caps on the child's CPU time, so a busy
 from __future__ import annotations
 
 import asyncio
-import subprocess
-import sys
 import time
-from collections.abc import Iterator
-from contextlib import contextmanager
 
 import pytest
 
@@ -17,6 +13,7 @@ from host import offload
 from host.records import imports
 from host.records.formats import read
 from host.results import HostError
+from tests.busy import busy_machine
 
 
 async def test_one_place_per_user_turns_across_servers_and_places_told() -> None:
@@ -106,19 +103,6 @@ def test_ordinals() -> None:
         "1st", "2nd", "3rd", "4th", "11th", "12th", "13th", "21st", "22nd", "103rd", "111th"]
 
 
-@contextmanager
-def busy_machine() -> Iterator[None]:
-    """Four processes burning CPU on this machine's (two) cores."""
-    burners = [subprocess.Popen([sys.executable, "-c", "while True: pass"]) for _ in range(4)]
-    time.sleep(0.3)
-    try:
-        yield
-    finally:
-        for burner in burners:
-            burner.kill()
-            burner.wait()
-
-
 async def answer(data: bytes, user: int) -> str:
     try:
         record = await imports.our_record(data, "ziggurat", user, None)
@@ -136,7 +120,7 @@ async def test_the_same_record_gets_the_same_answer_on_a_busy_machine(monkeypatc
     cost = time.process_time() - cpu
     try:
         await offload.lane("import").warm()
-        with busy_machine():
+        with busy_machine(4):
             monkeypatch.setattr(imports, "JSON_CAP", 3 * cost)
             started = time.perf_counter()
             generous = await answer(data, 1)

@@ -173,15 +173,7 @@ async def test_an_image_named_by_its_version_reads_no_row_and_the_clocks_stay_li
                                                 channel_id=2, settings={"clock": "5m"})
         await site.host.lobby.accept(lobby.row.id, BOB)
         game_id = lobby.row.id
-        store = site.host.session.store
-        reads: list[int] = []
-        real_get = store.get
-
-        async def get(wanted: int) -> Any:
-            reads.append(wanted)
-            return await real_get(wanted)
-
-        store.get = get  # type: ignore[method-assign]  # the real read, counted
+        reads = counted_reads(site)
         token = site.token(CAROL, game_id=game_id)
         view = json.loads(await (await site.client.get(
             f"/api/games/{game_id}/view", headers={"Authorization": f"Bearer {token}"})).read())
@@ -216,15 +208,8 @@ async def test_a_spectators_reload_after_a_push_reads_no_row_and_a_players_reads
         await site.host.turns.play(site.game_id, row.user_at(seat), game.legal_moves(seat)[0])
         for page in pages.values():
             assert json.loads((await asyncio.wait_for(page.receive(), 2.0)).data)["type"] == "changed"
-        store = site.host.session.store
-        reads: list[int] = []
-        real_get = store.get
+        reads = counted_reads(site)
 
-        async def get(wanted: int) -> Any:
-            reads.append(wanted)
-            return await real_get(wanted)
-
-        store.get = get  # type: ignore[method-assign]  # the real read, counted
         async def view(user: int) -> dict[str, Any]:
             response = await site.client.get(f"/api/games/{site.game_id}/view", headers=site.auth(user))
             return dict(json.loads(await response.read()))
@@ -276,3 +261,16 @@ async def joined(site: Any, pages: int) -> None:
             return
         await asyncio.sleep(0.01)
     raise AssertionError(f"the hub holds {len(hub.pages.get(site.game_id, ()))} of {pages} pages after 10 s")
+
+
+def counted_reads(site: Any) -> list[int]:
+    """The game ids the store reads from now on (each still the real read)."""
+    store, reads = site.host.session.store, []
+    real_get = store.get
+
+    async def get(wanted: int) -> Any:
+        reads.append(wanted)
+        return await real_get(wanted)
+
+    store.get = get
+    return reads
