@@ -95,6 +95,7 @@ class Host:
         """The move builder: a move by clicks, one step at a time (``host/play/builder.py``)."""
         self.clickable = Clickable(self.boards, self.clocks)
         """The clickable board page's views (``web/``): the viewer's observation, PNG, hotspots and picks."""
+        self.boards.shared_image = self.clickable.images.image  # a report's board is the pages' image of it
         self.changes = ChangeFeed(db)
         """Committed game changes of every process sharing the database (LISTEN/NOTIFY on PostgreSQL)."""
         self.ai = AiPlayers(self.session, self.turns, self.boards, self.outbox, clock, workers=ai_workers,

@@ -41,8 +41,8 @@ class Boards:
         """Set by bot.py when the Discord Activity can sign its players in (the pages are served and the
         application's OAuth2 secret is configured): **Play on the board** then launches it."""
         self.shared_image: Callable[[dict[str, Any]], Awaitable[bytes]] | None = None
-        """Set by the clickable board (host/play/clickable.py): a report's board goes through its image cache,
-        so the board pages of that position are served the drawing Discord got, not a second one."""
+        """Wired by host/app.py to the clickable board's image cache (host/play/clickable.py): a report's board
+        goes through it, so the board pages of that position are served the drawing Discord got, not a second one."""
 
     def player_names(self, row: GameRow, players: int) -> list[str | None] | None:
         """Display names by seat for the renderer (``None`` for a seat whose name is unknown); an AI seat is

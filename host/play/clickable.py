@@ -162,7 +162,6 @@ class Clickable:
         self.boards = boards
         self.clocks = clocks
         self.images = Images(lambda observation: self.boards.renderer(observation))
-        boards.shared_image = self.images.image  # the report's public board is the spectators' page image
         self.drawn: SharedRenders[tuple[dict[str, Any], dict[str, dict[str, Any]]]] = SharedRenders()
         """(observation, hotspots) once per (game, version, seat) for all the pages open on a game
         (host/play/shared_renders.py): read-only, shared by every answer."""
