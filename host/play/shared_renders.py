@@ -17,7 +17,7 @@ from typing import Generic, TypeVar
 T = TypeVar("T")
 Key = Hashable
 """What the result depends on: (game id, version, seat; None for a spectator) for a view, a digest of the
-observation for an image."""
+observation for an image, an imported record's id for the record as read (host/records/replay.py)."""
 SIZE = 512
 """Results kept: a few per watched game (each seat and the public view of its newest version)."""
 

@@ -15,7 +15,6 @@ from __future__ import annotations
 import asyncio
 import json
 import pickle
-from collections import OrderedDict
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -27,6 +26,7 @@ from data.store import GameRow
 from engines import CHANCE, Game
 from host import offload
 from host.play import bots, dice
+from host.play.shared_renders import SharedRenders
 from host.records.formats import GameRecord, Ply, read
 from host.results import Board, HostError
 
@@ -354,24 +354,20 @@ class Records:
         self.session = session
         self.boards = boards
         self.reviews = reviews if reviews is not None else Reviews(session.db)
-        self.read_records: OrderedDict[int, tuple[GameRecord, int | None, int]] = OrderedDict()
+        self.read_records: SharedRenders[tuple[GameRecord, int | None, int]] = SharedRenders(READ_RECORDS)
         """Imported records as read (record, server, importer), the latest ``READ_RECORDS``: a record never
         changes once imported, and reading a long one again through the rules at every replay button press cost
         more than drawing its page."""
 
     async def load(self, kind: str, ident: int) -> Loaded:
         if kind == "r":
-            known = self.read_records.get(ident)
-            if known is None:
+            async def read_imported() -> tuple[GameRecord, int | None, int]:
                 found = await RecordStore(self.session.db).get(ident)
                 if found is None:
                     raise HostError(f"There is no imported record R{ident}.")
-                record = await asyncio.to_thread(read, json.dumps(found[1]).encode(), found[0])
-                known = self.read_records[ident] = (record, found[3], found[2])
-                while len(self.read_records) > READ_RECORDS:
-                    self.read_records.popitem(last=False)
-            self.read_records.move_to_end(ident)
-            return imported(ident, *known)
+                return await asyncio.to_thread(read, json.dumps(found[1]).encode(), found[0]), found[3], found[2]
+
+            return imported(ident, *await self.read_records.get(ident, read_imported))
         row = await self.session.row(ident)
         if row.status not in ("active", "finished"):
             why = "has not started" if row.status == "challenge" else f"was {row.status}"
