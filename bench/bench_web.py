@@ -19,7 +19,6 @@ import asyncio
 import json
 import os
 import random
-import socket
 import sys
 import tempfile
 import time
@@ -31,6 +30,7 @@ from typing import Any
 import aiohttp
 
 from bench.common import percentile
+from tests.ports import free_port
 from web import tokens
 
 SECRET = "bench secret of enough length"
@@ -48,11 +48,6 @@ def cpu_seconds(pid: int) -> float:
     fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
 
 
 def token(user: int, game_id: int) -> str:

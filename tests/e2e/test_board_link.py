@@ -5,7 +5,6 @@ private answer; without ``WEB_PORT`` no button at all."""
 
 from __future__ import annotations
 
-import socket
 import time
 from urllib.parse import parse_qs, urlparse
 
@@ -15,15 +14,11 @@ import pytest
 from tests.e2e.conftest import BotHarness
 from tests.e2e.test_platform import challenge_and_accept
 from tests.fakediscord.world import walk_components
+from tests.ports import free_port
 from web import tokens
 
 SECRET = "an e2e secret that is long enough"
 
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
 
 
 def serve_pages(monkeypatch: pytest.MonkeyPatch, harness: BotHarness, *, activity: bool = True) -> int:

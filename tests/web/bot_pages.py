@@ -11,7 +11,6 @@ bot's SQLite file (reads only: the bot is the one writer).
 from __future__ import annotations
 
 import asyncio
-import socket
 import threading
 import time
 from collections.abc import Coroutine
@@ -28,6 +27,7 @@ from host.app import Host
 from tests.e2e.test_crash import BotProcess
 from tests.fakediscord import FakeDiscord, Message
 from tests.fakediscord.world import Channel, walk_components
+from tests.ports import free_port
 from web.app import BUNDLE
 
 T = TypeVar("T")
@@ -40,11 +40,6 @@ SECRET = "a browser test secret of enough length"
 WAIT_S = 30.0
 """The fake's waits for the bot (a loaded 2-core machine runs the whole suite beside it)."""
 
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
 
 
 @dataclass

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import socket
 from pathlib import Path
 
 import aiohttp
@@ -10,13 +9,8 @@ import pytest
 
 from data.db import Database
 from host.app import Host
+from tests.ports import free_port
 from web.app import WebConfig, start_from_env
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
 
 
 def test_without_web_port_there_is_no_site(monkeypatch: pytest.MonkeyPatch) -> None:
