@@ -36,7 +36,7 @@ from pathlib import Path
 from typing import Any
 
 import engines
-from bench.common import percentile
+from bench.common import cpu_seconds, percentile
 from bench.long_records import SEED, long_record
 from data import bulk
 from data.db import Database
@@ -229,9 +229,8 @@ async def during(pairs: list[Pair], rounds: int, load: asyncio.Task[Any]) -> lis
 def cpu_of(pid: int) -> tuple[float, float]:
     """CPU seconds (user + system) the process ``pid`` has used so far (its children not counted), and the seconds
     its main thread (the event loop) waited for a core while it could run (the scheduler's run-queue delay)."""
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
     waited = int(Path(f"/proc/{pid}/schedstat").read_text().split()[1]) / 1e9
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK"), waited
+    return cpu_seconds(pid), waited
 
 
 async def phase(label: str, bot: BotProcess, work: Awaitable[list[float]]) -> None:

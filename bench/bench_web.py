@@ -29,7 +29,7 @@ from typing import Any
 
 import aiohttp
 
-from bench.common import percentile
+from bench.common import cpu_seconds, percentile
 from tests.ports import free_port
 from web import tokens
 
@@ -41,12 +41,6 @@ SPECTATOR = 10**15
 
 def load() -> str:
     return " ".join(Path("/proc/loadavg").read_text().split()[:3])
-
-
-def cpu_seconds(pid: int) -> float:
-    """User + system CPU seconds a process used so far (``/proc/<pid>/stat``)."""
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 

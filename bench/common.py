@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import math
+import os
 import statistics
 import time
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
+from pathlib import Path
 from typing import TypeVar
 
 T = TypeVar("T")
@@ -40,3 +42,9 @@ def report(label: str, samples: list[float]) -> None:
     """One line: n, p50 (median), p95 and max in milliseconds."""
     print(f"{label:<44} n={len(samples):<6} p50={statistics.median(samples):8.3f} ms"
           f"  p95={percentile(samples, 95):8.3f} ms  max={max(samples):8.3f} ms")
+
+
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU seconds a process used so far, its children not counted (``/proc/<pid>/stat``)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")

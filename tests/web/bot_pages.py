@@ -21,7 +21,7 @@ from typing import Any, TypeVar
 from playwright.async_api import Browser, Playwright, async_playwright
 
 import engines
-from bench.bench_web import cpu_seconds
+from bench.common import cpu_seconds
 from data.db import Database
 from host.app import Host
 from tests.e2e.test_crash import BotProcess
