@@ -176,7 +176,7 @@ def before_the_move_path_cuts(stages: Stages, encode: Callable[..., Any]) -> lis
     import render.zrtz
     from bench import boards_before
     from bench.sqlite_before import SqliteDatabaseBefore
-    from data.store import GameStore, Seat, _row_to_game
+    from data.store import GameStore, Seat, row_to_game
 
     async def get(self: GameStore, game_id: int) -> Any:
         row = await self.db.fetchone("SELECT * FROM games WHERE id = ?", (game_id,))
@@ -184,7 +184,7 @@ def before_the_move_path_cuts(stages: Stages, encode: Callable[..., Any]) -> lis
             return None
         seat_rows = await self.db.fetchall(
             "SELECT seat, user_id, accepted, team FROM seats WHERE game_id = ? ORDER BY seat", (game_id,))
-        return _row_to_game(row, [Seat(r["seat"], r["user_id"], bool(r["accepted"]), r["team"]) for r in seat_rows])
+        return row_to_game(row, [Seat(r["seat"], r["user_id"], bool(r["accepted"]), r["team"]) for r in seat_rows])
 
     saved = [(render.zrtz, "render", render.zrtz.render), (boards_before, "to_png", boards_before.to_png),
              (data.postgres.PooledConnection, "get_reset_query", data.postgres.PooledConnection.get_reset_query),

@@ -73,7 +73,8 @@ class Move:
     at: float
 
 
-def _row_to_game(row: Row, seats: list[Seat]) -> GameRow:
+def row_to_game(row: Row, seats: list[Seat]) -> GameRow:
+    """A ``games`` row and its seats as a ``GameRow`` (public: the bench's old two-statement read builds one too)."""
     return GameRow(
         id=row["id"], guild_id=row["guild_id"], channel_id=row["channel_id"], thread_id=row["thread_id"],
         message_id=row["message_id"], game=row["game"], players=row["players"],
@@ -170,7 +171,7 @@ class GameStore:
             return None
         seats = [Seat(r["seat_no"], r["seat_user"], bool(r["seat_accepted"]), r["seat_team"])
                  for r in rows if r["seat_no"] is not None]
-        return _row_to_game(rows[0], seats)
+        return row_to_game(rows[0], seats)
 
     async def moves(self, game_id: int) -> list[Move]:
         rows = await self.db.fetchall(
@@ -291,7 +292,7 @@ class GameStore:
                                             f" WHERE game_id IN ({marks}) ORDER BY game_id, seat", tuple(chunk)):
                 seats[r["game_id"]].append(Seat(r["seat"], r["user_id"], bool(r["accepted"]), r["team"]))
             for r in await self.db.fetchall(f"SELECT * FROM games WHERE id IN ({marks})", tuple(chunk)):
-                found[r["id"]] = _row_to_game(r, seats[r["id"]])
+                found[r["id"]] = row_to_game(r, seats[r["id"]])
         return [found[i] for i in ids if i in found]
 
     # ----- start-up: each query reads an index of pending work only ----------------------------------
