@@ -234,7 +234,7 @@ def create_app(host: Host, config: WebConfig, *, now: Callable[[], float] = time
     app[GRANTS_KEY] = {}
     hub = Hub(lambda game_id: calls.version(host, game_id), calls.feed(host))
     app[HUB_KEY] = hub
-    calls.on_change(host, hub.changing)
+    calls.on_committed(host, hub.committed)
     app.on_response_prepare.append(_headers)
 
     async def started(_app: web.Application) -> None:

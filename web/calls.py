@@ -1,21 +1,21 @@
 """Every call web/ makes into the host, in one place: when the host's services move, only this file changes.
 
 The services used: ``host.turns.play`` (version-checked by ``expected_ply``), ``host.session.row`` (the row, for
-its version), ``host.session.on_change`` (the change hook, run inside each committing transaction),
+its version), ``host.session.on_committed`` (the commit hook, told after each committed write),
 ``host.boards.game_in_thread`` (an Activity's channel to its game), ``host.changes`` (committed changes of every
 process) and ``host.clickable`` (the viewer's view, PNG, hotspots, picks and clocks, and the replay of each ply).
 """
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable
 from typing import Any
 
 from host.app import Host
 from host.play.feed import ChangeFeed
 from host.results import HostError
 
-__all__ = ["HostError", "board_image", "board_view", "feed", "game_in_channel", "on_change", "play", "replay_image",
+__all__ = ["HostError", "board_image", "board_view", "feed", "game_in_channel", "on_committed", "play", "replay_image",
            "replay_step", "seated", "version"]
 
 
@@ -61,16 +61,10 @@ async def version(host: Host, game_id: int) -> int:
     return int((await host.session.row(game_id)).version)
 
 
-def on_change(host: Host, hook: Callable[[int, int], Awaitable[None] | None]) -> None:
-    """Call ``hook(game_id, version_before)`` inside every transaction that moves a game on (the version it
-    replaces, so the caller can wait for the commit by watching the version pass it)."""
-
-    async def changed(_conn: Any, change: Any) -> None:
-        result = hook(change.row.id, change.row.version)
-        if result is not None:
-            await result
-
-    host.session.on_change.append(changed)
+def on_committed(host: Host, hook: Callable[[int, int, int | None], None]) -> None:
+    """Call ``hook(game_id, version, ply)`` right after every committed write of a game in this process (``ply``
+    None when the write did not carry the game), before the host goes on to draw the move's report."""
+    host.session.on_committed.append(hook)
 
 
 def feed(host: Host) -> ChangeFeed:

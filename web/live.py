@@ -1,13 +1,13 @@
 """Push: every page open on a game hears of each committed change within a second.
 
-On PostgreSQL the host's change feed (``host.changes``: LISTEN/NOTIFY) brings every committed change of
-every process sharing the database, after its commit; a rolled-back write sends nothing. On SQLite (one
-process), and on PostgreSQL while the feed is disconnected, the host's change hook does it in memory: the
-hook runs inside the transaction, before it commits, so it only starts a watcher that reads the row's
-version until it passes the one the write replaced, and announces after that.
+A write of this process is announced right after its commit (the session's commit hook), before the host goes
+on to draw the move's report, so the push is the first thing a move costs; the message carries the new ply, so
+the page fetches the right board at once. On PostgreSQL the host's change feed (``host.changes``:
+LISTEN/NOTIFY) brings every committed change of the other processes sharing the database; a rolled-back
+write sends nothing.
 
 A sweep reads the version of every watched game every ``SWEEP`` seconds and announces any change not yet
-announced: on SQLite, writes that run no change hook (an abort, a timeout's bare write); on PostgreSQL, a
+announced: on SQLite, writes that run no commit hook (an abort, a timeout's bare write); on PostgreSQL, a
 safety net, and the feed's reconnection runs one at once (what was committed while it was away). Each
 version is announced once, whichever path finds it first.
 """
@@ -23,9 +23,6 @@ from typing import Any, Protocol
 from aiohttp import web
 
 log = logging.getLogger(__name__)
-COMMIT_WAIT = 5.0
-"""Seconds a watcher waits for the write to commit; a write that never commits (rolled back) is dropped."""
-POLL = 0.01
 SWEEP = 2.0
 """Seconds between two reads of every watched game's version (one row read per watched game)."""
 SPECTATOR_DELAY = 0.1
@@ -115,33 +112,20 @@ class Hub:
                 del self.pages[game_id]
                 self.seen.pop(game_id, None)
 
-    def changing(self, game_id: int, version_before: int) -> None:
-        """The change hook: a write of ``game_id`` replacing ``version_before`` is committing."""
-        if game_id not in self.pages or (self.feed is not None and self.feed.live):
-            return  # nobody is watching, or the feed brings it after the commit
-        self._spawn(self._after_commit(game_id, version_before))
+    def committed(self, game_id: int, version: int, ply: int | None = None) -> None:
+        """The commit hook: this process committed ``game_id`` at ``version`` (``ply``: its ply, when known)."""
+        if game_id in self.pages and version > self.seen.get(game_id, version):
+            self._spawn(self.announce(game_id, version, ply))
 
-    async def _after_commit(self, game_id: int, version_before: int) -> None:
-        loop = asyncio.get_running_loop()
-        deadline = loop.time() + COMMIT_WAIT
-        try:
-            while (version := await self.version(game_id)) <= version_before:
-                if loop.time() > deadline:
-                    return
-                await asyncio.sleep(POLL)
-        except Exception:  # the game vanished or the database is closing: nothing to announce
-            log.debug("change watcher of game %s stopped", game_id, exc_info=True)
-            return
-        await self.announce(game_id, version)
-
-    async def announce(self, game_id: int, version: int) -> None:
-        """Tell every page on ``game_id`` to reload its view, once per version; a page that cannot be reached
-        is dropped."""
+    async def announce(self, game_id: int, version: int, ply: int | None = None) -> None:
+        """Tell every page on ``game_id`` to reload its view, once per version (with its ``ply`` when known: the
+        page fetches that board beside the view instead of guessing); a page that cannot be reached is dropped."""
         if game_id in self.pages:
             if version <= self.seen.get(game_id, -1):
                 return  # announced already (the feed, the hook's watcher and the sweep may all find it)
             self.seen[game_id] = version
-        message = json.dumps({"type": "changed", "game_id": game_id, "version": version})
+        change = {"type": "changed", "game_id": game_id, "version": version}
+        message = json.dumps(change if ply is None else {**change, "ply": ply})
         sockets = self.pages.get(game_id, set())
         players = [socket for socket in sockets if socket in self.players]
         spectators = [socket for socket in sockets if socket not in self.players]

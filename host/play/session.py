@@ -5,6 +5,7 @@ tournaments are services on top of it; none of them reaches into another's inter
 
 from __future__ import annotations
 
+import logging
 import time
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass
@@ -18,6 +19,7 @@ from host.engine_cache import ENGINE_CACHE, EngineCache, extend
 from host.outbox import Owed
 from host.results import HostError
 
+log = logging.getLogger(__name__)
 FinishHook = Callable[[Tx, GameRow, Game, float], Awaitable[None]]
 """Runs inside the transaction that records a game's end (ratings), so both land or neither."""
 
@@ -36,6 +38,9 @@ class Change:
 
 ChangeHook = Callable[[Tx, Change], Awaitable[None]]
 """Runs inside the transaction of every such write, so work it enqueues (an AI's turn) lands with it."""
+CommitHook = Callable[[int, int, "int | None"], None]
+"""Told right after a game's write committed: (game id, its new version, its ply when the write carried the game).
+Synchronous and cheap (the board pages' push is spawned there), so the push leaves before the report is drawn."""
 
 
 class GameSession:
@@ -50,6 +55,8 @@ class GameSession:
         self.now = now
         self.on_finish = list(on_finish)
         self.on_change = list(on_change)
+        self.on_committed: list[CommitHook] = []
+        """Told after every committed write of a game (``CommitHook``): the board pages hear of it at once."""
         self.engines = EngineCache(engine_cache)
         """Bounded LRU; an entry serves only a row of its exact version (another process may have moved)."""
 
@@ -135,6 +142,11 @@ class GameSession:
             self.engines.pop(row.id, None)
             raise HostError("Someone acted on this game at the same moment; look at the board and try again.") \
                 from None
+        for committed in self.on_committed:
+            try:
+                committed(row.id, row.version, len(state.history) if state is not None else None)
+            except Exception:  # the write stands: a page that is not told finds it by the sweep
+                log.exception("a commit hook failed for game %s", row.id)
         kinds = {item.kind for item in owed}
         outbox.crash_point("start" if "thread" in kinds else "end" if finished is not None else
                            "move" if "post" in kinds else "write")

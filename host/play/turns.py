@@ -148,10 +148,8 @@ class Turns:
         owed = [Owed("post", outbox.post_key(row.id, ply), row.id, post),
                 *choices_owed(row.id, game, row.seats), *(match_rules.owed_next(row) if outcome is not None else [])]
         await self.session.write(row, moves=applied, first_ply=ply - len(applied), state=game, owed=owed, **changes)
-        if outcome is None:
-            self.session.engines[row.id] = (row.version, game)
-        else:  # finished games are rarely read again: keep the cache to the games in play
-            self.session.engines.pop(row.id, None)
+        self.session.engines[row.id] = (row.version, game)  # a finished game too: every page open on it reads
+        # its final view at once, and so does its report; the cache's LRU drops it once nobody does
 
     async def settled(self, report: Report, game: Game) -> Report:
         """After the commit that ended a game, tell the subscribers (a match starts its next game): explicitly,

@@ -41,10 +41,6 @@ page to count down."""
 SHOTS = os.environ.get("WEB_SHOTS")
 LIMIT_MS = 1000.0
 """A move reaches the other player's page, and a typed move every page, within a second."""
-SLOW_SHARE, SLOW_MS = 0.05, 2000.0
-"""Under the whole suite's load (4 workers on 2 cores beside Chromium) a move now and then takes longer: one in
-20 may, never over 2 s (a Ziggurat game's last move, the final board, took 1.5 s once in CI; on its own the
-module's moves all stay under a second, docs/web-board.md)."""
 USERS = ("alice", "bob", "carol")
 """Two players and a spectator."""
 COMMAND_TURN = 5
@@ -386,10 +382,10 @@ def test_a_whole_game_by_clicks_in_two_pages_with_a_spectator(world: BotWorld, t
     p95 = statistics.quantiles(played.latencies, n=20)[-1]
     print(f"\n{name}: {played.plies} plies ({len(played.latencies)} by clicks) in {played.seconds:.1f} s; click to "
           f"the other page: p50 {statistics.median(played.latencies):.0f} ms, p95 {p95:.0f} ms, max "
-          f"{max(played.latencies):.0f} ms; typed to all three pages {played.by_command_ms:.0f} ms", *played.slow,
+          f"{max(played.latencies):.0f} ms, the last move {played.latencies[-1]:.0f} ms; typed to all three pages "
+          f"{played.by_command_ms:.0f} ms", *played.slow,
           sep="\n  ")
-    slow = [ms for ms in played.latencies if ms >= LIMIT_MS]
-    assert len(slow) <= SLOW_SHARE * len(played.latencies) and max(played.latencies) < SLOW_MS, played.slow
+    assert max(played.latencies) < LIMIT_MS, played.slow
     assert played.by_command_ms < LIMIT_MS, played.by_command_ms
     assert world.errors()[errors:] == []
 

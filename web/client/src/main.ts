@@ -50,16 +50,17 @@ function showBoard(next: HTMLImageElement): void {
 const boardUrl = (ply: number, version: number) =>
   `/api/games/${gameId}/board.png?ply=${ply}&v=${version}&t=${encodeURIComponent(token)}`;
 
-/** The image fetched ahead when a change was announced: a guess of its ply (the next one after the last guess
- * or the view) and the announced version. The view's own image URL is the same when the guess was right, so
- * the load takes this one instead of asking again; a wrong guess is refused (409) and costs one request. */
+/** The image fetched ahead when a change was announced: of the announced ply and version (a push from another
+ * process, which knows no ply, makes the page guess the next one after the last guess or the view). The view's
+ * own image URL is the same, so the load takes this one instead of asking again; a wrong guess is refused (409)
+ * and costs one request. */
 let ahead: { ply: number; url: string; ready: Promise<HTMLImageElement | null> } | null = null;
 
-function fetchAhead(version: number): void {
+function fetchAhead(version: number, announced: number | null): void {
   if (!view || replay.at !== null || view.status !== "active" || version <= view.version) return;
-  const ply = (ahead && ahead.ply > view.ply ? ahead.ply : view.ply) + 1;
+  const ply = announced ?? (ahead && ahead.ply > view.ply ? ahead.ply : view.ply) + 1;
   const url = boardUrl(ply, version);
-  ahead = { ply, url, ready: fetchBoard(url) };
+  if (ahead?.url !== url) ahead = { ply, url, ready: fetchBoard(url) };
 }
 
 async function api(path: string, init?: RequestInit): Promise<Response> {
@@ -276,7 +277,7 @@ function connect(): void {
     const data = JSON.parse(String(event.data));
     document.body.dataset.heard = String(Date.now()); // for the latency test: when the push arrived
     if (data.type !== "changed") return;
-    if (typeof data.version === "number") fetchAhead(data.version);
+    if (typeof data.version === "number") fetchAhead(data.version, typeof data.ply === "number" ? data.ply : null);
     if (!posting) void load();
   };
   socket.onclose = async () => {
