@@ -23,6 +23,7 @@ from discord.ext import commands
 from dotenv import load_dotenv
 
 from cogs import EXTENSIONS
+from cogs._delivery import post_report
 from cogs._limits import BURST, REFILL, Budget, FairTree, Ration
 from cogs._tasks import stop_task
 from data import preflight
@@ -203,6 +204,7 @@ class ZBot(commands.Bot):
             web_config = self._web.config
             self._host.boards.board_link = lambda user, game_id: web_config.link(user, game_id, time.time())
             self._host.boards.activity = web_config.activity_ready
+            self._host.boards.deliver = lambda report: post_report(self, report)  # a page's move, in the thread now
         self.recovered = await self._host.recover()
         if self.recovered:
             log.info("started %d game(s) that a crash had left waiting", len(self.recovered))

@@ -7,6 +7,7 @@ security headers; a request body over ``MAX_BODY`` bytes and a user over their r
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import os
 import time
@@ -41,6 +42,7 @@ HUB_KEY = web.AppKey("hub", Hub)
 BUDGET_KEY = web.AppKey("budget", Budget)
 NOW_KEY = web.AppKey("now", Callable[[], float])
 GRANTS_KEY = web.AppKey("grants", dict[tuple[str, int], tokens.Grant])
+DELIVERIES_KEY = web.AppKey("deliveries", "Deliveries")
 GRANTS = 10_000
 """Tokens remembered as verified (the oldest forgotten first): a page sends the same token with every
 request, and its signature need not be checked again until it expires."""
@@ -92,6 +94,36 @@ class WebConfig:
         """The **Open board** link for ``user`` on ``game_id``."""
         token = tokens.issue(self.secret, user, game_id, now, ttl)
         return f"{self.public_url}/g/{game_id}?t={quote(token)}"
+
+
+class Deliveries:
+    """Each page move's report into Discord, in the background and in order per game: the mover's page gets its
+    answer and the other pages their push without waiting for Discord, and the thread shows the move at once
+    instead of when the outbox's dispatcher finds it owed (a minute later, all of a game's moves in one burst)."""
+
+    def __init__(self) -> None:
+        self.last: dict[int, asyncio.Task[None]] = {}
+
+    def add(self, game_id: int, work: Callable[[], Awaitable[None]]) -> None:
+        before = self.last.get(game_id)
+
+        async def run() -> None:
+            if before is not None:
+                await asyncio.wait([before])
+            try:
+                await work()
+            except Exception:  # still owed: the outbox's dispatcher posts it
+                log.exception("posting a board page's move of game %s failed", game_id)
+
+        task = asyncio.get_running_loop().create_task(run())
+        self.last[game_id] = task
+        task.add_done_callback(lambda done: self.last.pop(game_id) if self.last.get(game_id) is done else None)
+
+    async def close(self) -> None:
+        """Cancel what is not posted yet (it stays owed, so the dispatcher posts it)."""
+        for task in list(self.last.values()):
+            task.cancel()
+        self.last.clear()
 
 
 def _error(status: int, message: str) -> web.Response:
@@ -203,7 +235,9 @@ async def move(request: web.Request) -> web.Response:
         return _error(400, "Send the move as JSON: {\"move\": ..., \"ply\": ...}.")
     if not isinstance(body, dict) or not isinstance(body.get("move"), str) or type(body.get("ply")) is not int:
         return _error(400, "Send the move as JSON: {\"move\": ..., \"ply\": ...}.")
-    await calls.play(request.app[HOST_KEY], grant.game_id, grant.user, body["move"], body["ply"])
+    host = request.app[HOST_KEY]
+    report = await calls.play(host, grant.game_id, grant.user, body["move"], body["ply"])
+    request.app[DELIVERIES_KEY].add(grant.game_id, lambda: calls.deliver(host, report))
     return web.json_response({"ok": True})
 
 
@@ -232,6 +266,7 @@ def create_app(host: Host, config: WebConfig, *, now: Callable[[], float] = time
     app[NOW_KEY] = now
     app[BUDGET_KEY] = Budget(config.burst, config.per_second)
     app[GRANTS_KEY] = {}
+    deliveries = app[DELIVERIES_KEY] = Deliveries()
     hub = Hub(lambda game_id: calls.version(host, game_id), calls.feed(host))
     app[HUB_KEY] = hub
     calls.on_committed(host, hub.committed)
@@ -242,6 +277,7 @@ def create_app(host: Host, config: WebConfig, *, now: Callable[[], float] = time
 
     app.on_startup.append(started)
     app.on_shutdown.append(lambda _app: hub.close())
+    app.on_shutdown.append(lambda _app: deliveries.close())
     app.router.add_get("/g/{game_id}", page)
     app.router.add_get("/static/board.js", script)
     app.router.add_get("/static/board.css", style)

@@ -1,7 +1,8 @@
 """Every call web/ makes into the host, in one place: when the host's services move, only this file changes.
 
-The services used: ``host.turns.play`` (version-checked by ``expected_ply``), ``host.session.row`` (the row, for
-its version), ``host.session.on_committed`` (the commit hook, told after each committed write),
+The services used: ``host.turns.play`` (version-checked by ``expected_ply``), ``host.boards.deliver`` (its report
+into Discord), ``host.session.row`` (the row, for its version), ``host.session.on_committed`` (the commit hook,
+told after each committed write),
 ``host.boards.game_in_thread`` (an Activity's channel to its game), ``host.changes`` (committed changes of every
 process) and ``host.clickable`` (the viewer's view, PNG, hotspots, picks and clocks, and the replay of each ply).
 """
@@ -13,10 +14,10 @@ from typing import Any
 
 from host.app import Host
 from host.play.feed import ChangeFeed
-from host.results import HostError
+from host.results import HostError, Report
 
-__all__ = ["HostError", "board_image", "board_view", "feed", "game_in_channel", "on_committed", "play", "replay_image",
-           "replay_step", "seated", "version"]
+__all__ = ["HostError", "board_image", "board_view", "deliver", "feed", "game_in_channel", "on_committed", "play",
+           "replay_image", "replay_step", "seated", "version"]
 
 
 async def board_view(host: Host, game_id: int, user: int, known: int | None = None) -> bytes:
@@ -39,10 +40,18 @@ async def replay_image(host: Host, game_id: int, user: int, ply: int) -> bytes:
     return await host.clickable.replay_image(game_id, user, ply)
 
 
-async def play(host: Host, game_id: int, user: int, move: str, ply: int) -> None:
+async def play(host: Host, game_id: int, user: int, move: str, ply: int) -> Report:
     """Play ``move`` for ``user`` on the position of ``ply``: refused (``HostError``) on any other position,
     except a secret choice the other side's simultaneous choice overtook (see ``Clickable.expected_ply``)."""
-    await host.turns.play(game_id, user, move, expected_ply=await host.clickable.expected_ply(game_id, user, ply))
+    return await host.turns.play(game_id, user, move,
+                                 expected_ply=await host.clickable.expected_ply(game_id, user, ply))
+
+
+async def deliver(host: Host, report: Report) -> None:
+    """Put a page's move in the game's thread now (``host.boards.deliver``, set by the bot); without it the
+    outbox's dispatcher posts it after its grace."""
+    if host.boards.deliver is not None:
+        await host.boards.deliver(report)
 
 
 async def game_in_channel(host: Host, channel_id: int) -> int | None:

@@ -40,6 +40,9 @@ class Boards:
         self.activity = False
         """Set by bot.py when the Discord Activity can sign its players in (the pages are served and the
         application's OAuth2 secret is configured): **Play on the board** then launches it."""
+        self.deliver: Callable[[Report], Awaitable[None]] | None = None
+        """Set by bot.py when the board pages are served: puts a report made outside Discord (a board page's move)
+        in the game's thread now, as a command's is. ``None``: the outbox's dispatcher posts it after its grace."""
         self.shared_image: Callable[[dict[str, Any]], Awaitable[bytes]] | None = None
         """Wired by host/app.py to the clickable board's image cache (host/play/clickable.py): a report's board
         goes through it, so the board pages of that position are served the drawing Discord got, not a second one."""

@@ -364,6 +364,9 @@ async def whole_game(world: BotWorld, name: str, shots: Path) -> Played:
         for user in USERS:
             await ready_at(pages.page[user], played.plies)
             assert "Game over" in (await pages.page[user].locator("#status").text_content() or "")
+        await world.fake.wait_until(  # the page's last move is in the thread now, not when the outbox finds it owed
+            lambda: any("🏆" in m.content or "🤝 Draw" in m.content for m in world.fake.messages(table.thread)),
+            timeout=20.0, what=f"the result of {name} in its thread")
         await check_replay(pages.page["bob"])
         await shoot(pages.page["carol"], shots, f"{name}-end-spectator")
         refused = await post_move(pages.page["carol"])
