@@ -178,13 +178,9 @@ class Clickable:
         self._reading: dict[int, asyncio.Future[tuple[GameRow, Game]]] = {}
         """The row read in flight per game, shared by the views that arrive while it runs (``_read``)."""
 
-    async def board_view(self, game_id: int, user: int | None) -> BoardView:
-        """The game as ``user`` may see it (``None``: a spectator), with the hotspots and the picks of their move."""
-        row, game = await self.boards.loaded(game_id)
-        return await self._view(row, game, user, await self.seat_clocks(row, game))
-
     async def view_json(self, game_id: int, user: int | None, known: int | None = None) -> bytes:
-        """``board_view`` as JSON: all but the clocks (seconds left as of now, added per answer) made once per
+        """The game as ``user`` may see it (``None``: a spectator), with the hotspots and the picks of their move,
+        as JSON (a ``BoardView``): all but the clocks (seconds left as of now, added per answer) made once per
         (game, version, seat) and shared by every page of that seat. ``known``: the newest committed version the
         pages were told of. The crowd that a change reloads at once reads no row for the spectators' view of it once
         a view of that version was made, and shares one read before that; a read that started before ``known``

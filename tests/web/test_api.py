@@ -12,7 +12,9 @@ import pytest
 from aiohttp import WSMsgType
 from aiohttp.test_utils import TestClient, TestServer
 
+from host import outbox
 from host.play.clickable import Images
+from host.results import Report
 from tests.web.site import ALICE, BOB, CAROL, NOW, SECRET, Site, board_site
 from web import tokens
 from web.app import create_app
@@ -148,7 +150,8 @@ async def test_a_move_made_anywhere_reaches_every_open_page_within_a_second(tmp_
         for socket in sockets:
             message = await asyncio.wait_for(socket.receive(), timeout=1.0)
             assert message.type == WSMsgType.TEXT
-            assert json.loads(message.data)["type"] == "changed"
+            pushed = json.loads(message.data)
+            assert pushed["type"] == "changed" and pushed["ply"] == 1  # the page fetches that board, no guess
         assert time.monotonic() - started < 1.0
         view = await (await site.client.get(f"/api/games/{site.game_id}/view", headers=site.auth(CAROL))).json()
         assert view["ply"] == 1  # announced after the commit: the page's reload sees the move
@@ -160,7 +163,8 @@ async def test_a_change_without_the_hook_reaches_open_pages_by_the_sweep(tmp_pat
     async with board_site(tmp_path, sweep=0.2) as site:
         socket = await site.client.ws_connect(f"/api/games/{site.game_id}/live", params={"t": site.token(CAROL)})
         await asyncio.sleep(0.3)
-        await site.host.turns.abort(site.game_id, ALICE)  # no change hook runs for an abort
+        row = await site.host.session.row(site.game_id)
+        await site.host.session.store.update(row, now=NOW, status="aborted")  # a bare write: no commit hook runs
         message = await asyncio.wait_for(socket.receive(), timeout=1.0)
         assert json.loads(message.data)["type"] == "changed"
         view = await (await site.client.get(f"/api/games/{site.game_id}/view", headers=site.auth(CAROL))).json()
@@ -327,3 +331,38 @@ async def test_pages_that_see_the_same_share_one_drawing(tmp_path: Path) -> None
     await images.image({"seat": 0, "board": [4]})
     await images.image({"seat": 1, "board": [1, 2]})  # the oldest of three was let go: drawn again
     assert len(drawn) == 4
+
+
+async def test_a_pages_move_is_delivered_to_discord_after_the_push_in_order_and_a_failure_stays_owed(
+        tmp_path: Path) -> None:
+    async with board_site(tmp_path) as site:
+        socket = await site.client.ws_connect(f"/api/games/{site.game_id}/live", params={"t": site.token(CAROL)})
+        delivered: list[tuple[int, bool]] = []
+        gate = asyncio.Event()
+
+        async def deliver(report: Report) -> None:
+            delivered.append((report.ply, pushed.done()))
+            if report.ply == 1:
+                await gate.wait()  # Discord is slow: the next move's report waits for this one
+                raise RuntimeError("Discord refused it")
+
+        site.host.boards.deliver = deliver
+        pushed = asyncio.ensure_future(socket.receive())
+        url = f"/api/games/{site.game_id}/move"
+        for ply in (0, 1):
+            row, game = await site.host.session.engine_copy(site.game_id)
+            seat = min(game.to_move())
+            answer = await site.client.post(url, headers=site.auth(row.user_at(seat)),
+                                            json={"move": game.legal_moves(seat)[0], "ply": ply})
+            assert answer.status == 200  # answered without waiting for Discord
+            await asyncio.sleep(0.05)
+        assert delivered == [(1, True)]  # the push left before the report was handed to Discord
+        gate.set()
+        deadline = time.monotonic() + 2.0
+        while len(delivered) < 2 and time.monotonic() < deadline:
+            await asyncio.sleep(0.01)
+        assert [ply for ply, _ in delivered] == [1, 2]  # in order, and a failure does not stop the next
+        owed = {job.dedupe for job in await site.host.outbox.pending()}
+        assert outbox.post_key(site.game_id, 1) in owed  # still owed: the dispatcher posts it
+        assert outbox.post_key(site.game_id, 2) in owed  # no one marked it done either (this fake posts nothing)
+        await socket.close()

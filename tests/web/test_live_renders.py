@@ -49,27 +49,29 @@ async def test_a_dozen_pages_at_once_share_one_render_per_seat_and_a_move_render
     host, renderer, game_id = await zaic_host(tmp_path)
     try:
         viewers = [*SPECTATORS, ALICE, BOB]
-        views = await asyncio.gather(*(host.clickable.board_view(game_id, user) for user in viewers))
+        views = [json.loads(body) for body in
+                 await asyncio.gather(*(host.clickable.view_json(game_id, user) for user in viewers))]
         images = await asyncio.gather(*(host.clickable.board_image(game_id, user, 0) for user in viewers))
         assert host.clickable.drawn.made == 3  # the public view and each seat's
-        pictures = {json.dumps({k: v for k, v in view.observation.items() if k != "seat"}, sort_keys=True)
+        pictures = {json.dumps({k: v for k, v in view["observation"].items() if k != "seat"}, sort_keys=True)
                     for view in views}
         assert len(pictures) == 1 and len(renderer.calls) == 1  # the start's board was that one picture: shared
         assert len({images[i] for i in range(len(SPECTATORS))}) == 1
-        assert images[0] == await asyncio.to_thread(render.render, views[0].observation)
+        assert images[0] == await asyncio.to_thread(render.render, views[0]["observation"])
         row, game = await host.session.engine_copy(game_id)
         for user in (ALICE, BOB):
             own = views[viewers.index(user)]
-            assert own.seat == row.seat_of(user) is not None
-            assert {k: v for k, v in own.observation.items() if k != "player_names"} == game.observation(own.seat)
+            assert own["seat"] == row.seat_of(user) is not None
+            assert {k: v for k, v in own["observation"].items() if k != "player_names"} == json.loads(
+                json.dumps(game.observation(own["seat"])))  # as the page receives it
         mover = min(game.to_move())
         renderer.calls.clear()
         report = await host.turns.play(game_id, row.user_at(mover), game.legal_moves(mover)[0])
         after = await asyncio.gather(*(host.clickable.board_image(game_id, user, 1) for user in SPECTATORS))
         assert len(renderer.calls) == 1 and after[0] != images[0]  # the report's drawing is the pages' image
         assert report.board is not None and report.board.image == after[0]
-        moved = await host.clickable.board_view(game_id, SPECTATORS[0])
-        assert moved.ply == 1 and moved.version == views[0].version + 1
+        moved = json.loads(await host.clickable.view_json(game_id, SPECTATORS[0]))
+        assert moved["ply"] == 1 and moved["version"] == views[0]["version"] + 1
     finally:
         await host.db.close()
 
