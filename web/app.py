@@ -104,10 +104,15 @@ class Deliveries:
     def __init__(self) -> None:
         self.last: dict[int, asyncio.Task[None]] = {}
 
-    def add(self, game_id: int, work: Callable[[], Awaitable[None]]) -> None:
+    def add(self, game_id: int, work: Callable[[], Awaitable[None]],
+            after: Callable[[], Awaitable[None]] | None = None) -> None:
+        """``work`` once the game's earlier deliveries are done and ``after`` returned (the players' pages have
+        their new board: the next move waits on those reloads, not on Discord)."""
         before = self.last.get(game_id)
 
         async def run() -> None:
+            if after is not None:
+                await after()
             if before is not None:
                 await asyncio.wait([before])
             try:
@@ -199,6 +204,8 @@ async def view(request: web.Request) -> web.Response:
     grant = _grant(request)
     known = request.app[HUB_KEY].seen.get(grant.game_id)  # committed and announced: what a push reloads for
     body = await calls.board_view(request.app[HOST_KEY], grant.game_id, grant.user, known)
+    if known is not None:
+        request.app[HUB_KEY].viewed(grant.game_id, grant.user, known)
     return web.Response(body=body, content_type="application/json")
 
 
@@ -235,9 +242,10 @@ async def move(request: web.Request) -> web.Response:
         return _error(400, "Send the move as JSON: {\"move\": ..., \"ply\": ...}.")
     if not isinstance(body, dict) or not isinstance(body.get("move"), str) or type(body.get("ply")) is not int:
         return _error(400, "Send the move as JSON: {\"move\": ..., \"ply\": ...}.")
-    host = request.app[HOST_KEY]
+    host, hub = request.app[HOST_KEY], request.app[HUB_KEY]
     report = await calls.play(host, grant.game_id, grant.user, body["move"], body["ply"])
-    request.app[DELIVERIES_KEY].add(grant.game_id, lambda: calls.deliver(host, report))
+    request.app[DELIVERIES_KEY].add(grant.game_id, lambda: calls.deliver(host, report),
+                                    after=lambda: hub.players_reloaded(grant.game_id, report.row.version))
     return web.json_response({"ok": True})
 
 
@@ -246,7 +254,8 @@ async def live(request: web.Request) -> web.WebSocketResponse:
     socket = web.WebSocketResponse(heartbeat=30, max_msg_size=1024)
     await socket.prepare(request)
     hub = request.app[HUB_KEY]
-    await hub.join(grant.game_id, socket, player=await calls.seated(request.app[HOST_KEY], grant.game_id, grant.user))
+    seated = await calls.seated(request.app[HOST_KEY], grant.game_id, grant.user)
+    await hub.join(grant.game_id, socket, player=grant.user if seated else None)
     try:
         async for message in socket:  # the page only listens; anything it sends is ignored
             if message.type == WSMsgType.ERROR:

@@ -25,6 +25,9 @@ from aiohttp import web
 log = logging.getLogger(__name__)
 SWEEP = 2.0
 """Seconds between two reads of every watched game's version (one row read per watched game)."""
+RELOAD_WAIT = 2.0
+"""Seconds at most that work which can wait (a page's move posted in Discord) waits for the players' pages to
+have reloaded the change (``players_reloaded``)."""
 SPECTATOR_DELAY = 0.1
 """Seconds the spectators' pages are told after the players' pages: a change reloads every page at once, and
 the players' reloads (the next move waits on them) then do not queue behind a crowd's (bench/bench_web.py)."""
@@ -51,8 +54,11 @@ class Hub:
         self.pages: dict[int, set[web.WebSocketResponse]] = {}
         self.seen: dict[int, int] = {}
         """The newest version announced (or found by the sweep) per watched game."""
-        self.players: set[web.WebSocketResponse] = set()
-        """Pages of seated players: told first, so their reloads are not queued behind the spectators'."""
+        self.players: dict[web.WebSocketResponse, int] = {}
+        """Pages of seated players, and whose: told first, so their reloads are not queued behind the spectators'."""
+        self.reloaded: dict[tuple[int, int], int] = {}
+        """(game, player) -> the newest announced version whose view that player was served."""
+        self._reload_waiters: dict[int, list[tuple[int, asyncio.Future[None]]]] = {}
         self._tasks: set[asyncio.Task[None]] = set()
         self._sweeper: asyncio.Task[None] | None = None
         self._unsubscribe: Callable[[], Awaitable[None]] | None = None
@@ -94,23 +100,56 @@ class Hub:
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
 
-    async def join(self, game_id: int, socket: web.WebSocketResponse, *, player: bool = False) -> None:
-        """Watch ``game_id`` for ``socket`` (``player``: a seated player's page): from the version now on (the
-        page reloads its view on opening)."""
+    async def join(self, game_id: int, socket: web.WebSocketResponse, *, player: int | None = None) -> None:
+        """Watch ``game_id`` for ``socket`` (``player``: the user, when the page is a seated player's): from the
+        version now on (the page reloads its view on opening)."""
         if game_id not in self.seen:
             self.seen[game_id] = await self.version(game_id)
         self.pages.setdefault(game_id, set()).add(socket)
-        if player:
-            self.players.add(socket)
+        if player is not None:
+            self.players[socket] = player
+
+    def viewed(self, game_id: int, user: int, version: int) -> None:
+        """``user`` was served their view of ``game_id`` as of the announced ``version``."""
+        key = (game_id, user)
+        if version > self.reloaded.get(key, -1):
+            self.reloaded[key] = version
+            waiting = self._reload_waiters.get(game_id, [])
+            for wanted, done in list(waiting):
+                if not done.done() and self._caught_up(game_id, wanted):
+                    done.set_result(None)
+
+    def _caught_up(self, game_id: int, version: int) -> bool:
+        users = {self.players[s] for s in self.pages.get(game_id, ()) if s in self.players}
+        return all(self.reloaded.get((game_id, user), -1) >= version for user in users)
+
+    async def players_reloaded(self, game_id: int, version: int, timeout: float = RELOAD_WAIT) -> None:
+        """Return once every player with a page open on ``game_id`` was served its view of ``version`` (or after
+        ``timeout``): what can wait (Discord) then runs after the reloads the next move waits on."""
+        if self._caught_up(game_id, version):
+            return
+        done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        waiting = self._reload_waiters.setdefault(game_id, [])
+        waiting.append((version, done))
+        try:
+            await asyncio.wait_for(asyncio.shield(done), timeout)
+        except TimeoutError:
+            pass
+        finally:
+            waiting.remove((version, done))
+            if not waiting:
+                del self._reload_waiters[game_id]
 
     def leave(self, game_id: int, socket: web.WebSocketResponse) -> None:
-        self.players.discard(socket)
+        self.players.pop(socket, None)
         sockets = self.pages.get(game_id)
         if sockets is not None:
             sockets.discard(socket)
             if not sockets:
                 del self.pages[game_id]
                 self.seen.pop(game_id, None)
+                for key in [key for key in self.reloaded if key[0] == game_id]:
+                    del self.reloaded[key]
 
     def committed(self, game_id: int, version: int, ply: int | None = None) -> None:
         """The commit hook: this process committed ``game_id`` at ``version`` (``ply``: its ply, when known)."""

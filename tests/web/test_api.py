@@ -366,3 +366,35 @@ async def test_a_pages_move_is_delivered_to_discord_after_the_push_in_order_and_
         assert outbox.post_key(site.game_id, 1) in owed  # still owed: the dispatcher posts it
         assert outbox.post_key(site.game_id, 2) in owed  # no one marked it done either (this fake posts nothing)
         await socket.close()
+
+
+async def test_a_pages_move_reaches_discord_once_the_players_pages_have_their_new_view(tmp_path: Path) -> None:
+    async with board_site(tmp_path) as site:
+        sockets = [await site.client.ws_connect(f"/api/games/{site.game_id}/live", params={"t": site.token(u)})
+                   for u in (ALICE, BOB, CAROL)]
+        await asyncio.sleep(0.05)  # the pages have joined
+        delivered: list[int] = []
+
+        async def deliver(report: Report) -> None:
+            delivered.append(report.ply)
+
+        site.host.boards.deliver = deliver
+        row, game = await site.host.session.engine_copy(site.game_id)
+        seat = min(game.to_move())
+        mover = row.user_at(seat)
+        answer = await site.client.post(f"/api/games/{site.game_id}/move", headers=site.auth(mover),
+                                        json={"move": game.legal_moves(seat)[0], "ply": 0})
+        assert answer.status == 200
+        for socket in sockets:
+            assert json.loads((await asyncio.wait_for(socket.receive(), 1.0)).data)["ply"] == 1
+        view = f"/api/games/{site.game_id}/view"
+        for user in (CAROL, mover):  # a spectator's reload does not count; one player is not enough
+            assert (await site.client.get(view, headers=site.auth(user))).status == 200
+            await asyncio.sleep(0.1)
+            assert delivered == []
+        other = BOB if mover == ALICE else ALICE
+        assert (await site.client.get(view, headers=site.auth(other))).status == 200
+        await asyncio.sleep(0.05)
+        assert delivered == [1]
+        for socket in sockets:
+            await socket.close()
