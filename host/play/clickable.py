@@ -162,9 +162,10 @@ class Clickable:
         self.boards = boards
         self.clocks = clocks
         self.images = Images(lambda observation: self.boards.renderer(observation))
-        self.drawn: SharedRenders[tuple[dict[str, Any], dict[str, dict[str, Any]]]] = SharedRenders()
+        self.drawn: SharedRenders[tuple[dict[str, Any], dict[str, dict[str, Any]]]] = SharedRenders(ROWS_KEPT * 2)
         """(observation, hotspots) once per (game, version, seat) for all the pages open on a game
-        (host/play/shared_renders.py): read-only, shared by every answer."""
+        (host/play/shared_renders.py): read-only, shared by every answer. Few: each is a hundred or more small
+        objects that every full garbage collection walks (512 of them were most of the bot's heap growth)."""
         self.heads: SharedRenders[bytes] = SharedRenders()
         """The view's JSON but its clocks, once per (game, version, seat): a crowd's reloads are bytes served."""
         self.pngs: SharedRenders[bytes] = SharedRenders(ROWS_KEPT * 4)
@@ -173,7 +174,7 @@ class Clickable:
         """The row and engine of each (game, version) a view was made of (a version's row never changes): the
         viewer's seat at that version, for a request that reads no row. Few: each pins an engine outside the
         engine cache's byte bound."""
-        self.clock_inputs: SharedRenders[ClockInputs | None] = SharedRenders()
+        self.clock_inputs: SharedRenders[ClockInputs | None] = SharedRenders(ROWS_KEPT * 2)
         """What a version's clocks are counted from (control, state, seats' users, their vacations)."""
         self._reading: dict[int, asyncio.Future[tuple[GameRow, Game]]] = {}
         """The row read in flight per game, shared by the views that arrive while it runs (``_read``)."""
