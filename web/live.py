@@ -7,7 +7,7 @@ LISTEN/NOTIFY) brings every committed change of the other processes sharing the 
 write sends nothing.
 
 A sweep reads the version of every watched game every ``SWEEP`` seconds and announces any change not yet
-announced: on SQLite, writes that run no commit hook (an abort, a timeout's bare write); on PostgreSQL, a
+announced: on SQLite, writes that run no commit hook (a bare write of the store); on PostgreSQL, a
 safety net, and the feed's reconnection runs one at once (what was committed while it was away). Each
 version is announced once, whichever path finds it first.
 """
@@ -57,7 +57,7 @@ class Hub:
         self.players: dict[web.WebSocketResponse, int] = {}
         """Pages of seated players, and whose: told first, so their reloads are not queued behind the spectators'."""
         self.reloaded: dict[tuple[int, int], int] = {}
-        """(game, player) -> the newest announced version whose view that player was served."""
+        """(game, user) -> the newest announced version whose view that user was served (the players' count)."""
         self._reload_waiters: dict[int, list[tuple[int, asyncio.Future[None]]]] = {}
         self._tasks: set[asyncio.Task[None]] = set()
         self._sweeper: asyncio.Task[None] | None = None
