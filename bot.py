@@ -158,6 +158,9 @@ class ZBot(commands.Bot):
         self._web: WebServer | None = None
         self.recovered: list[Report] = []
         """Games started by recovery at start-up, posted once the bot is connected."""
+        self.freeze_start_up = False
+        """Set by ``main`` (the bot's own process): after start-up, freeze what it made out of the garbage
+        collector's sight. Not for a bot inside another process (the tests'), whose garbage would then live on."""
         self.hints = Ration()
         """Hints computed per user: one every few seconds (a refused hint costs nothing)."""
         self.rates = Budget(config.rate_burst, config.rate_per_second) if config.rate_burst > 0 else None
@@ -213,8 +216,9 @@ class ZBot(commands.Bot):
             await self.load_extension(extension)
         if self.config.sync:
             await self.sync_commands()
-        gc.collect()  # the start-up's objects (modules, host, cogs) move out of the collector's sight: a full
-        gc.freeze()  # collection then scans what games made since, not 60 ms of CPU of code that never dies
+        if self.freeze_start_up:  # the start-up's objects (modules, host, cogs) move out of the collector's sight:
+            gc.collect()  # a full collection then scans what games made since, not 60 ms of CPU of code that
+            gc.freeze()  # never dies
 
     def display_name(self, user_id: int) -> str | None:
         """A player's name for the board images, from the client's cache (no request while rendering)."""
@@ -283,7 +287,9 @@ def main(argv: list[str] | None = None) -> int:
         return 3
     discord.utils.setup_logging(level=logging.INFO)
     try:
-        create_bot(config).run(config.token, log_handler=None)
+        bot = create_bot(config)
+        bot.freeze_start_up = True
+        bot.run(config.token, log_handler=None)
     except Exception as error:  # one line, and exit now: a worker thread left behind must not keep us alive
         log.debug("start-up failed", exc_info=True)
         print(f"zgames: stopped: {type(error).__name__}: {error}", file=sys.stderr, flush=True)
