@@ -237,6 +237,7 @@ class ZBot(commands.Bot):
             await stop_task(self._worker_task)
             await self._host.worker.stop()
             self._host.ai.close()
+            self._host.painter.close()
         await super().close()
         if self._web is not None:
             await self._web.close()
