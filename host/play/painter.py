@@ -8,8 +8,8 @@ drawn on two cores at once.
 
 The pool is made on first use, spawned (no child inherits the loop or the database's threads), and a worker
 that dies (killed, out of memory) costs no reply: that board is drawn in a thread and the next call makes a
-fresh pool. ``processes=0``, or a renderer that cannot be sent to a process (a test's lambda), draws in a
-thread as before.
+fresh pool; a worker whose bot is gone (SIGKILL) exits by itself. ``processes=0``, or a renderer that cannot
+be sent to a process (a test's lambda), draws in a thread as before.
 """
 
 from __future__ import annotations
@@ -17,7 +17,9 @@ from __future__ import annotations
 import asyncio
 import logging
 import multiprocessing
+import os
 import pickle
+import threading
 import time
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
@@ -36,6 +38,17 @@ def paint(renderer: Renderer, observation: dict[str, Any]) -> tuple[bytes, float
     started = time.thread_time()
     image = renderer(observation)
     return image, time.thread_time() - started
+
+
+def watch_parent(parent: int) -> None:
+    """In a worker, first: exit once the bot is gone. A SIGKILLed bot closes none of the pool's pipes (the
+    worker holds both ends of its call queue), so without this its workers would wait for calls forever."""
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(1.0)
+        os._exit(0)
+
+    threading.Thread(target=watch, name="parent-watch", daemon=True).start()
 
 
 def _sendable(renderer: Renderer) -> bool:
@@ -61,7 +74,8 @@ class Painter:
         if self.processes == 0:
             return await asyncio.to_thread(self.renderer, observation)
         if self._pool is None:
-            self._pool = ProcessPoolExecutor(self.processes, mp_context=multiprocessing.get_context("spawn"))
+            self._pool = ProcessPoolExecutor(self.processes, mp_context=multiprocessing.get_context("spawn"),
+                                             initializer=watch_parent, initargs=(os.getpid(),))
         pool = self._pool
         try:
             image, cpu = await asyncio.get_running_loop().run_in_executor(pool, paint, self.renderer, observation)

@@ -68,3 +68,40 @@ async def test_a_renderer_a_process_cannot_receive_is_drawn_in_a_thread(processe
     assert painter.processes == 0
     assert await painter.draw({"game": "zrtz", "ply": 3}) == b"png"
     assert calls == [3] and painter.drawn == 0 and painter._pool is None
+
+
+BOT = """
+import asyncio, sys, time
+import render
+from host.play.painter import Painter
+from tests.host.test_painter import zrtz_observation
+
+async def main():
+    painter = Painter(render.render, processes=1)
+    await painter.draw(zrtz_observation())
+    print(*(p.pid for p in painter._pool._processes.values()), flush=True)
+    time.sleep(600)
+
+asyncio.run(main())
+"""
+
+
+async def test_the_workers_of_a_sigkilled_bot_exit_by_themselves() -> None:
+    import asyncio
+    import sys
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[2]
+    bot = await asyncio.create_subprocess_exec(sys.executable, "-c", BOT, cwd=root, stdout=asyncio.subprocess.PIPE)
+    try:
+        assert bot.stdout is not None
+        workers = [int(pid) for pid in (await asyncio.wait_for(bot.stdout.readline(), 60)).split()]
+        assert workers and all(Path(f"/proc/{pid}").exists() for pid in workers)
+    finally:
+        bot.kill()  # SIGKILL: nothing closes the pool
+        await bot.wait()
+    for _ in range(100):
+        if not any(Path(f"/proc/{pid}").exists() for pid in workers):
+            break
+        await asyncio.sleep(0.1)
+    assert not any(Path(f"/proc/{pid}").exists() for pid in workers)
