@@ -6,7 +6,9 @@ lets the GIL go, waited for a drawing thread to give it back (issue 24, bench/be
 process of its own a board costs the loop only the observation out and the PNG back, and two boards are
 drawn on two cores at once.
 
-The pool is made on first use, spawned (no child inherits the loop or the database's threads), and a worker
+The pool is made on first use, spawned (no child inherits the loop or the database's threads); until its
+first worker has started (its imports take seconds on a loaded machine) boards are drawn in a thread, so no
+reply waits for it (a first move after a restart answered after 5.3 s in tests/e2e/test_crash.py). A worker
 that dies (killed, out of memory) costs no reply: that board is drawn in a thread and the next call makes a
 fresh pool; a worker whose bot is gone (SIGKILL) exits by itself. ``processes=0``, or a renderer that cannot
 be sent to a process (a test's lambda), draws in a thread as before.
@@ -22,7 +24,7 @@ import pickle
 import threading
 import time
 from collections.abc import Callable
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
@@ -66,16 +68,32 @@ class Painter:
         self.renderer = renderer
         self.processes = processes if processes > 0 and _sendable(renderer) else 0
         self._pool: ProcessPoolExecutor | None = None
+        self._started: Future[int] | None = None
+        """The first call into a new pool: boards are drawn in a thread until a worker has answered it."""
         self.drawn = 0
         """Boards drawn in worker processes, and the CPU seconds they took there (benches split a move's cost)."""
         self.drawn_cpu_s = 0.0
 
-    async def draw(self, observation: dict[str, Any]) -> bytes:
-        if self.processes == 0:
-            return await asyncio.to_thread(self.renderer, observation)
+    def _start(self) -> ProcessPoolExecutor:
         if self._pool is None:
             self._pool = ProcessPoolExecutor(self.processes, mp_context=multiprocessing.get_context("spawn"),
                                              initializer=watch_parent, initargs=(os.getpid(),))
+            self._started = self._pool.submit(os.getpid)  # a worker starting: seconds on a loaded machine
+        return self._pool
+
+    async def started(self) -> None:
+        """Make the pool and wait until its first worker answers (tests; boards need not wait for it)."""
+        if self.processes:
+            self._start()
+            assert self._started is not None
+            await asyncio.wrap_future(self._started)
+
+    async def draw(self, observation: dict[str, Any]) -> bytes:
+        if self.processes == 0:
+            return await asyncio.to_thread(self.renderer, observation)
+        self._start()
+        if self._started is not None and not self._started.done():  # no reply waits for it meanwhile
+            return await asyncio.to_thread(self.renderer, observation)
         pool = self._pool
         try:
             image, cpu = await asyncio.get_running_loop().run_in_executor(pool, paint, self.renderer, observation)
@@ -94,3 +112,4 @@ class Painter:
         if self._pool is not None:
             self._pool.shutdown(wait=False, cancel_futures=True)
             self._pool = None
+            self._started = None

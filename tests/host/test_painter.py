@@ -31,6 +31,9 @@ async def test_a_board_drawn_in_a_worker_is_the_one_a_thread_draws() -> None:
     observation = zrtz_observation()
     painter = Painter(render.render, processes=1)
     try:
+        assert await painter.draw(observation) == render.render(observation)  # in a thread: no worker yet
+        assert painter.drawn == 0
+        await painter.started()
         image = await painter.draw(observation)
         assert image == render.render(observation)
         assert painter.drawn == 1 and painter.drawn_cpu_s > 0  # drawn over there, its CPU counted
@@ -46,6 +49,7 @@ async def test_a_dead_worker_costs_no_board_and_the_next_one_gets_a_fresh_pool()
     expected = render.render(observation)
     painter = Painter(render.render, processes=1)
     try:
+        await painter.started()
         assert await painter.draw(observation) == expected
         first = painter._pool
         assert first is not None
@@ -54,8 +58,9 @@ async def test_a_dead_worker_costs_no_board_and_the_next_one_gets_a_fresh_pool()
             process.join(10)
         assert await painter.draw(observation) == expected  # drawn in a thread this time
         assert painter.drawn == 1
-        assert await painter.draw(observation) == expected  # a fresh pool
+        await painter.started()  # a fresh pool
         assert painter._pool is not None and painter._pool is not first
+        assert await painter.draw(observation) == expected
         assert painter.drawn == 2
     finally:
         painter.close()
@@ -78,7 +83,7 @@ from tests.host.test_painter import zrtz_observation
 
 async def main():
     painter = Painter(render.render, processes=1)
-    await painter.draw(zrtz_observation())
+    await painter.started()
     print(*(p.pid for p in painter._pool._processes.values()), flush=True)
     time.sleep(600)
 
