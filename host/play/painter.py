@@ -78,7 +78,8 @@ class Painter:
         if self._pool is None:
             self._pool = ProcessPoolExecutor(self.processes, mp_context=multiprocessing.get_context("spawn"),
                                              initializer=watch_parent, initargs=(os.getpid(),))
-            self._started = self._pool.submit(os.getpid)  # a worker starting: seconds on a loaded machine
+            starting = [self._pool.submit(os.getpid) for _ in range(self.processes)]  # every worker, at once
+            self._started = starting[0]  # a worker starting: seconds on a loaded machine
         return self._pool
 
     async def started(self) -> None:
