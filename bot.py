@@ -139,6 +139,16 @@ def point_discord_at(api_base: str | None, gateway_url: str | None) -> None:
         discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(gateway_url)
 
 
+def intents() -> discord.Intents:
+    """The gateway events the bot asks for: no message events. It reads no messages (every command is an
+    interaction), and each reply and edit in a game's thread came back as a MESSAGE_CREATE or MESSAGE_UPDATE
+    that discord.py parsed on the event loop for nothing (issue 24's moves a second)."""
+    chosen = discord.Intents.default()
+    chosen.guild_messages = False
+    chosen.dm_messages = False
+    return chosen
+
+
 class ZBot(commands.Bot):
     """The bot: opens the database, builds the host, loads the cogs listed in ``cogs.EXTENSIONS``."""
 
@@ -147,7 +157,7 @@ class ZBot(commands.Bot):
         if config.shards is not None:  # read by AutoShardedBot (ShardedZBot); a plain Bot never gets them
             sharding = {"shard_count": config.shards.count,
                         "shard_ids": list(config.shards.ids) if config.shards.ids is not None else None}
-        super().__init__(command_prefix=commands.when_mentioned, intents=discord.Intents.default(),
+        super().__init__(command_prefix=commands.when_mentioned, intents=intents(),
                          help_command=None, guild_ready_timeout=config.guild_ready_timeout,
                          allowed_mentions=discord.AllowedMentions(users=True, roles=False, everyone=False),
                          tree_cls=FairTree, **sharding)
@@ -246,6 +256,7 @@ class ZBot(commands.Bot):
             await stop_task(self._worker_task)
             await self._host.worker.stop()
             self._host.ai.close()
+            self._host.painter.close()
         await super().close()
         if self._web is not None:
             await self._web.close()

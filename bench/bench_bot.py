@@ -4,12 +4,17 @@
 
 Production never runs this module. ``BENCH_PNG=old`` puts back the move path as it was before issue 24's
 cuts: the boards' encoder (Pillow, compression level 3, its per-row filter search), ZÈRTZ boards painted part by
-part instead of from cached layers (``bench/boards_before.py``), asyncpg's reset statement on every pool release
-and a game read in two statements; ``new`` (the default) keeps today's code; ``new1`` is that with ``to_png`` at
-zlib level 1 (a candidate: faster, larger files).
+part instead of from cached layers (``bench/boards_before.py``), asyncpg's reset statement on every pool release,
+a game read in two statements, the gateway's message events (each reply and edit parsed again) and boards
+drawn in a thread of the bot; ``new`` (the default) keeps today's code
+(boards drawn in worker processes, host/play/painter.py); ``newt`` is that with the boards drawn in a thread as
+before (the painter's share of the difference); ``new1`` is ``newt`` with ``to_png`` at zlib level 1 (a
+candidate: faster, larger files; in a thread so the level applies).
 Either way every board drawn is counted: the renderers and the encoder are wrapped to add up their own
 thread's CPU time, and on SIGUSR1 the process writes one ``bench-stages`` line of JSON to stderr (renders,
-CPU of drawing and of encoding, the process's own CPU), so a bench can split a move's cost by stage.
+CPU of drawing and of encoding, the process's own CPU), so a bench can split a move's cost by stage. Boards
+drawn in worker processes come back with their CPU time (``Painter.drawn_cpu_s``), counted as drawing: the
+encoding in there is not split out.
 ``BENCH_PROFILE=PATH`` also profiles the event loop's thread (cProfile, in that thread's CPU time): on
 SIGUSR1 what ran since the last signal is written to PATH.
 """
@@ -60,6 +65,8 @@ class Stages:
         included; SQLite: each a call into the writer's or the reader's thread)."""
         self.by_text: dict[str, int] | None = {} if os.environ.get("BENCH_SQL") else None
         """``BENCH_SQL=1``: the statements counted by their text, written with each report."""
+        self.painters: list[Any] = []
+        """The host's painters: boards drawn in worker processes, and their CPU there, go with each report."""
         self.databases: list[Any] = []
         """The SQLite databases the bot opened: their writer's ``WriteStats`` go with each report."""
 
@@ -126,15 +133,16 @@ class Stages:
         cpu = os.times()
         on_loop = sum(db.stats.statements - db.stats.trips for db in self.databases)  # not through aiosqlite
         writer = self.writer()
+        away = sum(p.drawn for p in self.painters), sum(p.drawn_cpu_s for p in self.painters)
         with self.lock:
             return "bench-stages " + json.dumps({
-                "renders": self.renders, "render_s": self.render_s, "encodes": self.encodes,
+                "renders": self.renders + away[0], "render_s": self.render_s + away[1], "encodes": self.encodes,
                 "encode_s": self.encode_s, "statements": self.statements + on_loop,
                 **({"by_text": self.by_text} if self.by_text is not None else {}),
                 **writer, "process_s": cpu.user + cpu.system})
 
 
-ENCODERS = ("old", "new", "new1")
+ENCODERS = ("old", "new", "newt", "new1")
 
 
 def install(encoder: str) -> tuple[Stages, Callable[[], None]]:
@@ -152,10 +160,16 @@ def install(encoder: str) -> tuple[Stages, Callable[[], None]]:
             setattr(module, name, encode if name == "to_png" else stages.counted(fn, "render"))
     if encoder == "new1":
         render.common.PNG_LEVEL = 1
+    if encoder != "new":  # the boards drawn in a thread of the bot, as before host/play/painter.py
+        import host.play.painter
+
+        saved.append((host.play.painter, "PROCESSES", host.play.painter.PROCESSES))
+        host.play.painter.PROCESSES = 0
     if encoder == "old":
         saved += before_the_move_path_cuts(stages, encode)
     saved += count_statements(stages)
     saved += keep_databases(stages)
+    saved += keep_painters(stages)
 
     def restore() -> None:
         for module, name, fn in reversed(saved):  # a name patched twice gets its first value back last
@@ -167,8 +181,9 @@ def install(encoder: str) -> tuple[Stages, Callable[[], None]]:
 def before_the_move_path_cuts(stages: Stages, encode: Callable[..., Any]) -> list[tuple[Any, str, Any]]:
     """The old side as the move path was before issue 24's cuts, besides the encoder: ZÈRTZ boards painted part
     by part (``bench/boards_before.py``), asyncpg's reset statement on every pool release, a game read as
-    two statements (the game, then its seats) and SQLite's writer on aiosqlite's thread, a trip per statement
-    (``bench/sqlite_before.py``). Returns what was replaced, for ``restore``."""
+    two statements (the game, then its seats), SQLite's writer on aiosqlite's thread, a trip per statement
+    (``bench/sqlite_before.py``), the gateway's message events (``bot.intents``) and, from ``install``, the
+    boards drawn in a thread. Returns what was replaced, for ``restore``."""
     import asyncpg
 
     import data.db
@@ -186,9 +201,15 @@ def before_the_move_path_cuts(stages: Stages, encode: Callable[..., Any]) -> lis
             "SELECT seat, user_id, accepted, team FROM seats WHERE game_id = ? ORDER BY seat", (game_id,))
         return row_to_game(row, [Seat(r["seat"], r["user_id"], bool(r["accepted"]), r["team"]) for r in seat_rows])
 
-    saved = [(render.zrtz, "render", render.zrtz.render), (boards_before, "to_png", boards_before.to_png),
+    import discord
+
+    import bot  # after the encoder's patches (install), so no module holds the encoder from before
+
+    saved = [(bot, "intents", bot.intents), (render.zrtz, "render", render.zrtz.render),
+             (boards_before, "to_png", boards_before.to_png),
              (data.postgres.PooledConnection, "get_reset_query", data.postgres.PooledConnection.get_reset_query),
              (GameStore, "get", GameStore.get), (data.db, "SqliteDatabase", data.db.SqliteDatabase)]
+    bot.intents = discord.Intents.default  # the message events too
     render.zrtz.render = stages.counted(boards_before.zrtz, "render")
     boards_before.to_png = encode
     data.postgres.PooledConnection.get_reset_query = asyncpg.Connection.get_reset_query  # type: ignore[method-assign]
@@ -229,6 +250,20 @@ def keep_databases(stages: Stages) -> list[tuple[Any, str, Any]]:
 
     chosen.connect = classmethod(kept)  # type: ignore[method-assign, assignment]
     return [(chosen, "connect", connect)]
+
+
+def keep_painters(stages: Stages) -> list[tuple[Any, str, Any]]:
+    """Every painter the host makes goes into ``stages.painters``; returns what was replaced."""
+    from host.play.painter import Painter
+
+    made = Painter.__init__
+
+    def kept(self: Painter, *args: Any, **kwargs: Any) -> None:
+        made(self, *args, **kwargs)
+        stages.painters.append(self)
+
+    Painter.__init__ = kept  # type: ignore[method-assign]
+    return [(Painter, "__init__", made)]
 
 
 def main() -> int:

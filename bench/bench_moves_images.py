@@ -15,7 +15,8 @@ Each backend runs phases old, new, old, new... on the same database and games (t
 other encoder), so the load from the rest of the machine hits both sides alike. A phase plays ``--warmup``
 seconds unmeasured (engines cached again after the restart), then ``--seconds`` measured: moves whose reply
 arrived in the window, the reply times (the interaction's initial callback, board included), the load
-average, and the CPU per move of the bot process(es) (of it: drawing and encoding the boards), of this
+average, and the CPU per move of the bot process(es) and their children (the board workers, host/play/painter.py;
+of it: drawing and encoding the boards), of this
 process (the fake Discord and the players) and of the PostgreSQL server. On SQLite each phase also has the
 writer's line: transactions a move, trips to another thread and statements a transaction, how long the write
 lock was held, and each write statement's time on the event loop (wall and CPU, p50/p99/max).
@@ -178,8 +179,9 @@ class Phase:
 
 HEADER = (f"{'backend':<10} {'enc':<4} {'r':>2} {'moves/s':>8} {'p50 ms':>7} {'p95 ms':>7} {'load':>5}"
           f" {'bot ms':>7} {'draw':>6} {'encode':>6} {'fake':>6} {'pg':>5} {'boards':>5} {'sql':>5} {'cores':>5}")
-LEGEND = ("(ms are CPU per move played: 'bot' all of the bot process(es), of it 'draw' and 'encode' the boards'"
-          " drawing and PNG encoding; 'fake' this process: the fake Discord and the players; 'pg' the"
+LEGEND = ("(ms are CPU per move played: 'bot' all of the bot process(es) and their children (the board worker"
+          " processes), of it 'draw' and 'encode' the boards' drawing and PNG encoding (boards drawn in worker"
+          " processes: both in 'draw'); 'fake' this process: the fake Discord and the players; 'pg' the"
           " PostgreSQL server; 'boards' boards drawn per move; 'sql' SQL statements the bot sent per move"
           " (PostgreSQL: round trips, BEGIN/COMMIT and the pool's reset included); 'cores' the bot process(es)'"
           " CPU seconds a second;"
@@ -207,8 +209,25 @@ def postgres_cpu(server: PgServer | None) -> float:
     return total
 
 
+def group_cpu(leaders: list[int]) -> float:
+    """CPU seconds so far of every live process in these process groups: a bot and the children it started
+    (its board renderers, its offload workers), which the bot's own ``os.times`` does not see."""
+    total = 0.0
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(fields[2]) in leaders:
+            total += (int(fields[11]) + int(fields[12])) / TICK
+    return total
+
+
 async def cpu_now(bots: list[BenchBot], server: PgServer | None) -> dict[str, float]:
     stages = [await b.stages() for b in bots]
+    group = group_cpu([b.proc.pid for b in bots if b.proc is not None])
     mine = os.times()
     by_text: dict[str, float] = {}
     for s in stages:
@@ -217,7 +236,8 @@ async def cpu_now(bots: list[BenchBot], server: PgServer | None) -> dict[str, fl
     writer = {k: sum(s.get(k, 0.0) for s in stages) for k in stages[0] if k.startswith("sqlite_")}
     windows = {k: max(s.get(k, 0.0) for s in stages) for k in stages[0] if k.startswith("window_")}
     return by_text | writer | windows | {
-            "bot": sum(s["process_s"] for s in stages), "draw": sum(s["render_s"] - s["encode_s"] for s in stages),
+            "bot": group, "bot_process": sum(s["process_s"] for s in stages),
+            "draw": sum(s["render_s"] - s["encode_s"] for s in stages),
             "encode": sum(s["encode_s"] for s in stages), "renders": sum(s["renders"] for s in stages),
             "statements": sum(s.get("statements", 0) for s in stages),
             "bench": mine.user + mine.system, "postgres": postgres_cpu(server)}

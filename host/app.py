@@ -28,6 +28,7 @@ from host.engine_cache import ENGINE_CACHE
 from host.ladder import service as ladder
 from host.ladder.service import Ladders
 from host.outbox import Outbox
+from host.play import painter
 from host.play.boards import Boards, Renderer
 from host.play.builder import MoveBuilder
 from host.play.clickable import Clickable
@@ -56,11 +57,12 @@ class Host:
                  engine_cache: int = ENGINE_CACHE, display_name: Callable[[int], str | None] | None = None,
                  ai: bool = False, ai_workers: int = 1, ai_think_delay: float = 0.0,
                  ai_pool: Executor | None = None, scope: str | None = None,
-                 ai_turn_seconds: Mapping[str, float] | None = None) -> None:
+                 ai_turn_seconds: Mapping[str, float] | None = None, board_processes: int = 0) -> None:
         """``on_finish``/``on_change``: hooks run inside a game's writes (the bot's ``build`` passes the ratings
         and the ladder). ``ai``: wire the AI players (their turns enqueued on every change, woken when a board
         is shown); the bot does, most tests build their own. ``scope``: this process's name when other processes
-        share the database (shards), for the job runner's leases."""
+        share the database (shards), for the job runner's leases. ``board_processes``: worker processes the boards
+        are drawn in (host/play/painter.py; 0: a thread)."""
         self.db = db
         self.games = games if games is not None else engines.GAMES
         self.now = now
@@ -73,7 +75,9 @@ class Host:
         """The one job runner (host/worker.py): host services register their handlers here, cogs their senders."""
         board_posts = BoardPosts(db)
         self.clocks = Clocks(self.session, clock)
-        self.boards = Boards(self.session, renderer, board_posts)
+        self.painter = painter.Painter(renderer, board_processes)
+        """Draws the boards off the event loop; ``close()`` lets its worker processes go."""
+        self.boards = Boards(self.session, renderer, board_posts, self.painter)
         self.boards.display_name = display_name
         self.turns = Turns(self.session, self.clocks, self.boards, board_posts, clock)
         self.lobby = Lobby(self.session, self.clocks, self.boards, clock, max_open_challenges=max_open_challenges,
@@ -118,10 +122,12 @@ class Host:
 def build(db: Database, *, max_open_challenges: int = MAX_OPEN_CHALLENGES, challenge_days: float = 7.0,
           engine_cache: int = ENGINE_CACHE, ai_workers: int = 1, ai_think_delay: float = 0.0,
           display_name: Callable[[int], str | None] | None = None, scope: str | None = None,
-          ai_turn_seconds: Mapping[str, float] | None = None) -> Host:
+          ai_turn_seconds: Mapping[str, float] | None = None, board_processes: int | None = None) -> Host:
     """The bot's host: the ratings and the ladder hear every finished game, and the AI players are wired, each
-    AI turn capped by ``ai_turn_seconds`` (None: ``TURN_SECONDS``, hard 6 s, medium 2 s, easy 0.5 s)."""
+    AI turn capped by ``ai_turn_seconds`` (None: ``TURN_SECONDS``, hard 6 s, medium 2 s, easy 0.5 s), and the
+    boards drawn in ``board_processes`` worker processes (None: ``painter.PROCESSES``, read now)."""
     return Host(db, on_finish=[ratings.record_result, ladder.record_finish], max_open_challenges=max_open_challenges,
                 challenge_ttl=challenge_days * 86400, engine_cache=engine_cache, display_name=display_name,
                 ai=True, ai_workers=ai_workers, ai_think_delay=ai_think_delay, scope=scope,
-                ai_turn_seconds=TURN_SECONDS if ai_turn_seconds is None else ai_turn_seconds)
+                ai_turn_seconds=TURN_SECONDS if ai_turn_seconds is None else ai_turn_seconds,
+                board_processes=painter.PROCESSES if board_processes is None else board_processes)

@@ -104,3 +104,10 @@ async def test_the_postgresql_check_refuses_a_schema_newer_than_this_bot(pg_serv
             await postgres.check(url)
     async with pg_server.fresh_database(migrated=False) as empty:
         await postgres.check(empty)  # a new, empty database is migrated on start
+
+
+def test_the_bot_asks_for_no_message_events() -> None:
+    """It reads no messages: its own replies and edits must not come back through the gateway to be parsed."""
+    chosen = bot.intents()
+    assert not chosen.guild_messages and not chosen.dm_messages and not chosen.message_content
+    assert chosen.guilds  # threads and channels still arrive

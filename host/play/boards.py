@@ -4,7 +4,6 @@ commands need. It only reads: every write is Turns' or Lobby's, which call this 
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
 
@@ -18,6 +17,7 @@ from host.play.builder import wants_builder
 from host.play.captions import mention
 from host.play.choices import narrow
 from host.play.match_rules import score
+from host.play.painter import Painter
 from host.play.session import GameSession
 from host.ratings import service as ratings
 from host.results import Board, HostError, Report
@@ -28,9 +28,13 @@ Renderer = Callable[[dict[str, Any]], bytes]
 class Boards:
     """Reports, boards and lookups over the session; the match score line comes from a reader of the store."""
 
-    def __init__(self, session: GameSession, renderer: Renderer, board_posts: BoardPosts) -> None:
+    def __init__(self, session: GameSession, renderer: Renderer, board_posts: BoardPosts,
+                 painter: Painter | None = None) -> None:
         self.session = session
         self.renderer = renderer
+        self.painter = painter or Painter(renderer)
+        """Draws this renderer's boards off the event loop: in worker processes when the bot's host asks
+        (host/play/painter.py), else in a thread."""
         self.board_posts = board_posts
         self.display_name: Callable[[int], str | None] | None = None
         """Set by the Discord side: a user's display name, put on the board images beside the colours."""
@@ -68,7 +72,7 @@ class Boards:
         if names is not None:
             observation["player_names"] = names
         image = await (self.shared_image(observation) if shared and self.shared_image is not None
-                       else asyncio.to_thread(self.renderer, observation))
+                       else self.painter.draw(observation))
         return Board(image=image, filename=f"{row.game}-{row.id}-{observation['ply']}.png")
 
     async def _board(self, row: GameRow, game: Game, seat: int | None) -> Board:

@@ -13,7 +13,7 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import json
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field, fields
 from typing import TYPE_CHECKING, Any
 
@@ -131,14 +131,17 @@ class Images:
     waited for, not drawn again (``SharedRenders``). An image shows its observation without the viewer's
     ``seat`` (no renderer reads it), so it is drawn from exactly what its key says."""
 
-    def __init__(self, draw: Callable[[dict[str, Any]], bytes], size: int = 64) -> None:
+    def __init__(self, draw: Callable[[dict[str, Any]], bytes], size: int = 64,
+                 paint: Callable[[dict[str, Any]], Awaitable[bytes]] | None = None) -> None:
         self.draw = draw
+        self.paint = paint or (lambda shown: asyncio.to_thread(self.draw, shown))
+        """Draws off the event loop: the read model's painter (worker processes, host/play/painter.py)."""
         self.shared: SharedRenders[bytes] = SharedRenders(size)
 
     async def image(self, observation: dict[str, Any]) -> bytes:
         shown = {k: v for k, v in observation.items() if k != "seat"}
         key = hashlib.sha256(json.dumps(shown, sort_keys=True, default=str).encode()).hexdigest()
-        return await self.shared.get(key, lambda: asyncio.to_thread(self.draw, shown))
+        return await self.shared.get(key, lambda: self.paint(shown))
 
 
 ClockInputs = tuple["TimeControl", ClockState, dict[int, int | None], dict[int, list["Vacation"]]]
@@ -161,7 +164,8 @@ class Clickable:
     def __init__(self, boards: Boards, clocks: Clocks | None = None) -> None:
         self.boards = boards
         self.clocks = clocks
-        self.images = Images(lambda observation: self.boards.renderer(observation))
+        self.images = Images(lambda observation: self.boards.renderer(observation),
+                             paint=lambda observation: self.boards.painter.draw(observation))
         self.drawn: SharedRenders[tuple[dict[str, Any], dict[str, dict[str, Any]]]] = SharedRenders(ROWS_KEPT * 2)
         """(observation, hotspots) once per (game, version, seat) for all the pages open on a game
         (host/play/shared_renders.py): read-only, shared by every answer. Few: each is a hundred or more small

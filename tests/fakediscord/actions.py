@@ -90,7 +90,7 @@ class UserActions:
         return rec
 
     async def _deliver(self, rec: InteractionRecord, wait: Wait, timeout: float | None) -> InteractionRecord:
-        before = handler_tasks(self.extra_idle_prefixes)
+        before = handler_tasks(self.extra_idle_prefixes) if wait == "idle" else set()  # all the loop's tasks
         session = await self.gateway.send_interaction(rec.payload)
         timeout = timeout or self.timeout
         if wait == "response":
