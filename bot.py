@@ -34,6 +34,7 @@ from host.ai_players.turns import AiPlayers, parse_turn_seconds
 from host.app import Host
 from host.engine_cache import ENGINE_CACHE
 from host.play.lobby import CHALLENGE_TTL, MAX_OPEN_CHALLENGES
+from host.play.painter import PROCESSES as BOARD_PROCESSES
 from host.results import Report
 from host.shards import Shards
 from host.worker import Worker
@@ -60,6 +61,8 @@ class Config:
     ai_workers: int = 1
     """Processes that run AI searches (``AI_WORKERS``); each takes one core while it thinks."""
     ai_think_delay: float = 0.0
+    board_processes: int = BOARD_PROCESSES
+    """``BOARD_PROCESSES``: worker processes the boards are drawn in (0: a thread of the bot; see README)."""
     ai_turn_seconds: Mapping[str, float] | None = None
     """``AI_TURN_SECONDS``: the wall-time cap of one AI turn per level (None: hard 6 s, medium 2 s, easy 0.5 s)."""
     """Test knob (``AI_THINK_DELAY``, seconds): the AI thinks this much longer, to crash the bot mid-search."""
@@ -95,6 +98,7 @@ class Config:
             sync=sync,
             ai_workers=_number(workers, "AI_WORKERS", int, 1),
             ai_think_delay=_number(delay, "AI_THINK_DELAY", float, 0.0),
+            board_processes=_board_processes(os.environ.get("BOARD_PROCESSES", "").strip()),
             ai_turn_seconds=parse_turn_seconds(os.environ.get("AI_TURN_SECONDS", "")),
             max_open_challenges=int(os.environ.get("MAX_OPEN_CHALLENGES") or MAX_OPEN_CHALLENGES),
             challenge_days=float(os.environ.get("CHALLENGE_DAYS") or CHALLENGE_TTL / 86400),
@@ -115,6 +119,15 @@ def _database_url(text: str) -> str | None:
         scheme = text.split(":", 1)[0][:20]  # never echo the rest: it may hold a password
         raise ValueError(f"DATABASE_URL must be a postgresql:// URL (for SQLite set DATABASE_PATH), not {scheme}:…")
     return text
+
+
+def _board_processes(text: str) -> int:
+    """``BOARD_PROCESSES``: 0 (draw in a thread, for a one-core host) or a count of worker processes."""
+    if not text:
+        return BOARD_PROCESSES
+    if not text.isdigit():
+        raise ValueError(f"BOARD_PROCESSES must be a whole number (0: draw in the bot's own thread), not {text!r}")
+    return int(text)
 
 
 def _number(text: str, name: str, kind: type[int] | type[float], default: float) -> Any:
@@ -211,7 +224,8 @@ class ZBot(commands.Bot):
                                challenge_days=self.config.challenge_days, engine_cache=self.config.engine_cache,
                                ai_workers=self.config.ai_workers, ai_think_delay=self.config.ai_think_delay,
                                display_name=self.display_name, scope=self.lease_scope,
-                               ai_turn_seconds=self.config.ai_turn_seconds)
+                               ai_turn_seconds=self.config.ai_turn_seconds,
+                               board_processes=self.config.board_processes)
         self._web = await start_from_env(self._host, client_id=str(self.application_id or ""),  # the board pages:
                                          api_base=self.config.api_base, bot_token=self.config.token)  # WEB_PORT
         if self._web is not None:  # the Open board and Play on the board buttons, and /<game> play

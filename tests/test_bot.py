@@ -111,3 +111,16 @@ def test_the_bot_asks_for_no_message_events() -> None:
     chosen = bot.intents()
     assert not chosen.guild_messages and not chosen.dm_messages and not chosen.message_content
     assert chosen.guilds  # threads and channels still arrive
+
+
+def test_board_processes_is_read_and_nonsense_refused(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("BOARD_PROCESSES", raising=False)
+    assert Config.from_env().board_processes == 2
+    monkeypatch.setenv("BOARD_PROCESSES", "0")
+    assert Config.from_env().board_processes == 0
+    monkeypatch.setenv("BOARD_PROCESSES", "3")
+    assert Config.from_env().board_processes == 3
+    for nonsense in ("-1", "two", "1.5"):
+        monkeypatch.setenv("BOARD_PROCESSES", nonsense)
+        with pytest.raises(ValueError, match=f"BOARD_PROCESSES must be a whole number .*not '{nonsense}'"):
+            Config.from_env()
