@@ -118,6 +118,10 @@ def _anytime(game: Game, seat: int, level: str, moves: list[str], work: levels.W
     found = solve.winning_move(game, seat, moves, work.solve, work.solve_nodes, deadline)
     if found is not None:
         return found
+    if work.turn and (game.name, game.num_players) in levels.TURN_SEARCH:  # the best turn valued in time
+        found = ziggurat.choose(game, seat, moves, work.turn, rng, deadline)
+        if found is not None:
+            return found
     safe = screened.safe
     if work.alphabeta and game.name in levels.ALPHABETA and solve.applies(game):
         move, reached = alphabeta.search(game, seat, safe, work.alphabeta, rng, deadline)

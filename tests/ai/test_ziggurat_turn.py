@@ -94,3 +94,36 @@ def test_the_turn_search_cut_short_answers_none_or_a_legal_move() -> None:
     assert ziggurat.choose(game, 0, moves, 5, random.Random(1)) is None  # not even the turn listed
     picked = ziggurat.choose(game, 0, moves, 2000, random.Random(1))
     assert picked is None or picked in moves
+
+
+def test_under_a_clock_hard_plays_the_best_turn_too() -> None:
+    position = POSITIONS[2]
+    game = load(position)
+    turn = (game.round, game.index)  # type: ignore[attr-defined]
+    move = ai.choose(game, 0, "hard", seed=1, budget_s=20.0)  # far more than the search needs: it completes
+    ends: dict = {}
+    best = max(best_turn(made(game, 0, m), 0, turn, ends) for m in game.legal_moves(0))
+    assert best_turn(made(game, 0, move), 0, turn, ends) == pytest.approx(best)
+
+
+def test_hard_plays_a_short_game_legally_and_reproducibly_and_beats_random() -> None:
+    rng = random.Random(4)
+    game = engines.get("ziggurat").new(2, {"round_limit": 30})
+    while game.to_move():
+        movers = game.to_move()
+        if CHANCE in movers:
+            texts, weights = zip(*game.chance_outcomes(), strict=True)
+            game.play(CHANCE, rng.choices(texts, weights)[0])
+            continue
+        seat = min(movers)
+        moves = game.legal_moves(seat)
+        if seat == 1:
+            game.play(seat, rng.choice(moves))
+            continue
+        move = ai.choose(game, seat, "hard", seed=len(game.history))
+        assert move in moves
+        if len(game.history) % 25 == 0:
+            assert ai.choose(game, seat, "hard", seed=len(game.history)) == move
+        game.play(seat, move)
+    outcome = game.outcome()
+    assert outcome is not None and outcome.winners == frozenset({0})
