@@ -127,3 +127,22 @@ def test_hard_plays_a_short_game_legally_and_reproducibly_and_beats_random() -> 
         game.play(seat, move)
     outcome = game.outcome()
     assert outcome is not None and outcome.winners == frozenset({0})
+
+
+def test_the_classical_baseline_answers_an_endgame_of_dead_rolls(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A roll with nothing to use passes the turn; chains of them used no depth, and this move never came back."""
+    from bench import baselines
+
+    made_by_baseline = baselines.Classical.after
+    count = [0]
+
+    def counted(self: baselines.Classical, game: Game, who: int, move: str) -> Game:
+        count[0] += 1
+        assert count[0] < 200_000, "the baseline's search does not end"
+        return made_by_baseline(self, game, who, move)
+
+    monkeypatch.setattr(baselines.Classical, "after", counted)
+    position = json.loads((Path(__file__).parent / "ziggurat_dead_rolls.json").read_text())
+    game = load(position)
+    move = baselines.classical(game, position["seat"], random.Random(1))
+    assert move in game.legal_moves(position["seat"])
