@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import random
 
-from ai import alphabeta, anytime, book, clock, levels, mcts, solve, zertz
+from ai import alphabeta, anytime, book, clock, levels, mcts, solve, zertz, ziggurat
 from ai.levels import work_for
 from engines import CHANCE, Game
 
@@ -74,6 +74,10 @@ def choose(game: Game, seat: int, level: str, *, seed: int, budget_s: float | No
         moves = screened.safe if screened.complete else [m for m in moves if m not in screened.refuted]
     if work.alphabeta and game.name in levels.ALPHABETA and solve.applies(game):
         return alphabeta.choose(game, seat, moves, work.alphabeta, rng)
+    if work.turn and (game.name, game.num_players) in levels.TURN_SEARCH:  # a whole turn and the reply's roll
+        found = ziggurat.choose(game, seat, moves, work.turn, rng)
+        if found is not None:
+            return found
     depth = round(levels.ROLLOUT_DEPTH.get(game.name, 10) * work.depth)
     root = mcts.search(game, seat, moves, work.iterations, depth, work.explore, rng, None, work.prior_visits)
     return mcts.best_move(root, moves)
@@ -114,6 +118,10 @@ def _anytime(game: Game, seat: int, level: str, moves: list[str], work: levels.W
     found = solve.winning_move(game, seat, moves, work.solve, work.solve_nodes, deadline)
     if found is not None:
         return found
+    if work.turn and (game.name, game.num_players) in levels.TURN_SEARCH:  # the best turn valued in time
+        found = ziggurat.choose(game, seat, moves, work.turn, rng, deadline)
+        if found is not None:
+            return found
     safe = screened.safe
     if work.alphabeta and game.name in levels.ALPHABETA and solve.applies(game):
         move, reached = alphabeta.search(game, seat, safe, work.alphabeta, rng, deadline)

@@ -12,7 +12,8 @@ turns and positions of the forced-sequence search in the games of ``TACTICAL`` (
 ``screen``: positions of the two-ply screen (``ai.anytime``) in front of the search at fixed work in the games
 of ``SCREENED`` (0: none; with ``budget_s`` every level screens by the clock); ``noise``: the chance that the level
 plays a uniformly random legal move instead of searching (drawn from the seeded generator, so still deterministic;
-set per game in ``LEVEL_NOISE``).
+set per game in ``LEVEL_NOISE``); ``turn``: positions of the Ziggurat turn search in the games of ``TURN_SEARCH``
+(0: the tree search there).
 """
 
 from __future__ import annotations
@@ -33,13 +34,14 @@ class Work:
     tactical: int = 0
     tactical_nodes: int = 0
     screen: int = 0
+    turn: int = 0
 
 
 WORK: dict[str, Work] = {
     "easy": Work(iterations=24, solve=0, solve_nodes=0, explore=1.4),
     "medium": Work(iterations=160, solve=1, solve_nodes=600, tactical=2, tactical_nodes=8000),
     "hard": Work(iterations=1200, solve=3, solve_nodes=2500, prior_visits=10, depth=0.5, alphabeta=5000,
-                 tactical=3, tactical_nodes=120000, screen=8000),
+                 tactical=3, tactical_nodes=120000, screen=8000, turn=40000),
 }
 
 TACTICAL: frozenset[str] = frozenset({"zrtz"})
@@ -56,6 +58,12 @@ SCREENED: frozenset[tuple[str, int]] = frozenset({("zarathustra", 2), ("zodiac",
 against the classical baseline (docs/ai.md). Not Ziggurat (its plies are die uses: the second ply is mostly the
 mover's own next step; unmeasured), not 3-4 players (the second ply sees only the next seat); with ``budget_s``
 every level screens everywhere."""
+
+TURN_SEARCH: frozenset[tuple[str, int]] = frozenset({("ziggurat", 2)})
+"""(game, players) where a level with ``turn`` positions plays the turn search (``ai.ziggurat``: expectimax over its
+whole turn, each end of turn after the opponent's best die use over its roll) instead of the tree search: two-player
+Ziggurat, where the tree search lost to the classical baseline (docs/ai.md). Not 3-4 players (the reply sees only
+the next seat; unmeasured)."""
 
 ROLLOUT_DEPTH: dict[str, int] = {"zarathustra": 4, "zaic": 6, "zrtz": 4, "zodiac": 8, "ziggurat": 30}
 """Rollout plies before the evaluation, per game (dice plies count too)."""

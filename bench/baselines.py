@@ -3,9 +3,11 @@
 ``classical`` is a depth-2 alpha-beta on our evaluation (``ai.evaluate``) over two-player games: two
 decision plies, then the evaluation. Dice inside the depth are expectimax nodes (the average over
 ``chance_outcomes``, no depth used; at the horizon the evaluation), so Zodiac's rolls and Ziggurat's are
-searched exactly within two plies. At the horizon a quiescence search goes on while the position is not
-quiet: a forced step (the mover has one legal move, e.g. Ziggurat's ``end``) is played, and in Zodiac a
-capture (a move onto a square an enemy piece stands on) is searched, the mover standing pat on its quiet
+searched exactly within two plies (a roll that leaves nothing to use passes the turn and counts as a ply:
+before session 9 chains of such rolls used no depth, and a Ziggurat endgame move took hours). At the
+horizon a quiescence search goes on while the position is not quiet: a forced step (the mover has one
+legal move, e.g. Ziggurat's ``end``) is played, and in Zodiac a capture (a move onto a square an enemy
+piece stands on) is searched, the mover standing pat on its quiet
 moves, up to ``QUIESCENCE`` extra plies. Zarathustra's placements all fight and Zaic has no capture, so
 there the horizon is two plies. Children are ordered by their static value at the root and the replies
 that refuted a sibling first (killers). Zodiac is searched on a determinized copy: the baseline never
@@ -69,8 +71,14 @@ class Classical:
         if CHANCE in movers:  # expectimax over the dice, within the depth (at the horizon: the evaluation)
             if depth <= 0:
                 return self.leaf(game)
-            return sum(p * self.value(self.after(game, CHANCE, t), depth, -WIN * 2, WIN * 2, quiet)
-                       for t, p in game.chance_outcomes())
+            total = 0.0
+            for t, p in game.chance_outcomes():
+                child = self.after(game, CHANCE, t)
+                # a roll with nothing to use ends the turn at once (Ziggurat) and the next roll follows: that pass
+                # is a ply, else a chain of such rolls never uses depth (64 outcomes a link: hours in an endgame)
+                rest = depth - 1 if CHANCE in child.to_move() else depth
+                total += p * self.value(child, rest, -WIN * 2, WIN * 2, quiet)
+            return total
         who = min(movers)
         moves = game.legal_moves(who)
         maximize = who == self.seat

@@ -1,0 +1,148 @@
+"""Ziggurat hard's turn search (``ai.ziggurat``): it plays the best whole turn against the reply's roll, exactly.
+
+The positions are hard's decisions in the benchmark game it lost to the classical baseline (``bench.bench_ai``,
+hard-classical, game 0, session 9): in each the shipped tree search chose a move (``old_hard``) whose best turn
+ends 9-18 squares of the race worse, after the opponent's roll and best die use, than the best move's.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+
+import pytest
+
+import ai
+import engines
+from ai import levels, ziggurat
+from engines import CHANCE, Game
+
+POSITIONS = json.loads((Path(__file__).parent / "ziggurat_positions.json").read_text())
+
+
+def load(position: dict) -> Game:
+    return engines.from_dict({"game": "ziggurat", "players": 2, "options": {}, "history": position["history"]})
+
+
+def race(game: Game, seat: int) -> float:
+    """The seat's squares travelled minus the opponent's; a finished game far outside."""
+    outcome = game.outcome()
+    if outcome is not None:
+        return ziggurat.WIN if seat in outcome.winners else -ziggurat.WIN
+    travelled = [sum(game.progress(c) for c in game.colours if game.owner[c] == s) for s in range(2)]  # type: ignore[attr-defined]
+    return travelled[seat] - travelled[1 - seat]
+
+
+def made(game: Game, who: int, move: str) -> Game:
+    twin = game.clone()
+    twin.play(who, move)
+    return twin
+
+
+def after_reply(game: Game, seat: int) -> float:
+    """Brute force: the average over the opponent's roll of the race after its worst-for-the-seat die use (or none)."""
+    if game.to_move() != {CHANCE}:
+        return race(game, seat)
+    total = 0.0
+    for roll, p in game.chance_outcomes():
+        rolled = made(game, CHANCE, roll)
+        movers = rolled.to_move()
+        if not movers or CHANCE in movers:
+            total += p * race(rolled, seat)
+            continue
+        who = min(movers)
+        replies = [race(made(rolled, who, m), seat) for m in rolled.legal_moves(who)]
+        total += p * min(replies, default=race(rolled, seat))
+    return total
+
+
+def best_turn(game: Game, seat: int, turn: tuple[int, int], ends: dict) -> float:
+    """Brute force over the rest of the seat's turn (a reroll averaged), each end after the reply."""
+    if not game.to_move() or (game.round, game.index) != turn:  # type: ignore[attr-defined]
+        key = str(game.board)  # type: ignore[attr-defined]
+        if key not in ends:
+            ends[key] = after_reply(game, seat)
+        return ends[key]
+    if CHANCE in game.to_move():
+        return sum(p * best_turn(made(game, CHANCE, r), seat, turn, ends) for r, p in game.chance_outcomes())
+    return max(best_turn(made(game, seat, m), seat, turn, ends) for m in game.legal_moves(seat))
+
+
+@pytest.mark.parametrize("index", range(len(POSITIONS)))
+def test_hard_plays_the_best_turn_where_the_tree_search_lost_squares(index: int) -> None:
+    position = POSITIONS[index]
+    game = load(position)
+    seat = position["seat"]
+    turn = (game.round, game.index)  # type: ignore[attr-defined]
+    move = ai.choose(game, seat, "hard", seed=index)
+    ends: dict = {}
+    values = {m: best_turn(made(game, seat, m), seat, turn, ends) for m in (move, position["old_hard"])}
+    best = max(best_turn(made(game, seat, m), seat, turn, ends) for m in game.legal_moves(seat))
+    assert values[move] == pytest.approx(best)
+    assert values[move] >= values[position["old_hard"]] + 8  # the tree search's move: 9-18 squares worse
+
+
+def test_the_turn_search_is_what_hard_plays_in_two_player_ziggurat_only() -> None:
+    assert levels.work_for("hard", "ziggurat", 2).turn > 0
+    assert ("ziggurat", 2) in levels.TURN_SEARCH and ("ziggurat", 3) not in levels.TURN_SEARCH
+
+
+def test_the_turn_search_cut_short_answers_none_or_a_legal_move() -> None:
+    game = load(POSITIONS[0])
+    moves = game.legal_moves(0)
+    assert ziggurat.choose(game, 0, moves, 5, random.Random(1)) is None  # not even the turn listed
+    picked = ziggurat.choose(game, 0, moves, 2000, random.Random(1))
+    assert picked is None or picked in moves
+
+
+def test_under_a_clock_hard_plays_the_best_turn_too() -> None:
+    position = POSITIONS[2]
+    game = load(position)
+    turn = (game.round, game.index)  # type: ignore[attr-defined]
+    move = ai.choose(game, 0, "hard", seed=1, budget_s=20.0)  # far more than the search needs: it completes
+    ends: dict = {}
+    best = max(best_turn(made(game, 0, m), 0, turn, ends) for m in game.legal_moves(0))
+    assert best_turn(made(game, 0, move), 0, turn, ends) == pytest.approx(best)
+
+
+def test_hard_plays_a_short_game_legally_and_reproducibly_and_beats_random() -> None:
+    rng = random.Random(4)
+    game = engines.get("ziggurat").new(2, {"round_limit": 30})
+    while game.to_move():
+        movers = game.to_move()
+        if CHANCE in movers:
+            texts, weights = zip(*game.chance_outcomes(), strict=True)
+            game.play(CHANCE, rng.choices(texts, weights)[0])
+            continue
+        seat = min(movers)
+        moves = game.legal_moves(seat)
+        if seat == 1:
+            game.play(seat, rng.choice(moves))
+            continue
+        move = ai.choose(game, seat, "hard", seed=len(game.history))
+        assert move in moves
+        if len(game.history) % 25 == 0:
+            assert ai.choose(game, seat, "hard", seed=len(game.history)) == move
+        game.play(seat, move)
+    outcome = game.outcome()
+    assert outcome is not None and outcome.winners == frozenset({0})
+
+
+def test_the_classical_baseline_answers_an_endgame_of_dead_rolls(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A roll with nothing to use passes the turn; chains of them used no depth, and this move never came back."""
+    from bench import baselines
+
+    made_by_baseline = baselines.Classical.after
+    count = [0]
+
+    def counted(self: baselines.Classical, game: Game, who: int, move: str) -> Game:
+        count[0] += 1
+        assert count[0] < 200_000, "the baseline's search does not end"
+        return made_by_baseline(self, game, who, move)
+
+    monkeypatch.setattr(baselines.Classical, "after", counted)
+    position = json.loads((Path(__file__).parent / "ziggurat_dead_rolls.json").read_text())
+    game = load(position)
+    move = baselines.classical(game, position["seat"], random.Random(1))
+    assert move in game.legal_moves(position["seat"])
