@@ -21,6 +21,7 @@ import logging
 import multiprocessing
 import os
 import pickle
+import signal
 import threading
 import time
 from collections.abc import Callable
@@ -48,7 +49,7 @@ def watch_parent(parent: int) -> None:
     def watch() -> None:
         while os.getppid() == parent:
             time.sleep(1.0)
-        os._exit(0)
+        os.kill(os.getpid(), signal.SIGTERM)  # the whole worker, at once: its main thread waits on the queue
 
     threading.Thread(target=watch, name="parent-watch", daemon=True).start()
 
