@@ -265,6 +265,9 @@ class ZBot(commands.Bot):
         log.info("synced %d slash commands", len(synced))
 
     async def close(self) -> None:
+        if self._web is not None:  # first: no page move is taken, drawn or posted into a closing client
+            await self._web.close()
+            self._web = None
         if self._host is not None:  # before the cogs and the database go: no job runs half-way into a closed db
             self._host.worker.close()
             await stop_task(self._worker_task)
@@ -272,9 +275,6 @@ class ZBot(commands.Bot):
             self._host.ai.close()
             self._host.painter.close()
         await super().close()
-        if self._web is not None:
-            await self._web.close()
-            self._web = None
         if self.db is not None:
             await self.db.close()
             self.db = None

@@ -50,12 +50,14 @@ class Turn:
 
 
 class Search:
+    """One turn search's budget (positions made, or the clock) and its table of the opponent's best replies."""
+
     def __init__(self, seat: int, nodes: int | None, deadline: float | None) -> None:
         self.seat = seat
         self.nodes = nodes
         self.deadline = deadline
         self.made = 0
-        self.replies: dict[tuple, float] = {}
+        self.replies: dict[tuple[object, ...], float] = {}
 
     def count(self) -> None:
         self.made += 1

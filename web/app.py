@@ -103,6 +103,8 @@ class Deliveries:
 
     def __init__(self) -> None:
         self.last: dict[int, asyncio.Task[None]] = {}
+        self.running: set[asyncio.Task[None]] = set()
+        """Every delivery not finished, the earlier ones of a game included (``close`` waits for them all)."""
 
     def add(self, game_id: int, work: Callable[[], Awaitable[None]],
             after: Callable[[], Awaitable[None]] | None = None) -> None:
@@ -111,24 +113,35 @@ class Deliveries:
         before = self.last.get(game_id)
 
         async def run() -> None:
-            if after is not None:
-                await after()
-            if before is not None:
-                await asyncio.wait([before])
             try:
+                if after is not None:
+                    await after()
+                if before is not None:
+                    await asyncio.wait([before])
                 await work()
             except Exception:  # still owed: the outbox's dispatcher posts it
                 log.exception("posting a board page's move of game %s failed", game_id)
 
         task = asyncio.get_running_loop().create_task(run())
         self.last[game_id] = task
-        task.add_done_callback(lambda done: self.last.pop(game_id) if self.last.get(game_id) is done else None)
+        self.running.add(task)
+
+        def done(finished: asyncio.Task[None]) -> None:
+            self.running.discard(finished)
+            if self.last.get(game_id) is finished:
+                del self.last[game_id]
+
+        task.add_done_callback(done)
 
     async def close(self) -> None:
-        """Cancel what is not posted yet (it stays owed, so the dispatcher posts it)."""
-        for task in list(self.last.values()):
+        """Cancel what is not posted yet, every game's whole chain, and wait for it to stop (what was not posted
+        stays owed, so the dispatcher posts it)."""
+        tasks = list(self.running)
+        for task in tasks:
             task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
         self.last.clear()
+        self.running.clear()
 
 
 def _error(status: int, message: str) -> web.Response:

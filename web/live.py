@@ -112,15 +112,22 @@ class Hub:
     def viewed(self, game_id: int, user: int, version: int) -> None:
         """``user`` was served their view of ``game_id`` as of the announced ``version``."""
         key = (game_id, user)
+        if user not in self._watching_players(game_id):
+            return  # a spectator, or the game's last page left while the view was made: nothing waits on it
         if version > self.reloaded.get(key, -1):
             self.reloaded[key] = version
-            waiting = self._reload_waiters.get(game_id, [])
-            for wanted, done in list(waiting):
-                if not done.done() and self._caught_up(game_id, wanted):
-                    done.set_result(None)
+            self._wake(game_id)
+
+    def _wake(self, game_id: int) -> None:
+        for wanted, done in list(self._reload_waiters.get(game_id, [])):
+            if not done.done() and self._caught_up(game_id, wanted):
+                done.set_result(None)
+
+    def _watching_players(self, game_id: int) -> set[int]:
+        return {self.players[s] for s in self.pages.get(game_id, ()) if s in self.players}
 
     def _caught_up(self, game_id: int, version: int) -> bool:
-        users = {self.players[s] for s in self.pages.get(game_id, ()) if s in self.players}
+        users = self._watching_players(game_id)
         return all(self.reloaded.get((game_id, user), -1) >= version for user in users)
 
     async def players_reloaded(self, game_id: int, version: int, timeout: float = RELOAD_WAIT) -> None:
@@ -150,6 +157,7 @@ class Hub:
                 self.seen.pop(game_id, None)
                 for key in [key for key in self.reloaded if key[0] == game_id]:
                     del self.reloaded[key]
+        self._wake(game_id)  # a player who closed their page is waited for no longer
 
     def committed(self, game_id: int, version: int, ply: int | None = None) -> None:
         """The commit hook: this process committed ``game_id`` at ``version`` (``ply``: its ply, when known)."""

@@ -31,9 +31,11 @@ from typing import Any
 
 log = logging.getLogger(__name__)
 Renderer = Callable[[dict[str, Any]], bytes]
+GIVE_UP = 3
+"""Pools broken in a row after which the boards are drawn in a thread."""
 PROCESSES = 2
 """Worker processes the bot draws its boards in (``host.app.build``): one a core of the 2-core machine the
-bench runs on; a board takes a few milliseconds, so more only adds memory (about 60 MB each)."""
+bench runs on; a board takes a few milliseconds, so more only adds memory (about 60-100 MB each)."""
 
 
 def paint(renderer: Renderer, observation: dict[str, Any]) -> tuple[bytes, float]:
@@ -74,6 +76,9 @@ class Painter:
         self.drawn = 0
         """Boards drawn in worker processes, and the CPU seconds they took there (benches split a move's cost)."""
         self.drawn_cpu_s = 0.0
+        self.broken = 0
+        """Pools broken in a row: past ``GIVE_UP`` the boards are drawn in a thread for good (a worker that
+        cannot start would otherwise cost a new pool's imports on every board)."""
 
     def _start(self) -> ProcessPoolExecutor:
         if self._pool is None:
@@ -93,24 +98,35 @@ class Painter:
     async def draw(self, observation: dict[str, Any]) -> bytes:
         if self.processes == 0:
             return await asyncio.to_thread(self.renderer, observation)
-        self._start()
+        try:
+            pool = self._start()
+        except OSError:  # no process can be made (limits, memory): this board in a thread
+            log.exception("cannot start the board worker processes; drawing this board in a thread")
+            return await asyncio.to_thread(self.renderer, observation)
         if self._started is not None and not self._started.done():  # no reply waits for it meanwhile
             return await asyncio.to_thread(self.renderer, observation)
-        pool = self._pool
         try:
             image, cpu = await asyncio.get_running_loop().run_in_executor(pool, paint, self.renderer, observation)
         except BrokenProcessPool:  # a worker died: this board in a thread, a fresh pool for the next one
+            self.broken += 1
             log.warning("a board worker process died; drawing this board in a thread")
             if self._pool is pool:
                 self._pool = None
                 pool.shutdown(wait=False, cancel_futures=True)
+            if self.broken >= GIVE_UP:
+                log.error("board worker processes broke %d times in a row; drawing in a thread from now on",
+                          self.broken)
+                self.processes = 0
             return await asyncio.to_thread(self.renderer, observation)
+        self.broken = 0
         self.drawn += 1
         self.drawn_cpu_s += cpu
         return image
 
     def close(self) -> None:
-        """Let the workers go (a drawing under way is abandoned; a later ``draw`` makes a fresh pool)."""
+        """Let the workers go, for good: a drawing under way is abandoned, and a later ``draw`` (a report still
+        on its way while the bot closes) uses a thread instead of starting a pool that nothing would close."""
+        self.processes = 0
         if self._pool is not None:
             self._pool.shutdown(wait=False, cancel_futures=True)
             self._pool = None

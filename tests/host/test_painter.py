@@ -106,7 +106,50 @@ async def test_the_workers_of_a_sigkilled_bot_exit_by_themselves() -> None:
         bot.kill()  # SIGKILL: nothing closes the pool
         await bot.wait()
     for _ in range(100):
-        if not any(Path(f"/proc/{pid}").exists() for pid in workers):
+        if not any(alive(pid) for pid in workers):
             break
         await asyncio.sleep(0.1)
-    assert not any(Path(f"/proc/{pid}").exists() for pid in workers)
+    assert not any(alive(pid) for pid in workers)
+
+
+def alive(pid: int) -> bool:
+    """Running, not a zombie that an init which does not reap keeps listed."""
+    from pathlib import Path
+
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return False
+    return stat.rsplit(")", 1)[1].split()[0] != "Z"
+
+
+def dies_in_a_worker(observation: dict[str, Any]) -> bytes:
+    """A renderer whose worker process dies at once (a board that crashes it); in the bot's own process, a PNG."""
+    import multiprocessing
+
+    if multiprocessing.parent_process() is not None:
+        os.kill(os.getpid(), signal.SIGKILL)
+    return b"png"
+
+
+async def test_pools_that_keep_breaking_leave_the_boards_to_a_thread() -> None:
+    from host.play.painter import GIVE_UP
+
+    painter = Painter(dies_in_a_worker, processes=1)
+    try:
+        for _ in range(GIVE_UP):
+            await painter.started()
+            assert await painter.draw({"ply": 1}) == b"png"  # the worker died: drawn in a thread
+        assert painter.processes == 0 and painter._pool is None
+        assert await painter.draw({"ply": 2}) == b"png" and painter._pool is None  # no fourth pool
+    finally:
+        painter.close()
+
+
+async def test_a_closed_painter_draws_in_a_thread_and_starts_no_pool() -> None:
+    observation = zrtz_observation()
+    painter = Painter(render.render, processes=1)
+    await painter.started()
+    painter.close()
+    assert await painter.draw(observation) == render.render(observation)
+    assert painter._pool is None and painter.drawn == 0

@@ -398,3 +398,32 @@ async def test_a_pages_move_reaches_discord_once_the_players_pages_have_their_ne
         assert delivered == [1]
         for socket in sockets:
             await socket.close()
+
+
+async def test_a_player_who_closes_their_page_is_not_waited_for(tmp_path: Path) -> None:
+    async with board_site(tmp_path) as site:
+        sockets = {u: await site.client.ws_connect(f"/api/games/{site.game_id}/live", params={"t": site.token(u)})
+                   for u in (ALICE, BOB)}
+        await asyncio.sleep(0.05)  # the pages have joined
+        delivered: list[int] = []
+
+        async def deliver(report: Report) -> None:
+            delivered.append(report.ply)
+
+        site.host.boards.deliver = deliver
+        row, game = await site.host.session.engine_copy(site.game_id)
+        seat = min(game.to_move())
+        mover = row.user_at(seat)
+        other = BOB if mover == ALICE else ALICE
+        answer = await site.client.post(f"/api/games/{site.game_id}/move", headers=site.auth(mover),
+                                        json={"move": game.legal_moves(seat)[0], "ply": 0})
+        assert answer.status == 200
+        assert (await site.client.get(f"/api/games/{site.game_id}/view", headers=site.auth(mover))).status == 200
+        await asyncio.sleep(0.1)
+        assert delivered == []  # the other player's page has not reloaded yet
+        await sockets[other].close()  # ... and now never will: the post goes at once, not after the 2 s wait
+        deadline = time.monotonic() + 1.0
+        while not delivered and time.monotonic() < deadline:
+            await asyncio.sleep(0.01)
+        assert delivered == [1]
+        await sockets[mover].close()
