@@ -226,6 +226,10 @@ class ZBot(commands.Bot):
                                display_name=self.display_name, scope=self.lease_scope,
                                ai_turn_seconds=self.config.ai_turn_seconds,
                                board_processes=self.config.board_processes)
+        try:  # the board workers import while the bot connects, not beside its first moves
+            self._host.painter.start()
+        except OSError:  # no process can be made: the boards are drawn in a thread (the painter says so)
+            log.exception("cannot start the board worker processes")
         self._web = await start_from_env(self._host, client_id=str(self.application_id or ""),  # the board pages:
                                          api_base=self.config.api_base, bot_token=self.config.token)  # WEB_PORT
         if self._web is not None:  # the Open board and Play on the board buttons, and /<game> play

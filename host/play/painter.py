@@ -80,7 +80,11 @@ class Painter:
         """Pools broken in a row: past ``GIVE_UP`` the boards are drawn in a thread for good (a worker that
         cannot start would otherwise cost a new pool's imports on every board)."""
 
-    def _start(self) -> ProcessPoolExecutor:
+    def start(self) -> ProcessPoolExecutor | None:
+        """Spawn the workers now, without waiting for them (the bot, at start-up: their imports, a second or two
+        of CPU each, are then done before the first board rather than beside the first moves)."""
+        if self.processes == 0:
+            return None
         if self._pool is None:
             self._pool = ProcessPoolExecutor(self.processes, mp_context=multiprocessing.get_context("spawn"),
                                              initializer=watch_parent, initargs=(os.getpid(),))
@@ -91,7 +95,7 @@ class Painter:
     async def started(self) -> None:
         """Make the pool and wait until its first worker answers (tests; boards need not wait for it)."""
         if self.processes:
-            self._start()
+            self.start()
             assert self._started is not None
             await asyncio.wrap_future(self._started)
 
@@ -99,7 +103,7 @@ class Painter:
         if self.processes == 0:
             return await asyncio.to_thread(self.renderer, observation)
         try:
-            pool = self._start()
+            pool = self.start()
         except OSError:  # no process can be made (limits, memory): this board in a thread
             log.exception("cannot start the board worker processes; drawing this board in a thread")
             return await asyncio.to_thread(self.renderer, observation)

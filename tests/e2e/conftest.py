@@ -67,10 +67,15 @@ class BotHarness:
     """The per-user budget (cogs/_limits.py) is off here: a test presses as fast as the bot answers, far
     faster than a person; tests/e2e/test_rate_limits.py turns it on."""
 
+    board_processes: int = 0
+    """Boards drawn in a thread here: the suite starts a few hundred bots, and two spawned interpreters each
+    (a second or two of CPU apiece) cost minutes. The worker processes are tested in tests/host/test_painter.py
+    and by every test that runs ``bot.py`` as its own process (the browser games, the crash tests)."""
+
     def make_bot(self) -> ZBot:
         config = Config(token="fake-token", database_path=self.database_path, api_base=self.fake.api_base,
                         gateway_url=self.fake.gateway_url, sync=True, guild_ready_timeout=0,
-                        rate_burst=self.rate_burst)
+                        rate_burst=self.rate_burst, board_processes=self.board_processes)
         return create_bot(config)
 
     @asynccontextmanager
