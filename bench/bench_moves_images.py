@@ -34,7 +34,7 @@ import signal
 import sys
 import tempfile
 import time
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -196,33 +196,25 @@ def postgres_cpu(server: PgServer | None) -> float:
         master = int((server.root / "data" / "postmaster.pid").read_text().split()[0])
     except (OSError, ValueError, IndexError):
         return 0.0
-    total = 0.0
+    return sum((int(fields[11]) + int(fields[12])) / TICK for pid, fields in processes()
+               if pid == master or int(fields[1]) == master)
+
+
+def processes() -> Iterator[tuple[int, list[str]]]:
+    """Every live process's id and its ``/proc/<pid>/stat`` fields after the command name."""
     for entry in Path("/proc").iterdir():
         if not entry.name.isdigit():
             continue
         try:
-            fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+            yield int(entry.name), (entry / "stat").read_text().rsplit(")", 1)[1].split()
         except OSError:
             continue
-        if int(entry.name) == master or int(fields[1]) == master:
-            total += (int(fields[11]) + int(fields[12])) / TICK
-    return total
 
 
 def group_cpu(leaders: list[int]) -> float:
     """CPU seconds so far of every live process in these process groups: a bot and the children it started
     (its board renderers, its offload workers), which the bot's own ``os.times`` does not see."""
-    total = 0.0
-    for entry in Path("/proc").iterdir():
-        if not entry.name.isdigit():
-            continue
-        try:
-            fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
-        except OSError:
-            continue
-        if int(fields[2]) in leaders:
-            total += (int(fields[11]) + int(fields[12])) / TICK
-    return total
+    return sum((int(fields[11]) + int(fields[12])) / TICK for _pid, fields in processes() if int(fields[2]) in leaders)
 
 
 async def cpu_now(bots: list[BenchBot], server: PgServer | None) -> dict[str, float]:

@@ -373,18 +373,7 @@ async def test_a_pages_move_reaches_discord_once_the_players_pages_have_their_ne
         sockets = [await site.client.ws_connect(f"/api/games/{site.game_id}/live", params={"t": site.token(u)})
                    for u in (ALICE, BOB, CAROL)]
         await asyncio.sleep(0.05)  # the pages have joined
-        delivered: list[int] = []
-
-        async def deliver(report: Report) -> None:
-            delivered.append(report.ply)
-
-        site.host.boards.deliver = deliver
-        row, game = await site.host.session.engine_copy(site.game_id)
-        seat = min(game.to_move())
-        mover = row.user_at(seat)
-        answer = await site.client.post(f"/api/games/{site.game_id}/move", headers=site.auth(mover),
-                                        json={"move": game.legal_moves(seat)[0], "ply": 0})
-        assert answer.status == 200
+        delivered, mover = await _first_move_delivered_to(site)
         for socket in sockets:
             assert json.loads((await asyncio.wait_for(socket.receive(), 1.0)).data)["ply"] == 1
         view = f"/api/games/{site.game_id}/view"
@@ -405,19 +394,8 @@ async def test_a_player_who_closes_their_page_is_not_waited_for(tmp_path: Path) 
         sockets = {u: await site.client.ws_connect(f"/api/games/{site.game_id}/live", params={"t": site.token(u)})
                    for u in (ALICE, BOB)}
         await asyncio.sleep(0.05)  # the pages have joined
-        delivered: list[int] = []
-
-        async def deliver(report: Report) -> None:
-            delivered.append(report.ply)
-
-        site.host.boards.deliver = deliver
-        row, game = await site.host.session.engine_copy(site.game_id)
-        seat = min(game.to_move())
-        mover = row.user_at(seat)
+        delivered, mover = await _first_move_delivered_to(site)
         other = BOB if mover == ALICE else ALICE
-        answer = await site.client.post(f"/api/games/{site.game_id}/move", headers=site.auth(mover),
-                                        json={"move": game.legal_moves(seat)[0], "ply": 0})
-        assert answer.status == 200
         assert (await site.client.get(f"/api/games/{site.game_id}/view", headers=site.auth(mover))).status == 200
         await asyncio.sleep(0.1)
         assert delivered == []  # the other player's page has not reloaded yet
@@ -427,3 +405,20 @@ async def test_a_player_who_closes_their_page_is_not_waited_for(tmp_path: Path) 
             await asyncio.sleep(0.01)
         assert delivered == [1]
         await sockets[mover].close()
+
+
+async def _first_move_delivered_to(site: Any) -> tuple[list[int], int]:
+    """Record the plies handed to Discord, play the first move from the mover's page; (the record, the mover)."""
+    delivered: list[int] = []
+
+    async def deliver(report: Report) -> None:
+        delivered.append(report.ply)
+
+    site.host.boards.deliver = deliver
+    row, game = await site.host.session.engine_copy(site.game_id)
+    seat = min(game.to_move())
+    mover = row.user_at(seat)
+    answer = await site.client.post(f"/api/games/{site.game_id}/move", headers=site.auth(mover),
+                                    json={"move": game.legal_moves(seat)[0], "ply": 0})
+    assert answer.status == 200
+    return delivered, mover
