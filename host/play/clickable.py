@@ -131,11 +131,9 @@ class Images:
     waited for, not drawn again (``SharedRenders``). An image shows its observation without the viewer's
     ``seat`` (no renderer reads it), so it is drawn from exactly what its key says."""
 
-    def __init__(self, draw: Callable[[dict[str, Any]], bytes], size: int = 64,
-                 paint: Callable[[dict[str, Any]], Awaitable[bytes]] | None = None) -> None:
-        self.draw = draw
-        self.paint = paint or (lambda shown: asyncio.to_thread(self.draw, shown))
-        """Draws off the event loop: the read model's painter (worker processes, host/play/painter.py)."""
+    def __init__(self, paint: Callable[[dict[str, Any]], Awaitable[bytes]], size: int = 64) -> None:
+        self.paint = paint
+        """Draws off the event loop: the read model's painter (worker processes or a thread, host/play/painter.py)."""
         self.shared: SharedRenders[bytes] = SharedRenders(size)
 
     async def image(self, observation: dict[str, Any]) -> bytes:
@@ -164,8 +162,7 @@ class Clickable:
     def __init__(self, boards: Boards, clocks: Clocks | None = None) -> None:
         self.boards = boards
         self.clocks = clocks
-        self.images = Images(lambda observation: self.boards.renderer(observation),
-                             paint=lambda observation: self.boards.painter.draw(observation))
+        self.images = Images(lambda observation: self.boards.painter.draw(observation))
         self.drawn: SharedRenders[tuple[dict[str, Any], dict[str, dict[str, Any]]]] = SharedRenders(ROWS_KEPT * 2)
         """(observation, hotspots) once per (game, version, seat) for all the pages open on a game
         (host/play/shared_renders.py): read-only, shared by every answer. Few: each is a hundred or more small

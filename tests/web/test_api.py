@@ -14,6 +14,7 @@ from aiohttp.test_utils import TestClient, TestServer
 
 from host import outbox
 from host.play.clickable import Images
+from host.play.painter import Painter
 from host.results import Report
 from tests.web.site import ALICE, BOB, CAROL, NOW, SECRET, Site, board_site
 from web import tokens
@@ -323,7 +324,7 @@ async def test_pages_that_see_the_same_share_one_drawing(tmp_path: Path) -> None
         time.sleep(0.05)
         return json.dumps(observation, sort_keys=True).encode()
 
-    images = Images(draw, size=2)
+    images = Images(Painter(draw).draw, size=2)
     same = [{"seat": seat, "board": [1, 2]} for seat in (0, 1, None)]
     pngs = await asyncio.gather(*(images.image(o) for o in same))  # asked for at once: drawn once
     assert len(drawn) == 1 and len(set(pngs)) == 1 and "seat" not in drawn[0]
