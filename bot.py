@@ -98,7 +98,8 @@ class Config:
             sync=sync,
             ai_workers=_number(workers, "AI_WORKERS", int, 1),
             ai_think_delay=_number(delay, "AI_THINK_DELAY", float, 0.0),
-            board_processes=_board_processes(os.environ.get("BOARD_PROCESSES", "").strip()),
+            board_processes=_number(os.environ.get("BOARD_PROCESSES", "").strip(), "BOARD_PROCESSES", int,
+                                    BOARD_PROCESSES, least=0),  # 0: the boards drawn in a thread of the bot
             ai_turn_seconds=parse_turn_seconds(os.environ.get("AI_TURN_SECONDS", "")),
             max_open_challenges=int(os.environ.get("MAX_OPEN_CHALLENGES") or MAX_OPEN_CHALLENGES),
             challenge_days=float(os.environ.get("CHALLENGE_DAYS") or CHALLENGE_TTL / 86400),
@@ -121,26 +122,19 @@ def _database_url(text: str) -> str | None:
     return text
 
 
-def _board_processes(text: str) -> int:
-    """``BOARD_PROCESSES``: 0 (draw in a thread, for a one-core host) or a count of worker processes."""
-    if not text:
-        return BOARD_PROCESSES
-    if not text.isdigit():
-        raise ValueError(f"BOARD_PROCESSES must be a whole number (0: draw in the bot's own thread), not {text!r}")
-    return int(text)
-
-
-def _number(text: str, name: str, kind: type[int] | type[float], default: float) -> Any:
-    """A setting that must be a number (at least 1 for a count, 0 for seconds): a clear message otherwise."""
+def _number(text: str, name: str, kind: type[int] | type[float], default: float, least: int | None = None) -> Any:
+    """A setting that must be a number (a count at least ``least``, default 1; seconds at least 0): a clear
+    message otherwise."""
     if not text:
         return default
     try:
         value = kind(text)
     except ValueError:
         value = None
-    if value is None or value < (1 if kind is int else 0):
-        raise ValueError(f"{name} must be a {'whole number of at least 1' if kind is int else 'number of seconds'},"
-                         f" not {text!r}")
+    floor = (1 if least is None else least) if kind is int else 0
+    if value is None or value < floor:
+        wanted = f"whole number of at least {floor}" if kind is int else "number of seconds"
+        raise ValueError(f"{name} must be a {wanted}, not {text!r}")
     return value
 
 
