@@ -21,9 +21,9 @@ import time
 from pathlib import Path
 
 from bench.common import report, timing
-from bot import Config, ZBot, create_bot
 from host.play import bots
 from tests.fakediscord import FakeDiscord, running_bot
+from zbot import Config, ZBot, create_bot
 
 AI_GAMES = 4
 SAMPLES = 300

@@ -203,13 +203,13 @@ def before_the_move_path_cuts(stages: Stages, encode: Callable[..., Any]) -> lis
 
     import discord
 
-    import bot  # after the encoder's patches (install), so no module holds the encoder from before
+    import zbot  # after the encoder's patches (install), so no module holds the encoder from before
 
-    saved = [(bot, "intents", bot.intents), (render.zrtz, "render", render.zrtz.render),
+    saved = [(zbot, "intents", zbot.intents), (render.zrtz, "render", render.zrtz.render),
              (boards_before, "to_png", boards_before.to_png),
              (data.postgres.PooledConnection, "get_reset_query", data.postgres.PooledConnection.get_reset_query),
              (GameStore, "get", GameStore.get), (data.db, "SqliteDatabase", data.db.SqliteDatabase)]
-    bot.intents = discord.Intents.default  # the message events too
+    zbot.intents = discord.Intents.default  # the message events too
     render.zrtz.render = stages.counted(boards_before.zrtz, "render")
     boards_before.to_png = encode
     data.postgres.PooledConnection.get_reset_query = asyncpg.Connection.get_reset_query  # type: ignore[method-assign]
@@ -280,11 +280,11 @@ def main() -> int:
             profiler.enable()
 
     signal.signal(signal.SIGUSR1, report)
-    import bot  # after the patches, so nothing holds the encoder from before
+    import zbot  # after the patches, so nothing holds the encoder from before
 
     if profiler is not None:
         profiler.enable()
-    return bot.main(sys.argv[1:])
+    return zbot.main(sys.argv[1:])
 
 
 if __name__ == "__main__":

@@ -108,9 +108,9 @@ def random_games(name: str, games: int) -> Tally:
 
 async def reply_times(games: list[str]) -> list[float]:
     """Whole games through the fake Discord by builder presses: the seconds each press took to answer."""
-    from bot import Config, create_bot
     from tests.e2e.builder_driver import Presses, is_builder, open_builder, play_one_move
     from tests.fakediscord import FakeDiscord, running_bot
+    from zbot import Config, create_bot
 
     logging.getLogger("discord").setLevel(logging.CRITICAL)
     stats = Presses()

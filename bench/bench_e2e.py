@@ -11,8 +11,8 @@ import tempfile
 from pathlib import Path
 
 from bench.common import report, timing
-from bot import Config, create_bot
 from tests.fakediscord import FakeDiscord, running_bot
+from zbot import Config, create_bot
 
 
 async def main() -> None:

@@ -12,7 +12,7 @@ from host.play import bots
 from host.results import HostError
 
 if TYPE_CHECKING:
-    from bot import ZBot
+    from zbot import ZBot
 
 AI_CHOICES = [app_commands.Choice(name=level, value=level) for level in bots.LEVELS]
 AI_HELP = "Play against the bot at this level: it takes every seat left open"

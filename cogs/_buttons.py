@@ -26,7 +26,7 @@ from cogs._lobby import lobby_text, post_lobby
 from host.results import HostError, Report
 
 if TYPE_CHECKING:
-    from bot import ZBot
+    from zbot import ZBot
 
 
 async def turn_view(bot: ZBot, report: Report) -> discord.ui.View:

@@ -19,7 +19,7 @@ from host import outbox
 from host.results import Board, Report
 
 if TYPE_CHECKING:
-    from bot import ZBot
+    from zbot import ZBot
 
 log = logging.getLogger(__name__)
 

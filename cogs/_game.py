@@ -39,7 +39,7 @@ from host.play import teaching
 from host.results import GameRow, HostError, Report
 
 if TYPE_CHECKING:
-    from bot import ZBot
+    from zbot import ZBot
 
 
 def offered_options(cls: type[Game], new: app_commands.Command[Any, ..., Any] | None) -> list[Option]:

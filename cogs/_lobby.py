@@ -23,7 +23,7 @@ from host.results import Lobby
 from host.tournaments.texts import thread_name
 
 if TYPE_CHECKING:
-    from bot import ZBot
+    from zbot import ZBot
 
 log = logging.getLogger(__name__)
 

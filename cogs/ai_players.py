@@ -22,7 +22,7 @@ from host.ai_players.turns import Done
 from host.results import GameRow
 
 if TYPE_CHECKING:
-    from bot import ZBot
+    from zbot import ZBot
 
 log = logging.getLogger(__name__)
 

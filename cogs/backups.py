@@ -11,7 +11,7 @@ from cogs._tasks import stop_loop
 from host.backups import DailyBackup
 
 if TYPE_CHECKING:
-    from bot import ZBot
+    from zbot import ZBot
 
 log = logging.getLogger(__name__)
 CHECK_SECONDS = 600.0

@@ -19,7 +19,7 @@ from host.play.builder import StaleBuilder, Step, decode, encode
 from host.results import HostError
 
 if TYPE_CHECKING:
-    from bot import ZBot
+    from zbot import ZBot
 
 log = logging.getLogger(__name__)
 EXPIRED = (10008, 10015, 50027)

@@ -23,7 +23,7 @@ from host.correspondence.service import NOTIFY_MODES, Reminder
 from host.results import HostError
 
 if TYPE_CHECKING:
-    from bot import ZBot
+    from zbot import ZBot
 
 log = logging.getLogger(__name__)
 CLOCK_CHOICES = [app_commands.Choice(name=clocks.parse(c).describe() if c != "none" else "no clock", value=c)

@@ -25,7 +25,7 @@ from host.tournaments.texts import thread_name
 from host.worker import NotYet
 
 if TYPE_CHECKING:
-    from bot import ZBot
+    from zbot import ZBot
 
 log = logging.getLogger(__name__)
 Handler = Callable[[Job], Awaitable[None]]

@@ -18,7 +18,7 @@ from cogs._lobby import LobbyButton
 log = logging.getLogger(__name__)
 
 if TYPE_CHECKING:
-    from bot import ZBot
+    from zbot import ZBot
 
 
 def player_count(players: range) -> str:

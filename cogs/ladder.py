@@ -24,7 +24,7 @@ from host.ladder.service import CLOCKS, MAX_IDLE_DAYS, MAX_REACH
 from host.results import HostError, Report
 
 if TYPE_CHECKING:
-    from bot import ZBot
+    from zbot import ZBot
 
 log = logging.getLogger(__name__)
 GAME_CHOICES = [app_commands.Choice(name=cls.title, value=name) for name, cls in sorted(engines.GAMES.items())]

@@ -19,7 +19,7 @@ from host.ratings.standings import CHART_FILENAME, NameOf
 from host.results import HostError
 
 if TYPE_CHECKING:
-    from bot import ZBot
+    from zbot import ZBot
 
 
 class Ratings(commands.Cog):

@@ -27,7 +27,7 @@ from host.records.replay import ReplayPage
 from host.results import Busy, HostError
 
 if TYPE_CHECKING:
-    from bot import ZBot
+    from zbot import ZBot
 
 NO_PINGS = discord.AllowedMentions.none()
 SOURCE = r"(?P<kind>[gr])(?P<ident>[0-9]+)"

@@ -31,7 +31,7 @@ from host.tournaments.service import Actor, Tournaments
 from host.tournaments.texts import split_lines
 
 if TYPE_CHECKING:
-    from bot import ZBot
+    from zbot import ZBot
 
 log = logging.getLogger(__name__)
 NO_MENTIONS = discord.AllowedMentions.none()

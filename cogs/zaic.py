@@ -8,7 +8,7 @@ from cogs._game import GameCog
 from cogs._new import new_command
 
 if TYPE_CHECKING:
-    from bot import ZBot
+    from zbot import ZBot
 
 
 class ZaicCog(GameCog, group_name="zaic", group_description="Zaic: stack tiles inside a floating 8x8 area"):

@@ -8,7 +8,7 @@ from cogs._game import GameCog
 from cogs._new import new_command
 
 if TYPE_CHECKING:
-    from bot import ZBot
+    from zbot import ZBot
 
 
 class ZarathustraCog(GameCog, group_name="zarathustra", group_description="Zarathustra: sword and shield tiles"):

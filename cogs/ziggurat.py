@@ -11,7 +11,7 @@ from cogs._game import GameCog
 from cogs._new import new_command
 
 if TYPE_CHECKING:
-    from bot import ZBot
+    from zbot import ZBot
 
 
 class ZigguratCog(GameCog, group_name="ziggurat", group_description="Ziggurat: a dice race up the pyramid"):

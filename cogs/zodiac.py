@@ -23,7 +23,7 @@ from host.outbox import Job
 from host.results import HostError, Report
 
 if TYPE_CHECKING:
-    from bot import ZBot
+    from zbot import ZBot
 
 log = logging.getLogger(__name__)
 SECRET_PHASES = {"duel": "your secret pick for the side duel", "king": "your secret king"}

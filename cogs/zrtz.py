@@ -16,7 +16,7 @@ from cogs.records import RecordCommands
 from host import offload
 
 if TYPE_CHECKING:
-    from bot import ZBot
+    from zbot import ZBot
 
 
 class ZrtzCog(GameCog, group_name="zrtz", group_description="ZÈRTZ: marbles on a shrinking board of rings"):

@@ -9,11 +9,11 @@ from pathlib import Path
 import discord
 import pytest
 
-import bot
-from bot import Config, create_bot
+import zbot
 from data import postgres, preflight
 from data.db import Database
 from tests.pg import PgServer
+from zbot import Config, create_bot
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -40,7 +40,7 @@ def test_endpoint_overrides_point_discord_py_elsewhere(monkeypatch: pytest.Monke
     monkeypatch.setattr(discord.http.Route, "BASE", discord.http.Route.BASE)
     monkeypatch.setattr(discord.gateway.DiscordWebSocket, "DEFAULT_GATEWAY",
                         discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY)
-    bot.point_discord_at("http://127.0.0.1:1234/api/v10/", "ws://127.0.0.1:1234/gateway")
+    zbot.point_discord_at("http://127.0.0.1:1234/api/v10/", "ws://127.0.0.1:1234/gateway")
     assert discord.http.Route.BASE == "http://127.0.0.1:1234/api/v10"
     assert str(discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY) == "ws://127.0.0.1:1234/gateway"
 
@@ -108,7 +108,7 @@ async def test_the_postgresql_check_refuses_a_schema_newer_than_this_bot(pg_serv
 
 def test_the_bot_asks_for_no_message_events() -> None:
     """It reads no messages: its own replies and edits must not come back through the gateway to be parsed."""
-    chosen = bot.intents()
+    chosen = zbot.intents()
     assert not chosen.guild_messages and not chosen.dm_messages and not chosen.message_content
     assert chosen.guilds  # threads and channels still arrive
 

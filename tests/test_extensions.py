@@ -16,9 +16,9 @@ import pytest
 from discord import app_commands
 from discord.ext import commands
 
-import bot
 import cogs
-from bot import Config, ZBot, create_bot
+import zbot
+from zbot import Config, ZBot, create_bot
 
 
 def extension_modules() -> set[str]:
@@ -91,7 +91,7 @@ async def test_every_listed_extension_loads_and_registers_every_command(tmp_path
 
 async def test_a_cog_dropped_from_the_list_is_missed(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """The comparison above can fail: without the Zodiac cog the tree lacks ``/zodiac`` and its commands."""
-    monkeypatch.setattr(bot, "EXTENSIONS", tuple(name for name in cogs.EXTENSIONS if name != "cogs.zodiac"))
+    monkeypatch.setattr(zbot, "EXTENSIONS", tuple(name for name in cogs.EXTENSIONS if name != "cogs.zodiac"))
     client = await started(tmp_path)
     try:
         missing = defined_commands(cog_classes(extension_modules()).values()) - tree_commands(client)

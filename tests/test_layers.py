@@ -36,11 +36,15 @@ LAYERS: dict[str, set[str]] = {
     "web": {"host", "engines"},
     "bot.py": {"cogs", "host", "data", "web"},
 }
-"""Which parts each part may import (its own part always). ``bot.py`` is the composition root: it opens the
+"""Which parts each part may import (its own part always). ``bot.py`` is the composition root (the part is
+``bot.py``, which only starts it, and ``zbot.py``, the bot itself): it opens the
 database (``data.db.Database``, the start-up ``data.preflight`` checks, ``data.postgres`` when configured),
 builds the host, loads the cogs and starts the board pages (``web``) when configured; it writes no SQL (the
 scan below covers it) and draws nothing, so it needs neither ``render`` nor ``ai`` (the host owns both) nor
 ``engines``."""
+
+TOP_LEVEL = ("bot", "zbot")
+"""The top-level modules of the part ``bot.py``: the file that starts the bot, and the bot."""
 
 TYPE_ONLY: dict[str, set[str]] = {"cogs": {"bot.py"}}
 """Imports allowed under ``if TYPE_CHECKING:`` only: a cog names the bot's class ``ZBot`` in annotations; at
@@ -51,7 +55,7 @@ DYNAMIC: dict[tuple[str, str], str] = {
         "a game's own renderer, inside render/",
     ("host/offload_child.py", "importlib.import_module(name)"):
         "the offload child preloads the host modules its parent names (host/offload.py PRELOAD)",
-    ("bot.py", "self.load_extension(extension)"):
+    ("zbot.py", "self.load_extension(extension)"):
         "the cogs named in cogs.EXTENSIONS, as discord.py extensions (tests/test_extensions.py checks the list)",
 }
 """Dynamic imports whose name is not a constant, allowed one by one (file, call as written): what they load."""
@@ -92,7 +96,7 @@ class Import:
 def part_of(rel: str) -> str | None:
     """The part a file (``host/service.py``) or module (``host.service``, ``bot``) belongs to."""
     head = rel.replace("\\", "/").split("/")[0].split(".")[0]
-    if head == "bot":
+    if head in TOP_LEVEL:
         return "bot.py"
     return head if head in LAYERS else None
 
@@ -101,7 +105,7 @@ def files(root: Path = ROOT) -> list[Path]:
     """Every module the table covers, under ``root``."""
     found = [path for part in LAYERS if part != "bot.py" and (root / part).is_dir()
              for path in sorted((root / part).rglob("*.py"))]
-    return [*found, root / "bot.py"] if (root / "bot.py").exists() else found
+    return [*found, *(root / f"{name}.py" for name in TOP_LEVEL if (root / f"{name}.py").exists())]
 
 
 def type_checking_nodes(tree: ast.AST) -> set[int]:
@@ -247,7 +251,7 @@ def test_the_table_covers_every_part_and_every_module() -> None:
     assert parts >= set(LAYERS) - {"web"}  # web/ is in the table before it exists
     assert len(covered) > 120
     for path in ROOT.glob("*.py"):
-        assert path.name == "bot.py", f"{path.name}: a top-level module the table does not place"
+        assert path.stem in TOP_LEVEL, f"{path.name}: a top-level module the table does not place"
 
 
 @pytest.mark.parametrize("path", files(), ids=lambda path: path.relative_to(ROOT).as_posix())
@@ -299,7 +303,7 @@ PLANTS = {
     "host/bad.py": "def later():\n    import cogs._delivery\n",
     "host/dyn.py": "import importlib\nname = 'cogs'\nmod = importlib.import_module(name)\n",
     "cogs/bad.py": "from data.store import GameRow\nfrom render import leaderboard\nimport ai\n",
-    "cogs/runtime.py": "from bot import ZBot\n",
+    "cogs/runtime.py": "from zbot import ZBot\n",
     "web/bad.py": "__import__('data.db')\n",
     "bot.py": "import render\nfrom ai import choose\n",
 }
@@ -340,14 +344,14 @@ def test_the_check_fails_on_a_planted_forbidden_import_of_each_kind(tmp_path: Pa
         "cogs/bad.py:1: cogs imports data.store",
         "cogs/bad.py:2: cogs imports render",
         "cogs/bad.py:3: cogs imports ai",
-        "cogs/runtime.py:1: cogs imports bot",
+        "cogs/runtime.py:1: cogs imports zbot",
         "web/bad.py:1: web imports data.db dynamically",
         "bot.py:1: bot.py imports render",
         "bot.py:2: bot.py imports ai",
     ])
     # and what the table allows passes: a cog naming the bot for annotations, host using data
     assert layer_violations("cogs/ok.py", "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n"
-                                          "    from bot import ZBot\nfrom host.results import Report\n") == []
+                                          "    from zbot import ZBot\nfrom host.results import Report\n") == []
     assert layer_violations("host/ok.py", "from data.store import Store\nfrom . import session\n") == []
 
 

@@ -9,9 +9,9 @@ from pathlib import Path
 import pytest
 from discord.ext import commands
 
-from bot import Config, ShardedZBot, ZBot, create_bot
 from host import shards
 from host.shards import Shards, shard_of
+from zbot import Config, ShardedZBot, ZBot, create_bot
 
 ROOT = Path(__file__).resolve().parents[1]
 

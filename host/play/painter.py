@@ -50,7 +50,7 @@ def watch_parent(parent: int) -> None:
     worker holds both ends of its call queue), so without this its workers would wait for calls forever."""
     def watch() -> None:
         while os.getppid() == parent:
-            time.sleep(1.0)
+            time.sleep(0.25)
         os.kill(os.getpid(), signal.SIGTERM)  # the whole worker, at once: its main thread waits on the queue
 
     threading.Thread(target=watch, name="parent-watch", daemon=True).start()

@@ -9,11 +9,11 @@ from pathlib import Path
 
 import pytest
 
-from bot import Config, ZBot, create_bot
 from host import offload
 from tests.fakediscord import FakeDiscord, running_bot
 from tests.fakediscord.fixtures import fake_discord  # noqa: F401 (a fixture)
 from tests.fakediscord.logs import ErrorLogCollector
+from zbot import Config, ZBot, create_bot
 
 BOT_LOGGERS = ("discord", "zgames", "cogs", "host", "data")
 WAIT_S = 30.0

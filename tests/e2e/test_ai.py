@@ -14,10 +14,10 @@ import time
 from pathlib import Path
 
 import engines
-from bot import Config, create_bot
 from host.play import bots
 from tests.e2e.conftest import BotHarness
 from tests.fakediscord import Channel, FakeDiscord, Message, running_bot
+from zbot import Config, create_bot
 
 AI_WAIT = 60.0
 """Seconds to wait for an AI's reply: the first one spawns the worker process (imports engines and ai)."""

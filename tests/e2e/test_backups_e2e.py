@@ -5,10 +5,10 @@ from __future__ import annotations
 import dataclasses
 import sqlite3
 
-from bot import create_bot
 from data import backup
 from tests.e2e.conftest import BotHarness
 from tests.fakediscord import running_bot
+from zbot import create_bot
 
 
 async def test_the_bot_backs_up_its_database_when_backup_dir_is_set(harness: BotHarness) -> None:

@@ -181,10 +181,10 @@ def test_every_game_is_played_whole_here() -> None:
 
 async def test_the_thread_shows_typing_while_the_ai_thinks_and_it_stops_after_its_move(
         fake_discord, tmp_path) -> None:
-    from bot import Config, create_bot
     from host.play import bots
     from tests.e2e.test_ai import AI_WAIT, harness_id, legal_for, played_by, start_ai_game
     from tests.fakediscord import running_bot
+    from zbot import Config, create_bot
 
     fake = fake_discord
     database = tmp_path / "typing.sqlite3"

@@ -12,10 +12,10 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import Any
 
-from bot import ZBot
 from host.correspondence.clocks import DAY
 from tests.conftest import FakeClock
 from tests.e2e.conftest import BotHarness
+from zbot import ZBot
 
 PNG = b"\x89PNG\r\n\x1a\n"
 

@@ -12,11 +12,11 @@ from typing import Any
 import pytest
 
 import engines
-from bot import ZBot
 from engines import CHANCE
 from tests.e2e.conftest import BotHarness
 from tests.e2e.test_platform import PNG, challenge_and_accept, game_title, mover_name
 from tests.fakediscord import Channel
+from zbot import ZBot
 
 
 async def open_game(harness: BotHarness, game: str, options: dict[str, Any],

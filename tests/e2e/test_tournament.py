@@ -18,7 +18,6 @@ from typing import Any
 
 import pytest
 
-from bot import ZBot
 from host.correspondence.clocks import DAY
 from host.results import Busy
 from host.tournaments.service import KINDS as EVENT_KINDS
@@ -26,6 +25,7 @@ from tests.conftest import FakeClock
 from tests.e2e.conftest import BotHarness
 from tests.fakediscord.logs import ErrorLogCollector
 from tests.fakediscord.world import Message
+from zbot import ZBot
 
 PLAYERS = [f"p{i}" for i in range(1, 9)]
 ROUNDS = 3

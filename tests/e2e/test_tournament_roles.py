@@ -7,12 +7,12 @@ bob and carol are plain members, dave holds ``Moderators`` (Manage Server), alic
 
 from __future__ import annotations
 
-from bot import ZBot
 from data import tournaments as repo
 from tests.e2e.conftest import BotHarness
 from tests.fakediscord.logs import ErrorLogCollector
 from tests.fakediscord.records import InteractionRecord
 from tests.fakediscord.roles import MANAGE_GUILD
+from zbot import ZBot
 
 CREATE = {"game": "zaic", "format": "knockout"}
 STATUSES = ("open", "running", "finished", "cancelled")

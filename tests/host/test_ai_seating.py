@@ -6,10 +6,10 @@ from dataclasses import dataclass
 
 import pytest
 
-from bot import Config
 from cogs._ai import seat_users
 from host.play import bots
 from host.results import HostError
+from zbot import Config
 
 ME = 900
 MEDIUM, HARD = bots.user_of("medium"), bots.user_of("hard")
