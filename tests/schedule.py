@@ -23,6 +23,7 @@ LONG: dict[str, float] = {
     "tests/web/test_browser.py::test_a_whole_game_by_clicks_in_two_pages_with_a_spectator[zarathustra]": 28,
     "tests/web/test_browser.py::test_a_whole_game_by_clicks_in_two_pages_with_a_spectator[zaic]": 23,
     "tests/web/test_browser.py::test_a_whole_game_by_clicks_in_two_pages_with_a_spectator[zrtz]": 20,
+    "tests/web/test_browser.py::test_forged_expired_and_other_games_tokens_are_refused": 3,
     "tests/e2e/test_crash_outbox.py::test_sigkill_in_every_window": 39,
     "tests/e2e/test_crash_outbox.py::test_a_crash_after_a_move_in_its_thread": 19,
     "tests/e2e/test_builder.py::test_a_whole_game_by_builder_presses_only[zodiac-2p]": 36,
@@ -47,6 +48,14 @@ LONG: dict[str, float] = {
 }
 """Test id prefix -> seconds it took in an idle ``make test`` (pytest --durations, 4 workers on 2 cores)."""
 
+TOGETHER = ("tests/web/test_browser.py",)
+"""Modules whose long tests share one slice: they share a module-scoped world (a bot process and a Chromium),
+which every worker running one of them would start again (20 s of set-up on a loaded machine)."""
+
+
+def module_of(nodeid: str) -> str:
+    return nodeid.split("::", 1)[0]
+
 
 def weight(nodeid: str) -> float:
     """The measured seconds of the first ``LONG`` prefix ``nodeid`` starts with; 0 for the rest."""
@@ -70,9 +79,14 @@ def long_first(items: Sequence[T], ids: Sequence[str], workers: int) -> list[T]:
     long = sorted((i for i, nodeid in enumerate(ids) if weight(nodeid) > 0), key=lambda i: -weight(ids[i]))
     heads: list[list[int]] = [[] for _ in range(workers)]
     loads = [0.0] * workers
+    placed: dict[str, int] = {}
     for i in long:
         open_slices = [w for w in range(workers) if len(heads[w]) < sizes[w]]
         w = min(open_slices, key=lambda k: loads[k])
+        module = module_of(ids[i])
+        if module in TOGETHER:
+            w = placed.get(module, w) if placed.get(module, w) in open_slices else w
+            placed.setdefault(module, w)
         heads[w].append(i)
         loads[w] += weight(ids[i])
     chosen = set(long)

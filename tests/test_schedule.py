@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 
-from tests.schedule import LONG, long_first, slice_sizes, weight
+from tests.schedule import LONG, TOGETHER, long_first, module_of, slice_sizes, weight
 
 
 def test_slices_are_the_sizes_worksteal_sends() -> None:
@@ -35,3 +35,16 @@ def test_every_test_stays_once_and_each_slice_starts_with_its_long_tests() -> No
 def test_one_process_keeps_the_collected_order() -> None:
     ids = [f"{prefix}" for prefix in LONG][::-1]
     assert long_first(ids, ids, 1) == ids
+
+
+def test_the_long_tests_of_a_shared_world_run_on_one_worker() -> None:
+    ids = [f"tests/x/test_{k}.py::test_{k}" for k in range(400)] + list(LONG)
+    random.Random(5).shuffle(ids)
+    for workers in (2, 3, 4):
+        order = long_first(ids, ids, workers)
+        start, holders = 0, set()
+        for w, size in enumerate(slice_sizes(len(ids), workers)):
+            if any(module_of(i) in TOGETHER for i in order[start:start + size]):
+                holders.add(w)
+            start += size
+        assert len(holders) == 1, holders

@@ -40,12 +40,8 @@ SHORT = {"zarathustra": ({"board": 5}, "5m"), "zaic": ({}, "10m+5s"), "zrtz": ({
 page to count down."""
 SHOTS = os.environ.get("WEB_SHOTS")
 LIMIT_MS = 1000.0
-"""A move reaches the other player's page, and a typed move every page, within a second."""
-SLOW_SHARE, SLOW_MS = 0.05, 2000.0
-"""Under the whole suite's load (4 workers on 2 cores beside Chromium and the bot) a move now and then waits
-for a core: one in 20 may take longer, never 2 s. Run alone, and with four CPU burners beside it, every move
-stays under the second (docs/web-board.md); in full runs of the suite one move of ~165 took 1.06-1.35 s,
-early in the suite (session 9), with the push quick and the view or the image late."""
+"""A move reaches the other player's page, and a typed move every page, within a second: every move (the bot
+runs in a session of its own, tests/web/bot_pages.py says why)."""
 USERS = ("alice", "bob", "carol")
 """Two players and a spectator."""
 COMMAND_TURN = 5
@@ -393,9 +389,8 @@ def test_a_whole_game_by_clicks_in_two_pages_with_a_spectator(world: BotWorld, t
           f"{max(played.latencies):.0f} ms, the last move {played.latencies[-1]:.0f} ms; typed to all three pages "
           f"{played.by_command_ms:.0f} ms", *played.slow,
           sep="\n  ")
-    slow = [ms for ms in played.latencies if ms >= LIMIT_MS]
-    assert len(slow) <= SLOW_SHARE * len(played.latencies) and max(played.latencies) < SLOW_MS, played.slow
-    assert played.by_command_ms < SLOW_MS, played.by_command_ms
+    assert max(played.latencies) < LIMIT_MS, played.slow
+    assert played.by_command_ms < LIMIT_MS, played.by_command_ms
     assert world.errors()[errors:] == []
 
 
