@@ -1,6 +1,6 @@
 """Discord cogs, thin: each parses an interaction, calls the host and sends what it returns.
 
-``EXTENSIONS`` is every extension ``bot.py`` loads, by name: a new cog is loaded once it is listed here
+``EXTENSIONS`` is every extension ``zbot.py`` loads, by name: a new cog is loaded once it is listed here
 (tests/test_extensions.py fails on a module with a ``setup`` that is not). Modules starting with ``_`` are
 helpers the cogs share, never loaded on their own.
 """

@@ -1,7 +1,7 @@
 """The live board page from Discord: **Open board** (a private link for the browser) and **Play on the board**
 (the Activity, launched in the game's thread), and ``/<game> play``.
 
-The cogs never import ``web``: bot.py hands the host a link maker (``host.boards.board_link``) and says whether
+The cogs never import ``web``: zbot.py hands the host a link maker (``host.boards.board_link``) and says whether
 the Activity can sign players in (``host.boards.activity``). Without the board pages neither button is shown,
 and an older button or the command answers privately why.
 """

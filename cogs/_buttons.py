@@ -40,7 +40,7 @@ async def turn_view(bot: ZBot, report: Report) -> discord.ui.View:
     view = discord.ui.View(timeout=None)
     if report.outcome is None and report.can_build:
         view.add_item(OpenBuilder(report.row.id))
-    boards = bot.host.boards  # the board page's buttons, when bot.py serves it (WEB_PORT)
+    boards = bot.host.boards  # the board page's buttons, when zbot.py serves it (WEB_PORT)
     for item in page_buttons(boards.board_link is not None, boards.activity, report.row.id, report.outcome is None):
         view.add_item(item)
     if report.outcome is not None:

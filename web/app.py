@@ -66,7 +66,7 @@ class WebConfig:
     discord_api: str = DISCORD_API
     """``DISCORD_API_BASE``: where the OAuth2 code is exchanged and ``/users/@me`` read (the tests' fake)."""
     bot_token: str = field(default="", repr=False)
-    """The bot's token (``DISCORD_TOKEN``, passed by bot.py): asks Discord where an Activity instance runs."""
+    """The bot's token (``DISCORD_TOKEN``, passed by zbot.py): asks Discord where an Activity instance runs."""
 
     @property
     def activity_ready(self) -> bool:

@@ -39,13 +39,13 @@ class Boards:
         self.display_name: Callable[[int], str | None] | None = None
         """Set by the Discord side: a user's display name, put on the board images beside the colours."""
         self.board_link: Callable[[int, int], str] | None = None
-        """Set by bot.py when the board pages are served (``WEB_PORT``): ``(user, game_id)`` -> a signed,
+        """Set by zbot.py when the board pages are served (``WEB_PORT``): ``(user, game_id)`` -> a signed,
         short-lived **Open board** link. ``None``: no board pages, so no button offers one."""
         self.activity = False
-        """Set by bot.py when the Discord Activity can sign its players in (the pages are served and the
+        """Set by zbot.py when the Discord Activity can sign its players in (the pages are served and the
         application's OAuth2 secret is configured): **Play on the board** then launches it."""
         self.deliver: Callable[[Report], Awaitable[None]] | None = None
-        """Set by bot.py when the board pages are served: puts a report made outside Discord (a board page's move)
+        """Set by zbot.py when the board pages are served: puts a report made outside Discord (a board page's move)
         in the game's thread now, as a command's is. ``None``: the outbox's dispatcher posts it after its grace."""
         self.shared_image: Callable[[dict[str, Any]], Awaitable[bytes]] | None = None
         """Wired by host/app.py to the clickable board's image cache (host/play/clickable.py): a report's board
