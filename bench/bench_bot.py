@@ -5,8 +5,9 @@
 Production never runs this module. ``BENCH_PNG=old`` puts back the move path as it was before issue 24's
 cuts: the boards' encoder (Pillow, compression level 3, its per-row filter search), ZÈRTZ boards painted part by
 part instead of from cached layers (``bench/boards_before.py``), asyncpg's reset statement on every pool release,
-a game read in two statements, the gateway's message events (each reply and edit parsed again) and boards
-drawn in a thread of the bot; ``new`` (the default) keeps today's code
+a game read in two statements (three from its thread), a board shown in a transaction of six round trips, the
+gateway's message events (each reply and edit parsed again) and boards drawn in a thread of the bot; ``new``
+(the default) keeps today's code
 (boards drawn in worker processes, host/play/painter.py); ``newt`` is that with the boards drawn in a thread as
 before (the painter's share of the difference); ``new1`` is ``newt`` with ``to_png`` at zlib level 1 (a
 candidate: faster, larger files; in a thread so the level applies).
@@ -181,9 +182,10 @@ def install(encoder: str) -> tuple[Stages, Callable[[], None]]:
 def before_the_move_path_cuts(stages: Stages, encode: Callable[..., Any]) -> list[tuple[Any, str, Any]]:
     """The old side as the move path was before issue 24's cuts, besides the encoder: ZÈRTZ boards painted part
     by part (``bench/boards_before.py``), asyncpg's reset statement on every pool release, a game read as
-    two statements (the game, then its seats), SQLite's writer on aiosqlite's thread, a trip per statement
-    (``bench/sqlite_before.py``), the gateway's message events (``bot.intents``) and, from ``install``, the
-    boards drawn in a thread. Returns what was replaced, for ``restore``."""
+    two statements (the game, then its seats; from its thread, its id first), the board shown as a transaction
+    of several statements on PostgreSQL too (``BoardPosts._shown``), SQLite's writer on aiosqlite's thread, a
+    trip per statement (``bench/sqlite_before.py``), the gateway's message events (``bot.intents``) and, from
+    ``install``, the boards drawn in a thread. Returns what was replaced, for ``restore``."""
     import asyncpg
 
     import data.db
@@ -191,6 +193,7 @@ def before_the_move_path_cuts(stages: Stages, encode: Callable[..., Any]) -> lis
     import render.zrtz
     from bench import boards_before
     from bench.sqlite_before import SqliteDatabaseBefore
+    from data.boards import BoardPosts
     from data.store import GameStore, Seat, row_to_game
 
     async def get(self: GameStore, game_id: int) -> Any:
@@ -201,6 +204,11 @@ def before_the_move_path_cuts(stages: Stages, encode: Callable[..., Any]) -> lis
             "SELECT seat, user_id, accepted, team FROM seats WHERE game_id = ? ORDER BY seat", (game_id,))
         return row_to_game(row, [Seat(r["seat"], r["user_id"], bool(r["accepted"]), r["team"]) for r in seat_rows])
 
+    async def find_by_thread(self: GameStore, thread_id: int) -> Any:
+        row = await self.db.fetchone("SELECT id FROM games WHERE thread_id = ? ORDER BY id DESC LIMIT 1",
+                                     (thread_id,))
+        return await self.get(row["id"]) if row else None
+
     import discord
 
     import bot  # after the encoder's patches (install), so no module holds the encoder from before
@@ -208,12 +216,16 @@ def before_the_move_path_cuts(stages: Stages, encode: Callable[..., Any]) -> lis
     saved = [(bot, "intents", bot.intents), (render.zrtz, "render", render.zrtz.render),
              (boards_before, "to_png", boards_before.to_png),
              (data.postgres.PooledConnection, "get_reset_query", data.postgres.PooledConnection.get_reset_query),
-             (GameStore, "get", GameStore.get), (data.db, "SqliteDatabase", data.db.SqliteDatabase)]
+             (GameStore, "get", GameStore.get), (GameStore, "find_by_thread", GameStore.find_by_thread),
+             (BoardPosts, "_shown_at_once", BoardPosts._shown_at_once),
+             (data.db, "SqliteDatabase", data.db.SqliteDatabase)]
     bot.intents = discord.Intents.default  # the message events too
     render.zrtz.render = stages.counted(boards_before.zrtz, "render")
     boards_before.to_png = encode
     data.postgres.PooledConnection.get_reset_query = asyncpg.Connection.get_reset_query  # type: ignore[method-assign]
     GameStore.get = get  # type: ignore[method-assign]
+    GameStore.find_by_thread = find_by_thread  # type: ignore[method-assign]
+    BoardPosts._shown_at_once = BoardPosts._shown  # type: ignore[method-assign]
     data.db.SqliteDatabase = SqliteDatabaseBefore  # type: ignore[misc, assignment]
     return saved
 

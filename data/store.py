@@ -163,10 +163,14 @@ class GameStore:
     async def get(self, game_id: int) -> GameRow | None:
         """The game and its seats in one statement (every command reads it: on PostgreSQL a round trip less,
         and the seats come from the same snapshot as the game)."""
+        return await self._one("g.id = ?", (game_id,))
+
+    async def _one(self, which: str, params: Sequence[Any]) -> GameRow | None:
+        """The game ``which`` (a condition on ``g``) picks, with its seats, in one statement."""
         rows = await self.db.fetchall(
             "SELECT g.*, s.seat AS seat_no, s.user_id AS seat_user, s.accepted AS seat_accepted,"
-            " s.team AS seat_team FROM games g LEFT JOIN seats s ON s.game_id = g.id WHERE g.id = ?"
-            " ORDER BY s.seat", (game_id,))
+            f" s.team AS seat_team FROM games g LEFT JOIN seats s ON s.game_id = g.id WHERE {which}"
+            " ORDER BY s.seat", params)
         if not rows:
             return None
         seats = [Seat(r["seat_no"], r["seat_user"], bool(r["seat_accepted"]), r["seat_team"])
@@ -246,9 +250,10 @@ class GameStore:
                                " ELSE ? END WHERE id = ?", (until, until, until, until, game_id))
 
     async def find_by_thread(self, thread_id: int) -> GameRow | None:
-        row = await self.db.fetchone("SELECT id FROM games WHERE thread_id = ? ORDER BY id DESC LIMIT 1",
-                                     (thread_id,))  # a match's games share a thread: the newest is meant
-        return await self.get(row["id"]) if row else None
+        """The thread's game with its seats, in one statement (every command in a thread starts here: on
+        PostgreSQL one round trip, not two). A match's games share a thread: the newest is meant."""
+        return await self._one("g.id = (SELECT id FROM games WHERE thread_id = ? ORDER BY id DESC LIMIT 1)",
+                               (thread_id,))
 
     async def games_of(self, user_id: int, statuses: Sequence[str], guild_id: int | None = None,
                        game: str | None = None, limit: int | None = None, offset: int = 0) -> list[GameRow]:

@@ -97,6 +97,39 @@ async def test_a_row_held_by_another_writer_makes_a_write_busy_within_2_seconds(
         await db.close()
 
 
+async def test_a_single_write_is_one_round_trip_and_busy_on_the_same_terms_as_a_transaction(url: str) -> None:
+    """``Database.write`` sends its statement alone (no ``BEGIN``/``COMMIT``: the server's own transaction makes
+    it atomic), and a row held by another writer makes it ``Busy`` within the lock timeout, as a transaction."""
+    db = await PostgresDatabase.connect(url, pool_size=1)
+    other = await asyncpg.connect(url)
+    try:
+        game_id = await make_game(GameStore(db))
+        pid = (await db.fetchall("SELECT pg_backend_pid()"))[0][0]
+        rows = await db.write("UPDATE games SET updated_at = ? WHERE id = ? RETURNING id", (7.0, game_id))
+        assert [r["id"] for r in rows] == [game_id]
+        await asyncio.sleep(0.05)
+        stats = await other.fetchrow("SELECT query, xact_start FROM pg_stat_activity WHERE pid = $1", pid)
+        assert stats["query"] == "UPDATE games SET updated_at = $1 WHERE id = $2 RETURNING id", "no COMMIT after it"
+        assert stats["xact_start"] is None, "no transaction left open"
+        with pytest.raises(asyncpg.UniqueViolationError):  # a failing part undoes the whole statement
+            await db.write("WITH moved AS (UPDATE games SET updated_at = ? WHERE id = ?)"
+                           " INSERT INTO seats (game_id, seat, user_id, team, accepted) VALUES (?, 0, 1, 0, 1)",
+                           (8.0, game_id, game_id))
+        await other.execute("BEGIN")
+        await other.execute("UPDATE games SET version = version WHERE id = $1", game_id)
+        started = time.monotonic()
+        with pytest.raises(Busy):
+            await db.write("UPDATE games SET updated_at = ? WHERE id = ?", (9.0, game_id))
+        assert time.monotonic() - started < 2.0
+        await other.execute("ROLLBACK")
+        assert (await db.fetchone("SELECT updated_at FROM games WHERE id = ?", (game_id,)))[0] == 7.0
+        await db.write("UPDATE games SET updated_at = ? WHERE id = ?", (9.0, game_id))  # the connection is back
+        assert (await db.fetchone("SELECT updated_at FROM games WHERE id = ?", (game_id,)))[0] == 9.0
+    finally:
+        await other.close()
+        await db.close()
+
+
 async def test_lock_serializes_transactions_on_a_key_and_waits_past_the_timeout_are_busy(url: str) -> None:
     db = await Database.open(url)
     try:

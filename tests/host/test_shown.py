@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import pytest
 
-from data import jobs
 from data.jobs import JobQueue
 from host.app import Host
 from host.play import bots
@@ -59,15 +58,23 @@ async def test_shown_records_the_board_marks_its_job_done_and_hurries_the_ai_at_
     assert last is not None and last.message_id == 101
 
 
-async def test_shown_is_one_transaction(host: Host, monkeypatch: pytest.MonkeyPatch) -> None:
+JOBS_FAIL = {
+    "sqlite": ["CREATE TRIGGER jobs_fail BEFORE UPDATE ON jobs BEGIN SELECT RAISE(ABORT, 'the disk went away'); END"],
+    "postgres": ["CREATE FUNCTION jobs_fail() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN"
+                 " RAISE EXCEPTION 'the disk went away'; END $$",
+                 "CREATE TRIGGER jobs_fail BEFORE UPDATE ON jobs FOR EACH ROW EXECUTE FUNCTION jobs_fail()"]}
+"""A real failure in the database: any change to a job fails, after the live board was written (on PostgreSQL
+``shown`` is one statement, so a failure there has to come from the server)."""
+
+
+async def test_shown_is_one_transaction(host: Host) -> None:
     game_id = await started_game(host)
     report = await played(host, game_id)
+    async with host.db.transaction() as tx:
+        for sql in JOBS_FAIL[host.db.dialect]:
+            await tx.execute(sql)
 
-    async def broken(*args: object) -> int:
-        raise RuntimeError("the database went away")
-
-    monkeypatch.setattr(jobs, "hurry", broken)
-    with pytest.raises(RuntimeError):
+    with pytest.raises(Exception, match="the disk went away"):
         await host.turns.shown(report, 5, 100)
     assert await host.boards.last_board(game_id) is None and report.owed in await owed_keys(host), \
         "nothing of it stayed"
