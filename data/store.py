@@ -7,7 +7,7 @@ from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from data.db import Database, Row, StaleVersion, Tx
+from data.db import Database, Params, Row, StaleVersion, Tx
 
 
 @dataclass
@@ -209,17 +209,14 @@ class GameStore:
         encoded = {k: json.dumps(v) if k in ("options", "settings", "result", "draw_offers") and v is not None
                    else int(v) if isinstance(v, bool) else v for k, v in changes.items()}
         columns = "".join(f", {name} = ?" for name in encoded)
+        update = f"UPDATE games SET version = version + 1, updated_at = ?{columns} WHERE id = ? AND version = ?"
+        moves = [(row.id, first_ply + i, seat, text, now) for i, (seat, text) in enumerate(new_moves)]
+        params = (now, *encoded.values(), row.id, row.version)
         async with self.db.transaction() as conn:
-            changed = await conn.execute(
-                f"UPDATE games SET version = version + 1, updated_at = ?{columns} WHERE id = ? AND version = ?",
-                (now, *encoded.values(), row.id, row.version),
-            )
+            checked = self._checked_at_once if conn.dialect == "postgres" and moves else self._checked
+            changed = await checked(conn, update, params, moves)
             if changed != 1:
                 raise StaleVersion(row.id)
-            await conn.executemany(
-                "INSERT INTO moves (game_id, ply, seat, text, at) VALUES (?, ?, ?, ?, ?)",
-                [(row.id, first_ply + i, seat, text, now) for i, (seat, text) in enumerate(new_moves)],
-            )
             if seats is not None:
                 await conn.execute("DELETE FROM seats WHERE game_id = ?", (row.id,))
                 await conn.executemany(
@@ -235,6 +232,26 @@ class GameStore:
         row.version += 1
         row.updated_at = now
         return row.version
+
+    @staticmethod
+    async def _checked(conn: Tx, update: str, params: Params, moves: list[tuple[Any, ...]]) -> int:
+        """The version-checked ``update``, then the moves appended if it held: the rows it changed (1, or 0 when
+        someone was first)."""
+        changed = await conn.execute(update, params)
+        if changed == 1:
+            await conn.executemany("INSERT INTO moves (game_id, ply, seat, text, at) VALUES (?, ?, ?, ?, ?)", moves)
+        return changed
+
+    @staticmethod
+    async def _checked_at_once(conn: Tx, update: str, params: Params, moves: list[tuple[Any, ...]]) -> int:
+        """``_checked`` on PostgreSQL in one round trip instead of two: the moves are inserted from the
+        ``update``'s returned row, so none goes in when the version check found no row."""
+        found = await conn.fetchone(
+            f"WITH changed AS ({update} RETURNING id), added AS (INSERT INTO moves (game_id, ply, seat, text, at)"
+            " SELECT changed.id, m.ply, m.seat, m.text, m.at FROM changed, unnest(?::integer[], ?::integer[],"
+            " ?::text[], ?::double precision[]) AS m (ply, seat, text, at)) SELECT COUNT(*) FROM changed",
+            (*params, *([move[k] for move in moves] for k in (1, 2, 3, 4))))  # ply, seat, text, at
+        return int(found[0]) if found is not None else 0
 
     async def set_links(self, game_id: int, thread_id: int | None, message_id: int | None) -> None:
         """The game's thread and challenge message: Discord bookkeeping outside the versioned game state."""

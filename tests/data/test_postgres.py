@@ -76,6 +76,28 @@ async def test_two_processes_moving_in_one_game_at_once_apply_exactly_one_move(u
         await second_db.close()
 
 
+async def test_moves_go_in_with_their_version_check_in_one_statement_and_never_without_it(url: str) -> None:
+    """On PostgreSQL the version-checked UPDATE and the moves it appends are one statement: every move lands,
+    numbered from ``first_ply``, with the write's time; a stale version writes none of them."""
+    db = await Database.open(url)
+    try:
+        store = GameStore(db)
+        game_id = await make_game(store)
+        row = await store.get(game_id)
+        assert row is not None
+        stale = await store.get(game_id)
+        assert await store.update(row, now=6.5, new_moves=[(0, "take 1"), (-1, "roll 3"), (1, "take 2 'x'")]) == 1
+        with pytest.raises(StaleVersion):
+            await store.update(stale, now=7.0, new_moves=[(0, "take 3")], first_ply=3)
+        moves = await store.moves(game_id)
+        assert [(m.ply, m.seat, m.text, m.at) for m in moves] == [
+            (0, 0, "take 1", 6.5), (1, -1, "roll 3", 6.5), (2, 1, "take 2 'x'", 6.5)]
+        assert await store.update(row, now=8.0, new_moves=[(0, "take 3")], first_ply=3) == 2
+        assert [m.ply for m in await store.moves(game_id)] == [0, 1, 2, 3]
+    finally:
+        await db.close()
+
+
 async def test_a_row_held_by_another_writer_makes_a_write_busy_within_2_seconds(url: str) -> None:
     db = await Database.open(url)
     other = await asyncpg.connect(url)

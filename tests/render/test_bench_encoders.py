@@ -18,6 +18,7 @@ from bench.bench_bot import install
 from data.boards import BoardPosts
 from data.postgres import PooledConnection
 from data.store import GameStore
+from host.play.turns import Turns
 from tests.render.positions import positions
 from tests.render.test_png import captured, pillow_png
 
@@ -50,7 +51,8 @@ def test_old_is_pillow_level_3_and_new_is_to_png_with_the_same_pixels() -> None:
 def test_restore_puts_every_module_back() -> None:
     def now() -> tuple[Any, ...]:
         return (common.to_png, render.zrtz.to_png, render.zrtz.render, boards_before.to_png, GameStore.get,
-                GameStore.find_by_thread, BoardPosts._shown_at_once, PooledConnection.get_reset_query,
+                GameStore.find_by_thread, GameStore.__dict__["_checked_at_once"], BoardPosts._shown_at_once,
+                Turns.play, PooledConnection.get_reset_query,
                 asyncpg.Connection.execute)
 
     before = now()
