@@ -73,11 +73,11 @@ class BoardPosts:
             " done AS (UPDATE jobs SET done_at = ?, lease_owner = NULL, lease_until = NULL"
             " WHERE dedupe = ? AND done_at IS NULL),"
             " hurried AS (UPDATE jobs SET due_at = ? WHERE game_id = ? AND done_at IS NULL AND due_at > ?"
-            " AND kind = ANY(?::text[]) AND dedupe IS DISTINCT FROM ? RETURNING 1)"
+            " AND kind = ANY(?::text[]) AND (CAST(? AS text) IS NULL OR dedupe IS DISTINCT FROM ?) RETURNING 1)"
             " SELECT p.channel_id, p.message_id, p.ply, (SELECT COUNT(*) FROM hurried) AS hurried"
             " FROM (SELECT 1) AS one LEFT JOIN previous p ON TRUE",
             (post.game_id, post.game_id, post.channel_id, post.message_id, post.ply, now, now, done_key, now,
-             post.game_id, now, list(hurry), done_key))
+             post.game_id, now, list(hurry), done_key, done_key))
         found = rows[0]
         previous = (BoardPost(post.game_id, found["channel_id"], found["message_id"], found["ply"])
                     if found["ply"] is not None else None)
