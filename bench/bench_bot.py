@@ -2,14 +2,15 @@
 
     BENCH_PNG=old .venv/bin/python -m bench.bench_bot --sync     (bench/bench_moves_images.py starts it)
 
-Production never runs this module. ``BENCH_PNG=old`` puts back the move path as it was before issue 24's
-cuts: the boards' encoder (Pillow, compression level 3, its per-row filter search), ZÈRTZ boards painted part by
-part instead of from cached layers (``bench/boards_before.py``), asyncpg's reset statement on every pool release,
-a game read in two statements, the gateway's message events (each reply and edit parsed again) and boards
-drawn in a thread of the bot; ``new`` (the default) keeps today's code
-(boards drawn in worker processes, host/play/painter.py); ``newt`` is that with the boards drawn in a thread as
-before (the painter's share of the difference); ``new1`` is ``newt`` with ``to_png`` at zlib level 1 (a
-candidate: faster, larger files; in a thread so the level applies).
+Production never runs this module. ``BENCH_PNG=old`` puts back the move path as it was before issue 24's cuts: the
+boards' encoder (Pillow, compression level 3, its per-row filter search), ZÈRTZ boards painted part by part instead
+of from cached layers (``bench/boards_before.py``), asyncpg's reset statement on every pool release, a game read in
+two statements (three from its thread; a move read it again), a move's version check and its moves two statements, a
+board shown in a transaction of six round trips, the gateway's message events (each reply and edit parsed again) and
+boards drawn in a thread of the bot; ``new`` (the default) keeps today's code (boards drawn in worker processes,
+host/play/painter.py); ``newt`` is that with the boards drawn in a thread as before (the painter's share of the
+difference); ``new1`` is ``newt`` with ``to_png`` at zlib level 1 (a candidate: faster, larger files; in a thread so
+the level applies).
 Either way every board drawn is counted: the renderers and the encoder are wrapped to add up their own
 thread's CPU time, and on SIGUSR1 the process writes one ``bench-stages`` line of JSON to stderr (renders,
 CPU of drawing and of encoding, the process's own CPU), so a bench can split a move's cost by stage. Boards
@@ -179,11 +180,13 @@ def install(encoder: str) -> tuple[Stages, Callable[[], None]]:
 
 
 def before_the_move_path_cuts(stages: Stages, encode: Callable[..., Any]) -> list[tuple[Any, str, Any]]:
-    """The old side as the move path was before issue 24's cuts, besides the encoder: ZÈRTZ boards painted part
-    by part (``bench/boards_before.py``), asyncpg's reset statement on every pool release, a game read as
-    two statements (the game, then its seats), SQLite's writer on aiosqlite's thread, a trip per statement
-    (``bench/sqlite_before.py``), the gateway's message events (``bot.intents``) and, from ``install``, the
-    boards drawn in a thread. Returns what was replaced, for ``restore``."""
+    """The old side as the move path was before issue 24's cuts, besides the encoder: ZÈRTZ boards painted part by
+    part (``bench/boards_before.py``), asyncpg's reset statement on every pool release, a game read as two
+    statements (the game, then its seats; from its thread, its id first) and read again by the move, the board shown
+    as a transaction of several statements on PostgreSQL too (``BoardPosts._shown``), the moves appended apart from
+    their version check (``GameStore._checked``), SQLite's writer on aiosqlite's thread, a trip per statement
+    (``bench/sqlite_before.py``), the gateway's message events (``zbot.intents``) and, from ``install``, the boards
+    drawn in a thread. Returns what was replaced, for ``restore``."""
     import asyncpg
 
     import data.db
@@ -191,7 +194,9 @@ def before_the_move_path_cuts(stages: Stages, encode: Callable[..., Any]) -> lis
     import render.zrtz
     from bench import boards_before
     from bench.sqlite_before import SqliteDatabaseBefore
+    from data.boards import BoardPosts
     from data.store import GameStore, Seat, row_to_game
+    from host.play.turns import Turns
 
     async def get(self: GameStore, game_id: int) -> Any:
         row = await self.db.fetchone("SELECT * FROM games WHERE id = ?", (game_id,))
@@ -201,6 +206,17 @@ def before_the_move_path_cuts(stages: Stages, encode: Callable[..., Any]) -> lis
             "SELECT seat, user_id, accepted, team FROM seats WHERE game_id = ? ORDER BY seat", (game_id,))
         return row_to_game(row, [Seat(r["seat"], r["user_id"], bool(r["accepted"]), r["team"]) for r in seat_rows])
 
+    play = Turns.play
+
+    async def play_reading_again(self: Turns, game_id: int, user: int, text: str, *,
+                                 expected_ply: int | None = None, row: Any = None) -> Any:
+        return await play(self, game_id, user, text, expected_ply=expected_ply)  # the command's row not kept
+
+    async def find_by_thread(self: GameStore, thread_id: int) -> Any:
+        row = await self.db.fetchone("SELECT id FROM games WHERE thread_id = ? ORDER BY id DESC LIMIT 1",
+                                     (thread_id,))
+        return await self.get(row["id"]) if row else None
+
     import discord
 
     import zbot  # after the encoder's patches (install), so no module holds the encoder from before
@@ -208,12 +224,20 @@ def before_the_move_path_cuts(stages: Stages, encode: Callable[..., Any]) -> lis
     saved = [(zbot, "intents", zbot.intents), (render.zrtz, "render", render.zrtz.render),
              (boards_before, "to_png", boards_before.to_png),
              (data.postgres.PooledConnection, "get_reset_query", data.postgres.PooledConnection.get_reset_query),
-             (GameStore, "get", GameStore.get), (data.db, "SqliteDatabase", data.db.SqliteDatabase)]
+             (GameStore, "get", GameStore.get), (GameStore, "find_by_thread", GameStore.find_by_thread),
+             (BoardPosts, "_shown_at_once", BoardPosts._shown_at_once),
+             (GameStore, "_checked_at_once", GameStore.__dict__["_checked_at_once"]),  # a staticmethod
+             (Turns, "play", Turns.play),
+             (data.db, "SqliteDatabase", data.db.SqliteDatabase)]
     zbot.intents = discord.Intents.default  # the message events too
     render.zrtz.render = stages.counted(boards_before.zrtz, "render")
     boards_before.to_png = encode
     data.postgres.PooledConnection.get_reset_query = asyncpg.Connection.get_reset_query  # type: ignore[method-assign]
     GameStore.get = get  # type: ignore[method-assign]
+    GameStore.find_by_thread = find_by_thread  # type: ignore[method-assign]
+    BoardPosts._shown_at_once = BoardPosts._shown  # type: ignore[method-assign]
+    GameStore._checked_at_once = GameStore.__dict__["_checked"]  # type: ignore[method-assign]
+    Turns.play = play_reading_again  # type: ignore[method-assign]
     data.db.SqliteDatabase = SqliteDatabaseBefore  # type: ignore[misc, assignment]
     return saved
 

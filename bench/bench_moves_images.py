@@ -170,7 +170,8 @@ class Phase:
         per = max(self.played, 1)
         return (f"{self.backend:<10} {self.encoder:<4} {self.round:>2} {self.played / self.seconds:>8.1f}"
                 f" {percentile(ms, 50):>7.0f} {percentile(ms, 95):>7.0f} {self.load:>5.2f}"
-                f" {self.cpu['bot'] * 1000 / per:>7.1f} {self.cpu['draw'] * 1000 / per:>6.1f}"
+                f" {self.cpu['bot'] * 1000 / per:>7.1f} {self.cpu['bot_process'] * 1000 / per:>6.1f}"
+                f" {self.cpu['draw'] * 1000 / per:>6.1f}"
                 f" {self.cpu['encode'] * 1000 / per:>6.1f} {self.cpu['bench'] * 1000 / per:>6.1f}"
                 f" {self.cpu['postgres'] * 1000 / per:>5.1f} {self.renders / per:>5.2f}"
                 f" {self.cpu['statements'] / per:>5.1f}"
@@ -178,9 +179,11 @@ class Phase:
 
 
 HEADER = (f"{'backend':<10} {'enc':<4} {'r':>2} {'moves/s':>8} {'p50 ms':>7} {'p95 ms':>7} {'load':>5}"
-          f" {'bot ms':>7} {'draw':>6} {'encode':>6} {'fake':>6} {'pg':>5} {'boards':>5} {'sql':>5} {'cores':>5}")
+          f" {'bot ms':>7} {'main':>6} {'draw':>6} {'encode':>6} {'fake':>6} {'pg':>5} {'boards':>5} {'sql':>5}"
+          f" {'cores':>5}")
 LEGEND = ("(ms are CPU per move played: 'bot' all of the bot process(es) and their children (the board worker"
-          " processes), of it 'draw' and 'encode' the boards' drawing and PNG encoding (boards drawn in worker"
+          " processes), of it 'main' the bot process(es) alone (not their board workers), 'draw' and 'encode'"
+          " the boards' drawing and PNG encoding (boards drawn in worker"
           " processes: both in 'draw'); 'fake' this process: the fake Discord and the players; 'pg' the"
           " PostgreSQL server; 'boards' boards drawn per move; 'sql' SQL statements the bot sent per move"
           " (PostgreSQL: round trips, BEGIN/COMMIT and the pool's reset included); 'cores' the bot process(es)'"

@@ -157,7 +157,7 @@ class GameCog(HintCommand, RecordCommands, commands.GroupCog):
         if move.startswith(NO_MOVE):  # the explanation autocomplete offered instead of an empty list
             raise HostError(f"That is not a move: {move.removeprefix(NO_MOVE).strip()}.")
         row = await self._game_here(interaction)
-        report = await self.bot.host.turns.play(row.id, interaction.user.id, move)
+        report = await self.bot.host.turns.play(row.id, interaction.user.id, move, row=row)
         await self._send_report(interaction, report)
 
     @move.autocomplete("move")

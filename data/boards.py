@@ -38,6 +38,17 @@ class BoardPosts:
         the outbox job that owed it is done, and the game's pending jobs of the kinds in ``hurry`` (the AI's
         reply, which waited for this board) are due now. Returns the board it replaces (if another message) and
         how many jobs were made due."""
+        if self.db.dialect == "postgres":
+            previous, hurried = await self._shown_at_once(post, done_key, hurry, now)
+        else:
+            previous, hurried = await self._shown(post, done_key, hurry, now)
+        if previous is not None and previous.ply > post.ply:
+            return post, hurried
+        return (previous if previous is not None and previous.message_id != post.message_id else None), hurried
+
+    async def _shown(self, post: BoardPost, done_key: str | None, hurry: Sequence[str],
+                     now: float) -> tuple[BoardPost | None, int]:
+        """``shown`` as a transaction of several statements (SQLite's statements are calls, not round trips)."""
         async with self.db.transaction() as conn:
             previous = await self._get(conn, post.game_id)
             if previous is None or previous.ply <= post.ply:  # else a late post (the outbox after a crash)
@@ -45,9 +56,32 @@ class BoardPosts:
             if done_key is not None:
                 await jobs.done_key(conn, done_key, now)
             hurried = await jobs.hurry(conn, post.game_id, hurry, now)
-        if previous is not None and previous.ply > post.ply:
-            return post, hurried
-        return (previous if previous is not None and previous.message_id != post.message_id else None), hurried
+        return previous, hurried
+
+    async def _shown_at_once(self, post: BoardPost, done_key: str | None, hurry: Sequence[str],
+                             now: float) -> tuple[BoardPost | None, int]:
+        """``shown`` on PostgreSQL as one statement, so one round trip where ``_shown`` takes six (``BEGIN``,
+        four statements, ``COMMIT``): its parts see one snapshot and land together. The live board is replaced
+        unless it is newer (the upsert's own condition, on the row it locked); the job done and the jobs
+        hurried are other rows (``hurry`` never names the done job's kind; the key is excluded all the same)."""
+        rows = await self.db.write(
+            "WITH previous AS (SELECT channel_id, message_id, ply FROM board_posts WHERE game_id = ?),"
+            " live AS (INSERT INTO board_posts (game_id, channel_id, message_id, ply, posted_at)"
+            " VALUES (?, ?, ?, ?, ?) ON CONFLICT (game_id) DO UPDATE SET channel_id = excluded.channel_id,"
+            " message_id = excluded.message_id, ply = excluded.ply, posted_at = excluded.posted_at"
+            " WHERE board_posts.ply <= excluded.ply),"
+            " done AS (UPDATE jobs SET done_at = ?, lease_owner = NULL, lease_until = NULL"
+            " WHERE dedupe = ? AND done_at IS NULL),"
+            " hurried AS (UPDATE jobs SET due_at = ? WHERE game_id = ? AND done_at IS NULL AND due_at > ?"
+            " AND kind = ANY(?::text[]) AND (CAST(? AS text) IS NULL OR dedupe IS DISTINCT FROM ?) RETURNING 1)"
+            " SELECT p.channel_id, p.message_id, p.ply, (SELECT COUNT(*) FROM hurried) AS hurried"
+            " FROM (SELECT 1) AS one LEFT JOIN previous p ON TRUE",
+            (post.game_id, post.game_id, post.channel_id, post.message_id, post.ply, now, now, done_key, now,
+             post.game_id, now, list(hurry), done_key, done_key))
+        found = rows[0]
+        previous = (BoardPost(post.game_id, found["channel_id"], found["message_id"], found["ply"])
+                    if found["ply"] is not None else None)
+        return previous, int(found["hurried"])
 
     @staticmethod
     async def _get(conn: Tx, game_id: int) -> BoardPost | None:

@@ -150,6 +150,20 @@ class PostgresDatabase(Database):
         ``lock_timeout``, serialization failures and deadlocks are raised as ``Busy``. The pool is the writer
         queue: a burst waits for a free connection (up to ``QUEUE_WAIT``) rather than being refused. ``heavy``
         changes nothing here: the statements already run in the server, not on the event loop."""
+        async with self._writer() as conn:
+            async with conn.transaction():
+                yield PostgresTx(conn)
+
+    async def write(self, sql: str, params: Params = ()) -> list[Row]:
+        """The statement alone, in the transaction PostgreSQL gives every statement sent outside one: no
+        ``BEGIN`` and ``COMMIT`` round trips; refused as ``Busy`` on the same terms as ``transaction``."""
+        async with self._writer() as conn:
+            return list(await conn.fetch(numbered(sql), *params))
+
+    @asynccontextmanager
+    async def _writer(self) -> AsyncIterator[asyncpg.Connection]:
+        """A pooled connection for a write: waiting for one past ``QUEUE_WAIT``, and the server's lock waits,
+        serialization failures and deadlocks, are ``Busy``."""
         started = time.monotonic()
         try:
             conn = await self.pool.acquire(timeout=QUEUE_WAIT)
@@ -158,8 +172,7 @@ class PostgresDatabase(Database):
             raise Busy() from None
         try:
             try:
-                async with conn.transaction():
-                    yield PostgresTx(conn)
+                yield conn
             except asyncpg.PostgresError as error:
                 if is_busy(error):
                     log.warning("write refused: %s", error)

@@ -7,7 +7,7 @@ from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from data.db import Database, Row, StaleVersion, Tx
+from data.db import Database, Params, Row, StaleVersion, Tx
 
 
 @dataclass
@@ -163,10 +163,14 @@ class GameStore:
     async def get(self, game_id: int) -> GameRow | None:
         """The game and its seats in one statement (every command reads it: on PostgreSQL a round trip less,
         and the seats come from the same snapshot as the game)."""
+        return await self._one("g.id = ?", (game_id,))
+
+    async def _one(self, which: str, params: Sequence[Any]) -> GameRow | None:
+        """The game ``which`` (a condition on ``g``) picks, with its seats, in one statement."""
         rows = await self.db.fetchall(
             "SELECT g.*, s.seat AS seat_no, s.user_id AS seat_user, s.accepted AS seat_accepted,"
-            " s.team AS seat_team FROM games g LEFT JOIN seats s ON s.game_id = g.id WHERE g.id = ?"
-            " ORDER BY s.seat", (game_id,))
+            f" s.team AS seat_team FROM games g LEFT JOIN seats s ON s.game_id = g.id WHERE {which}"
+            " ORDER BY s.seat", params)
         if not rows:
             return None
         seats = [Seat(r["seat_no"], r["seat_user"], bool(r["seat_accepted"]), r["seat_team"])
@@ -205,17 +209,14 @@ class GameStore:
         encoded = {k: json.dumps(v) if k in ("options", "settings", "result", "draw_offers") and v is not None
                    else int(v) if isinstance(v, bool) else v for k, v in changes.items()}
         columns = "".join(f", {name} = ?" for name in encoded)
+        update = f"UPDATE games SET version = version + 1, updated_at = ?{columns} WHERE id = ? AND version = ?"
+        moves = [(row.id, first_ply + i, seat, text, now) for i, (seat, text) in enumerate(new_moves)]
+        params = (now, *encoded.values(), row.id, row.version)
         async with self.db.transaction() as conn:
-            changed = await conn.execute(
-                f"UPDATE games SET version = version + 1, updated_at = ?{columns} WHERE id = ? AND version = ?",
-                (now, *encoded.values(), row.id, row.version),
-            )
+            checked = self._checked_at_once if conn.dialect == "postgres" and moves else self._checked
+            changed = await checked(conn, update, params, moves)
             if changed != 1:
                 raise StaleVersion(row.id)
-            await conn.executemany(
-                "INSERT INTO moves (game_id, ply, seat, text, at) VALUES (?, ?, ?, ?, ?)",
-                [(row.id, first_ply + i, seat, text, now) for i, (seat, text) in enumerate(new_moves)],
-            )
             if seats is not None:
                 await conn.execute("DELETE FROM seats WHERE game_id = ?", (row.id,))
                 await conn.executemany(
@@ -232,6 +233,26 @@ class GameStore:
         row.updated_at = now
         return row.version
 
+    @staticmethod
+    async def _checked(conn: Tx, update: str, params: Params, moves: list[tuple[Any, ...]]) -> int:
+        """The version-checked ``update``, then the moves appended if it held: the rows it changed (1, or 0 when
+        someone was first)."""
+        changed = await conn.execute(update, params)
+        if changed == 1:
+            await conn.executemany("INSERT INTO moves (game_id, ply, seat, text, at) VALUES (?, ?, ?, ?, ?)", moves)
+        return changed
+
+    @staticmethod
+    async def _checked_at_once(conn: Tx, update: str, params: Params, moves: list[tuple[Any, ...]]) -> int:
+        """``_checked`` on PostgreSQL in one round trip instead of two: the moves are inserted from the
+        ``update``'s returned row, so none goes in when the version check found no row."""
+        found = await conn.fetchone(
+            f"WITH changed AS ({update} RETURNING id), added AS (INSERT INTO moves (game_id, ply, seat, text, at)"
+            " SELECT changed.id, m.ply, m.seat, m.text, m.at FROM changed, unnest(?::integer[], ?::integer[],"
+            " ?::text[], ?::double precision[]) AS m (ply, seat, text, at)) SELECT COUNT(*) FROM changed",
+            (*params, *([move[k] for move in moves] for k in (1, 2, 3, 4))))  # ply, seat, text, at
+        return int(found[0]) if found is not None else 0
+
     async def set_links(self, game_id: int, thread_id: int | None, message_id: int | None) -> None:
         """The game's thread and challenge message: Discord bookkeeping outside the versioned game state."""
         async with self.db.transaction() as conn:
@@ -246,9 +267,10 @@ class GameStore:
                                " ELSE ? END WHERE id = ?", (until, until, until, until, game_id))
 
     async def find_by_thread(self, thread_id: int) -> GameRow | None:
-        row = await self.db.fetchone("SELECT id FROM games WHERE thread_id = ? ORDER BY id DESC LIMIT 1",
-                                     (thread_id,))  # a match's games share a thread: the newest is meant
-        return await self.get(row["id"]) if row else None
+        """The thread's game with its seats, in one statement (every command in a thread starts here: on
+        PostgreSQL one round trip, not two). A match's games share a thread: the newest is meant."""
+        return await self._one("g.id = (SELECT id FROM games WHERE thread_id = ? ORDER BY id DESC LIMIT 1)",
+                               (thread_id,))
 
     async def games_of(self, user_id: int, statuses: Sequence[str], guild_id: int | None = None,
                        game: str | None = None, limit: int | None = None, offset: int = 0) -> list[GameRow]:

@@ -45,13 +45,16 @@ class Turns:
         self.on_shown: list[Callable[[], None]] = []
         """Run after ``shown`` committed when it made jobs due: wake their worker (the AI's)."""
 
-    async def play(self, game_id: int, user: int, text: str, *, expected_ply: int | None = None) -> Report:
+    async def play(self, game_id: int, user: int, text: str, *, expected_ply: int | None = None,
+                   row: GameRow | None = None) -> Report:
         """Parse and apply a user's move, roll any dice it leads to, persist, and say what changed.
 
         ``expected_ply``: the position a button was made for; any other position refuses, and the
         version check makes that refusal exact even against a click at the same instant.
+        ``row``: the game's row as the caller has just read it (the command's look-up of its thread's game), so
+        it is not read a second time; the version-checked write refuses it as surely if someone was first.
         """
-        row = await self.session.row(game_id)
+        row = row if row is not None and row.id == game_id else await self.session.row(game_id)
         self.session.require_status(row, "active")
         before = await self.session.cached_engine(row)  # never changed in place: captions describe the move from it
         game = before.clone()

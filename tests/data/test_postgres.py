@@ -76,6 +76,28 @@ async def test_two_processes_moving_in_one_game_at_once_apply_exactly_one_move(u
         await second_db.close()
 
 
+async def test_moves_go_in_with_their_version_check_in_one_statement_and_never_without_it(url: str) -> None:
+    """On PostgreSQL the version-checked UPDATE and the moves it appends are one statement: every move lands,
+    numbered from ``first_ply``, with the write's time; a stale version writes none of them."""
+    db = await Database.open(url)
+    try:
+        store = GameStore(db)
+        game_id = await make_game(store)
+        row = await store.get(game_id)
+        assert row is not None
+        stale = await store.get(game_id)
+        assert await store.update(row, now=6.5, new_moves=[(0, "take 1"), (-1, "roll 3"), (1, "take 2 'x'")]) == 1
+        with pytest.raises(StaleVersion):
+            await store.update(stale, now=7.0, new_moves=[(0, "take 3")], first_ply=3)
+        moves = await store.moves(game_id)
+        assert [(m.ply, m.seat, m.text, m.at) for m in moves] == [
+            (0, 0, "take 1", 6.5), (1, -1, "roll 3", 6.5), (2, 1, "take 2 'x'", 6.5)]
+        assert await store.update(row, now=8.0, new_moves=[(0, "take 3")], first_ply=3) == 2
+        assert [m.ply for m in await store.moves(game_id)] == [0, 1, 2, 3]
+    finally:
+        await db.close()
+
+
 async def test_a_row_held_by_another_writer_makes_a_write_busy_within_2_seconds(url: str) -> None:
     db = await Database.open(url)
     other = await asyncpg.connect(url)
@@ -91,6 +113,39 @@ async def test_a_row_held_by_another_writer_makes_a_write_busy_within_2_seconds(
         await other.execute("ROLLBACK")
         async with db.transaction() as tx:  # free again, and the connection went back to the pool
             assert await tx.execute("UPDATE games SET updated_at = ? WHERE id = ?", (9.0, game_id)) == 1
+        assert (await db.fetchone("SELECT updated_at FROM games WHERE id = ?", (game_id,)))[0] == 9.0
+    finally:
+        await other.close()
+        await db.close()
+
+
+async def test_a_single_write_is_one_round_trip_and_busy_on_the_same_terms_as_a_transaction(url: str) -> None:
+    """``Database.write`` sends its statement alone (no ``BEGIN``/``COMMIT``: the server's own transaction makes
+    it atomic), and a row held by another writer makes it ``Busy`` within the lock timeout, as a transaction."""
+    db = await PostgresDatabase.connect(url, pool_size=1)
+    other = await asyncpg.connect(url)
+    try:
+        game_id = await make_game(GameStore(db))
+        pid = (await db.fetchall("SELECT pg_backend_pid()"))[0][0]
+        rows = await db.write("UPDATE games SET updated_at = ? WHERE id = ? RETURNING id", (7.0, game_id))
+        assert [r["id"] for r in rows] == [game_id]
+        await asyncio.sleep(0.05)
+        stats = await other.fetchrow("SELECT query, xact_start FROM pg_stat_activity WHERE pid = $1", pid)
+        assert stats["query"] == "UPDATE games SET updated_at = $1 WHERE id = $2 RETURNING id", "no COMMIT after it"
+        assert stats["xact_start"] is None, "no transaction left open"
+        with pytest.raises(asyncpg.UniqueViolationError):  # a failing part undoes the whole statement
+            await db.write("WITH moved AS (UPDATE games SET updated_at = ? WHERE id = ?)"
+                           " INSERT INTO seats (game_id, seat, user_id, team, accepted) VALUES (?, 0, 1, 0, 1)",
+                           (8.0, game_id, game_id))
+        await other.execute("BEGIN")
+        await other.execute("UPDATE games SET version = version WHERE id = $1", game_id)
+        started = time.monotonic()
+        with pytest.raises(Busy):
+            await db.write("UPDATE games SET updated_at = ? WHERE id = ?", (9.0, game_id))
+        assert time.monotonic() - started < 2.0
+        await other.execute("ROLLBACK")
+        assert (await db.fetchone("SELECT updated_at FROM games WHERE id = ?", (game_id,)))[0] == 7.0
+        await db.write("UPDATE games SET updated_at = ? WHERE id = ?", (9.0, game_id))  # the connection is back
         assert (await db.fetchone("SELECT updated_at FROM games WHERE id = ?", (game_id,)))[0] == 9.0
     finally:
         await other.close()

@@ -8,11 +8,10 @@ from __future__ import annotations
 
 import pytest
 
-from data import jobs
 from data.jobs import JobQueue
 from host.app import Host
 from host.play import bots
-from host.results import Report
+from host.results import HostError, Report
 from tests.host.test_service import started_game
 
 
@@ -59,15 +58,42 @@ async def test_shown_records_the_board_marks_its_job_done_and_hurries_the_ai_at_
     assert last is not None and last.message_id == 101
 
 
-async def test_shown_is_one_transaction(host: Host, monkeypatch: pytest.MonkeyPatch) -> None:
+JOBS_FAIL = {
+    "sqlite": ["CREATE TRIGGER jobs_fail BEFORE UPDATE ON jobs BEGIN SELECT RAISE(ABORT, 'the disk went away'); END"],
+    "postgres": ["CREATE FUNCTION jobs_fail() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN"
+                 " RAISE EXCEPTION 'the disk went away'; END $$",
+                 "CREATE TRIGGER jobs_fail BEFORE UPDATE ON jobs FOR EACH ROW EXECUTE FUNCTION jobs_fail()"]}
+"""A real failure in the database: any change to a job fails, after the live board was written (on PostgreSQL
+``shown`` is one statement, so a failure there has to come from the server)."""
+
+
+async def test_shown_is_one_transaction(host: Host) -> None:
     game_id = await started_game(host)
     report = await played(host, game_id)
+    async with host.db.transaction() as tx:
+        for sql in JOBS_FAIL[host.db.dialect]:
+            await tx.execute(sql)
 
-    async def broken(*args: object) -> int:
-        raise RuntimeError("the database went away")
-
-    monkeypatch.setattr(jobs, "hurry", broken)
-    with pytest.raises(RuntimeError):
+    with pytest.raises(Exception, match="the disk went away"):
         await host.turns.shown(report, 5, 100)
     assert await host.boards.last_board(game_id) is None and report.owed in await owed_keys(host), \
         "nothing of it stayed"
+
+
+async def test_a_move_played_on_the_row_its_command_read_is_version_checked_all_the_same(host: Host) -> None:
+    """``play(row=...)`` takes the command's own look-up instead of reading the game again; a row someone moved
+    past in between is refused by the version check and writes nothing, as a second read would have found."""
+    game_id = await started_game(host)
+    row = await host.store.get(game_id)
+    stale = await host.store.get(game_id)
+    assert row is not None and stale is not None
+    _, game = await host.session.engine_copy(game_id)
+    seat = next(s for s in game.to_move() if s >= 0)
+    report = await host.turns.play(game_id, row.user_at(seat), game.legal_moves(seat)[0], row=row)
+    assert report.row is row and row.version == stale.version + 1
+    moves = await host.store.moves(game_id)
+    _, game = await host.session.engine_copy(game_id)
+    seat = next(s for s in game.to_move() if s >= 0)
+    with pytest.raises(HostError, match="Someone acted on this game"):
+        await host.turns.play(game_id, stale.user_at(seat), game.legal_moves(seat)[0], row=stale)
+    assert await host.store.moves(game_id) == moves

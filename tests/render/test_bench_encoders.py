@@ -15,8 +15,10 @@ import render.common as common
 import render.zrtz
 from bench import boards_before
 from bench.bench_bot import install
+from data.boards import BoardPosts
 from data.postgres import PooledConnection
 from data.store import GameStore
+from host.play.turns import Turns
 from tests.render.positions import positions
 from tests.render.test_png import captured, pillow_png
 
@@ -49,7 +51,9 @@ def test_old_is_pillow_level_3_and_new_is_to_png_with_the_same_pixels() -> None:
 def test_restore_puts_every_module_back() -> None:
     def now() -> tuple[Any, ...]:
         return (common.to_png, render.zrtz.to_png, render.zrtz.render, boards_before.to_png, GameStore.get,
-                PooledConnection.get_reset_query, asyncpg.Connection.execute)
+                GameStore.find_by_thread, GameStore.__dict__["_checked_at_once"], BoardPosts._shown_at_once,
+                Turns.play, PooledConnection.get_reset_query,
+                asyncpg.Connection.execute)
 
     before = now()
     _, restore = install("old")
