@@ -65,6 +65,10 @@ JOBS_FAIL = {
                  "CREATE TRIGGER jobs_fail BEFORE UPDATE ON jobs FOR EACH ROW EXECUTE FUNCTION jobs_fail()"]}
 """A real failure in the database: any change to a job fails, after the live board was written (on PostgreSQL
 ``shown`` is one statement, so a failure there has to come from the server)."""
+JOBS_FIXED = {"sqlite": ["DROP TRIGGER jobs_fail"],
+              "postgres": ["DROP TRIGGER jobs_fail ON jobs", "DROP FUNCTION jobs_fail()"]}
+"""Taken away after the test: the PostgreSQL server's tables are emptied between tests, not dropped, so a
+trigger left behind would fail the next tests' jobs."""
 
 
 async def test_shown_is_one_transaction(host: Host) -> None:
@@ -74,10 +78,15 @@ async def test_shown_is_one_transaction(host: Host) -> None:
         for sql in JOBS_FAIL[host.db.dialect]:
             await tx.execute(sql)
 
-    with pytest.raises(Exception, match="the disk went away"):
-        await host.turns.shown(report, 5, 100)
-    assert await host.boards.last_board(game_id) is None and report.owed in await owed_keys(host), \
-        "nothing of it stayed"
+    try:
+        with pytest.raises(Exception, match="the disk went away"):
+            await host.turns.shown(report, 5, 100)
+        assert await host.boards.last_board(game_id) is None and report.owed in await owed_keys(host), \
+            "nothing of it stayed"
+    finally:
+        async with host.db.transaction() as tx:
+            for sql in JOBS_FIXED[host.db.dialect]:
+                await tx.execute(sql)
 
 
 async def test_a_move_played_on_the_row_its_command_read_is_version_checked_all_the_same(host: Host) -> None:
