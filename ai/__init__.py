@@ -54,10 +54,9 @@ def choose(game: Game, seat: int, level: str, *, seed: int, budget_s: float | No
         return rng.choice(moves)  # (levels.LEVEL_NOISE)
     if work.tactical and game.name in levels.TACTICAL:  # its own win search and forced sequences (ai/zertz.py)
         ties = {m: 1e-6 * rng.random() for m in moves}  # ties at random, but reproducibly
-        # fixed work, a little less on the larger boards (a position costs more there: hard's p95 3.2 s on
-        # 61 rings at the 37-ring amount); with a budget the clock alone stops it (ai/clock.py)
+        # fixed work, per board (levels.tactical_nodes); with a budget the clock alone stops it (ai/clock.py)
         rings = game.options.get("rings", 37)
-        nodes = round(work.tactical_nodes * min(1.0, 48 / rings)) if budget_s is None else 1 << 40
+        nodes = levels.tactical_nodes(level, work.tactical_nodes, rings) if budget_s is None else 1 << 40
         until = None if budget_s is None else clock.now() + budget_s
         return zertz.choose(game, seat, moves, nodes, work.tactical, ties.__getitem__, until)
     if budget_s is not None:

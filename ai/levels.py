@@ -83,6 +83,19 @@ LEVEL_SCALE: dict[tuple[str, str], float] = {("hard", "zrtz"): 0.4}
 whose root priors alone value up to 1944 moves."""
 
 
+BOARD_SCALE: dict[tuple[str, int], float] = {("medium", 61): 1.75}
+"""ZÈRTZ: the multiplier of ``tactical_nodes`` for (level, rings), in place of the default ``min(1, 48 / rings)``
+(a position costs more on the bigger boards: hard's p95 was 3.2 s on 61 rings at the 37-ring amount). Medium on 61
+rings at 48/61 of its 8000 positions beat Dumbot only 0.45 (n = 40): the wider board needs more for depth 2 to reach
+the moves that matter. 14 000 is between 12 000 (Dumbot 0.475) and 17 311 (hard beat it only 0.60; docs/ai.md,
+session 10)."""
+
+
+def tactical_nodes(level: str, nodes: int, rings: int) -> int:
+    """Positions of the forced-sequence search at fixed work: the level's ``nodes`` scaled for the board."""
+    return round(nodes * BOARD_SCALE.get((level, rings), min(1.0, 48 / rings)))
+
+
 LEVEL_NOISE: dict[tuple[str, str], float] = {("easy", "zrtz"): 0.6}
 """``Work.noise`` for one level in one game. ZÈRTZ's easy search beat the greedy one-move player 0.92 (a greedy
 placement often hands over a capture two plies later, which even a few rollouts see), so a beginner
