@@ -41,7 +41,7 @@ WORK: dict[str, Work] = {
     "easy": Work(iterations=24, solve=0, solve_nodes=0, explore=1.4),
     "medium": Work(iterations=160, solve=1, solve_nodes=600, tactical=2, tactical_nodes=8000),
     "hard": Work(iterations=1200, solve=3, solve_nodes=2500, prior_visits=10, depth=0.5, alphabeta=5000,
-                 tactical=3, tactical_nodes=120000, screen=8000, turn=40000),
+                 tactical=3, tactical_nodes=120000, screen=8000, turn=60000),
 }
 
 TACTICAL: frozenset[str] = frozenset({"zrtz"})
