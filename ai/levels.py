@@ -61,7 +61,7 @@ every level screens everywhere."""
 
 TURN_SEARCH: frozenset[tuple[str, int]] = frozenset({("ziggurat", 2)})
 """(game, players) where a level with ``turn`` positions plays the turn search (``ai.ziggurat``: expectimax over its
-whole turn, each end of turn after the opponent's best die use over its roll) instead of the tree search: two-player
+whole turn, each end of turn after the opponent's best whole turn over its roll) instead of the tree search: two-player
 Ziggurat, where the tree search lost to the classical baseline (docs/ai.md). Not 3-4 players (the reply sees only
 the next seat; unmeasured)."""
 

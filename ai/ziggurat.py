@@ -1,17 +1,19 @@
-"""Ziggurat hard: expectimax over the mover's whole turn, every end of turn valued after the opponent's best step.
+"""Ziggurat hard: expectimax over the mover's whole turn, every end of turn valued after the opponent's whole turn.
 
 Why (issue 27): the tree search with random rollouts lost to the classical baseline (two die uses of alpha-beta,
 expectimax over the dice). A Ziggurat turn is a roll and then up to two or three die uses, so a position's value
 is decided by the best *combination* of them (move then tip, tip then move), and the random rollouts blur the
 exact race arithmetic. This search lists every way the mover can finish its turn (a Redo's reroll is a chance
 node: the average over its faces), and values each end of turn by the opponent's next roll, averaged over all
-its faces, and its best single die use against it (a tip that sends pieces home shows as a drop). The value is
-the race itself: squares travelled by the seat's colours minus the best opponent's (``ai.evaluate``'s
-Ziggurat scores), a win or loss far outside it.
+its faces, and its best whole turn against it (``Reply``: a move that lines a piece up and the tip that sends the
+seat's piece home). The value is the race itself: squares travelled by the seat's colours minus the best
+opponent's (``ai.evaluate``'s Ziggurat scores), a win or loss far outside it.
 
 Fixed work (``nodes`` positions made), so the move is the same for a seed; with a deadline it stops by the clock.
-The ends of turn are valued best first by their value before the reply, which bounds the value after it (the
-opponent may always just end its turn), so most of them are never replied to.
+Two passes: first each end of turn after the opponent's best single die use (session 9's search, cheap), then
+after its whole turn; each value bounds the next (the opponent may always end its turn), so the ends of turn are
+valued best first and most are never replied to. When the work runs out in the second pass the first pass's
+move stands.
 """
 
 from __future__ import annotations
