@@ -41,7 +41,7 @@ WORK: dict[str, Work] = {
     "easy": Work(iterations=24, solve=0, solve_nodes=0, explore=1.4),
     "medium": Work(iterations=160, solve=1, solve_nodes=600, tactical=2, tactical_nodes=8000),
     "hard": Work(iterations=1200, solve=3, solve_nodes=2500, prior_visits=10, depth=0.5, alphabeta=5000,
-                 tactical=3, tactical_nodes=120000, screen=8000, turn=40000),
+                 tactical=3, tactical_nodes=120000, screen=8000, turn=60000),
 }
 
 TACTICAL: frozenset[str] = frozenset({"zrtz"})
@@ -61,7 +61,7 @@ every level screens everywhere."""
 
 TURN_SEARCH: frozenset[tuple[str, int]] = frozenset({("ziggurat", 2)})
 """(game, players) where a level with ``turn`` positions plays the turn search (``ai.ziggurat``: expectimax over its
-whole turn, each end of turn after the opponent's best die use over its roll) instead of the tree search: two-player
+whole turn, each end of turn after the opponent's best whole turn over its roll) instead of the tree search: two-player
 Ziggurat, where the tree search lost to the classical baseline (docs/ai.md). Not 3-4 players (the reply sees only
 the next seat; unmeasured)."""
 
