@@ -138,8 +138,13 @@ class Search:
         return best
 
     def answer(self, game: Game) -> float:
-        """The average over the next roll of the next mover's best whole turn (``Reply``)."""
-        if game.to_move() != {CHANCE} or game.roll_kind != "both":  # type: ignore[attr-defined]
+        """The average over the next roll of the next mover's best whole turn (``Reply``).
+
+        In the last round the single die use instead: ``Reply`` values bare boards and never sees the round limit
+        end the game, where ``reply`` scores a roll that ends it by the game's own result (and stays the bound
+        the search prunes with)."""
+        last_round = game.round >= game.options["round_limit"]  # type: ignore[attr-defined]
+        if game.to_move() != {CHANCE} or game.roll_kind != "both" or last_round:  # type: ignore[attr-defined]
             return self.reply(game)
         key = (tuple(map(tuple, game.board)), game.index, game.round)  # type: ignore[attr-defined]
         if key not in self.answers:

@@ -199,3 +199,19 @@ def test_the_classical_baseline_answers_an_endgame_of_dead_rolls(monkeypatch: py
     game = load(position)
     move = baselines.classical(game, position["seat"], random.Random(1))
     assert move in game.legal_moves(position["seat"])
+
+
+def test_in_the_last_round_the_reply_is_the_single_die_use_that_sees_the_limit_end_the_game() -> None:
+    """The whole-turn reply values bare boards; in the last round a roll may end the game by the round limit."""
+    rng = random.Random(7)
+    game = engines.get("ziggurat").new(2, {"round_limit": 30})
+    while game.to_move() and not (game.round >= 30 and game.to_move() == {CHANCE}):  # type: ignore[attr-defined]
+        movers = game.to_move()
+        if CHANCE in movers:
+            texts, weights = zip(*game.chance_outcomes(), strict=True)
+            game.play(CHANCE, rng.choices(texts, weights)[0])
+        else:
+            game.play(min(movers), rng.choice(game.legal_moves(min(movers))))
+    assert game.to_move() == {CHANCE}, "the random game reached its last round"
+    search = ziggurat.Search(0, None, None)
+    assert search.answer(game) == search.reply(game)
