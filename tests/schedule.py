@@ -23,7 +23,7 @@ LONG: dict[str, float] = {
     "tests/web/test_browser.py::test_a_whole_game_by_clicks_in_two_pages_with_a_spectator[zarathustra]": 28,
     "tests/web/test_browser.py::test_a_whole_game_by_clicks_in_two_pages_with_a_spectator[zaic]": 23,
     "tests/web/test_browser.py::test_a_whole_game_by_clicks_in_two_pages_with_a_spectator[zrtz]": 20,
-    "tests/web/test_browser.py::test_forged_expired_and_other_games_tokens_are_refused": 3,
+    "tests/web/test_browser.py::": 3,  # the module's other tests: its world is started once (TOGETHER)
     "tests/e2e/test_crash_outbox.py::test_sigkill_in_every_window": 39,
     "tests/e2e/test_crash_outbox.py::test_a_crash_after_a_move_in_its_thread": 19,
     "tests/e2e/test_builder.py::test_a_whole_game_by_builder_presses_only[zodiac-2p]": 36,
@@ -50,8 +50,9 @@ LONG: dict[str, float] = {
 """Test id prefix -> seconds it took in an idle ``make test`` (pytest --durations, 4 workers on 2 cores)."""
 
 TOGETHER = ("tests/web/test_browser.py",)
-"""Modules whose long tests share one slice: they share a module-scoped world (a bot process and a Chromium),
-which every worker running one of them would start again (20 s of set-up on a loaded machine)."""
+"""Modules whose tests run one after another at the head of one slice: they share a module-scoped world (a bot
+process and a Chromium), which pytest starts again on every worker that runs one of them, and again after a
+test of another module between them (20 s of set-up on a loaded machine). ``LONG`` names every test of them."""
 
 
 def module_of(nodeid: str) -> str:
@@ -90,6 +91,8 @@ def long_first(items: Sequence[T], ids: Sequence[str], workers: int) -> list[T]:
             placed.setdefault(module, w)
         heads[w].append(i)
         loads[w] += weight(ids[i])
+    for head in heads:  # a shared world's tests first, side by side (each part still longest first)
+        head.sort(key=lambda i: module_of(ids[i]) not in TOGETHER)
     chosen = set(long)
     rest = iter(i for i in range(len(items)) if i not in chosen)
     order: list[int] = []

@@ -25,7 +25,10 @@ def test_every_test_stays_once_and_each_slice_starts_with_its_long_tests() -> No
             part = order[start:start + size]
             start += size
             heavy = [weight(i) for i in part]
-            assert heavy == sorted(heavy, reverse=True), "long tests lead the slice, longest first"
+            shared = [module_of(i) in TOGETHER for i in part]
+            assert shared == sorted(shared, reverse=True), "a shared world's tests come first"
+            assert heavy[:sum(shared)] == sorted(heavy[:sum(shared)], reverse=True)
+            assert heavy[sum(shared):] == sorted(heavy[sum(shared):], reverse=True), "long tests lead, longest first"
             light = [i for i in part if weight(i) == 0]
             assert light == [i for i in ids if i in set(light)], "the rest keep their collected order"
             loads.append(sum(heavy))
@@ -38,13 +41,11 @@ def test_one_process_keeps_the_collected_order() -> None:
 
 
 def test_the_long_tests_of_a_shared_world_run_on_one_worker() -> None:
-    ids = [f"tests/x/test_{k}.py::test_{k}" for k in range(400)] + list(LONG)
+    browser = [f"tests/web/test_browser.py::test_{k}" for k in range(3)]  # not named one by one in LONG
+    ids = [f"tests/x/test_{k}.py::test_{k}" for k in range(400)] + list(LONG) + browser
     random.Random(5).shuffle(ids)
     for workers in (2, 3, 4):
         order = long_first(ids, ids, workers)
-        start, holders = 0, set()
-        for w, size in enumerate(slice_sizes(len(ids), workers)):
-            if any(module_of(i) in TOGETHER for i in order[start:start + size]):
-                holders.add(w)
-            start += size
-        assert len(holders) == 1, holders
+        together = [k for k, i in enumerate(order) if module_of(i) in TOGETHER]
+        assert together == list(range(together[0], together[0] + len(together))), "side by side, none between"
+        assert together[0] in {sum(slice_sizes(len(ids), workers)[:w]) for w in range(workers)}, "a slice's head"
