@@ -321,6 +321,3 @@ def main(argv: list[str] | None = None) -> int:
         os._exit(1)
     return 0
 
-
-if __name__ == "__main__":
-    sys.exit(main())
