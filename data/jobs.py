@@ -192,7 +192,12 @@ class JobQueue:
         (a restarted process takes over); jobs scheduled further ahead keep their time.
 
         ``owner_prefix``: only jobs leased by an owner of that name (this process's dead predecessor), for
-        when other live processes share the database: their jobs and leases are theirs."""
+        when other live processes share the database: their jobs and leases are theirs.
+
+        On PostgreSQL rows another transaction holds are passed over (``SKIP LOCKED``): that transaction is a live
+        process finishing, hurrying or claiming the job. One statement over every owed job otherwise waited for
+        them in no set order while the first moves' "board shown" locked a game's jobs in another: a lock wait
+        past ``WRITE_WAIT`` (a move refused "busy") or a deadlock, at a shard's restart (issue 24's bench)."""
         marks = ", ".join("?" for _ in kinds)
         mine, params = "", [now, now, now + within, *kinds]
         if owner_prefix is not None:
@@ -201,7 +206,8 @@ class JobQueue:
         async with self.db.transaction() as conn:
             changed = await conn.execute(
                 f"UPDATE jobs SET due_at = CASE WHEN due_at < ? THEN due_at ELSE ? END, lease_owner = NULL,"
-                f" lease_until = NULL WHERE done_at IS NULL AND due_at <= ? AND kind IN ({marks}){mine}", params)
+                f" lease_until = NULL WHERE id IN (SELECT id FROM jobs WHERE done_at IS NULL AND due_at <= ?"
+                f" AND kind IN ({marks}){mine}{skip_locked(conn)})", params)
         return changed
 
     async def reschedule_key(self, dedupe: str, at: float) -> None:
