@@ -308,26 +308,25 @@ class Reply:
             self.actions[face] = self.spots(self.root, None, face, (face,))
         return self.actions[face]
 
+    def one_more(self, spot: Spot, movement: int | None, action: str | None, verb: str) -> float:
+        """The mover's best of stopping on ``spot`` and one more die use there (a race already won stops)."""
+        v = self.race(spot)
+        if abs(v) < WIN:
+            v = self.best([v, *map(self.race, self.spots(spot, movement, action, (verb,)))])
+        return v
+
     def after_move(self, m: int, i: int, face: str) -> float:
-        """The best action ``face`` on the i-th board after moving m (or stopping there)."""
+        """The best action ``face`` (one of ``ACTS``) on the i-th board after moving m (or stopping there)."""
         key = (m, i, face)
         if key not in self.then_action:
-            spot = self.moved(m)[i]
-            v = self.race(spot)
-            if face in ACTS and abs(v) < WIN:
-                v = self.best([v, *map(self.race, self.spots(spot, None, face, (face,)))])
-            self.then_action[key] = v
+            self.then_action[key] = self.one_more(self.moved(m)[i], None, face, face)
         return self.then_action[key]
 
     def after_action(self, face: str, j: int, m: int) -> float:
         """The best move of m on the j-th board after the action ``face`` (or stopping there)."""
         key = (face, j, m)
         if key not in self.then_move:
-            spot = self.acted(face)[j]
-            v = self.race(spot)
-            if abs(v) < WIN:
-                v = self.best([v, *map(self.race, self.spots(spot, m, None, ("move",)))])
-            self.then_move[key] = v
+            self.then_move[key] = self.one_more(self.acted(face)[j], m, None, "move")
         return self.then_move[key]
 
     def roll(self, m: int, face: str | None, second: bool = False) -> float:
