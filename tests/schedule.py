@@ -84,10 +84,10 @@ def long_first(items: Sequence[T], ids: Sequence[str], workers: int) -> list[T]:
     placed: dict[str, int] = {}
     for i in long:
         open_slices = [w for w in range(workers) if len(heads[w]) < sizes[w]]
-        w = min(open_slices, key=lambda k: loads[k])
         module = module_of(ids[i])
+        home = placed.get(module)  # a shared world's slice, once its first test is placed
+        w = home if home in open_slices else min(open_slices, key=lambda k: loads[k])
         if module in TOGETHER:
-            w = placed.get(module, w) if placed.get(module, w) in open_slices else w
             placed.setdefault(module, w)
         heads[w].append(i)
         loads[w] += weight(ids[i])
