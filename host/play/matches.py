@@ -21,7 +21,7 @@ from host.play.match_rules import Score, score
 from host.play.match_rules import check_length as check_length
 from host.play.match_rules import next_key as next_key
 from host.play.match_rules import owed_next as owed_next
-from host.results import Report
+from host.results import HostError, Report
 
 if TYPE_CHECKING:
     from host.play.lobby import Lobby
@@ -106,5 +106,11 @@ class Matches:
             log.info("the match of game %s was continued elsewhere", row.id)
             return None
         await self.session.store.set_links(game_id, row.thread_id, row.message_id)
-        lobby = await self.lobby.start(await self.session.row(game_id), shuffle=False)
+        try:
+            lobby = await self.lobby.start(await self.session.row(game_id), shuffle=False)
+        except HostError:  # another process's recovery saw the new game's full table and started it first
+            if (await self.session.row(game_id)).status == "challenge":
+                raise
+            log.info("game %s of the match of game %s was started elsewhere", game_id, row.id)
+            return None
         return lobby.report

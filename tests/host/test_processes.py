@@ -15,11 +15,14 @@ import cogs
 import engines
 from data.db import Database
 from data.jobs import JobQueue
+from data.store import GameRow
 from host import outbox
 from host.app import Host
 from host.correspondence.clocks import DAY
 from host.correspondence.scheduler import Scheduler, Tick
 from host.play import matches
+from host.play.lobby import Seated
+from host.results import Report
 from host.tournaments.jobs import KINDS as EVENT_KINDS
 from host.tournaments.jobs import TournamentWorker
 from tests.conftest import FakeClock, text_renderer
@@ -104,6 +107,34 @@ async def test_a_match_goes_on_exactly_once_whichever_process_continues_it(
     assert [r["id"] for r in follows] == [started[0].row.id]
     assert await b.recover() == [] and await b.matches.continue_after(first) is None, \
         "the owed job, run late, does nothing"
+
+
+async def test_a_match_game_another_processs_recovery_started_first_is_not_an_error(
+        two: tuple[Host, Host], monkeypatch: pytest.MonkeyPatch) -> None:
+    """The race CI met: b created the next game, a's recovery saw its full table and started it, b's start was
+    stale. b's continuation then reports nothing (a posts the start) instead of a 'try again' error."""
+    a, b = two
+    lobby = await a.lobby.challenge(game="dicenim", creator=ALICE, opponents=[BOB], settings={"match": 3})
+    first = (await a.lobby.accept(lobby.row.id, BOB)).row.id
+
+    async def died(*args: object, **kwargs: object) -> None:
+        raise RuntimeError("the process died before it started the next game")
+
+    monkeypatch.setattr(a.turns, "after_finish", [died])
+    await a.turns.resign(first, ALICE)
+    real_start = b.lobby.start
+    recovered: list[Report] = []
+
+    async def recovery_first(row: GameRow, **kwargs: Any) -> Seated:
+        recovered.extend(await a.lobby.recover())
+        return await real_start(row, **kwargs)
+
+    monkeypatch.setattr(b.lobby, "start", recovery_first)
+    assert await b.matches.continue_after(first) is None
+    [started] = recovered
+    assert started.row.id > first and (await b.session.row(started.row.id)).status == "active"
+    follows = await a.db.fetchall("SELECT id FROM games WHERE id > ?", (first,))
+    assert [r["id"] for r in follows] == [started.row.id]
 
 
 async def test_a_dead_processs_lease_runs_out_and_another_process_does_the_job(
