@@ -314,7 +314,13 @@ async def run(backend: str, database: str, server: PgServer | None, args: argpar
                 await asyncio.gather(*(b.start() for b in bots))
                 if number == 0:
                     await start_all(pairs, db)
-                moves, cpu, renders = await phase(pairs, db, bots, server, args.warmup, args.seconds)
+                try:
+                    moves, cpu, renders = await phase(pairs, db, bots, server, args.warmup, args.seconds)
+                except Exception:  # what the bots said is the first thing to read about a stalled phase
+                    for k, b in enumerate(bots):
+                        said = [line for line in b.lines if "bench-stages " not in line][-40:]
+                        print(f"  bot {k} said last:" + "".join(f"\n    {line[:240]}" for line in said), flush=True)
+                    raise
                 done = Phase(backend, encoder, number // len(args.encoders) + 1, args.seconds, moves,
                              os.getloadavg()[0], cpu, renders)
                 phases.append(done)
