@@ -20,7 +20,7 @@ import uuid
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 
-from data.db import Database
+from data.db import Busy, Database
 from data.jobs import Job, JobQueue
 
 log = logging.getLogger(__name__)
@@ -28,6 +28,9 @@ Handler = Callable[[Job], Awaitable[None]]
 Periodic = Callable[[], Awaitable[object]]
 POLL = 1.0
 """Longest sleep between looks at the table when nothing woke the worker (an idle look is one read)."""
+RECORD_WAITS = (0.2, 0.5)
+"""Pauses before trying again to record a job's outcome that the database refused as busy: a job left leased
+waits out its lease (the outbox's is 120 s) although its work is done, so a busy moment must not end there."""
 START_GRACE = 60.0
 """At start-up, jobs of kinds that ask for it (``catch_up``) due within this many seconds fall due at once: the
 process that would have delivered them itself is gone."""
@@ -243,25 +246,39 @@ class Worker:
         try:
             await handler(job)
         except NotYet as wait:
-            await self.queue.retry(job.id, self.now() + wait.after, str(wait), failed=False)
+            after, why = wait.after, str(wait)
+            await self._record(lambda: self.queue.retry(job.id, self.now() + after, why, failed=False))
             return
         except Exception as error:
             await self._failed(job, policy, error)
             return
         finally:
             keeper.cancel()
-        await self.queue.done(job.id, self.now())
+        await self._record(lambda: self.queue.done(job.id, self.now()))
+
+    @staticmethod
+    async def _record(write: Callable[[], Awaitable[object]]) -> None:
+        """A job's outcome, tried again after each of ``RECORD_WAITS`` while the database is busy."""
+        for pause in RECORD_WAITS:
+            try:
+                await write()
+                return
+            except Busy:
+                log.info("the database was busy recording a job's outcome; trying again in %.1f s", pause)
+                await asyncio.sleep(pause)
+        await write()
 
     async def _failed(self, job: Job, policy: Policy, error: Exception) -> None:
         failures = job.failures + 1
         if policy.give_up is not None and failures >= policy.give_up:
             log.error("giving up %s job %s (id %d) after %d failures; kept for inspection: %r", job.kind,
                       job.dedupe, job.id, failures, error, exc_info=error)
-            await self.queue.give_up(job.id, self.now(), repr(error))
+            await self._record(lambda: self.queue.give_up(job.id, self.now(), repr(error)))
             return
         log.warning("%s job %s failed (failure %d), retrying: %r", job.kind, job.dedupe, failures, error,
                     exc_info=not _expected(error))
-        await self.queue.retry(job.id, self.now() + policy.backoff.delay(failures), repr(error))
+        due = self.now() + policy.backoff.delay(failures)
+        await self._record(lambda: self.queue.retry(job.id, due, repr(error)))
 
     async def _keep_lease(self, job: Job, lease: float) -> None:
         """Renew the lease while the handler runs (an AI search), so a short lease only bounds a crash's wait."""

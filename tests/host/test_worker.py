@@ -234,3 +234,37 @@ async def test_two_workers_on_two_connections_never_run_the_same_job(shared: str
     finally:
         await one.close()
         await two.close()
+
+
+async def test_a_jobs_outcome_refused_as_busy_is_recorded_a_moment_later(shared: str) -> None:
+    """Another connection holds the job's row (or SQLite's write lock) past ``WRITE_WAIT`` just as the job ends:
+    its "done" is tried again shortly instead of leaving the job leased, to wait out its lease (the outbox's
+    120 s) and run a second time, as the PostgreSQL bench's stalled first boards did."""
+    db, other = await Database.open(shared), await Database.open(shared)
+    try:
+        ran: list[str] = []
+        holding, release = asyncio.Event(), asyncio.Event()
+
+        holders: list[asyncio.Task[None]] = []
+
+        async def post(job: Job) -> None:
+            ran.append(job.dedupe or "")
+            holders.append(asyncio.create_task(hold_row()))
+            await holding.wait()  # the handler's work is done; the row is held as it records "done"
+            asyncio.get_running_loop().call_later(1.2, release.set)  # past WRITE_WAIT: the first try is refused
+
+        async def hold_row() -> None:
+            async with other.transaction() as tx:
+                await tx.execute("UPDATE jobs SET due_at = due_at WHERE dedupe = ?", ("p",))
+                holding.set()
+                await release.wait()
+
+        worker = Worker(db, time.time)
+        worker.register("k", post)
+        await add(db, None, "p")
+        assert await worker.run_due() == 1
+        await asyncio.gather(*holders)
+        assert ran == ["p"] and await worker.queue.pending() == [], "done, not left leased"
+    finally:
+        await other.close()
+        await db.close()
