@@ -6,8 +6,8 @@ is decided by the best *combination* of them (move then tip, tip then move), and
 exact race arithmetic. This search lists every way the mover can finish its turn (a Redo's reroll is a chance
 node: the average over its faces), and values each end of turn by the opponent's next roll, averaged over all
 its faces, and its best whole turn against it (``Reply``: a move that lines a piece up and the tip that sends the
-seat's piece home). The value is the race: squares travelled by the seat's colours minus the best opponent's
-(``ai.evaluate``'s Ziggurat scores) as a chance to win (``equity``, session 11), a win or loss far outside it.
+seat's piece home). The value is the race itself: squares travelled by the seat's colours minus the best
+opponent's (``ai.evaluate``'s Ziggurat scores), a win or loss far outside it.
 
 Fixed work (``nodes`` positions made), so the move is the same for a seed; with a deadline it stops by the clock.
 Two passes: first each end of turn after the opponent's best single die use (session 9's search, cheap), then
@@ -18,7 +18,6 @@ move stands.
 
 from __future__ import annotations
 
-import math
 import random
 from dataclasses import dataclass, field
 
@@ -26,7 +25,7 @@ from ai import clock
 from ai.evaluate import ziggurat_scores
 from engines import CHANCE, Game
 from engines.ziggurat import rules
-from engines.ziggurat.board import GOALS, PATHS, POSITION
+from engines.ziggurat.board import GOALS, POSITION, STATIONS
 
 WIN = 10_000.0
 """Above any race difference (three pieces home travel 183 squares)."""
@@ -34,25 +33,12 @@ WIN = 10_000.0
 CLOCK_EVERY = 16
 """With a deadline, read the clock every this many positions made."""
 
-HOME = len(PATHS[0]) - 1
-"""Squares a piece travels from its Start Station to its Goal."""
+BURIED = 4.0
+"""Squares of the race a piece under another piece is worth less (session 11): it cannot move, leap or tip until
+the pieces on it leave or it digs out, and a piece on the opponent's holds it so; squares travelled alone miss both."""
 
-SPREAD = 3.0
-"""The race's spread still to come (session 11): this times the root of the squares both sides have still to travel
-(0: the lead itself, session 10's value)."""
-
-
-def equity(lead: float, to_go: float) -> float:
-    """The lead as a chance to win, scaled to +-100 squares, plus a little of the lead itself.
-
-    Why: the squares travelled are averaged over the dice, so a move that risks a piece for one square more on
-    average looks better though a side far ahead should keep it and a side behind gamble; the same lead is worth
-    more when little of the race is left. The small linear part keeps a lead worth growing when the chance is
-    nearly certain."""
-    if not SPREAD:
-        return lead
-    spread = SPREAD * math.sqrt(max(to_go, 1.0))
-    return 100.0 * math.erf(lead / (spread * math.sqrt(2.0))) + 0.05 * lead
+UNBURIED = frozenset((*STATIONS, *GOALS))
+"""Stacks where a piece under another is not held: a Start Station's stack leaves it by tipping, a Goal is the end."""
 
 ROLL_INDEPENDENT = ("tip", "swap", "dig", "leap")
 """Die uses whose result does not depend on the movement die (their position is shared by the rolls)."""
@@ -110,9 +96,10 @@ class Search:
         scores = ziggurat_scores(game) or [0.0] * game.num_players
         teams = game.teams()
         rivals = [scores[s] for s in range(game.num_players) if teams[s] != teams[self.seat]]
-        rival = max(rivals) if rivals else 0.0
-        to_go = 2 * HOME * game.per_colour - scores[self.seat] - rival  # type: ignore[attr-defined]
-        return equity(scores[self.seat] - rival, to_go)
+        owner: dict[int, int] = game.owner  # type: ignore[attr-defined]
+        held = buried(game.board)  # type: ignore[attr-defined]
+        mine = sum(held[c] for c, s in owner.items() if teams[s] == teams[self.seat])
+        return scores[self.seat] - (max(rivals) if rivals else 0.0) - BURIED * (mine - (sum(held) - mine))
 
     def build(self, game: Game, turn: tuple[int, int]) -> Turn:
         """The rest of the mover's turn as a tree, each node with its value before the reply (``upper``)."""
@@ -250,7 +237,18 @@ def choose(game: Game, seat: int, moves: list[str], nodes: int | None, rng: rand
 
 Board = list[list[int]]
 Spot = tuple[Board, list[int]]
-"""A bare board and the squares travelled by each colour on it (kept up to date move by move)."""
+"""A bare board, the squares travelled by each colour on it and its pieces held under others (``4 + colour``), kept up
+to date move by move."""
+
+
+def buried(board: Board) -> list[int]:
+    """Each colour's pieces under another piece, outside the stations and goals (``BURIED``)."""
+    held = [0] * 4
+    for s, stack in enumerate(board):
+        if len(stack) > 1 and s not in UNBURIED:
+            for p in stack[:-1]:
+                held[p & 3] += 1
+    return held
 
 ACTS = ("tip", "swap", "dig", "leap")
 """Action faces usable without the movement die (Aim and Hop spend both dice at once)."""
@@ -280,7 +278,7 @@ class Reply:
         self.wild_redo: bool = game.options["wild_redo"]
         self.numbers = sorted({int(text.split()[1]) for text, _ in game.chance_outcomes()})
         board: Board = game.board  # type: ignore[attr-defined]
-        travelled = [0] * 4
+        travelled = [0] * 4 + buried(board)
         for s, stack in enumerate(board):
             for p in stack:
                 travelled[p & 3] += POSITION[p & 3].get(s, 0)
@@ -292,13 +290,13 @@ class Reply:
         self.rolls: dict[tuple[int, str, bool], float] = {}
 
     def race(self, spot: Spot) -> float:
-        """``Search.static`` on a bare board: the seat's best colour's squares minus the opponent's best, as
-        ``equity``."""
+        """``Search.static`` on a bare board: the seat's best colour's squares minus the opponent's best, less the
+        pieces held (``BURIED``)."""
         board, travelled = spot
         if sum(1 for p in board[GOALS[self.colour]] if p & 3 == self.colour) == self.per_colour:
             return WIN * self.sign
-        mine, theirs = max(travelled[c] for c in self.mine), max(travelled[c] for c in self.theirs)
-        return equity(mine - theirs, 2 * HOME * self.per_colour - mine - theirs)
+        held = sum(travelled[4 + c] for c in self.mine) - sum(travelled[4 + c] for c in self.theirs)
+        return max(travelled[c] for c in self.mine) - max(travelled[c] for c in self.theirs) - BURIED * held
 
     def best(self, values: list[float]) -> float:
         """The mover's choice: the opponent's is the lowest for the seat."""
@@ -320,6 +318,11 @@ class Reply:
                     counts[p & 3] -= POSITION[p & 3].get(s, 0)
                 for p in twin[s]:
                     counts[p & 3] += POSITION[p & 3].get(s, 0)
+                if s not in UNBURIED:
+                    for p in board[s][:-1]:
+                        counts[4 + (p & 3)] -= 1
+                    for p in twin[s][:-1]:
+                        counts[4 + (p & 3)] += 1
             out.append((twin, counts))
         return out
 
