@@ -25,20 +25,13 @@ from ai import clock
 from ai.evaluate import ziggurat_scores
 from engines import CHANCE, Game
 from engines.ziggurat import rules
-from engines.ziggurat.board import GOALS, POSITION, STATIONS
+from engines.ziggurat.board import GOALS, POSITION
 
 WIN = 10_000.0
 """Above any race difference (three pieces home travel 183 squares)."""
 
 CLOCK_EVERY = 16
 """With a deadline, read the clock every this many positions made."""
-
-BURIED = 4.0
-"""Squares of the race a piece under another piece is worth less (session 11): it cannot move, leap or tip until
-the pieces on it leave or it digs out, and a piece on the opponent's holds it so; squares travelled alone miss both."""
-
-UNBURIED = frozenset((*STATIONS, *GOALS))
-"""Stacks where a piece under another is not held: a Start Station's stack leaves it by tipping, a Goal is the end."""
 
 ROLL_INDEPENDENT = ("tip", "swap", "dig", "leap")
 """Die uses whose result does not depend on the movement die (their position is shared by the rolls)."""
@@ -96,10 +89,7 @@ class Search:
         scores = ziggurat_scores(game) or [0.0] * game.num_players
         teams = game.teams()
         rivals = [scores[s] for s in range(game.num_players) if teams[s] != teams[self.seat]]
-        owner: dict[int, int] = game.owner  # type: ignore[attr-defined]
-        held = buried(game.board)  # type: ignore[attr-defined]
-        mine = sum(held[c] for c, s in owner.items() if teams[s] == teams[self.seat])
-        return scores[self.seat] - (max(rivals) if rivals else 0.0) - BURIED * (mine - (sum(held) - mine))
+        return scores[self.seat] - (max(rivals) if rivals else 0.0)
 
     def build(self, game: Game, turn: tuple[int, int]) -> Turn:
         """The rest of the mover's turn as a tree, each node with its value before the reply (``upper``)."""
@@ -237,18 +227,7 @@ def choose(game: Game, seat: int, moves: list[str], nodes: int | None, rng: rand
 
 Board = list[list[int]]
 Spot = tuple[Board, list[int]]
-"""A bare board, the squares travelled by each colour on it and its pieces held under others (``4 + colour``), kept up
-to date move by move."""
-
-
-def buried(board: Board) -> list[int]:
-    """Each colour's pieces under another piece, outside the stations and goals (``BURIED``)."""
-    held = [0] * 4
-    for s, stack in enumerate(board):
-        if len(stack) > 1 and s not in UNBURIED:
-            for p in stack[:-1]:
-                held[p & 3] += 1
-    return held
+"""A bare board and the squares travelled by each colour on it (kept up to date move by move)."""
 
 ACTS = ("tip", "swap", "dig", "leap")
 """Action faces usable without the movement die (Aim and Hop spend both dice at once)."""
@@ -278,7 +257,7 @@ class Reply:
         self.wild_redo: bool = game.options["wild_redo"]
         self.numbers = sorted({int(text.split()[1]) for text, _ in game.chance_outcomes()})
         board: Board = game.board  # type: ignore[attr-defined]
-        travelled = [0] * 4 + buried(board)
+        travelled = [0] * 4
         for s, stack in enumerate(board):
             for p in stack:
                 travelled[p & 3] += POSITION[p & 3].get(s, 0)
@@ -290,13 +269,11 @@ class Reply:
         self.rolls: dict[tuple[int, str, bool], float] = {}
 
     def race(self, spot: Spot) -> float:
-        """``Search.static`` on a bare board: the seat's best colour's squares minus the opponent's best, less the
-        pieces held (``BURIED``)."""
+        """``Search.static`` on a bare board: the seat's best colour's squares minus the opponent's best."""
         board, travelled = spot
         if sum(1 for p in board[GOALS[self.colour]] if p & 3 == self.colour) == self.per_colour:
             return WIN * self.sign
-        held = sum(travelled[4 + c] for c in self.mine) - sum(travelled[4 + c] for c in self.theirs)
-        return max(travelled[c] for c in self.mine) - max(travelled[c] for c in self.theirs) - BURIED * held
+        return max(travelled[c] for c in self.mine) - max(travelled[c] for c in self.theirs)
 
     def best(self, values: list[float]) -> float:
         """The mover's choice: the opponent's is the lowest for the seat."""
@@ -318,11 +295,6 @@ class Reply:
                     counts[p & 3] -= POSITION[p & 3].get(s, 0)
                 for p in twin[s]:
                     counts[p & 3] += POSITION[p & 3].get(s, 0)
-                if s not in UNBURIED:
-                    for p in board[s][:-1]:
-                        counts[4 + (p & 3)] -= 1
-                    for p in twin[s][:-1]:
-                        counts[4 + (p & 3)] += 1
             out.append((twin, counts))
         return out
 

@@ -29,19 +29,12 @@ def load(position: dict) -> Game:
 
 
 def race(game: Game, seat: int) -> float:
-    """The seat's squares travelled minus the opponent's, less its pieces held under others plus the opponent's
-    (``ziggurat.BURIED`` squares each); a finished game far outside."""
+    """The seat's squares travelled minus the opponent's; a finished game far outside."""
     outcome = game.outcome()
     if outcome is not None:
         return ziggurat.WIN if seat in outcome.winners else -ziggurat.WIN
     travelled = [sum(game.progress(c) for c in game.colours if game.owner[c] == s) for s in range(2)]  # type: ignore[attr-defined]
-    held = [0, 0]
-    for s in range(100):
-        if s in ziggurat.UNBURIED:
-            continue
-        for p in game.board[s][:-1]:  # type: ignore[attr-defined]
-            held[game.owner[p & 3]] += 1  # type: ignore[attr-defined]
-    return travelled[seat] - travelled[1 - seat] - ziggurat.BURIED * (held[seat] - held[1 - seat])
+    return travelled[seat] - travelled[1 - seat]
 
 
 def made(game: Game, who: int, move: str) -> Game:
