@@ -312,9 +312,9 @@ async def run(backend: str, database: str, server: PgServer | None, args: argpar
                 bots = [BenchBot(fake, database, {**e, "BENCH_PNG": encoder, **profiled(args, encoder, k)})
                         for k, e in enumerate(env)]
                 await asyncio.gather(*(b.start() for b in bots))
-                if number == 0:
-                    await start_all(pairs, db)
                 try:
+                    if number == 0:
+                        await start_all(pairs, db)
                     moves, cpu, renders = await phase(pairs, db, bots, server, args.warmup, args.seconds)
                 except Exception:  # what the bots said is the first thing to read about a stalled phase
                     for k, b in enumerate(bots):

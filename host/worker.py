@@ -239,22 +239,24 @@ class Worker:
         """One claimed job, start to end: done, retried, or given up, by its kind's policy."""
         entry = self.handlers.get(job.kind)
         if entry is None:  # claimed by keys, or the registration went away: leave it for whoever handles it
-            await self.queue.retry(job.id, self.now() + 60.0, f"no handler for {job.kind}", failed=False)
+            await self._record(lambda: self.queue.retry(job.id, self.now() + 60.0, f"no handler for {job.kind}",
+                                                        failed=False))
             return
         handler, policy = entry
         keeper = asyncio.ensure_future(self._keep_lease(job, policy.lease))
-        try:
-            await handler(job)
-        except NotYet as wait:
-            after, why = wait.after, str(wait)
-            await self._record(lambda: self.queue.retry(job.id, self.now() + after, why, failed=False))
-            return
-        except Exception as error:
-            await self._failed(job, policy, error)
-            return
+        try:  # the lease is renewed until the outcome is recorded, tries again included
+            try:
+                await handler(job)
+            except NotYet as wait:
+                after, why = wait.after, str(wait)
+                await self._record(lambda: self.queue.retry(job.id, self.now() + after, why, failed=False))
+                return
+            except Exception as error:
+                await self._failed(job, policy, error)
+                return
+            await self._record(lambda: self.queue.done(job.id, self.now()))
         finally:
             keeper.cancel()
-        await self._record(lambda: self.queue.done(job.id, self.now()))
 
     @staticmethod
     async def _record(write: Callable[[], Awaitable[object]]) -> None:
