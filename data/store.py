@@ -256,8 +256,7 @@ class GameStore:
     async def set_links(self, game_id: int, thread_id: int | None, message_id: int | None) -> None:
         """The game's thread and challenge message: Discord bookkeeping outside the versioned game state."""
         async with self.db.transaction() as conn:
-            await conn.execute("UPDATE games SET thread_id = ?, message_id = COALESCE(?, message_id) WHERE id = ?",
-                               (thread_id, message_id, game_id))
+            await set_links(conn, game_id, thread_id, message_id)
 
     async def postpone(self, game_id: int, until: float) -> None:
         """Push a game's deadline and reminder out of the scheduler's way (its handling keeps failing)."""
@@ -386,6 +385,13 @@ class GameStore:
         if limit is not None:
             sql, params = sql + " LIMIT ?", (now, limit)
         return [int(r["id"]) for r in await self.db.fetchall(sql, params)]
+
+
+async def set_links(conn: Tx, game_id: int, thread_id: int | None, message_id: int | None) -> None:
+    """Inside a transaction: the game's thread and challenge message (a match's next game gets them as it is
+    created, so a start by another process's recovery finds them)."""
+    await conn.execute("UPDATE games SET thread_id = ?, message_id = COALESCE(?, message_id) WHERE id = ?",
+                       (thread_id, message_id, game_id))
 
 
 async def settle_match(conn: Tx, game_id: int) -> bool:

@@ -12,7 +12,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from data.db import Tx
-from data.store import GameRow, Seat, settle_match
+from data.store import GameRow, Seat, set_links, settle_match
 from engines import Game
 from host.play import dice
 from host.play.match_rules import LENGTHS as LENGTHS
@@ -92,9 +92,10 @@ class Matches:
         settings = {**row.settings, "match_of": row.settings.get("match_of") or row.id,
                     "match_game": current.played + 1}
 
-        async def settle(conn: Tx, game_id: int) -> None:  # the next game and the settled mark land together
+        async def settle(conn: Tx, game_id: int) -> None:  # the next game, its thread and the settled mark together
             if not await settle_match(conn, row.id):
                 raise AlreadyContinued(row.id)
+            await set_links(conn, game_id, row.thread_id, row.message_id)
 
         try:
             game_id = await self.session.store.create(
@@ -105,7 +106,6 @@ class Matches:
         except AlreadyContinued:
             log.info("the match of game %s was continued elsewhere", row.id)
             return None
-        await self.session.store.set_links(game_id, row.thread_id, row.message_id)
         try:
             lobby = await self.lobby.start(await self.session.row(game_id), shuffle=False)
         except HostError:  # another process's recovery saw the new game's full table and started it first

@@ -137,6 +137,28 @@ async def test_a_match_game_another_processs_recovery_started_first_is_not_an_er
     assert [r["id"] for r in follows] == [started.row.id]
 
 
+async def test_a_match_game_created_by_a_process_that_then_died_starts_in_the_matchs_thread(
+        two: tuple[Host, Host], monkeypatch: pytest.MonkeyPatch) -> None:
+    """The next game is created with the match's thread in one transaction: a process dying right after it leaves
+    nothing for another process's recovery to start without its thread (a new thread for the match's game 2)."""
+    a, b = two
+    lobby = await a.lobby.challenge(game="dicenim", creator=ALICE, opponents=[BOB], settings={"match": 3})
+    first = (await a.lobby.accept(lobby.row.id, BOB)).row.id
+    await a.session.store.set_links(first, 5550, 6660)
+
+    async def died(*args: object, **kwargs: object) -> None:
+        raise RuntimeError("the process died")
+
+    monkeypatch.setattr(a.turns, "after_finish", [died])
+    await a.turns.resign(first, ALICE)
+    monkeypatch.setattr(b.session.store, "set_links", died)
+    monkeypatch.setattr(b.lobby, "start", died)
+    with pytest.raises(RuntimeError):
+        await b.matches.continue_after(first)
+    [started] = await a.lobby.recover()
+    assert started.row.id > first and started.row.thread_id == 5550
+
+
 async def test_a_dead_processs_lease_runs_out_and_another_process_does_the_job(
         two: tuple[Host, Host], clock: FakeClock) -> None:
     a, b = two
