@@ -34,7 +34,7 @@ import signal
 import sys
 import tempfile
 import time
-from collections.abc import Iterator, Mapping
+from collections.abc import Awaitable, Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -47,6 +47,7 @@ from engines import CHANCE
 from host.play import dice
 from tests.e2e.test_crash import ROOT, BotProcess
 from tests.fakediscord import FakeDiscord, User
+from tests.fakediscord.records import InteractionRecord
 from tests.fakediscord.world import Channel
 from tests.pg import PgServer
 
@@ -107,13 +108,14 @@ class Pair:
     async def start(self, db: Database) -> None:
         """A new game between the two, accepted, and its first board in its thread."""
         fake, title = self.fake, engines.get(self.game).title
-        rec = await fake.slash(self.users[0], f"{self.game} new", {"opponent": self.users[1].name},
-                               channel=self.channel, wait="response")
+        opponent = {"opponent": self.users[1].name}
+        rec = await self.answered(lambda: fake.slash(self.users[0], f"{self.game} new", opponent, channel=self.channel,
+                                                     wait="response"))
         challenge = await fake.wait_until(lambda: rec.original if rec.original and rec.original.custom_ids() else None,
                                           timeout=120, what="the challenge")
         accept = next(c for c in challenge.custom_ids() if c.startswith("zg:accept:"))
         self.game_id = int(accept.rsplit(":", 1)[1])
-        await fake.click(self.users[1], challenge, accept, wait="response", timeout=120)
+        await self.answered(lambda: fake.click(self.users[1], challenge, accept, wait="response", timeout=120))
         name = f"{title} #{self.game_id}"
         self.thread = await fake.wait_until(
             lambda: next((t for t in fake.threads() if t.name == name and t.messages), None), timeout=120,
@@ -126,6 +128,21 @@ class Pair:
         self.state = engines.get(self.game).new(row.players, row.options)
         dice.roll_pending(self.state, self.seed)
         self.games += 1
+
+    async def answered(self, ask: Callable[[], Awaitable[InteractionRecord]]) -> InteractionRecord:
+        """The answer to a challenge or an accept, asked again a second after a private "slow down" (the per-user
+        limit, as a person would); any other private answer is a refusal and ends the run with its text. Before,
+        a refused challenge or accept waited out the bench's 120 s as a stall (runs 20 and 34)."""
+        while True:
+            rec = await ask()
+            if not rec.ephemeral:
+                return rec
+            said = rec.content[:60]
+            self.refusals[said] = self.refusals.get(said, 0) + 1
+            if "slow down" not in said.lower():
+                raise RuntimeError(f"the start of a game between {self.users[0].name} and {self.users[1].name} was"
+                                   f" refused: {rec.content}")
+            await asyncio.sleep(1)
 
     async def turn(self, db: Database, moves: list[Move]) -> None:
         """The player to move plays a random legal move and waits for the reply; a finished game is replaced."""
