@@ -103,28 +103,43 @@ async def rating_of(tx: Tx, user_id: int, game: str, scope: str, season: int) ->
 
 
 async def add_change(tx: Tx, change: RatingChange) -> None:
-    """Count one rated game on the player's board line, move them between buckets, keep it in the history."""
-    c = change
-    old = await tx.fetchone("SELECT games, rank_bucket FROM ratings WHERE user_id = ? AND game = ? AND scope = ?"
-                            " AND season = ?", (c.user_id, c.game, c.scope, c.season))
-    score = rank_score(c.mu, c.sigma)
-    await tx.execute(
-        f"INSERT INTO ratings ({_COLUMNS}, rank_score, rank_bucket) VALUES (?, ?, ?, ?, ?, ?, 1, ?, ?, ?, ?, ?)"
-        " ON CONFLICT (user_id, game, scope, season) DO UPDATE SET mu = excluded.mu, sigma = excluded.sigma,"
-        " rank_score = excluded.rank_score, rank_bucket = excluded.rank_bucket, games = ratings.games + 1,"
-        " wins = ratings.wins + excluded.wins, losses = ratings.losses + excluded.losses,"
-        " draws = ratings.draws + excluded.draws",
-        (c.user_id, c.game, c.scope, c.season, c.mu, c.sigma, int(c.result == "win"), int(c.result == "loss"),
-         int(c.result == "draw"), score, rank_bucket(score)))
-    games = int(old["games"]) if old else 0
-    if games >= COUNTED_FROM:
-        await _count(tx, c.game, c.scope, c.season, int(old["rank_bucket"]), -1)
-    if games + 1 >= COUNTED_FROM:
-        await _count(tx, c.game, c.scope, c.season, rank_bucket(score), 1)
-    await tx.execute(
-        f"INSERT INTO rating_history ({_HISTORY}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-        (c.game_id, c.user_id, c.game, c.scope, c.season, c.place, c.result, c.mu_before, c.sigma_before, c.mu,
-         c.sigma, c.at))
+    """One rated player (``add_changes`` for all of a game's)."""
+    await add_changes(tx, [change])
+
+
+async def add_changes(tx: Tx, changes: Sequence[RatingChange]) -> None:
+    """Count a game on each player's board line, move them between buckets, keep it in the history.
+
+    Rows are locked in one order every transaction shares: the players' lines by key, then the buckets by key,
+    each bucket once with its net change. Two games finishing at once on one board, their players moving between
+    the same buckets in opposite directions, deadlocked on PostgreSQL (issue 24's bench: a move refused "busy")."""
+    moved: dict[tuple[str, str, int, int], int] = {}
+    for c in sorted(changes, key=lambda c: (c.game, c.scope, c.season, c.user_id)):
+        old = await tx.fetchone("SELECT games, rank_bucket FROM ratings WHERE user_id = ? AND game = ? AND scope = ?"
+                                " AND season = ?", (c.user_id, c.game, c.scope, c.season))
+        score = rank_score(c.mu, c.sigma)
+        await tx.execute(
+            f"INSERT INTO ratings ({_COLUMNS}, rank_score, rank_bucket) VALUES (?, ?, ?, ?, ?, ?, 1, ?, ?, ?, ?, ?)"
+            " ON CONFLICT (user_id, game, scope, season) DO UPDATE SET mu = excluded.mu, sigma = excluded.sigma,"
+            " rank_score = excluded.rank_score, rank_bucket = excluded.rank_bucket, games = ratings.games + 1,"
+            " wins = ratings.wins + excluded.wins, losses = ratings.losses + excluded.losses,"
+            " draws = ratings.draws + excluded.draws",
+            (c.user_id, c.game, c.scope, c.season, c.mu, c.sigma, int(c.result == "win"), int(c.result == "loss"),
+             int(c.result == "draw"), score, rank_bucket(score)))
+        games = int(old["games"]) if old else 0
+        if games >= COUNTED_FROM:
+            key = (c.game, c.scope, c.season, int(old["rank_bucket"]))
+            moved[key] = moved.get(key, 0) - 1
+        if games + 1 >= COUNTED_FROM:
+            key = (c.game, c.scope, c.season, rank_bucket(score))
+            moved[key] = moved.get(key, 0) + 1
+        await tx.execute(
+            f"INSERT INTO rating_history ({_HISTORY}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (c.game_id, c.user_id, c.game, c.scope, c.season, c.place, c.result, c.mu_before, c.sigma_before, c.mu,
+             c.sigma, c.at))
+    for (game, scope, season, bucket), players in sorted(moved.items()):
+        if players:
+            await _count(tx, game, scope, season, bucket, players)
 
 
 async def _count(tx: Tx, game: str, scope: str, season: int, bucket: int, players: int) -> None:

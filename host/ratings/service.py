@@ -160,13 +160,15 @@ async def _rate_board(conn: Tx, row: GameRow, outcome: Outcome, scope: str, seas
         before.append(members)
     ranks = [rank for _, rank in teams]
     after = model.rate(before, ranks=[float(r) for r in ranks])
+    changes: list[RatingChange] = []
     for (users, rank), old_team, new_team in zip(teams, before, after, strict=True):
         result = _result(rank, ranks)
         for user, old, new in zip(users, old_team, new_team, strict=True):
             if user in split:
                 continue  # it played at its rating on every side it held; it is not rated against itself
-            await stored.add_change(conn, RatingChange(row.id, user, row.game, scope, season, rank, result, old.mu,
-                                                       old.sigma, new.mu, new.sigma, now))
+            changes.append(RatingChange(row.id, user, row.game, scope, season, rank, result, old.mu, old.sigma,
+                                        new.mu, new.sigma, now))
+    await stored.add_changes(conn, changes)  # in the one lock order every finishing game shares
 
 
 # ----- reading, for the commands ------------------------------------------------------------

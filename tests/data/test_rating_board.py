@@ -7,7 +7,7 @@ import random
 from data import bulk
 from data import ratings as stored
 from data.bulk import WholeGame
-from data.db import Database
+from data.db import Database, Row, Tx
 from data.ratings import COUNTED_FROM, Rating, RatingChange, RatingStore
 from host.play import bots
 
@@ -67,3 +67,43 @@ async def test_rated_games_move_players_between_buckets(db: Database) -> None:
         found = await store.get(user, "zaic", "7", 2)
         assert found is not None and found.games == line.games
         assert await store.place(found, min_games=COUNTED_FROM) == (order.index(user) + 1 if user in order else None)
+
+
+class Recording:
+    """A transaction that notes the rows each write statement touches, in order."""
+
+    def __init__(self, tx: Tx) -> None:
+        self.tx = tx
+        self.writes: list[tuple[str, tuple[object, ...]]] = []
+
+    async def fetchone(self, sql: str, params: tuple[object, ...] = ()) -> Row | None:
+        return await self.tx.fetchone(sql, params)
+
+    async def execute(self, sql: str, params: tuple[object, ...] = ()) -> int:
+        table = sql.split(" INTO ", 1)[1].split(" ", 1)[0] if " INTO " in sql else sql
+        self.writes.append((table, tuple(params)))
+        return await self.tx.execute(sql, params)
+
+
+async def test_a_games_rows_are_locked_players_first_then_buckets_in_key_order(db: Database) -> None:
+    """Two games finishing at once, their players moving between the same buckets in opposite directions,
+    deadlocked on PostgreSQL when each moved its players one by one (-1 here, +1 there). Now every transaction
+    locks the players' lines by key and then each bucket once, by key, with its net change."""
+    def line(user: int, score: float) -> Rating:
+        return Rating(user, "zaic", "global", 0, score + 3.0, 1.0, COUNTED_FROM, 0, 0, 0)
+
+    await stored.put_many(db, [line(1, 10.0), line(2, 20.0)])
+    games = await bulk.load_games(db, [WholeGame("zaic", 2, "finished", (1, 2))])
+    moves = [RatingChange(games[0], 2, "zaic", "global", 0, 1, "win", 23.0, 1.0, 33.0, 1.0, 1.0),  # bucket 200 -> 300
+             RatingChange(games[0], 1, "zaic", "global", 0, 2, "loss", 13.0, 1.0, 23.0, 1.0, 1.0)]  # 100 -> 200
+    async with db.transaction() as tx:
+        recording = Recording(tx)
+        await stored.add_changes(recording, moves)  # type: ignore[arg-type]
+    tables = [table for table, _ in recording.writes]
+    assert tables == ["ratings", "rating_history", "ratings", "rating_history", "rating_buckets", "rating_buckets"]
+    assert [params[0] for table, params in recording.writes if table == "ratings"] == [1, 2], "players by id"
+    buckets = [(params[3], params[4]) for table, params in recording.writes if table == "rating_buckets"]
+    assert buckets == [(100, -1), (300, 1)], "bucket 200 lost one and gained one: not touched"
+    store = RatingStore(db)
+    assert await store.count("zaic", "global", 0, min_games=COUNTED_FROM) == 2
+    assert [r.user_id for r in await store.top("zaic", "global", 0, min_games=COUNTED_FROM, limit=5)] == [2, 1]
