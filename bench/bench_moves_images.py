@@ -130,19 +130,20 @@ class Pair:
         self.games += 1
 
     async def answered(self, ask: Callable[[], Awaitable[InteractionRecord]]) -> InteractionRecord:
-        """The answer to a challenge or an accept, asked again a second after a private "slow down" (the per-user
-        limit, as a person would); any other private answer is a refusal and ends the run with its text. Before,
-        a refused challenge or accept waited out the bench's 120 s as a stall (runs 20 and 34)."""
-        while True:
-            rec = await ask()
-            if not rec.ephemeral:
-                return rec
-            said = rec.content[:60]
-            self.refusals[said] = self.refusals.get(said, 0) + 1
-            if "slow down" not in said.lower():
-                raise RuntimeError(f"the start of a game between {self.users[0].name} and {self.users[1].name} was"
-                                   f" refused: {rec.content}")
-            await asyncio.sleep(1)
+        """The answer to a challenge or an accept, asked again after a "slow down". Before, a refused challenge or
+        accept waited out the bench's 120 s as a stall (README runs 20 and 36)."""
+        while (rec := await ask()).ephemeral:
+            await self.refused(rec, f"the start of a game between {self.users[0].name} and {self.users[1].name}")
+        return rec
+
+    async def refused(self, rec: InteractionRecord, what: str) -> None:
+        """A private refusal, counted: a "slow down" (the per-user limit) is waited out a second, as a person would;
+        any other ends the run with its text."""
+        said = rec.content[:60]
+        self.refusals[said] = self.refusals.get(said, 0) + 1
+        if "slow down" not in said.lower():
+            raise RuntimeError(f"{what} was refused: {rec.content}")
+        await asyncio.sleep(1)
 
     async def turn(self, db: Database, moves: list[Move]) -> None:
         """The player to move plays a random legal move and waits for the reply; a finished game is replaced."""
@@ -155,11 +156,7 @@ class Pair:
         played = not rec.ephemeral or rec.content.startswith(("Played", "Done"))  # Done: the board posted apart
         moves.append(Move(now, now - asked, played))
         if not played:
-            said = rec.content[:60]
-            self.refusals[said] = self.refusals.get(said, 0) + 1
-            if "slow down" not in said.lower():
-                raise RuntimeError(f"game {self.game_id} refused {move!r}: {rec.content}")
-            await asyncio.sleep(1)  # as told: a person would wait before trying again
+            await self.refused(rec, f"{move!r} in game {self.game_id}")
             return
         self.state.play(seat, move)
         dice.roll_pending(self.state, self.seed)
