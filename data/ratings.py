@@ -102,11 +102,6 @@ async def rating_of(tx: Tx, user_id: int, game: str, scope: str, season: int) ->
     return (float(found[0]), float(found[1])) if found else None
 
 
-async def add_change(tx: Tx, change: RatingChange) -> None:
-    """One rated player (``add_changes`` for all of a game's)."""
-    await add_changes(tx, [change])
-
-
 async def add_changes(tx: Tx, changes: Sequence[RatingChange]) -> None:
     """Count a game on each player's board line, move them between buckets, keep it in the history.
 

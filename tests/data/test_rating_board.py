@@ -57,8 +57,8 @@ async def test_rated_games_move_players_between_buckets(db: Database) -> None:
             user = rng.randrange(1, 25)
             old = lines.get(user)
             mu, sigma = rng.uniform(15, 35), rng.uniform(0.5, 8.0)
-            await stored.add_change(tx, RatingChange(n, user, "zaic", "7", 2, 1, "win", old.mu if old else 25.0,
-                                                     old.sigma if old else 8.3, mu, sigma, float(n)))
+            await stored.add_changes(tx, [RatingChange(n, user, "zaic", "7", 2, 1, "win", old.mu if old else 25.0,
+                                                       old.sigma if old else 8.3, mu, sigma, float(n))])
             lines[user] = Rating(user, "zaic", "7", 2, mu, sigma, (old.games if old else 0) + 1, 0, 0, 0)
     store = RatingStore(db)
     order = expected(list(lines.values()))
