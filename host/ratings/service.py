@@ -118,6 +118,10 @@ async def record_result(conn: Tx, row: GameRow, game: Game, now: float) -> None:
     """FinishHook: rate the game on every board it counts for. Uses only ``conn`` (we are inside a transaction)."""
     if unrated_reason(row, game) is not None:
         return
+    for user in sorted({u for u in (row.user_at(s) for s in range(row.players)) if u is not None}):
+        # Before reading a line: a player's two games ending at once would otherwise both rate from the same
+        # old line (READ COMMITTED), and the later write would erase the earlier game. Sorted: no deadlock.
+        await conn.lock(f"rating:{row.game}:{user}")
     if await stored.is_rated(conn, row.id):
         return  # already rated: never count a game twice
     outcome = game.outcome()

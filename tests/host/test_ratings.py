@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import asyncio
+import itertools
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 import discord
@@ -66,8 +69,10 @@ def scripted(ranks: tuple[int, ...], moves: int = 2, teams: tuple[int, ...] | No
 
 async def finish(db: Database, users: tuple[int, ...], ranks: tuple[int, ...], *, game: str = "zrtz",
                  teams: tuple[int, ...] | None = None, moves: int = 2, rated: bool = True, guild: int | None = GUILD,
-                 now: float = 1000.0, history: list[tuple[int, str]] | None = None) -> GameRow:
-    """Store a game and record its end with the hook inside the version-checked update, as the host does."""
+                 now: float = 1000.0, history: list[tuple[int, str]] | None = None,
+                 then: Callable[[], Awaitable[None]] | None = None) -> GameRow:
+    """Store a game and record its end with the hook inside the version-checked update, as the host does;
+    ``then`` runs after the rating, before the transaction commits."""
     store = GameStore(db)
     team_of = teams or tuple(range(len(users)))
     game_id = await store.create(guild_id=guild, channel_id=5, game=game, players=len(users), options={},
@@ -82,6 +87,8 @@ async def finish(db: Database, users: tuple[int, ...], ranks: tuple[int, ...], *
 
     async def hook(conn: Any) -> None:
         await record_result(conn, row, engine, now)
+        if then is not None:
+            await then()
 
     await store.update(row, now=now, status="finished", also=hook)
     return row
@@ -198,6 +205,41 @@ async def test_a_game_is_never_counted_twice(db: Database) -> None:
     with pytest.raises(StaleVersion):
         await GameStore(db).update(stale, now=6000.0, status="finished", also=hook)
     assert (await rating(db, A))["games"] == 1
+
+
+async def test_one_players_two_games_ending_at_once_both_count(pg_url: str) -> None:
+    """A's two games end in overlapping transactions: the second rates from the first's result, not from the line
+    both read before either committed. PostgreSQL only: SQLite never runs two writers at once."""
+    db = await Database.open(pg_url)
+    try:
+        await finish(db, (A, D), (1, 2))  # A has a line already: the second game would overwrite its update
+        first_rated, release = asyncio.Event(), asyncio.Event()
+
+        async def hold() -> None:
+            first_rated.set()
+            await release.wait()
+
+        first = asyncio.create_task(finish(db, (A, B), (1, 2), now=2000.0, then=hold))
+        await asyncio.wait_for(first_rated.wait(), 10)
+        second = asyncio.create_task(finish(db, (C, A), (1, 2), now=3000.0))
+        for _ in range(400):  # until the second transaction waits for the first's lock
+            waiting = await db.fetchone("SELECT COUNT(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock'")
+            if waiting[0] or second.done():
+                break
+            await asyncio.sleep(0.025)
+        release.set()
+        await asyncio.wait_for(asyncio.gather(first, second), 10)
+        for scope, season in ((GLOBAL, ALL_TIME), (SCOPE, ALL_TIME)):  # each board chains A's three results
+            history = await db.fetchall("SELECT mu_before, sigma_before, mu, sigma FROM rating_history"
+                                        " WHERE user_id = ? AND scope = ? AND season = ? ORDER BY at",
+                                        (A, scope, season))
+            assert len(history) == 3
+            for before, after in itertools.pairwise(history):
+                assert (after["mu_before"], after["sigma_before"]) == (before["mu"], before["sigma"]), scope
+            line = await rating(db, A, scope=scope)
+            assert (line["games"], line["mu"], line["sigma"]) == (3, history[-1]["mu"], history[-1]["sigma"])
+    finally:
+        await db.close()
 
 
 async def test_the_host_rates_a_finished_game_in_its_end_transaction(db: Database, clock: FakeClock) -> None:
