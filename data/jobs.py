@@ -69,6 +69,13 @@ def skip_locked(conn: Tx) -> str:
     return " FOR UPDATE SKIP LOCKED" if conn.dialect == "postgres" else ""
 
 
+def _held(sql: str, params: tuple[Any, ...], owner: str | None) -> tuple[str, tuple[Any, ...]]:
+    """An outcome's update, limited to the lease ``owner`` holds when one is named."""
+    if owner is None:
+        return sql, params
+    return sql + " AND lease_owner = ? AND done_at IS NULL", (*params, owner)
+
+
 class JobQueue:
     """Claim, finish and retry jobs over one database."""
 
@@ -101,10 +108,13 @@ class JobQueue:
                     [(owner, now + lease, r["id"]) for r in rows])
         return [_job(r, claimed=True) for r in rows]
 
-    async def done(self, job_id: int, now: float) -> None:
+    async def done(self, job_id: int, now: float, *, owner: str | None = None) -> bool:
+        """The job is done. With ``owner``, only while that worker still holds the lease: a worker whose lease ran
+        out and went to another must not end the other's run. False when nothing changed."""
+        sql, params = _held("UPDATE jobs SET done_at = ?, lease_owner = NULL, lease_until = NULL WHERE id = ?",
+                            (now, job_id), owner)
         async with self.db.transaction() as conn:
-            await conn.execute("UPDATE jobs SET done_at = ?, lease_owner = NULL, lease_until = NULL WHERE id = ?",
-                               (now, job_id))
+            return await conn.execute(sql, params) == 1
 
     async def extend(self, job_id: int, owner: str, until: float) -> bool:
         """Keep a long job (an AI search) leased while its worker is alive; False when the lease was lost."""
@@ -118,19 +128,22 @@ class JobQueue:
         async with self.db.transaction() as conn:
             return await hurry(conn, game_id, kinds, now)
 
-    async def retry(self, job_id: int, at: float, error: str, *, failed: bool = True) -> None:
+    async def retry(self, job_id: int, at: float, error: str, *, failed: bool = True, owner: str | None = None) -> bool:
         """Give the job back, due again at ``at`` (a failed send: Discord down, a rate limit). ``failed``: the run
-        counts as a failure (False for "not yet": what it waits for has not happened)."""
+        counts as a failure (False for "not yet": what it waits for has not happened). ``owner`` as for ``done``."""
+        sql, params = _held("UPDATE jobs SET due_at = ?, lease_owner = NULL, lease_until = NULL, last_error = ?,"
+                            " failures = failures + ? WHERE id = ?", (at, error[:500], int(failed), job_id), owner)
         async with self.db.transaction() as conn:
-            await conn.execute("UPDATE jobs SET due_at = ?, lease_owner = NULL, lease_until = NULL, last_error = ?,"
-                               " failures = failures + ? WHERE id = ?", (at, error[:500], int(failed), job_id))
+            return await conn.execute(sql, params) == 1
 
-    async def give_up(self, job_id: int, now: float, error: str) -> None:
-        """Stop retrying the job but keep it (``given_up_at``) for whoever looks into why; purges pass it over."""
+    async def give_up(self, job_id: int, now: float, error: str, *, owner: str | None = None) -> bool:
+        """Stop retrying the job but keep it (``given_up_at``) for whoever looks into why; purges pass it over.
+        ``owner`` as for ``done``."""
+        sql, params = _held("UPDATE jobs SET done_at = ?, given_up_at = ?, lease_owner = NULL, lease_until = NULL,"
+                            " last_error = ?, failures = failures + 1 WHERE id = ?", (now, now, error[:500], job_id),
+                            owner)
         async with self.db.transaction() as conn:
-            await conn.execute("UPDATE jobs SET done_at = ?, given_up_at = ?, lease_owner = NULL, lease_until = NULL,"
-                               " last_error = ?, failures = failures + 1 WHERE id = ?",
-                               (now, now, error[:500], job_id))
+            return await conn.execute(sql, params) == 1
 
     async def given_up(self, *, kind: str | None = None) -> list[Job]:
         """Jobs that gave up, newest first (for inspection and tests)."""

@@ -240,7 +240,7 @@ class Worker:
         entry = self.handlers.get(job.kind)
         if entry is None:  # claimed by keys, or the registration went away: leave it for whoever handles it
             await self._record(lambda: self.queue.retry(job.id, self.now() + 60.0, f"no handler for {job.kind}",
-                                                        failed=False))
+                                                        failed=False, owner=self.owner))
             return
         handler, policy = entry
         keeper = asyncio.ensure_future(self._keep_lease(job, policy.lease))
@@ -249,38 +249,42 @@ class Worker:
                 await handler(job)
             except NotYet as wait:
                 after, why = wait.after, str(wait)
-                await self._record(lambda: self.queue.retry(job.id, self.now() + after, why, failed=False))
+                await self._record(lambda: self.queue.retry(job.id, self.now() + after, why, failed=False,
+                                                            owner=self.owner))
                 return
             except Exception as error:
                 await self._failed(job, policy, error)
                 return
-            await self._record(lambda: self.queue.done(job.id, self.now()))
+            await self._record(lambda: self.queue.done(job.id, self.now(), owner=self.owner))
         finally:
             keeper.cancel()
 
     @staticmethod
-    async def _record(write: Callable[[], Awaitable[object]]) -> None:
-        """A job's outcome, tried again after each of ``RECORD_WAITS`` while the database is busy."""
-        for pause in RECORD_WAITS:
+    async def _record(write: Callable[[], Awaitable[bool]]) -> None:
+        """A job's outcome, tried again after each of ``RECORD_WAITS`` while the database is busy. Refused when the
+        lease ran out and another worker holds the job now: its run records the outcome."""
+        for pause in [*RECORD_WAITS, None]:
             try:
-                await write()
+                if not await write():
+                    log.info("a job's lease went to another worker before its outcome was recorded")
                 return
             except Busy:
+                if pause is None:
+                    raise
                 log.info("the database was busy recording a job's outcome; trying again in %.1f s", pause)
                 await asyncio.sleep(pause)
-        await write()
 
     async def _failed(self, job: Job, policy: Policy, error: Exception) -> None:
         failures = job.failures + 1
         if policy.give_up is not None and failures >= policy.give_up:
             log.error("giving up %s job %s (id %d) after %d failures; kept for inspection: %r", job.kind,
                       job.dedupe, job.id, failures, error, exc_info=error)
-            await self._record(lambda: self.queue.give_up(job.id, self.now(), repr(error)))
+            await self._record(lambda: self.queue.give_up(job.id, self.now(), repr(error), owner=self.owner))
             return
         log.warning("%s job %s failed (failure %d), retrying: %r", job.kind, job.dedupe, failures, error,
                     exc_info=not _expected(error))
         due = self.now() + policy.backoff.delay(failures)
-        await self._record(lambda: self.queue.retry(job.id, due, repr(error)))
+        await self._record(lambda: self.queue.retry(job.id, due, repr(error), owner=self.owner))
 
     async def _keep_lease(self, job: Job, lease: float) -> None:
         """Renew the lease while the handler runs (an AI search), so a short lease only bounds a crash's wait."""

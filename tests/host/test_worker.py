@@ -268,3 +268,22 @@ async def test_a_jobs_outcome_refused_as_busy_is_recorded_a_moment_later(shared:
     finally:
         await other.close()
         await db.close()
+
+
+async def test_a_worker_that_lost_its_lease_leaves_the_outcome_to_its_holder(db: Database, clock: FakeClock) -> None:
+    """The handler outlived its lease unrenewed (a stalled process) and worker b claimed the job: a's "done" must
+    not end the job while b still runs it; b records the outcome."""
+    queue = JobQueue(db)
+    taken: list[Job] = []
+
+    async def slow(job: Job) -> None:
+        clock.advance(600.0)  # far past any lease, as if the process had stalled
+        taken.extend(await queue.claim(clock(), "b", lease=60.0))
+
+    worker = Worker(db, clock)
+    worker.register("k", slow)
+    await add(db, clock, "p")
+    assert await worker.run_due() == 1
+    assert [j.dedupe for j in taken] == ["p"]
+    assert await queue.claim(clock() + 1.0, "c") == [], "still b's: a's late outcome released nothing"
+    assert await queue.done(taken[0].id, clock(), owner="b") and await queue.pending() == []
