@@ -126,7 +126,7 @@ async def show_lobby(interaction: discord.Interaction, lobby: Lobby) -> None:
         return
     await interaction.response.edit_message(content=f"{lobby_text(lobby, title)}\nThe game is on!", view=None)
     message = interaction.message
-    assert message is not None and lobby.report is not None
+    assert message is not None
     await open_thread(bot_of(interaction), message, lobby)
 
 
@@ -134,7 +134,8 @@ async def open_thread(bot: ZBot, message: discord.Message, lobby: Lobby) -> None
     """The new game's thread and first board. Both are owed (outbox) since the start was saved: a crash
     here leaves the job, and the dispatcher finishes it (finding the thread if it was already made)."""
     title = engines.get(lobby.row.game).title
-    assert lobby.report is not None
+    if lobby.report is None:  # another process started the game at this moment: its thread and board are its own
+        return
     outbox.crash_point("thread")
     try:
         try:

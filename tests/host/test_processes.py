@@ -20,7 +20,7 @@ from host import outbox
 from host.app import Host
 from host.correspondence.clocks import DAY
 from host.correspondence.scheduler import Scheduler, Tick
-from host.play import matches
+from host.play import bots, matches
 from host.play.lobby import Seated
 from host.results import Report
 from host.tournaments.jobs import KINDS as EVENT_KINDS
@@ -135,6 +135,27 @@ async def test_a_match_game_another_processs_recovery_started_first_is_not_an_er
     assert started.row.id > first and (await b.session.row(started.row.id)).status == "active"
     follows = await a.db.fetchall("SELECT id FROM games WHERE id > ?", (first,))
     assert [r["id"] for r in follows] == [started.row.id]
+
+
+async def test_a_full_table_another_processs_recovery_started_first_answers_started(
+        two: tuple[Host, Host], monkeypatch: pytest.MonkeyPatch) -> None:
+    """A challenge saved with every seat taken (against the AI) is started right after it is saved; a process
+    starting up at that moment starts it first. The challenger hears "started" with no report (that process posts
+    the board and thread), not "try again", and the game starts once."""
+    a, b = two
+    real_start = b.lobby.start
+    recovered: list[Report] = []
+
+    async def recovery_first(row: GameRow, **kwargs: Any) -> Seated:
+        recovered.extend(await a.lobby.recover())
+        return await real_start(row, **kwargs)
+
+    monkeypatch.setattr(b.lobby, "start", recovery_first)
+    lobby = await b.lobby.challenge(game="dicenim", creator=ALICE, opponents=[bots.user_of("easy")])
+    assert lobby.started and lobby.report is None
+    [started] = recovered
+    assert started.row.id == lobby.row.id and (await b.session.row(lobby.row.id)).status == "active"
+    assert await b.lobby.recover() == [], "nothing left to start"
 
 
 async def test_a_match_game_created_by_a_process_that_then_died_starts_in_the_matchs_thread(
