@@ -69,11 +69,12 @@ def skip_locked(conn: Tx) -> str:
     return " FOR UPDATE SKIP LOCKED" if conn.dialect == "postgres" else ""
 
 
-def _held(sql: str, params: tuple[Any, ...], owner: str | None) -> tuple[str, tuple[Any, ...]]:
-    """An outcome's update, limited to the lease ``owner`` holds when one is named."""
-    if owner is None:
+def _held(sql: str, params: tuple[Any, ...], claim: tuple[str, int] | None) -> tuple[str, tuple[Any, ...]]:
+    """An outcome's update, limited to one claim when it is named: (the worker, the attempt it claimed). The attempt
+    tells a worker's stalled run from its own later claim of the same job."""
+    if claim is None:
         return sql, params
-    return sql + " AND lease_owner = ? AND done_at IS NULL", (*params, owner)
+    return sql + " AND lease_owner = ? AND attempts = ? AND done_at IS NULL", (*params, *claim)
 
 
 class JobQueue:
@@ -108,11 +109,11 @@ class JobQueue:
                     [(owner, now + lease, r["id"]) for r in rows])
         return [_job(r, claimed=True) for r in rows]
 
-    async def done(self, job_id: int, now: float, *, owner: str | None = None) -> bool:
-        """The job is done. With ``owner``, only while that worker still holds the lease: a worker whose lease ran
-        out and went to another must not end the other's run. False when nothing changed."""
+    async def done(self, job_id: int, now: float, *, claim: tuple[str, int] | None = None) -> bool:
+        """The job is done. With ``claim`` (worker, attempt), only while that claim still holds the lease: a run
+        whose lease ran out and went to another claim must not end the other's run. False when nothing changed."""
         sql, params = _held("UPDATE jobs SET done_at = ?, lease_owner = NULL, lease_until = NULL WHERE id = ?",
-                            (now, job_id), owner)
+                            (now, job_id), claim)
         async with self.db.transaction() as conn:
             return await conn.execute(sql, params) == 1
 
@@ -128,20 +129,21 @@ class JobQueue:
         async with self.db.transaction() as conn:
             return await hurry(conn, game_id, kinds, now)
 
-    async def retry(self, job_id: int, at: float, error: str, *, failed: bool = True, owner: str | None = None) -> bool:
+    async def retry(self, job_id: int, at: float, error: str, *, failed: bool = True,
+                    claim: tuple[str, int] | None = None) -> bool:
         """Give the job back, due again at ``at`` (a failed send: Discord down, a rate limit). ``failed``: the run
-        counts as a failure (False for "not yet": what it waits for has not happened). ``owner`` as for ``done``."""
+        counts as a failure (False for "not yet": what it waits for has not happened). ``claim`` as for ``done``."""
         sql, params = _held("UPDATE jobs SET due_at = ?, lease_owner = NULL, lease_until = NULL, last_error = ?,"
-                            " failures = failures + ? WHERE id = ?", (at, error[:500], int(failed), job_id), owner)
+                            " failures = failures + ? WHERE id = ?", (at, error[:500], int(failed), job_id), claim)
         async with self.db.transaction() as conn:
             return await conn.execute(sql, params) == 1
 
-    async def give_up(self, job_id: int, now: float, error: str, *, owner: str | None = None) -> bool:
+    async def give_up(self, job_id: int, now: float, error: str, *, claim: tuple[str, int] | None = None) -> bool:
         """Stop retrying the job but keep it (``given_up_at``) for whoever looks into why; purges pass it over.
-        ``owner`` as for ``done``."""
+        ``claim`` as for ``done``."""
         sql, params = _held("UPDATE jobs SET done_at = ?, given_up_at = ?, lease_owner = NULL, lease_until = NULL,"
                             " last_error = ?, failures = failures + 1 WHERE id = ?", (now, now, error[:500], job_id),
-                            owner)
+                            claim)
         async with self.db.transaction() as conn:
             return await conn.execute(sql, params) == 1
 

@@ -240,7 +240,7 @@ class Worker:
         entry = self.handlers.get(job.kind)
         if entry is None:  # claimed by keys, or the registration went away: leave it for whoever handles it
             await self._record(lambda: self.queue.retry(job.id, self.now() + 60.0, f"no handler for {job.kind}",
-                                                        failed=False, owner=self.owner))
+                                                        failed=False, claim=(self.owner, job.attempts)))
             return
         handler, policy = entry
         keeper = asyncio.ensure_future(self._keep_lease(job, policy.lease))
@@ -250,12 +250,12 @@ class Worker:
             except NotYet as wait:
                 after, why = wait.after, str(wait)
                 await self._record(lambda: self.queue.retry(job.id, self.now() + after, why, failed=False,
-                                                            owner=self.owner))
+                                                            claim=(self.owner, job.attempts)))
                 return
             except Exception as error:
                 await self._failed(job, policy, error)
                 return
-            await self._record(lambda: self.queue.done(job.id, self.now(), owner=self.owner))
+            await self._record(lambda: self.queue.done(job.id, self.now(), claim=(self.owner, job.attempts)))
         finally:
             keeper.cancel()
 
@@ -279,12 +279,13 @@ class Worker:
         if policy.give_up is not None and failures >= policy.give_up:
             log.error("giving up %s job %s (id %d) after %d failures; kept for inspection: %r", job.kind,
                       job.dedupe, job.id, failures, error, exc_info=error)
-            await self._record(lambda: self.queue.give_up(job.id, self.now(), repr(error), owner=self.owner))
+            await self._record(lambda: self.queue.give_up(job.id, self.now(), repr(error),
+                                                          claim=(self.owner, job.attempts)))
             return
         log.warning("%s job %s failed (failure %d), retrying: %r", job.kind, job.dedupe, failures, error,
                     exc_info=not _expected(error))
         due = self.now() + policy.backoff.delay(failures)
-        await self._record(lambda: self.queue.retry(job.id, due, repr(error), owner=self.owner))
+        await self._record(lambda: self.queue.retry(job.id, due, repr(error), claim=(self.owner, job.attempts)))
 
     async def _keep_lease(self, job: Job, lease: float) -> None:
         """Renew the lease while the handler runs (an AI search), so a short lease only bounds a crash's wait."""

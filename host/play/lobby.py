@@ -108,7 +108,7 @@ class Lobby:
         pending = [s for s in row.seats if s.user_id == user and not s.accepted]
         if not pending:
             if row.seat_of(user) is not None and full(row.seats):
-                return await self._start_unless_started(row, resume=True)  # a start a crash interrupted
+                return await self.start_once(row, resume=True)  # a start a crash interrupted
             if row.seat_of(user) is not None:
                 raise HostError("You have already accepted this challenge.")
             raise HostError("This challenge is not addressed to you; open seats take the Join button.")
@@ -154,9 +154,9 @@ class Lobby:
         return Seated(row, started=False)
 
     async def _maybe_start(self, row: GameRow) -> Seated:
-        return await self._start_unless_started(row) if full(row.seats) else Seated(row, started=False)
+        return await self.start_once(row) if full(row.seats) else Seated(row, started=False)
 
-    async def _start_unless_started(self, row: GameRow, *, resume: bool = False) -> Seated:
+    async def start_once(self, row: GameRow, *, resume: bool = False) -> Seated:
         """Start a table saved full. Another process's recovery starts full tables left in ``challenge`` (a crash
         between the two steps) and may have just started this one: then that process posts the start, and this
         one answers "started" with no report of its own instead of a false "try again"."""
@@ -164,7 +164,7 @@ class Lobby:
             return await (self._resume_start(row) if resume else self.start(row))
         except HostError:
             now = await self.session.row(row.id)
-            if now.status == "challenge":
+            if now.status not in ("active", "finished"):  # still waiting, or declined or withdrawn meanwhile
                 raise
             log.info("game %s was started by another process", row.id)
             return Seated(now, started=True)

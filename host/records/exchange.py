@@ -170,5 +170,5 @@ class RecordExchange:
                                                   seats=seats, now=self.now())
         row = await self.session.row(game_id)
         if all(s.accepted and s.user_id is not None for s in seats):
-            return await self.lobby.start(row)  # only the AI was asked: it always accepts
+            return await self.lobby.start_once(row)  # only the AI was asked: it always accepts
         return Lobby(row, started=False)

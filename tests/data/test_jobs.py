@@ -40,22 +40,25 @@ async def test_claim_is_exclusive_until_the_lease_runs_out(db: Database) -> None
     assert await queue.claim(100.0, "d") == [] and await queue.pending() == []
 
 
-async def test_a_worker_whose_lease_ran_out_cannot_end_the_new_holders_run(db: Database) -> None:
-    """Worker a's lease ran out and b claimed the job: a's done, retry or give-up changes nothing; b's lands."""
+async def test_a_claim_whose_lease_ran_out_cannot_end_the_new_claims_run(db: Database) -> None:
+    """Worker a's lease ran out and b claimed the job: a's done, retry or give-up changes nothing; b's lands. The
+    same holds for a's own later claim of the job: the attempt tells a stalled run from the new one."""
     queue = JobQueue(db)
     await queue.add(kind="post", due_at=0.0, now=0.0)
     [job] = await queue.claim(1.0, "a", lease=10.0)
     [again] = await queue.claim(12.0, "b", lease=10.0)
-    assert not await queue.done(job.id, 13.0, owner="a")
-    assert not await queue.retry(job.id, 99.0, "late", owner="a")
-    assert not await queue.give_up(job.id, 13.0, "late", owner="a")
+    assert not await queue.done(job.id, 13.0, claim=("a", job.attempts))
+    assert not await queue.retry(job.id, 99.0, "late", claim=("a", job.attempts))
+    assert not await queue.give_up(job.id, 13.0, "late", claim=("a", job.attempts))
     assert await queue.claim(14.0, "c") == []  # still b's: a's late outcome released nothing
     [pending] = await queue.pending()
     assert pending.failures == 0 and await queue.given_up() == []
-    assert await queue.retry(again.id, 30.0, "Discord said 500", owner="b")
-    assert not await queue.done(again.id, 31.0, owner="b")  # b gave it back: no longer its to end
-    [third] = await queue.claim(30.0, "c", lease=10.0)
-    assert await queue.done(third.id, 31.0, owner="c") and await queue.pending() == []
+    assert await queue.retry(again.id, 30.0, "Discord said 500", claim=("b", again.attempts))
+    assert not await queue.done(again.id, 31.0, claim=("b", again.attempts))  # b gave it back: no longer its own
+    [third] = await queue.claim(30.0, "a", lease=10.0)
+    [fourth] = await queue.claim(41.0, "a", lease=10.0)  # a stalled past its lease and claimed the job again
+    assert not await queue.done(third.id, 42.0, claim=("a", third.attempts))
+    assert await queue.done(fourth.id, 42.0, claim=("a", fourth.attempts)) and await queue.pending() == []
 
 
 async def test_retry_and_kind_filter(db: Database) -> None:

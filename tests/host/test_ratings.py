@@ -220,15 +220,19 @@ async def test_one_players_two_games_ending_at_once_both_count(pg_url: str) -> N
             await release.wait()
 
         first = asyncio.create_task(finish(db, (A, B), (1, 2), now=2000.0, then=hold))
-        await asyncio.wait_for(first_rated.wait(), 10)
-        second = asyncio.create_task(finish(db, (C, A), (1, 2), now=3000.0))
-        for _ in range(400):  # until the second transaction waits for the first's lock
-            waiting = await db.fetchone("SELECT COUNT(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock'")
-            if waiting[0] or second.done():
-                break
-            await asyncio.sleep(0.025)
-        release.set()
-        await asyncio.wait_for(asyncio.gather(first, second), 10)
+        second: asyncio.Task[GameRow] | None = None
+        try:
+            await asyncio.wait_for(first_rated.wait(), 10)
+            second = asyncio.create_task(finish(db, (C, A), (1, 2), now=3000.0))
+            for _ in range(400):  # until the second transaction waits for the first's lock
+                waiting = await db.fetchone("SELECT COUNT(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock'"
+                                            " AND datname = current_database()")
+                if waiting[0] or second.done():
+                    break
+                await asyncio.sleep(0.025)
+        finally:  # never leave the first transaction open: closing the database would wait for it
+            release.set()
+            await asyncio.wait_for(asyncio.gather(first, *([second] if second else [])), 10)
         for scope, season in ((GLOBAL, ALL_TIME), (SCOPE, ALL_TIME)):  # each board chains A's three results
             history = await db.fetchall("SELECT mu_before, sigma_before, mu, sigma FROM rating_history"
                                         " WHERE user_id = ? AND scope = ? AND season = ? ORDER BY at",

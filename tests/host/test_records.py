@@ -8,12 +8,14 @@ import json
 import random
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
+from typing import Any
 
 import pytest
 from PIL import Image
 
 import engines
 from data.db import Database
+from data.store import GameRow
 from engines import CHANCE
 from engines.zrtz import boardspace
 from host.ai_players import turns as ai_turns
@@ -22,7 +24,7 @@ from host.app import Host
 from host.play import bots, dice
 from host.records import replay as records
 from host.records.formats import from_json, from_text, read, to_json, to_text
-from host.results import HostError
+from host.results import HostError, Lobby, Report
 from tests.conftest import FakeClock, text_renderer
 
 ALICE, BOB, CAROL, DAVE = 101, 202, 303, 404
@@ -381,3 +383,24 @@ async def test_an_imported_record_is_read_once_for_all_its_replay_pages(host: Ho
     pages = [await host.records.page("r", page.ident, step) for step in (0, 1, 2, None)]
     assert reads == ["zaic"] and [p.step for p in pages] == [0, 1, 2, page.last]
     assert pages[-1].caption == page.caption
+
+
+async def test_play_from_here_against_the_ai_started_first_by_a_recovery_answers_started(
+        host: Host, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The new game is saved with its table full, then started; a process starting up in between starts it first
+    (its recovery starts full tables): the player hears "started" (that process posts it), not "try again"."""
+    source = await play_game(host, "zaic", 2, {}, random.Random(3), limit=10)
+    real_start = host.lobby.start
+    recovered: list[Report] = []
+
+    async def recovery_first(row: GameRow, **kwargs: Any) -> Lobby:
+        monkeypatch.setattr(host.lobby, "start", real_start)  # the recovery's own start is the real one
+        recovered.extend(await host.lobby.recover())
+        return await real_start(row, **kwargs)
+
+    monkeypatch.setattr(host.lobby, "start", recovery_first)
+    lobby = await host.record_exchange.play_from("g", source, 3, creator=CAROL, opponents=[], guild_id=1,
+                                                 channel_id=None, ai="easy")
+    assert lobby.started and lobby.report is None
+    assert [r.row.id for r in recovered] == [lobby.row.id]
+    assert (await host.session.row(lobby.row.id)).status == "active"

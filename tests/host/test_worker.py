@@ -270,20 +270,21 @@ async def test_a_jobs_outcome_refused_as_busy_is_recorded_a_moment_later(shared:
         await db.close()
 
 
-async def test_a_worker_that_lost_its_lease_leaves_the_outcome_to_its_holder(db: Database, clock: FakeClock) -> None:
-    """The handler outlived its lease unrenewed (a stalled process) and worker b claimed the job: a's "done" must
-    not end the job while b still runs it; b records the outcome."""
+async def test_a_run_that_lost_its_lease_leaves_the_outcome_to_the_new_claim(db: Database, clock: FakeClock) -> None:
+    """The handler outlived its lease unrenewed (a stalled process) and the job was claimed again, here by the same
+    worker: the stalled run's "done" must not end the job while the new claim still runs it."""
     queue = JobQueue(db)
+    worker = Worker(db, clock)
     taken: list[Job] = []
 
     async def slow(job: Job) -> None:
         clock.advance(600.0)  # far past any lease, as if the process had stalled
-        taken.extend(await queue.claim(clock(), "b", lease=60.0))
+        taken.extend(await queue.claim(clock(), worker.owner, lease=60.0))
 
-    worker = Worker(db, clock)
     worker.register("k", slow)
     await add(db, clock, "p")
     assert await worker.run_due() == 1
     assert [j.dedupe for j in taken] == ["p"]
-    assert await queue.claim(clock() + 1.0, "c") == [], "still b's: a's late outcome released nothing"
-    assert await queue.done(taken[0].id, clock(), owner="b") and await queue.pending() == []
+    assert await queue.claim(clock() + 1.0, "c") == [], "still the new claim's: the stalled outcome released nothing"
+    assert await queue.done(taken[0].id, clock(), claim=(worker.owner, taken[0].attempts))
+    assert await queue.pending() == []
