@@ -35,6 +35,7 @@ class Work:
     tactical_nodes: int = 0
     screen: int = 0
     turn: int = 0
+    exposure: float = 0.0
 
 
 WORK: dict[str, Work] = {
@@ -110,8 +111,17 @@ With 3-ply rollouts medium plays the ending by the evaluation too: hard vs mediu
 0.84 over 60 games), medium vs easy is 0.90 (n = 40; docs/ai.md, session 11)."""
 
 
+LEVEL_EXPOSURE: dict[tuple[str, str, int], float] = {("hard", "zarathustra", 4): 0.5}
+"""``Work.exposure`` for (level, game, players): the tree search's evaluation takes this much off a seat's score for
+each blank on its tiles that face an empty square with a blank (``ai.evaluate.zarathustra_exposed``). Every tile is
+played, so Zarathustra is decided by the blanks lost; random rollouts and one-ply priors rarely meet the one sword
+placement that kills an exposed tile, the opponents find it: in 4-player games replayed 79-92% of the exposed 2- and
+3-blank tiles placed in the first half died, 0-42% of the others (docs/ai.md, session 12)."""
+
+
 def work_for(level: str, game: str, players: int = 2) -> Work:
     base = WORK[level]
     scale = GAME_SCALE.get((game, players), 1.0) * LEVEL_SCALE.get((level, game), 1.0)
     return replace(base, iterations=max(1, round(base.iterations * scale)), alphabeta=round(base.alphabeta * scale),
-                   noise=LEVEL_NOISE.get((level, game), base.noise), depth=LEVEL_DEPTH.get((level, game), base.depth))
+                   noise=LEVEL_NOISE.get((level, game), base.noise), depth=LEVEL_DEPTH.get((level, game), base.depth),
+                   exposure=LEVEL_EXPOSURE.get((level, game, players), base.exposure))
