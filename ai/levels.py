@@ -13,7 +13,8 @@ turns and positions of the forced-sequence search in the games of ``TACTICAL`` (
 of ``SCREENED`` (0: none; with ``budget_s`` every level screens by the clock); ``noise``: the chance that the level
 plays a uniformly random legal move instead of searching (drawn from the seeded generator, so still deterministic;
 set per game in ``LEVEL_NOISE``); ``turn``: positions of the Ziggurat turn search in the games of ``TURN_SEARCH``
-(0: the tree search there).
+(0: the tree search there); ``exposure``: what the tree search's evaluation takes off a Zarathustra score for each
+exposed blank (set per (level, game, players) in ``LEVEL_EXPOSURE``; 0: the plain evaluation).
 """
 
 from __future__ import annotations
@@ -115,8 +116,9 @@ LEVEL_EXPOSURE: dict[tuple[str, str, int], float] = {("hard", "zarathustra", 4):
 """``Work.exposure`` for (level, game, players): the tree search's evaluation takes this much off a seat's score for
 each blank on its tiles that face an empty square with a blank (``ai.evaluate.zarathustra_exposed``). Every tile is
 played, so Zarathustra is decided by the blanks lost; random rollouts and one-ply priors rarely meet the one sword
-placement that kills an exposed tile, the opponents find it: in 4-player games replayed 79-92% of the exposed 2- and
-3-blank tiles placed in the first half died, 0-42% of the others (docs/ai.md, session 12)."""
+placement that kills an exposed tile, the opponents find it: in 11 replayed 4-player games 68% of the tiles placed
+exposed died, 17% of the others. With 0.5 (about that difference a blank) hard beat medium 40 of 40 (was 0.775, n = 40;
+docs/ai.md, session 12). Not 3 players (unmeasured; hard vs medium 0.79 there)."""
 
 
 def work_for(level: str, game: str, players: int = 2) -> Work:
