@@ -112,13 +112,14 @@ With 3-ply rollouts medium plays the ending by the evaluation too: hard vs mediu
 0.84 over 60 games), medium vs easy is 0.90 (n = 40; docs/ai.md, session 11)."""
 
 
-LEVEL_EXPOSURE: dict[tuple[str, str, int], float] = {("hard", "zarathustra", 4): 0.5}
+LEVEL_EXPOSURE: dict[tuple[str, str, int], float] = {("hard", "zarathustra", 3): 0.5, ("hard", "zarathustra", 4): 0.5}
 """``Work.exposure`` for (level, game, players): the tree search's evaluation takes this much off a seat's score for
 each blank on its tiles that face an empty square with a blank (``ai.evaluate.zarathustra_exposed``). Every tile is
 played, so Zarathustra is decided by the blanks lost; random rollouts and one-ply priors rarely meet the one sword
 placement that kills an exposed tile, the opponents find it: in 11 replayed 4-player games 68% of the tiles placed
-exposed died, 17% of the others. With 0.5 (about that difference a blank) hard beat medium 40 of 40 (was 0.775, n = 40;
-docs/ai.md, session 12). Not 3 players (unmeasured; hard vs medium 0.79 there)."""
+exposed died, 17% of the others. With 0.5 (about that difference a blank) hard beat medium 40 of 40 with 4 players
+(was 0.775, n = 40) and 0.98 with 3 (n = 40; was 0.79 on games 0-19; docs/ai.md, session 12). Medium and easy keep
+the plain evaluation, which keeps the levels apart; 2 players have hard's screen instead (unmeasured with it)."""
 
 
 def work_for(level: str, game: str, players: int = 2) -> Work:

@@ -1,4 +1,4 @@
-"""``levels.LEVEL_EXPOSURE``: hard in 4-player Zarathustra discounts blanks that face an empty square.
+"""``levels.LEVEL_EXPOSURE``: hard in 3- and 4-player Zarathustra discounts blanks that face an empty square.
 
 Why it exists: every tile is played, so a Zarathustra game is decided by the blanks lost, and a tile that turns a
 blank to an empty square is destroyed by the next sword placed there (most of them were, in replayed 4-player games);
@@ -47,15 +47,16 @@ def test_the_shortcut_values_every_move_as_making_it_does() -> None:
     assert checked > 500
 
 
-def test_only_hard_in_four_player_zarathustra_discounts_exposure() -> None:
+def test_only_hard_in_three_and_four_player_zarathustra_discounts_exposure() -> None:
     assert levels.work_for("hard", "zarathustra", 4).exposure == 0.5
-    for level in ai.LEVELS:
-        for players in (2, 3):
+    assert levels.work_for("hard", "zarathustra", 3).exposure == 0.5
+    assert levels.work_for("hard", "zarathustra", 2).exposure == 0.0
+    for level in ("easy", "medium"):
+        for players in (2, 3, 4):
             assert levels.work_for(level, "zarathustra", players).exposure == 0.0
+    for level in ai.LEVELS:
         for game in ("zaic", "zrtz", "zodiac", "ziggurat"):
             assert levels.work_for(level, game).exposure == 0.0
-    assert levels.work_for("medium", "zarathustra", 4).exposure == 0.0
-    assert levels.work_for("easy", "zarathustra", 4).exposure == 0.0
 
 
 def test_the_priors_put_a_sheltered_tile_first() -> None:
@@ -70,9 +71,10 @@ def test_the_priors_put_a_sheltered_tile_first() -> None:
     assert zarathustra_exposed(after)[0] == 0 and after.scores()[0] == 2
 
 
-def test_hard_opens_four_players_without_an_exposed_blank() -> None:
+def test_hard_opens_three_and_four_players_without_an_exposed_blank() -> None:
     """The real hard level at its fixed work (about 1 s of CPU a move): before, it opened with 3 exposed blanks."""
-    game = Zarathustra.new(4)
-    for seed in (0, 1):
-        move = ai.choose(game, 0, "hard", seed=seed)
-        assert zarathustra_exposed(made(game, 0, move)) == [0, 0, 0, 0]
+    for players in (3, 4):
+        game = Zarathustra.new(players)
+        for seed in (0, 1):
+            move = ai.choose(game, 0, "hard", seed=seed)
+            assert zarathustra_exposed(made(game, 0, move)) == [0] * players
