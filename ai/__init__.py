@@ -78,7 +78,8 @@ def choose(game: Game, seat: int, level: str, *, seed: int, budget_s: float | No
         if found is not None:
             return found
     depth = round(levels.ROLLOUT_DEPTH.get(game.name, 10) * work.depth)
-    root = mcts.search(game, seat, moves, work.iterations, depth, work.explore, rng, None, work.prior_visits)
+    root = mcts.search(game, seat, moves, work.iterations, depth, work.explore, rng, None, work.prior_visits,
+                       work.exposure)
     return mcts.best_move(root, moves)
 
 
@@ -126,7 +127,8 @@ def _anytime(game: Game, seat: int, level: str, moves: list[str], work: levels.W
         move, reached = alphabeta.search(game, seat, safe, work.alphabeta, rng, deadline)
         return move if reached >= 2 else screened.best
     depth = round(levels.ROLLOUT_DEPTH.get(game.name, 10) * work.depth)
-    root = mcts.search(game, seat, safe, work.iterations, depth, work.explore, rng, deadline, work.prior_visits)
+    root = mcts.search(game, seat, safe, work.iterations, depth, work.explore, rng, deadline, work.prior_visits,
+                       work.exposure)
     if root.visits < max(len(safe), TRUST * work.iterations):
         return screened.best
     return mcts.best_move(root, safe)

@@ -13,7 +13,8 @@ turns and positions of the forced-sequence search in the games of ``TACTICAL`` (
 of ``SCREENED`` (0: none; with ``budget_s`` every level screens by the clock); ``noise``: the chance that the level
 plays a uniformly random legal move instead of searching (drawn from the seeded generator, so still deterministic;
 set per game in ``LEVEL_NOISE``); ``turn``: positions of the Ziggurat turn search in the games of ``TURN_SEARCH``
-(0: the tree search there).
+(0: the tree search there); ``exposure``: what the tree search's evaluation takes off a Zarathustra score for each
+exposed blank (set per (level, game, players) in ``LEVEL_EXPOSURE``; 0: the plain evaluation).
 """
 
 from __future__ import annotations
@@ -35,6 +36,7 @@ class Work:
     tactical_nodes: int = 0
     screen: int = 0
     turn: int = 0
+    exposure: float = 0.0
 
 
 WORK: dict[str, Work] = {
@@ -110,8 +112,19 @@ With 3-ply rollouts medium plays the ending by the evaluation too: hard vs mediu
 0.84 over 60 games), medium vs easy is 0.90 (n = 40; docs/ai.md, session 11)."""
 
 
+LEVEL_EXPOSURE: dict[tuple[str, str, int], float] = {("hard", "zarathustra", 3): 0.5, ("hard", "zarathustra", 4): 0.5}
+"""``Work.exposure`` for (level, game, players): the tree search's evaluation takes this much off a seat's score for
+each blank on its tiles that face an empty square with a blank (``ai.evaluate.zarathustra_exposed``). Every tile is
+played, so Zarathustra is decided by the blanks lost; random rollouts and one-ply priors rarely meet the one sword
+placement that kills an exposed tile, the opponents find it: in 11 replayed 4-player games 68% of the tiles placed
+exposed died, 17% of the others. With 0.5 (about that difference a blank) hard beat medium 40 of 40 with 4 players
+(was 0.775, n = 40) and 0.98 with 3 (n = 40; was 0.79 on games 0-19; docs/ai.md, session 12). Medium and easy keep
+the plain evaluation, which keeps the levels apart; 2 players have hard's screen instead (unmeasured with it)."""
+
+
 def work_for(level: str, game: str, players: int = 2) -> Work:
     base = WORK[level]
     scale = GAME_SCALE.get((game, players), 1.0) * LEVEL_SCALE.get((level, game), 1.0)
     return replace(base, iterations=max(1, round(base.iterations * scale)), alphabeta=round(base.alphabeta * scale),
-                   noise=LEVEL_NOISE.get((level, game), base.noise), depth=LEVEL_DEPTH.get((level, game), base.depth))
+                   noise=LEVEL_NOISE.get((level, game), base.noise), depth=LEVEL_DEPTH.get((level, game), base.depth),
+                   exposure=LEVEL_EXPOSURE.get((level, game, players), base.exposure))

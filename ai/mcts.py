@@ -16,7 +16,7 @@ import math
 import random
 
 from ai import clock
-from ai.evaluate import evaluate
+from ai.evaluate import evaluate, evaluate_exposed
 from ai.oneply import value_after
 from engines import CHANCE, Game
 
@@ -57,8 +57,8 @@ def roll(game: Game, rng: random.Random) -> None:
     game.play(CHANCE, outcomes[-1][0])
 
 
-def one_ply(world: Game, who: int, move: str) -> float:
-    return value_after(world, who, move)[who]
+def one_ply(world: Game, who: int, move: str, exposure: float = 0.0) -> float:
+    return value_after(world, who, move, exposure)[who]
 
 
 CLOCK_EVERY = 16
@@ -66,7 +66,7 @@ CLOCK_EVERY = 16
 
 
 def pick_untried(node: Node, world: Game, who: int, untried: list[str], prior_visits: int,
-                 rng: random.Random, root: bool, deadline: float | None = None) -> str:
+                 rng: random.Random, root: bool, deadline: float | None = None, exposure: float = 0.0) -> str:
     """The untried move to add: at random, or (the root, or a node visited ``prior_visits`` times) the best by one ply.
 
     The one-ply values are kept in the node, keyed by move text, so a wide node (1944 ZÈRTZ moves)
@@ -87,13 +87,13 @@ def pick_untried(node: Node, world: Game, who: int, untried: list[str], prior_vi
             if deadline is not None and fresh % CLOCK_EVERY == CLOCK_EVERY - 1 and clock.now() >= deadline:
                 break
             fresh += 1
-            value = prior[m] = one_ply(world, who, m) + 1e-6 * rng.random()  # ties at random
+            value = prior[m] = one_ply(world, who, m, exposure) + 1e-6 * rng.random()  # ties at random
         if value > best:
             best, pick = value, m
     return pick or rng.choice(untried)
 
 
-def rollout(game: Game, seat: int, depth: int, rng: random.Random) -> list[float]:
+def rollout(game: Game, seat: int, depth: int, rng: random.Random, exposure: float = 0.0) -> list[float]:
     """Random play for ``depth`` plies (dice included), then the exact result or the evaluation."""
     for _ in range(depth):
         movers = game.to_move()
@@ -104,15 +104,16 @@ def rollout(game: Game, seat: int, depth: int, rng: random.Random) -> list[float
             continue
         who = seat if seat in movers else min(movers)
         game.play(who, rng.choice(game.legal_moves(who)))
-    return evaluate(game)
+    return evaluate_exposed(game, exposure) if exposure else evaluate(game)
 
 
 def search(game: Game, seat: int, root_moves: list[str], iterations: int, depth: int, explore: float,
-           rng: random.Random, deadline: float | None, prior_visits: int = -1) -> Node:
+           rng: random.Random, deadline: float | None, prior_visits: int = -1, exposure: float = 0.0) -> Node:
     """Run the search and return the root: ``iterations``, or fewer if the clock (``deadline``, CPU time) ends first.
 
     ``prior_visits``: nodes visited that often add their children best-first by a one-ply evaluation
-    (-1: never, children are added at random).
+    (-1: never, children are added at random). ``exposure``: the evaluation discounts exposed Zarathustra
+    blanks by that much each (``ai.evaluate.evaluate_exposed``; 0: the plain evaluation).
 
     ``seat`` is the searching seat (whose secrets are kept); ``root_moves`` are the legal moves of
     whoever is to move at the root (``seat`` itself when choosing a move).
@@ -157,7 +158,7 @@ def search(game: Game, seat: int, root_moves: list[str], iterations: int, depth:
             room = not present or len(children) < WIDEN * math.sqrt(node.visits + 1)
             untried = [m for m in moves if m not in children] if room else []
             if untried:
-                move = pick_untried(node, world, who, untried, prior_visits, rng, node is root, deadline)
+                move = pick_untried(node, world, who, untried, prior_visits, rng, node is root, deadline, exposure)
                 child = Node(who)
                 children[move] = child
                 expanded = True
@@ -173,7 +174,10 @@ def search(game: Game, seat: int, root_moves: list[str], iterations: int, depth:
             world.play(who, move)
             node = child
             path.append(child)
-        rewards = rollout(world, seat, depth, rng) if expanded else evaluate(world)
+        if expanded:
+            rewards = rollout(world, seat, depth, rng, exposure)
+        else:
+            rewards = evaluate_exposed(world, exposure) if exposure else evaluate(world)
         for n in path:
             n.visits += 1
             n.value += rewards[n.seat]

@@ -11,7 +11,7 @@ making the move.
 
 from __future__ import annotations
 
-from ai.evaluate import SCORERS, evaluate, from_scores
+from ai.evaluate import SCORERS, evaluate, evaluate_exposed, from_scores, zarathustra_exposed
 from engines import Game
 
 OPEN_MARGIN = 11
@@ -25,19 +25,47 @@ def made(game: Game, who: int, move: str) -> Game:
     return twin
 
 
-def value_after(game: Game, who: int, move: str) -> list[float]:
-    """``evaluate`` of the position after ``who`` plays ``move`` (legal), every seat's reward."""
-    quick = quick_value(game, who, move)
-    return quick if quick is not None else evaluate(made(game, who, move))
+def value_after(game: Game, who: int, move: str, exposure: float = 0.0) -> list[float]:
+    """``evaluate`` of the position after ``who`` plays ``move`` (legal), every seat's reward.
+
+    ``exposure``: ``evaluate_exposed`` instead (exposed Zarathustra blanks discounted; hard in 4 players).
+    """
+    quick = quick_value(game, who, move, exposure)
+    if quick is not None:
+        return quick
+    twin = made(game, who, move)
+    return evaluate_exposed(twin, exposure) if exposure else evaluate(twin)
 
 
-def quick_value(game: Game, who: int, move: str) -> list[float] | None:
+def quick_value(game: Game, who: int, move: str, exposure: float = 0.0) -> list[float] | None:
     """``value_after`` without making the move, or None where no shortcut applies (the game might end)."""
     if game.name == "zarathustra":
         scores = _zarathustra_scores_after(game, who, move)
         if scores is not None:
+            if exposure:
+                exposed = _zarathustra_exposed_after(game, who, move)
+                scores = [s - exposure * e for s, e in zip(scores, exposed, strict=True)]
             return from_scores(game, scores, SCORERS["zarathustra"][1])
     return None
+
+
+def _zarathustra_exposed_after(game: Game, who: int, move: str) -> list[int]:
+    """``zarathustra_exposed`` after the placement: the board changed in place and put back (as ``fights`` does)."""
+    cells = game.cells  # type: ignore[attr-defined]
+    square = game.geo.names.index(move[:-5])  # type: ignore[attr-defined]
+    edges = move[-4:]
+    dead = game.fights(who, square, edges)  # type: ignore[attr-defined]
+    removed = [(sq, cells[sq]) for sq in dead if sq != square]
+    if square not in dead:
+        cells[square] = (who, edges)
+    for sq, _ in removed:
+        cells[sq] = None
+    try:
+        return zarathustra_exposed(game)
+    finally:
+        cells[square] = None
+        for sq, cell in removed:
+            cells[sq] = cell
 
 
 def _zarathustra_scores_after(game: Game, who: int, move: str) -> list[float] | None:
