@@ -367,11 +367,13 @@ class Rules:
                     return True
         return False
 
-    def active(self, pos: Pos) -> list[tuple]:
+    def active(self, pos: Pos, wide: bool = False) -> list[tuple]:
         """The placements worth searching below the root (the others are quiet: the search stands pat on them).
 
         Active: a capture is on afterwards (with every removal within two rings of the placed marble and one
-        other), or marbles are isolated. With few vacant rings left, every move.
+        other), or marbles are isolated. With few vacant rings left, every move. ``wide``: a capture's removals
+        also include every free ring next to any marble (a capture can land only there, so removing it can take
+        away the opponent's other capture and leave the one that loses: hard lost games on 61 rings that way).
         """
         cells = pos.cells
         source = self.source(pos)
@@ -382,6 +384,12 @@ class Rules:
             return self.legal(pos)
         moves: list[tuple] = []
         quiet_ring = -1
+        touching: set[int] = set()
+        if wide:
+            nb = self.nb
+            for m in range(self.n):
+                if cells[m] >= 0:
+                    touching.update(nb[m])
         for r in vacant:
             removals = [q for q in free if q != r]
             if self.creates_capture(cells, r):
@@ -389,8 +397,8 @@ class Rules:
                     chosen = [-1]
                 else:
                     close = self.close[r]
-                    chosen = [q for q in removals if q in close]
-                    other = next((q for q in removals if q not in close), None)
+                    chosen = [q for q in removals if q in close or q in touching]
+                    other = next((q for q in removals if q not in close and q not in touching), None)
                     if other is not None:
                         chosen.append(other)
                 moves.extend(("p", c, r, q) for c in colours for q in chosen)
@@ -498,11 +506,14 @@ class Rules:
 
 class Searcher:
     def __init__(self, rules: Rules, nodes: int, deadline: float | None,
-                 evaluate: Callable[[Pos, int], float] | None = None, leaf_wins: bool = True) -> None:
+                 evaluate: Callable[[Pos, int], float] | None = None, leaf_wins: bool = True,
+                 wide: bool = False) -> None:
         """``leaf_wins``: at the horizon, a side to place that can win at once counts as winning (hard's
-        defence against a sacrifice followed by a winning placement); the benchmark robots go without."""
+        defence against a sacrifice followed by a winning placement); the benchmark robots go without.
+        ``wide``: below the root a capture's removals include every free ring next to a marble (``Rules.active``)."""
         self.rules = rules
         self.leaf_wins = leaf_wins
+        self.wide = wide
         self.left = nodes
         self.deadline = deadline
         self.evaluate = evaluate or rules.evaluate
@@ -549,7 +560,7 @@ class Searcher:
                 if best >= beta:
                     return best
                 alpha = max(alpha, best)
-            return self._placements(pos, rules.active(pos), depth - 1, alpha, beta, ply, best)
+            return self._placements(pos, rules.active(pos, self.wide), depth - 1, alpha, beta, ply, best)
         children = [self.make(pos, m) for m in moves]
         children.sort(key=lambda c: self.static(c, seat), reverse=True)
         for child in children:
@@ -626,7 +637,7 @@ def _won_after(searcher: Searcher, pos: Pos, reply: tuple, me: int) -> bool:
 
 def choose(game: Game, seat: int, texts: list[str], nodes: int, max_depth: int, noise: Callable[[str], float],
            deadline: float | None = None, evaluate: Callable[[Pos, int], float] | None = None,
-           leaf_wins: bool = True, forced: bool = True) -> str:
+           leaf_wins: bool = True, forced: bool = True, wide: bool = False) -> str:
     """The best of ``texts`` by iterative deepening to ``max_depth`` placement turns, within ``nodes`` or the deadline.
 
     ``noise(text)`` is a tiny seeded tie-break. Before any depth completes, the one-ply order (each move's
@@ -634,7 +645,7 @@ def choose(game: Game, seat: int, texts: list[str], nodes: int, max_depth: int, 
     """
     rules = rules_for(game)
     pos = rules.from_game(game)
-    searcher = Searcher(rules, nodes, deadline, evaluate, leaf_wins)
+    searcher = Searcher(rules, nodes, deadline, evaluate, leaf_wins, wide)
     moves = [rules.parse(t) for t in texts]
     text_of = dict(zip(moves, texts, strict=True))
     scores = {}

@@ -89,7 +89,8 @@ def test_defends_against_a_forced_win_in_two_on_61_rings(name: str, ply: int, le
 def test_medium_searches_more_positions_on_61_rings_and_hard_the_same(monkeypatch: pytest.MonkeyPatch) -> None:
     """The per-board work (``levels.tactical_nodes``): on 61 rings medium is not scaled down by 48/61 like the
     others but searches 1.75 times its 37-ring positions (at 48/61 it lost to Dumbot, docs/ai.md session 10);
-    hard keeps 48/61 of its 120 000 (its robot matches were played at that). In an opening (about 2900 moves,
+    hard had 48/61 of its 120 000 (its robot matches were played at that) and since session 12 all of it there
+    (with its wider search below the root, ``levels.WIDE_REMOVALS``). In an opening (about 2900 moves,
     no depth-2 search completes) the search spends exactly that work."""
     searches: list[list[int]] = []  # [positions allowed, positions made] per search
 
@@ -115,6 +116,36 @@ def test_medium_searches_more_positions_on_61_rings_and_hard_the_same(monkeypatc
     assert searches[-1][0] == 8000
 
     from ai import levels
-    assert levels.tactical_nodes("hard", levels.WORK["hard"].tactical_nodes, 61) == round(120000 * 48 / 61)
+    assert levels.tactical_nodes("hard", levels.WORK["hard"].tactical_nodes, 61) == 120000  # session 12
     assert levels.tactical_nodes("hard", levels.WORK["hard"].tactical_nodes, 37) == 120000
     assert levels.tactical_nodes("medium", levels.WORK["medium"].tactical_nodes, 48) == 8000
+
+
+GAME_22 = "we3 a4 / wf4 f1 / bc6 h6 / wi3 c7"
+"""Session 11's hard-vs-medium game 22 on 61 rings (bench/bench_ai.py, hard first) up to hard's losing move: hard
+played ``gg6 c1`` with the seed below, medium answered ``bh4 g7`` (hard must capture ``i3xg5``; with g7 gone its
+other capture is not on) and took three whites with ``g6xg4xe4xe2``. The search had valued ``gg6 c1`` at 0 because
+below the root it tried the sacrifice ``bh4`` only with removals near h4 and one other (a1), never g7."""
+
+
+def best_capture_gain(rules: zertz.Rules, pos: zertz.Pos) -> float:
+    """The most the side to move gains by any reply and the whole capture sequence after it (every reply tried,
+    captures searched to their end, the placement after them valued by material: exact within those plies)."""
+    searcher = zertz.Searcher(rules, 1 << 40, None)
+    return max(-searcher.negamax(rules.play(pos, reply), 0, -zertz.WIN * 10, zertz.WIN * 10, 1)
+               for reply in rules.legal(pos))
+
+
+def test_hard_sees_a_sacrifice_whose_removal_changes_the_forced_capture() -> None:
+    game = Zrtz.new(2, {"rings": 61})
+    for text in GAME_22.split(" / "):
+        game.play(game.turn, text)
+    rules = zertz.rules_for(game)
+    pos = rules.from_game(game)
+    losing = rules.play(pos, rules.parse("gg6 c1"))
+    assert best_capture_gain(rules, losing) > 2.5  # the trap is real: medium wins three whites by force
+    assert rules.parse("bh4 g7") in rules.active(losing, wide=True)
+    assert rules.parse("bh4 g7") not in rules.active(losing)  # what the narrow filter missed
+    move = ai.choose(game, game.turn, "hard", seed=1024603602)  # the seed bench_ai drew for this move
+    assert move != "gg6 c1"
+    assert best_capture_gain(rules, rules.play(pos, rules.parse(move))) < 0.5
