@@ -415,10 +415,11 @@ class Rules:
             return claims + [m for m in moves if m not in taken]
         return moves
 
-    def far_removals(self, pos: Pos) -> set[int]:
+    def far_removals(self, pos: Pos, wide: bool = False) -> set[int]:
         """Free rings whose removal cannot matter within two placement turns wherever the marble goes (the
         placed marble's own surroundings aside): more than two steps from every marble, so no capture lands
-        there, and neither cutting the board nor making a new cut possible (an isolation)."""
+        there, and neither cutting the board nor making a new cut possible (an isolation). ``wide``: nor
+        freeing a ring within two steps of a marble (the reply may remove that one and change the captures)."""
         cells, rings = pos.cells, pos.rings
         near: set[int] = set()
         for r in range(self.n):
@@ -430,6 +431,8 @@ class Rules:
             if q in near or q in cutting:
                 continue
             if {x for x, _ in self.cuts(rings & ~(1 << q))} - cutting:
+                continue
+            if wide and near.intersection(self.edge(rings & ~(1 << q))) - set(self.edge(rings)):
                 continue
             out.add(q)
         return out
@@ -669,7 +672,7 @@ def choose(game: Game, seat: int, texts: list[str], nodes: int, max_depth: int, 
         return text_of[max(scores, key=scores.__getitem__)] if scores else texts[0]
     # a placement's removals far from everything lead to the same play within the horizon: one of them is
     # searched for each colour and ring, the others take its value (a hair less, so a searched move is played)
-    far = rules.far_removals(pos) if moves[0][0] == "p" else set()
+    far = rules.far_removals(pos, wide) if moves[0][0] == "p" else set()
     for depth in range(1, max_depth + 1):
         order = sorted(moves, key=lambda m: scores[m], reverse=True)
         if scores[order[0]] >= WIN:
@@ -686,17 +689,24 @@ def choose(game: Game, seat: int, texts: list[str], nodes: int, max_depth: int, 
                         continue
                     stand_in[group] = move
                 child = searcher.make(pos, move)
-                v = -searcher.negamax(child, depth - 1, -WIN * 10, -alpha, 1) + noise(text_of[move])
+                raw = -searcher.negamax(child, depth - 1, -WIN * 10, -alpha, 1)
+                v = raw + noise(text_of[move])
+                if wide and raw <= alpha:  # failed low: only a bound, which must not win the tie with alpha's move
+                    v -= 1e-3
                 values[move] = v
                 alpha = max(alpha, v)
         except OutOfWork:
             STATS["searched"] = len(values)
             if order[0] in values:
                 best = max(values, key=values.__getitem__)
-                if values[best] >= values[order[0]]:
-                    return text_of[best]
-                return text_of[order[0]]
+                if wide and values[best] <= -WIN:  # every move searched loses: one not searched may not
+                    best = next((m for m in order if m not in values), best)
+                elif values[best] < values[order[0]]:
+                    best = order[0]
+                return text_of[best]
             break
+        if wide and depth > 1 and max(values.values()) <= -WIN < max(scores.values()):
+            break  # every move loses by force: play the best of the depth below, whose loss is deeper to find
         scores = values
         STATS["depth"] = depth
     return text_of[max(moves, key=lambda m: scores[m])]

@@ -133,7 +133,7 @@ def best_capture_gain(rules: zertz.Rules, pos: zertz.Pos) -> float:
     captures searched to their end, the placement after them valued by material: exact within those plies)."""
     searcher = zertz.Searcher(rules, 1 << 40, None)
     return max(-searcher.negamax(rules.play(pos, reply), 0, -zertz.WIN * 10, zertz.WIN * 10, 1)
-               for reply in rules.legal(pos))
+               for reply in rules.legal(pos)) - rules.evaluate(pos, pos.turn)
 
 
 def test_hard_sees_a_sacrifice_whose_removal_changes_the_forced_capture() -> None:
@@ -148,4 +148,25 @@ def test_hard_sees_a_sacrifice_whose_removal_changes_the_forced_capture() -> Non
     assert rules.parse("bh4 g7") not in rules.active(losing)  # what the narrow filter missed
     move = ai.choose(game, game.turn, "hard", seed=1024603602)  # the seed bench_ai drew for this move
     assert move != "gg6 c1"
+    assert best_capture_gain(rules, rules.play(pos, rules.parse(move))) < 0.5
+
+
+GAME_23 = ("bb5 i2 / wh4 c7 / gd6 g7 / bf1 e1 / bb1 i1 / be2 a4 / f1xd2 / we2 f1 / e2xc2 / b1xd3 / bd1 a2 / wf8 a1 / "
+           "wb6 g1 / b6xb4 / bc6 i4 / c6xe6 / bd5 i3 / d5xf6 / ge8 e2 / f8xd7 / bg5 b2 / g5xe7 / d7xf6 / ge7 d8 / "
+           "f6xd7 / gc5 b3 / c5xa3 / wf3 a5 / bg4 f2 / h4xf4 / f3xf5 / gb4 b5 / a3xc5 / gc3 b6 / c3xe3 / gd3 h4 / "
+           "e3xc3 / gd3 f8 / c3xe3")
+"""Session 11's hard-vs-medium game 23 on 61 rings (hard second) up to hard's losing move ``wh2 c3``: medium won at
+once with ``bd6 b4`` and the captures after it. 28 of hard's 990 moves avoid that. Hard's depth 2 ran out of work
+after 414 root moves; the first (``bd3 h1``) was worth -1.15, and ``wh2 c3`` failed low against it, its bound
+-1.15 too (the reply's stand pat), and the tie-break noise preferred the bound to the value."""
+
+
+def test_hard_prefers_a_searched_value_to_a_bound_that_ties_it() -> None:
+    game = Zrtz.new(2, {"rings": 61})
+    for text in GAME_23.split(" / "):
+        game.play(game.turn, text)
+    rules = zertz.rules_for(game)
+    pos = rules.from_game(game)
+    assert best_capture_gain(rules, rules.play(pos, rules.parse("wh2 c3"))) > zertz.WIN  # medium wins at once
+    move = ai.choose(game, game.turn, "hard", seed=678136819)  # the seed bench_ai drew for this move
     assert best_capture_gain(rules, rules.play(pos, rules.parse(move))) < 0.5
