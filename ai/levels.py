@@ -91,10 +91,13 @@ the moves that matter. 14 000 is between 12 000 (Dumbot 0.475) and 17 311 (hard 
 session 10)."""
 
 
-WIDE_REMOVALS: frozenset[tuple[str, int]] = frozenset({("hard", 61)})
-"""ZÈRTZ (level, rings) whose search below the root also tries a capture's removals next to any marble
-(``zertz.Rules.active``): on 61 rings hard lost to medium by a placement whose reply, with a far removal, took
-away hard's other capture and left the one that handed over three marbles (docs/ai.md, session 12)."""
+WIDE_SEARCH: frozenset[tuple[str, int]] = frozenset({("hard", 61)})
+"""ZÈRTZ (level, rings) whose forced-sequence search is exact where hard lost to medium on 61 rings (``zertz.choose``'s
+``wide``; docs/ai.md, session 12): below the root a capture's removals include every free ring next to a marble (a
+far removal took away hard's other capture and left the one that handed over three marbles); at the root a move
+that failed low no longer wins the tie-break against the move that set alpha (a lost move's bound equalled the best
+value and the noise played it), removals that free a ring near a marble are searched, and when every searched move
+loses, an unsearched one (or the depth below's best) is played."""
 
 
 def tactical_nodes(level: str, nodes: int, rings: int) -> int:

@@ -644,7 +644,9 @@ def choose(game: Game, seat: int, texts: list[str], nodes: int, max_depth: int, 
     """The best of ``texts`` by iterative deepening to ``max_depth`` placement turns, within ``nodes`` or the deadline.
 
     ``noise(text)`` is a tiny seeded tie-break. Before any depth completes, the one-ply order (each move's
-    static value) is the answer: the search always has a move in hand.
+    static value) is the answer: the search always has a move in hand. ``wide`` (``levels.WIDE_SEARCH``): the
+    search below the root tries more removals (``Rules.active``), the root shares fewer (``Rules.far_removals``),
+    a bound never wins a tie with a value, and a move proven lost gives way to one not proven lost.
     """
     rules = rules_for(game)
     pos = rules.from_game(game)

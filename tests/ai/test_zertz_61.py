@@ -90,7 +90,7 @@ def test_medium_searches_more_positions_on_61_rings_and_hard_the_same(monkeypatc
     """The per-board work (``levels.tactical_nodes``): on 61 rings medium is not scaled down by 48/61 like the
     others but searches 1.75 times its 37-ring positions (at 48/61 it lost to Dumbot, docs/ai.md session 10);
     hard had 48/61 of its 120 000 (its robot matches were played at that) and since session 12 all of it there
-    (with its wider search below the root, ``levels.WIDE_REMOVALS``). In an opening (about 2900 moves,
+    (with its wider search below the root, ``levels.WIDE_SEARCH``). In an opening (about 2900 moves,
     no depth-2 search completes) the search spends exactly that work."""
     searches: list[list[int]] = []  # [positions allowed, positions made] per search
 
