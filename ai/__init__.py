@@ -58,7 +58,8 @@ def choose(game: Game, seat: int, level: str, *, seed: int, budget_s: float | No
         rings = game.options.get("rings", 37)
         nodes = levels.tactical_nodes(level, work.tactical_nodes, rings) if budget_s is None else 1 << 40
         until = None if budget_s is None else clock.now() + budget_s
-        return zertz.choose(game, seat, moves, nodes, work.tactical, ties.__getitem__, until)
+        return zertz.choose(game, seat, moves, nodes, work.tactical, ties.__getitem__, until,
+                            wide=(level, rings) in levels.WIDE_SEARCH)
     if budget_s is not None:
         return _anytime(game, seat, level, moves, work, rng, anytime.now() + budget_s)
     found = solve.winning_move(game, seat, moves, work.solve, work.solve_nodes)

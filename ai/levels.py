@@ -85,12 +85,21 @@ LEVEL_SCALE: dict[tuple[str, str], float] = {("hard", "zrtz"): 0.4}
 whose root priors alone value up to 1944 moves."""
 
 
-BOARD_SCALE: dict[tuple[str, int], float] = {("medium", 61): 1.75}
+BOARD_SCALE: dict[tuple[str, int], float] = {("medium", 61): 1.75, ("hard", 61): 1.0}
 """ZÈRTZ: the multiplier of ``tactical_nodes`` for (level, rings), in place of the default ``min(1, 48 / rings)``
 (a position costs more on the bigger boards: hard's p95 was 3.2 s on 61 rings at the 37-ring amount). Medium on 61
 rings at 48/61 of its 8000 positions beat Dumbot only 0.45 (n = 40): the wider board needs more for depth 2 to reach
 the moves that matter. 14 000 is between 12 000 (Dumbot 0.475) and 17 311 (hard beat it only 0.60; docs/ai.md,
 session 10)."""
+
+
+WIDE_SEARCH: frozenset[tuple[str, int]] = frozenset({("hard", 61)})
+"""ZÈRTZ (level, rings) whose forced-sequence search is exact where hard lost to medium on 61 rings (``zertz.choose``'s
+``wide``; docs/ai.md, session 12): below the root a capture's removals include every free ring next to a marble (a
+far removal took away hard's other capture and left the one that handed over three marbles); at the root a move
+that failed low no longer wins the tie-break against the move that set alpha (a lost move's bound equalled the best
+value and the noise played it), removals that free a ring near a marble are searched, and when every searched move
+loses, an unsearched one (or the depth below's best) is played."""
 
 
 def tactical_nodes(level: str, nodes: int, rings: int) -> int:

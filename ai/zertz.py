@@ -367,11 +367,13 @@ class Rules:
                     return True
         return False
 
-    def active(self, pos: Pos) -> list[tuple]:
+    def active(self, pos: Pos, wide: bool = False) -> list[tuple]:
         """The placements worth searching below the root (the others are quiet: the search stands pat on them).
 
         Active: a capture is on afterwards (with every removal within two rings of the placed marble and one
-        other), or marbles are isolated. With few vacant rings left, every move.
+        other), or marbles are isolated. With few vacant rings left, every move. ``wide``: a capture's removals
+        also include every free ring next to any marble (a capture can land only there, so removing it can take
+        away the opponent's other capture and leave the one that loses: hard lost games on 61 rings that way).
         """
         cells = pos.cells
         source = self.source(pos)
@@ -382,6 +384,12 @@ class Rules:
             return self.legal(pos)
         moves: list[tuple] = []
         quiet_ring = -1
+        touching: set[int] = set()
+        if wide:
+            nb = self.nb
+            for m in range(self.n):
+                if cells[m] >= 0:
+                    touching.update(nb[m])
         for r in vacant:
             removals = [q for q in free if q != r]
             if self.creates_capture(cells, r):
@@ -389,8 +397,8 @@ class Rules:
                     chosen = [-1]
                 else:
                     close = self.close[r]
-                    chosen = [q for q in removals if q in close]
-                    other = next((q for q in removals if q not in close), None)
+                    chosen = [q for q in removals if q in close or q in touching]
+                    other = next((q for q in removals if q not in close and q not in touching), None)
                     if other is not None:
                         chosen.append(other)
                 moves.extend(("p", c, r, q) for c in colours for q in chosen)
@@ -407,10 +415,11 @@ class Rules:
             return claims + [m for m in moves if m not in taken]
         return moves
 
-    def far_removals(self, pos: Pos) -> set[int]:
+    def far_removals(self, pos: Pos, wide: bool = False) -> set[int]:
         """Free rings whose removal cannot matter within two placement turns wherever the marble goes (the
         placed marble's own surroundings aside): more than two steps from every marble, so no capture lands
-        there, and neither cutting the board nor making a new cut possible (an isolation)."""
+        there, and neither cutting the board nor making a new cut possible (an isolation). ``wide``: nor
+        freeing a ring within two steps of a marble (the reply may remove that one and change the captures)."""
         cells, rings = pos.cells, pos.rings
         near: set[int] = set()
         for r in range(self.n):
@@ -422,6 +431,8 @@ class Rules:
             if q in near or q in cutting:
                 continue
             if {x for x, _ in self.cuts(rings & ~(1 << q))} - cutting:
+                continue
+            if wide and near.intersection(self.edge(rings & ~(1 << q))) - set(self.edge(rings)):
                 continue
             out.add(q)
         return out
@@ -498,11 +509,14 @@ class Rules:
 
 class Searcher:
     def __init__(self, rules: Rules, nodes: int, deadline: float | None,
-                 evaluate: Callable[[Pos, int], float] | None = None, leaf_wins: bool = True) -> None:
+                 evaluate: Callable[[Pos, int], float] | None = None, leaf_wins: bool = True,
+                 wide: bool = False) -> None:
         """``leaf_wins``: at the horizon, a side to place that can win at once counts as winning (hard's
-        defence against a sacrifice followed by a winning placement); the benchmark robots go without."""
+        defence against a sacrifice followed by a winning placement); the benchmark robots go without.
+        ``wide``: below the root a capture's removals include every free ring next to a marble (``Rules.active``)."""
         self.rules = rules
         self.leaf_wins = leaf_wins
+        self.wide = wide
         self.left = nodes
         self.deadline = deadline
         self.evaluate = evaluate or rules.evaluate
@@ -549,7 +563,7 @@ class Searcher:
                 if best >= beta:
                     return best
                 alpha = max(alpha, best)
-            return self._placements(pos, rules.active(pos), depth - 1, alpha, beta, ply, best)
+            return self._placements(pos, rules.active(pos, self.wide), depth - 1, alpha, beta, ply, best)
         children = [self.make(pos, m) for m in moves]
         children.sort(key=lambda c: self.static(c, seat), reverse=True)
         for child in children:
@@ -626,15 +640,17 @@ def _won_after(searcher: Searcher, pos: Pos, reply: tuple, me: int) -> bool:
 
 def choose(game: Game, seat: int, texts: list[str], nodes: int, max_depth: int, noise: Callable[[str], float],
            deadline: float | None = None, evaluate: Callable[[Pos, int], float] | None = None,
-           leaf_wins: bool = True, forced: bool = True) -> str:
+           leaf_wins: bool = True, forced: bool = True, wide: bool = False) -> str:
     """The best of ``texts`` by iterative deepening to ``max_depth`` placement turns, within ``nodes`` or the deadline.
 
     ``noise(text)`` is a tiny seeded tie-break. Before any depth completes, the one-ply order (each move's
-    static value) is the answer: the search always has a move in hand.
+    static value) is the answer: the search always has a move in hand. ``wide`` (``levels.WIDE_SEARCH``): the
+    search below the root tries more removals (``Rules.active``), the root shares fewer (``Rules.far_removals``),
+    a bound never wins a tie with a value, and a move proven lost gives way to one not proven lost.
     """
     rules = rules_for(game)
     pos = rules.from_game(game)
-    searcher = Searcher(rules, nodes, deadline, evaluate, leaf_wins)
+    searcher = Searcher(rules, nodes, deadline, evaluate, leaf_wins, wide)
     moves = [rules.parse(t) for t in texts]
     text_of = dict(zip(moves, texts, strict=True))
     scores = {}
@@ -658,7 +674,7 @@ def choose(game: Game, seat: int, texts: list[str], nodes: int, max_depth: int, 
         return text_of[max(scores, key=scores.__getitem__)] if scores else texts[0]
     # a placement's removals far from everything lead to the same play within the horizon: one of them is
     # searched for each colour and ring, the others take its value (a hair less, so a searched move is played)
-    far = rules.far_removals(pos) if moves[0][0] == "p" else set()
+    far = rules.far_removals(pos, wide) if moves[0][0] == "p" else set()
     for depth in range(1, max_depth + 1):
         order = sorted(moves, key=lambda m: scores[m], reverse=True)
         if scores[order[0]] >= WIN:
@@ -675,17 +691,24 @@ def choose(game: Game, seat: int, texts: list[str], nodes: int, max_depth: int, 
                         continue
                     stand_in[group] = move
                 child = searcher.make(pos, move)
-                v = -searcher.negamax(child, depth - 1, -WIN * 10, -alpha, 1) + noise(text_of[move])
+                raw = -searcher.negamax(child, depth - 1, -WIN * 10, -alpha, 1)
+                v = raw + noise(text_of[move])
+                if wide and raw <= alpha:  # failed low: only a bound, which must not win the tie with alpha's move
+                    v -= 1e-3
                 values[move] = v
                 alpha = max(alpha, v)
         except OutOfWork:
             STATS["searched"] = len(values)
             if order[0] in values:
                 best = max(values, key=values.__getitem__)
-                if values[best] >= values[order[0]]:
-                    return text_of[best]
-                return text_of[order[0]]
+                if wide and values[best] <= -WIN:  # every move searched loses: one not searched may not
+                    best = next((m for m in order if m not in values), best)
+                elif values[best] < values[order[0]]:
+                    best = order[0]
+                return text_of[best]
             break
+        if wide and depth > 1 and max(values.values()) <= -WIN < max(scores.values()):
+            break  # every move loses by force: play the best of the depth below, whose loss is deeper to find
         scores = values
         STATS["depth"] = depth
     return text_of[max(moves, key=lambda m: scores[m])]

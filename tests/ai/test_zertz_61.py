@@ -89,7 +89,8 @@ def test_defends_against_a_forced_win_in_two_on_61_rings(name: str, ply: int, le
 def test_medium_searches_more_positions_on_61_rings_and_hard_the_same(monkeypatch: pytest.MonkeyPatch) -> None:
     """The per-board work (``levels.tactical_nodes``): on 61 rings medium is not scaled down by 48/61 like the
     others but searches 1.75 times its 37-ring positions (at 48/61 it lost to Dumbot, docs/ai.md session 10);
-    hard keeps 48/61 of its 120 000 (its robot matches were played at that). In an opening (about 2900 moves,
+    hard had 48/61 of its 120 000 (its robot matches were played at that) and since session 12 all of it there
+    (with its wider search below the root, ``levels.WIDE_SEARCH``). In an opening (about 2900 moves,
     no depth-2 search completes) the search spends exactly that work."""
     searches: list[list[int]] = []  # [positions allowed, positions made] per search
 
@@ -115,6 +116,57 @@ def test_medium_searches_more_positions_on_61_rings_and_hard_the_same(monkeypatc
     assert searches[-1][0] == 8000
 
     from ai import levels
-    assert levels.tactical_nodes("hard", levels.WORK["hard"].tactical_nodes, 61) == round(120000 * 48 / 61)
+    assert levels.tactical_nodes("hard", levels.WORK["hard"].tactical_nodes, 61) == 120000  # session 12
     assert levels.tactical_nodes("hard", levels.WORK["hard"].tactical_nodes, 37) == 120000
     assert levels.tactical_nodes("medium", levels.WORK["medium"].tactical_nodes, 48) == 8000
+
+
+GAME_22 = "we3 a4 / wf4 f1 / bc6 h6 / wi3 c7"
+"""Session 11's hard-vs-medium game 22 on 61 rings (bench/bench_ai.py, hard first) up to hard's losing move: hard
+played ``gg6 c1`` with the seed below, medium answered ``bh4 g7`` (hard must capture ``i3xg5``; with g7 gone its
+other capture is not on) and took three whites with ``g6xg4xe4xe2``. The search had valued ``gg6 c1`` at 0 because
+below the root it tried the sacrifice ``bh4`` only with removals near h4 and one other (a1), never g7."""
+
+
+def best_capture_gain(rules: zertz.Rules, pos: zertz.Pos) -> float:
+    """The most the side to move gains by any reply and the whole capture sequence after it (every reply tried,
+    captures searched to their end, the placement after them valued by material: exact within those plies)."""
+    searcher = zertz.Searcher(rules, 1 << 40, None)
+    return max(-searcher.negamax(rules.play(pos, reply), 0, -zertz.WIN * 10, zertz.WIN * 10, 1)
+               for reply in rules.legal(pos)) - rules.evaluate(pos, pos.turn)
+
+
+def test_hard_sees_a_sacrifice_whose_removal_changes_the_forced_capture() -> None:
+    game = Zrtz.new(2, {"rings": 61})
+    for text in GAME_22.split(" / "):
+        game.play(game.turn, text)
+    rules = zertz.rules_for(game)
+    pos = rules.from_game(game)
+    losing = rules.play(pos, rules.parse("gg6 c1"))
+    assert best_capture_gain(rules, losing) > 2.5  # the trap is real: medium wins three whites by force
+    assert rules.parse("bh4 g7") in rules.active(losing, wide=True)
+    assert rules.parse("bh4 g7") not in rules.active(losing)  # what the narrow filter missed
+    move = ai.choose(game, game.turn, "hard", seed=1024603602)  # the seed bench_ai drew for this move
+    assert move != "gg6 c1"
+    assert best_capture_gain(rules, rules.play(pos, rules.parse(move))) < 0.5
+
+
+GAME_23 = ("bb5 i2 / wh4 c7 / gd6 g7 / bf1 e1 / bb1 i1 / be2 a4 / f1xd2 / we2 f1 / e2xc2 / b1xd3 / bd1 a2 / wf8 a1 / "
+           "wb6 g1 / b6xb4 / bc6 i4 / c6xe6 / bd5 i3 / d5xf6 / ge8 e2 / f8xd7 / bg5 b2 / g5xe7 / d7xf6 / ge7 d8 / "
+           "f6xd7 / gc5 b3 / c5xa3 / wf3 a5 / bg4 f2 / h4xf4 / f3xf5 / gb4 b5 / a3xc5 / gc3 b6 / c3xe3 / gd3 h4 / "
+           "e3xc3 / gd3 f8 / c3xe3")
+"""Session 11's hard-vs-medium game 23 on 61 rings (hard second) up to hard's losing move ``wh2 c3``: medium won at
+once with ``bd6 b4`` and the captures after it. 28 of hard's 990 moves avoid that. Hard's depth 2 ran out of work
+after 414 root moves; the first (``bd3 h1``) was worth -1.15, and ``wh2 c3`` failed low against it, its bound
+-1.15 too (the reply's stand pat), and the tie-break noise preferred the bound to the value."""
+
+
+def test_hard_prefers_a_searched_value_to_a_bound_that_ties_it() -> None:
+    game = Zrtz.new(2, {"rings": 61})
+    for text in GAME_23.split(" / "):
+        game.play(game.turn, text)
+    rules = zertz.rules_for(game)
+    pos = rules.from_game(game)
+    assert best_capture_gain(rules, rules.play(pos, rules.parse("wh2 c3"))) > zertz.WIN  # medium wins at once
+    move = ai.choose(game, game.turn, "hard", seed=678136819)  # the seed bench_ai drew for this move
+    assert best_capture_gain(rules, rules.play(pos, rules.parse(move))) < 0.5
