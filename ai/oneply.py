@@ -28,7 +28,7 @@ def made(game: Game, who: int, move: str) -> Game:
 def value_after(game: Game, who: int, move: str, exposure: float = 0.0) -> list[float]:
     """``evaluate`` of the position after ``who`` plays ``move`` (legal), every seat's reward.
 
-    ``exposure``: ``evaluate_exposed`` instead (exposed Zarathustra blanks discounted; hard in 4 players).
+    ``exposure``: ``evaluate_exposed`` instead (exposed Zarathustra blanks discounted; hard in 3-4 players).
     """
     quick = quick_value(game, who, move, exposure)
     if quick is not None:
@@ -56,11 +56,11 @@ def _zarathustra_exposed_after(game: Game, who: int, move: str) -> list[int]:
     edges = move[-4:]
     dead = game.fights(who, square, edges)  # type: ignore[attr-defined]
     removed = [(sq, cells[sq]) for sq in dead if sq != square]
-    if square not in dead:
-        cells[square] = (who, edges)
-    for sq, _ in removed:
-        cells[sq] = None
-    try:
+    try:  # put back whatever happens
+        if square not in dead:
+            cells[square] = (who, edges)
+        for sq, _ in removed:
+            cells[sq] = None
         return zarathustra_exposed(game)
     finally:
         cells[square] = None

@@ -66,7 +66,8 @@ def value(before: Game, seat: int, move: str, *, work: levels.Work, rng: random.
     the mover could expect, not the win the record shows.
     """
     depth = round(levels.ROLLOUT_DEPTH.get(before.name, 10) * work.depth)
-    root = mcts.search(before, seat, [move], work.iterations, depth, work.explore, rng, None, work.prior_visits)
+    root = mcts.search(before, seat, [move], work.iterations, depth, work.explore, rng, None, work.prior_visits,
+                       work.exposure)  # as hard judges a position when it plays
     return mcts.root_value(root)
 
 

@@ -701,10 +701,9 @@ def choose(game: Game, seat: int, texts: list[str], nodes: int, max_depth: int, 
             STATS["searched"] = len(values)
             if order[0] in values:
                 best = max(values, key=values.__getitem__)
-                if wide and values[best] <= -WIN:  # every move searched loses: one not searched may not
-                    best = next((m for m in order if m not in values), best)
-                elif values[best] < values[order[0]]:
-                    best = order[0]
+                if wide and values[best] <= -WIN:  # every move searched loses: one not searched may not,
+                    unproven = (m for m in order if m not in values and scores[m] > -WIN)  # unless the depth
+                    best = next(unproven, best)  # below proved it lost too
                 return text_of[best]
             break
         if wide and depth > 1 and max(values.values()) <= -WIN < max(scores.values()):
