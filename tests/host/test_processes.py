@@ -109,6 +109,20 @@ async def test_a_match_goes_on_exactly_once_whichever_process_continues_it(
         "the owed job, run late, does nothing"
 
 
+def recovery_runs_first(monkeypatch: pytest.MonkeyPatch, *, starting: Host, recovering: Host) -> list[Report]:
+    """Each start ``starting`` makes is preceded by ``recovering``'s start-up recovery (a process starting up at that
+    moment); returns the reports the recovery made."""
+    real_start = starting.lobby.start
+    recovered: list[Report] = []
+
+    async def recovery_first(row: GameRow, **kwargs: Any) -> Seated:
+        recovered.extend(await recovering.lobby.recover())
+        return await real_start(row, **kwargs)
+
+    monkeypatch.setattr(starting.lobby, "start", recovery_first)
+    return recovered
+
+
 async def test_a_match_game_another_processs_recovery_started_first_is_not_an_error(
         two: tuple[Host, Host], monkeypatch: pytest.MonkeyPatch) -> None:
     """The race CI met: b created the next game, a's recovery saw its full table and started it, b's start was
@@ -122,14 +136,7 @@ async def test_a_match_game_another_processs_recovery_started_first_is_not_an_er
 
     monkeypatch.setattr(a.turns, "after_finish", [died])
     await a.turns.resign(first, ALICE)
-    real_start = b.lobby.start
-    recovered: list[Report] = []
-
-    async def recovery_first(row: GameRow, **kwargs: Any) -> Seated:
-        recovered.extend(await a.lobby.recover())
-        return await real_start(row, **kwargs)
-
-    monkeypatch.setattr(b.lobby, "start", recovery_first)
+    recovered = recovery_runs_first(monkeypatch, starting=b, recovering=a)
     assert await b.matches.continue_after(first) is None
     [started] = recovered
     assert started.row.id > first and (await b.session.row(started.row.id)).status == "active"
@@ -143,14 +150,7 @@ async def test_a_full_table_another_processs_recovery_started_first_answers_star
     starting up at that moment starts it first. The challenger hears "started" with no report (that process posts
     the board and thread), not "try again", and the game starts once."""
     a, b = two
-    real_start = b.lobby.start
-    recovered: list[Report] = []
-
-    async def recovery_first(row: GameRow, **kwargs: Any) -> Seated:
-        recovered.extend(await a.lobby.recover())
-        return await real_start(row, **kwargs)
-
-    monkeypatch.setattr(b.lobby, "start", recovery_first)
+    recovered = recovery_runs_first(monkeypatch, starting=b, recovering=a)
     lobby = await b.lobby.challenge(game="dicenim", creator=ALICE, opponents=[bots.user_of("easy")])
     assert lobby.started and lobby.report is None
     [started] = recovered
