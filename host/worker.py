@@ -262,11 +262,11 @@ class Worker:
     @staticmethod
     async def _record(write: Callable[[], Awaitable[bool]]) -> None:
         """A job's outcome, tried again after each of ``RECORD_WAITS`` while the database is busy. Refused when the
-        lease ran out and another worker holds the job now: its run records the outcome."""
+        lease ran out and a later claim (another worker's, or this one's) holds the job now: that run records it."""
         for pause in [*RECORD_WAITS, None]:
             try:
                 if not await write():
-                    log.info("a job's lease went to another worker before its outcome was recorded")
+                    log.info("a job's lease went to a later claim before its outcome was recorded")
                 return
             except Busy:
                 if pause is None:
