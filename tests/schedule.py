@@ -46,6 +46,7 @@ LONG: dict[str, float] = {
     "tests/e2e/test_rate_limits.py::test_a_builder_at_a_persons_pace_is_never_refused": 10,
     "tests/ai/test_zodiac_hidden.py::test_hidden_elements_never_change_the_choice": 10,
     "tests/ai/test_ziggurat_turn.py::test_hard_plays_a_short_game": 10,
+    "tests/ai/test_exposure.py::test_hard_opens_three_and_four_players_without_an_exposed_blank": 8,
 }
 """Test id prefix -> seconds it took in an idle ``make test`` (pytest --durations, 4 workers on 2 cores)."""
 
