@@ -8,7 +8,7 @@ so what the evaluation reads there (a Zodiac king, say) is a guess, not a secret
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 from engines import Game, Outcome
 
@@ -124,9 +124,14 @@ def zarathustra_exposed(game: Game) -> list[int]:
     return out
 
 
+def discounted(scores: Sequence[float], exposed: Sequence[int], exposure: float) -> list[float]:
+    """Each seat's score with ``exposure`` taken off for each of its exposed blanks (``zarathustra_exposed``)."""
+    return [s - exposure * e for s, e in zip(scores, exposed, strict=True)]
+
+
 def zarathustra_at_risk(game: Game, exposure: float) -> list[float]:
     """Zarathustra's scores with ``exposure`` of each exposed blank (``zarathustra_exposed``) taken off."""
-    return [s - exposure * e for s, e in zip(game.scores(), zarathustra_exposed(game), strict=True)]  # type: ignore[attr-defined]
+    return discounted(game.scores(), zarathustra_exposed(game), exposure)  # type: ignore[attr-defined]
 
 
 def evaluate_exposed(game: Game, exposure: float) -> list[float]:

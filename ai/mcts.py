@@ -16,7 +16,7 @@ import math
 import random
 
 from ai import clock
-from ai.evaluate import evaluate, evaluate_exposed
+from ai.evaluate import evaluate_exposed
 from ai.oneply import value_after
 from engines import CHANCE, Game
 
@@ -104,7 +104,7 @@ def rollout(game: Game, seat: int, depth: int, rng: random.Random, exposure: flo
             continue
         who = seat if seat in movers else min(movers)
         game.play(who, rng.choice(game.legal_moves(who)))
-    return evaluate_exposed(game, exposure) if exposure else evaluate(game)
+    return evaluate_exposed(game, exposure)
 
 
 def search(game: Game, seat: int, root_moves: list[str], iterations: int, depth: int, explore: float,
@@ -174,10 +174,7 @@ def search(game: Game, seat: int, root_moves: list[str], iterations: int, depth:
             world.play(who, move)
             node = child
             path.append(child)
-        if expanded:
-            rewards = rollout(world, seat, depth, rng, exposure)
-        else:
-            rewards = evaluate_exposed(world, exposure) if exposure else evaluate(world)
+        rewards = rollout(world, seat, depth, rng, exposure) if expanded else evaluate_exposed(world, exposure)
         for n in path:
             n.visits += 1
             n.value += rewards[n.seat]

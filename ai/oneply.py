@@ -11,7 +11,7 @@ making the move.
 
 from __future__ import annotations
 
-from ai.evaluate import SCORERS, evaluate, evaluate_exposed, from_scores, zarathustra_exposed
+from ai.evaluate import SCORERS, discounted, evaluate_exposed, from_scores, zarathustra_exposed
 from engines import Game
 
 OPEN_MARGIN = 11
@@ -31,30 +31,54 @@ def value_after(game: Game, who: int, move: str, exposure: float = 0.0) -> list[
     ``exposure``: ``evaluate_exposed`` instead (exposed Zarathustra blanks discounted; hard in 3-4 players).
     """
     quick = quick_value(game, who, move, exposure)
-    if quick is not None:
-        return quick
-    twin = made(game, who, move)
-    return evaluate_exposed(twin, exposure) if exposure else evaluate(twin)
+    return quick if quick is not None else evaluate_exposed(made(game, who, move), exposure)
 
 
 def quick_value(game: Game, who: int, move: str, exposure: float = 0.0) -> list[float] | None:
     """``value_after`` without making the move, or None where no shortcut applies (the game might end)."""
     if game.name == "zarathustra":
-        scores = _zarathustra_scores_after(game, who, move)
-        if scores is not None:
+        placed = _zarathustra_placement(game, who, move)
+        if placed is not None:
+            scores = _zarathustra_scores_after(game, who, placed)
             if exposure:
-                exposed = _zarathustra_exposed_after(game, who, move)
-                scores = [s - exposure * e for s, e in zip(scores, exposed, strict=True)]
+                scores = discounted(scores, _zarathustra_exposed_after(game, who, placed), exposure)
             return from_scores(game, scores, SCORERS["zarathustra"][1])
     return None
 
 
-def _zarathustra_exposed_after(game: Game, who: int, move: str) -> list[int]:
-    """``zarathustra_exposed`` after the placement: the board changed in place and put back (as ``fights`` does)."""
+Placement = tuple[int, str, list[int]]
+"""A Zarathustra placement resolved once: its square, its edges and the squares whose tiles its fights kill."""
+
+
+def _zarathustra_placement(game: Game, who: int, move: str) -> Placement | None:
+    """The placement with its fights, or None when it might end the game (then the outcome counts)."""
+    if game.eliminated or game.agreed_draw:
+        return None
     cells = game.cells  # type: ignore[attr-defined]
-    square = game.geo.names.index(move[:-5])  # type: ignore[attr-defined]
+    hands = game.hands  # type: ignore[attr-defined]
+    if sum(len(h) for h in hands) < 2 or sum(c is None for c in cells) < OPEN_MARGIN:
+        return None
+    square = game.geo.names.index(move[:-5])  # type: ignore[attr-defined]  # canonical: "c3 oo.x"
     edges = move[-4:]
-    dead = game.fights(who, square, edges)  # type: ignore[attr-defined]
+    return square, edges, game.fights(who, square, edges)  # type: ignore[attr-defined]
+
+
+def _zarathustra_scores_after(game: Game, who: int, placed: Placement) -> list[float]:
+    """The scores after the placement: its blanks gained, the killed tiles' blanks lost."""
+    square, edges, dead = placed
+    cells = game.cells  # type: ignore[attr-defined]
+    scores = [float(x) for x in game.scores()]  # type: ignore[attr-defined]
+    scores[who] += edges.count(".")
+    for sq in dead:
+        owner, lost = (who, edges) if sq == square else cells[sq]
+        scores[owner] -= lost.count(".")
+    return scores
+
+
+def _zarathustra_exposed_after(game: Game, who: int, placed: Placement) -> list[int]:
+    """``zarathustra_exposed`` after the placement: the board changed in place and put back (as ``fights`` does)."""
+    square, edges, dead = placed
+    cells = game.cells  # type: ignore[attr-defined]
     removed = [(sq, cells[sq]) for sq in dead if sq != square]
     try:  # put back whatever happens
         if square not in dead:
@@ -66,21 +90,3 @@ def _zarathustra_exposed_after(game: Game, who: int, move: str) -> list[int]:
         cells[square] = None
         for sq, cell in removed:
             cells[sq] = cell
-
-
-def _zarathustra_scores_after(game: Game, who: int, move: str) -> list[float] | None:
-    """The scores after the placement, or None when it might end the game (then the outcome counts)."""
-    if game.eliminated or game.agreed_draw:
-        return None
-    cells = game.cells  # type: ignore[attr-defined]
-    hands = game.hands  # type: ignore[attr-defined]
-    if sum(len(h) for h in hands) < 2 or sum(c is None for c in cells) < OPEN_MARGIN:
-        return None
-    square = game.geo.names.index(move[:-5])  # type: ignore[attr-defined]  # canonical: "c3 oo.x"
-    edges = move[-4:]
-    scores = [float(x) for x in game.scores()]  # type: ignore[attr-defined]
-    scores[who] += edges.count(".")
-    for sq in game.fights(who, square, edges):  # type: ignore[attr-defined]
-        owner, dead = (who, edges) if sq == square else cells[sq]
-        scores[owner] -= dead.count(".")
-    return scores

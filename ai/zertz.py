@@ -426,13 +426,14 @@ class Rules:
             if cells[r] >= 0:
                 near |= self.close[r]
         cutting = {q for q, _ in self.cuts(rings)}
+        free_now = set(self.edge(rings)) if wide else set()
         out = set()
         for q in self.free(pos):
             if q in near or q in cutting:
                 continue
             if {x for x, _ in self.cuts(rings & ~(1 << q))} - cutting:
                 continue
-            if wide and near.intersection(self.edge(rings & ~(1 << q))) - set(self.edge(rings)):
+            if wide and near.intersection(self.edge(rings & ~(1 << q))) - free_now:
                 continue
             out.add(q)
         return out
