@@ -159,7 +159,8 @@ class Lobby:
     async def start_once(self, row: GameRow, *, resume: bool = False) -> Seated:
         """Start a table saved full. Another process's recovery starts full tables left in ``challenge`` (a crash
         between the two steps) and may have just started this one: then that process posts the start, and this
-        one answers "started" with no report of its own instead of a false "try again"."""
+        one answers "started" with no report of its own instead of a false "try again". ``resume``: start as the
+        recovery does (a match's or an event's game keeps its seat order)."""
         try:
             return await (self._resume_start(row) if resume else self.start(row))
         except HostError:

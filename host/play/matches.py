@@ -21,7 +21,7 @@ from host.play.match_rules import Score, score
 from host.play.match_rules import check_length as check_length
 from host.play.match_rules import next_key as next_key
 from host.play.match_rules import owed_next as owed_next
-from host.results import HostError, Report
+from host.results import Report
 
 if TYPE_CHECKING:
     from host.play.lobby import Lobby
@@ -106,11 +106,6 @@ class Matches:
         except AlreadyContinued:
             log.info("the match of game %s was continued elsewhere", row.id)
             return None
-        try:
-            lobby = await self.lobby.start(await self.session.row(game_id), shuffle=False)
-        except HostError:  # another process's recovery saw the new game's full table and started it first
-            if (await self.session.row(game_id)).status == "challenge":
-                raise
-            log.info("game %s of the match of game %s was started elsewhere", game_id, row.id)
-            return None
+        # as a recovery starts it (the sides kept); None when another process's recovery started it first
+        lobby = await self.lobby.start_once(await self.session.row(game_id), resume=True)
         return lobby.report
