@@ -237,10 +237,11 @@ class Worker:
 
     async def run_job(self, job: Job) -> None:
         """One claimed job, start to end: done, retried, or given up, by its kind's policy."""
+        claim = (self.owner, job.attempts)  # the outcome lands only while this claim holds the job
         entry = self.handlers.get(job.kind)
         if entry is None:  # claimed by keys, or the registration went away: leave it for whoever handles it
             await self._record(lambda: self.queue.retry(job.id, self.now() + 60.0, f"no handler for {job.kind}",
-                                                        failed=False, claim=(self.owner, job.attempts)))
+                                                        failed=False, claim=claim))
             return
         handler, policy = entry
         keeper = asyncio.ensure_future(self._keep_lease(job, policy.lease))
@@ -250,12 +251,12 @@ class Worker:
             except NotYet as wait:
                 after, why = wait.after, str(wait)
                 await self._record(lambda: self.queue.retry(job.id, self.now() + after, why, failed=False,
-                                                            claim=(self.owner, job.attempts)))
+                                                            claim=claim))
                 return
             except Exception as error:
-                await self._failed(job, policy, error)
+                await self._failed(job, claim, policy, error)
                 return
-            await self._record(lambda: self.queue.done(job.id, self.now(), claim=(self.owner, job.attempts)))
+            await self._record(lambda: self.queue.done(job.id, self.now(), claim=claim))
         finally:
             keeper.cancel()
 
@@ -274,18 +275,17 @@ class Worker:
                 log.info("the database was busy recording a job's outcome; trying again in %.1f s", pause)
                 await asyncio.sleep(pause)
 
-    async def _failed(self, job: Job, policy: Policy, error: Exception) -> None:
+    async def _failed(self, job: Job, claim: tuple[str, int], policy: Policy, error: Exception) -> None:
         failures = job.failures + 1
         if policy.give_up is not None and failures >= policy.give_up:
             log.error("giving up %s job %s (id %d) after %d failures; kept for inspection: %r", job.kind,
                       job.dedupe, job.id, failures, error, exc_info=error)
-            await self._record(lambda: self.queue.give_up(job.id, self.now(), repr(error),
-                                                          claim=(self.owner, job.attempts)))
+            await self._record(lambda: self.queue.give_up(job.id, self.now(), repr(error), claim=claim))
             return
         log.warning("%s job %s failed (failure %d), retrying: %r", job.kind, job.dedupe, failures, error,
                     exc_info=not _expected(error))
         due = self.now() + policy.backoff.delay(failures)
-        await self._record(lambda: self.queue.retry(job.id, due, repr(error), claim=(self.owner, job.attempts)))
+        await self._record(lambda: self.queue.retry(job.id, due, repr(error), claim=claim))
 
     async def _keep_lease(self, job: Job, lease: float) -> None:
         """Renew the lease while the handler runs (an AI search), so a short lease only bounds a crash's wait."""
