@@ -136,12 +136,17 @@ def best_capture_gain(rules: zertz.Rules, pos: zertz.Pos) -> float:
                for reply in rules.legal(pos)) - rules.evaluate(pos, pos.turn)
 
 
-def test_hard_sees_a_sacrifice_whose_removal_changes_the_forced_capture() -> None:
+def replayed(moves: str) -> tuple[Zrtz, zertz.Rules, zertz.Pos]:
+    """A 61-ring game after ``moves`` (" / " between them), with the search's rules and position of it."""
     game = Zrtz.new(2, {"rings": 61})
-    for text in GAME_22.split(" / "):
+    for text in moves.split(" / "):
         game.play(game.turn, text)
     rules = zertz.rules_for(game)
-    pos = rules.from_game(game)
+    return game, rules, rules.from_game(game)
+
+
+def test_hard_sees_a_sacrifice_whose_removal_changes_the_forced_capture() -> None:
+    game, rules, pos = replayed(GAME_22)
     losing = rules.play(pos, rules.parse("gg6 c1"))
     assert best_capture_gain(rules, losing) > 2.5  # the trap is real: medium wins three whites by force
     assert rules.parse("bh4 g7") in rules.active(losing, wide=True)
@@ -162,11 +167,7 @@ after 414 root moves; the first (``bd3 h1``) was worth -1.15, and ``wh2 c3`` fai
 
 
 def test_hard_prefers_a_searched_value_to_a_bound_that_ties_it() -> None:
-    game = Zrtz.new(2, {"rings": 61})
-    for text in GAME_23.split(" / "):
-        game.play(game.turn, text)
-    rules = zertz.rules_for(game)
-    pos = rules.from_game(game)
+    game, rules, pos = replayed(GAME_23)
     assert best_capture_gain(rules, rules.play(pos, rules.parse("wh2 c3"))) > zertz.WIN  # medium wins at once
     move = ai.choose(game, game.turn, "hard", seed=678136819)  # the seed bench_ai drew for this move
     assert best_capture_gain(rules, rules.play(pos, rules.parse(move))) < 0.5
