@@ -246,12 +246,18 @@ class RatingStore:
 
 
 async def put_many(db: Database, ratings: Sequence[Rating]) -> None:
-    """Write board lines as they are (an import, a benchmark's board, a test's): one transaction."""
+    """Write board lines as they are (an import, a benchmark's board, a test's), over any line already there: one
+    transaction, the lines by key, then the bucket counts again."""
     async with db.transaction(heavy=True) as tx:  # the recount reads every rating
+        await _lock_boards(tx, "ratings, rating_buckets")
         await tx.executemany(
-            f"INSERT INTO ratings ({_COLUMNS}, rank_score, rank_bucket) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            f"INSERT INTO ratings ({_COLUMNS}, rank_score, rank_bucket) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+            " ON CONFLICT (user_id, game, scope, season) DO UPDATE SET mu = excluded.mu, sigma = excluded.sigma,"
+            " games = excluded.games, wins = excluded.wins, losses = excluded.losses, draws = excluded.draws,"
+            " rank_score = excluded.rank_score, rank_bucket = excluded.rank_bucket",
             [(r.user_id, r.game, r.scope, r.season, r.mu, r.sigma, r.games, r.wins, r.losses, r.draws,
-              rank_score(r.mu, r.sigma), rank_bucket(rank_score(r.mu, r.sigma))) for r in ratings])
+              rank_score(r.mu, r.sigma), rank_bucket(rank_score(r.mu, r.sigma)))
+             for r in sorted(ratings, key=lambda r: (r.game, r.scope, r.season, r.user_id))])
         await _recount(tx)
 
 
@@ -261,8 +267,21 @@ async def recount(db: Database) -> None:
         await _recount(tx)
 
 
+async def _lock_boards(tx: Tx, tables: str) -> None:
+    """On PostgreSQL, wait here for every transaction writing these tables, and hold off new writers until this one
+    ends (SQLite's writers are one at a time already). Locking the rows, even sorted by key, is not enough: a
+    finishing game writes one board's buckets, then another's (``add_changes`` per board), in an order no sort
+    of all rows shares, and it may insert a bucket row a recount has not locked. The table lock takes no row
+    lock a game could hold, and the recount's count then sees every game that wrote before it: a game that
+    writes after it waits, then moves its players from the recounted buckets."""
+    if tx.dialect == "postgres":
+        await tx.execute(f"LOCK TABLE {tables} IN SHARE ROW EXCLUSIVE MODE")
+
+
 async def _recount(tx: Tx) -> None:
+    """Every bucket row again, written by key."""
+    await _lock_boards(tx, "rating_buckets")
     await tx.execute("DELETE FROM rating_buckets")
     await tx.execute("INSERT INTO rating_buckets (game, scope, season, bucket, players) SELECT game, scope, season,"
-                     " rank_bucket, COUNT(*) FROM ratings WHERE games >= ? GROUP BY game, scope, season, rank_bucket",
-                     (COUNTED_FROM,))
+                     " rank_bucket, COUNT(*) FROM ratings WHERE games >= ? GROUP BY game, scope, season, rank_bucket"
+                     " ORDER BY game, scope, season, rank_bucket", (COUNTED_FROM,))
