@@ -78,10 +78,15 @@ def choose(game: Game, seat: int, level: str, *, seed: int, budget_s: float | No
         found = ziggurat.choose(game, seat, moves, work.turn, rng)
         if found is not None:
             return found
-    depth = round(levels.ROLLOUT_DEPTH.get(game.name, 10) * work.depth)
-    root = mcts.search(game, seat, moves, work.iterations, depth, work.explore, rng, None, work.prior_visits,
-                       work.exposure)
+    root = _tree_search(game, seat, moves, levels.tree(level, game.name, game.num_players), rng, None)
     return mcts.best_move(root, moves)
+
+
+def _tree_search(game: Game, seat: int, moves: list[str], tree: levels.Tree, rng: random.Random,
+                 deadline: float | None) -> mcts.Node:
+    """The tree search with one level's settings (``levels.tree``): a move and a draw offer see the same search."""
+    return mcts.search(game, seat, moves, tree.iterations, tree.depth, tree.explore, rng, deadline, tree.prior_visits,
+                       tree.exposure)
 
 
 def _careless(game: Game, seat: int, moves: list[str], rng: random.Random, deadline: float) -> str:
@@ -127,9 +132,7 @@ def _anytime(game: Game, seat: int, level: str, moves: list[str], work: levels.W
     if work.alphabeta and game.name in levels.ALPHABETA and solve.applies(game):
         move, reached = alphabeta.search(game, seat, safe, work.alphabeta, rng, deadline)
         return move if reached >= 2 else screened.best
-    depth = round(levels.ROLLOUT_DEPTH.get(game.name, 10) * work.depth)
-    root = mcts.search(game, seat, safe, work.iterations, depth, work.explore, rng, deadline, work.prior_visits,
-                       work.exposure)
+    root = _tree_search(game, seat, safe, levels.tree(level, game.name, game.num_players), rng, deadline)
     if root.visits < max(len(safe), TRUST * work.iterations):
         return screened.best
     return mcts.best_move(root, safe)
@@ -140,7 +143,10 @@ TRUST = 0.25
 
 
 def accepts_draw(game: Game, seat: int, level: str, *, seed: int) -> bool:
-    """Accept a draw offer only when the AI's own evaluation says it is not better off playing on."""
+    """Accept a draw offer only when the AI's own evaluation says it is not better off playing on.
+
+    The evaluation is the level's own tree search (``levels.tree``: its iterations, rollout depth, priors), so
+    easy weighs an offer as cheaply and as weakly as it plays; it once searched every level at the full depth."""
     if level not in LEVELS:
         raise ValueError(f"unknown AI level {level!r}; levels: {', '.join(LEVELS)}")
     if game.outcome() is not None or seat not in game.active_seats():
@@ -153,8 +159,7 @@ def accepts_draw(game: Game, seat: int, level: str, *, seed: int) -> bool:
     if mover is not None and solve.winning_move(game, mover, moves, work.solve, work.solve_nodes) is not None:
         return game.teams()[mover] != game.teams()[seat]  # the other side wins at once: a draw is a gift
     rng = _rng(game, level, seed, "draw")
-    depth = levels.ROLLOUT_DEPTH.get(game.name, 10)
-    root = mcts.search(game, seat, moves, work.iterations, depth, work.explore, rng, None)
+    root = _tree_search(game, seat, moves, levels.tree(level, game.name, game.num_players), rng, None)
     return mcts.root_value(root) <= DRAW_VALUE
 
 

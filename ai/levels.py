@@ -139,3 +139,23 @@ def work_for(level: str, game: str, players: int = 2) -> Work:
     return replace(base, iterations=max(1, round(base.iterations * scale)), alphabeta=round(base.alphabeta * scale),
                    noise=LEVEL_NOISE.get((level, game), base.noise), depth=LEVEL_DEPTH.get((level, game), base.depth),
                    exposure=LEVEL_EXPOSURE.get((level, game, players), base.exposure))
+
+
+@dataclass(frozen=True)
+class Tree:
+    """What the tree search (``ai.mcts.search``) is given for one level in one game."""
+
+    iterations: int
+    depth: int
+    """Rollout plies: the game's ``ROLLOUT_DEPTH`` times the level's ``Work.depth``."""
+    explore: float
+    prior_visits: int
+    exposure: float
+
+
+def tree(level: str, game: str, players: int = 2) -> Tree:
+    """The one place the level's tree-search settings are worked out, so a draw offer is weighed with the search
+    the level plays with (as cheap and as weak at easy) rather than one of its own."""
+    work = work_for(level, game, players)
+    return Tree(work.iterations, round(ROLLOUT_DEPTH.get(game, 10) * work.depth), work.explore, work.prior_visits,
+                work.exposure)

@@ -9,6 +9,7 @@ test_zrtz_tactics.py.
 
 from __future__ import annotations
 
+import ast
 import random
 import time
 from collections.abc import Iterator
@@ -230,6 +231,36 @@ def test_draw_offers_are_accepted_only_when_not_better() -> None:
     assert isinstance(ai.accepts_draw(dice, 0, "easy", seed=1), bool)
     with pytest.raises(ValueError, match="level"):
         ai.accepts_draw(engines.get("zaic").new(2), 0, "expert", seed=1)
+
+
+def test_a_draw_offer_is_weighed_with_the_search_the_level_plays(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``accepts_draw`` searched every level at the game's full rollout depth, without hard's priors or exposure;
+    now it is given what ``choose`` gives the tree search (``levels.tree``), so easy decides as cheaply and as
+    weakly as it plays. The values are the level's real ones; the calls are read from the source."""
+    monkeypatch.setattr(levels, "WORK", REAL_WORK)
+    monkeypatch.setattr(levels, "ROLLOUT_DEPTH", REAL_ROLLOUT_DEPTH)
+    for name, cls in engines.GAMES.items():
+        for players in cls.players:
+            trees = {level: levels.tree(level, name, players) for level in ai.LEVELS}
+            for level, tree in trees.items():
+                work = levels.work_for(level, name, players)
+                assert tree == levels.Tree(work.iterations, round(REAL_ROLLOUT_DEPTH[name] * work.depth),
+                                           work.explore, work.prior_visits, work.exposure), (name, players, level)
+            assert trees["easy"].iterations < trees["medium"].iterations < trees["hard"].iterations
+            assert trees["easy"].explore > trees["hard"].explore and trees["hard"].prior_visits > 0
+            assert trees["hard"].depth < REAL_ROLLOUT_DEPTH[name], "hard rolls out half as far: not the full depth"
+    source = ast.parse(Path(ai.__file__).read_text())
+    functions = {f.name: f for f in source.body if isinstance(f, ast.FunctionDef)}
+    searches = [f.name for f in functions.values() for call in ast.walk(f) if isinstance(call, ast.Call)
+                and ast.unparse(call.func) == "mcts.search"]
+    assert searches == ["_tree_search"], "every tree search goes through the one call with the level's settings"
+    for name in ("choose", "_anytime", "accepts_draw"):
+        given = [ast.unparse(call.args[3]) for call in ast.walk(functions[name])
+                 if isinstance(call, ast.Call) and ast.unparse(call.func) == "_tree_search"]
+        assert given == ["levels.tree(level, game.name, game.num_players)"], name
+    position = next(last_positions())
+    for level in ai.LEVELS:  # still deterministic for a seed
+        assert len({ai.accepts_draw(position, position.turn, level, seed=3) for _ in range(3)}) == 1
 
 
 def test_zrtz_easy_sometimes_plays_without_thought_and_stays_deterministic(monkeypatch: pytest.MonkeyPatch) -> None:
