@@ -189,7 +189,10 @@ class SqliteTx(Tx):
 
     async def executemany(self, sql: str, rows: Iterable[Params]) -> None:
         batch = [tuple(r) for r in rows]
-        await self._run(sql, lambda: self.conn.executemany(sql, batch), heavy=self.heavy or len(batch) > LOOP_ROWS)
+        # closed in its thread: a cursor handed back was freed later by the worker thread, while the next
+        # statement ran on the connection in another thread ("bad parameter or other API misuse" now and then)
+        await self._run(sql, lambda: self.conn.executemany(sql, batch).close(),
+                        heavy=self.heavy or len(batch) > LOOP_ROWS)
 
     async def fetchall(self, sql: str, params: Params = ()) -> list[Row]:
         return list(await self._run(sql, lambda: self.conn.execute(sql, tuple(params)).fetchall()))

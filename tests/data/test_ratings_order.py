@@ -51,11 +51,11 @@ async def someone_waits(db: Database) -> None:
 
 async def test_two_imports_of_the_same_lines_in_opposite_orders_both_finish(db: Database) -> None:
     """Old code: on PostgreSQL one of the two deadlocked (busy) or met the other's rows (a duplicate key)."""
-    ups = [line(u, "global", 20.0 + u % 40 * 0.25) for u in range(1, 1501)]
-    downs = [line(u, "global", 30.0 + u % 40 * 0.25) for u in range(1500, 0, -1)]
+    ups = [line(u, "global", 20.0 + u % 40 * 0.25) for u in range(1, 601)]
+    downs = [line(u, "global", 30.0 + u % 40 * 0.25) for u in range(600, 0, -1)]
     for _ in range(3):
         await asyncio.wait_for(asyncio.gather(stored.put_many(db, ups), stored.put_many(db, downs)), LIMIT)
-        found = {r.user_id: r for r in await RatingStore(db).top("zaic", "global", 0, min_games=0, limit=2000)}
+        found = {r.user_id: r for r in await RatingStore(db).top("zaic", "global", 0, min_games=0, limit=1000)}
         winner = ups if found[1].mu == ups[0].mu else downs  # one import wrote every line last
         assert sorted(found.values(), key=lambda r: r.user_id) == sorted(winner, key=lambda r: r.user_id)
         assert await buckets(db) == counted(winner)
