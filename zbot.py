@@ -60,6 +60,7 @@ class Config:
     dev_guild_id: int | None = None
     sync: bool = False
     guild_ready_timeout: float = 2.0
+    """``GUILD_READY_TIMEOUT``: seconds discord.py waits after the last server arrives before it is ready (tests: 0)."""
     ai_workers: int = 1
     """Processes that run AI searches (``AI_WORKERS``); each takes one core while it thinks."""
     ai_think_delay: float = 0.0
@@ -98,6 +99,8 @@ class Config:
             gateway_url=os.environ.get("DISCORD_GATEWAY_URL") or None,
             dev_guild_id=int(guild) if guild else None,
             sync=sync,
+            guild_ready_timeout=_number(os.environ.get("GUILD_READY_TIMEOUT", "").strip(), "GUILD_READY_TIMEOUT",
+                                        float, 2.0),
             ai_workers=_number(workers, "AI_WORKERS", int, 1),
             ai_think_delay=_number(delay, "AI_THINK_DELAY", float, 0.0),
             board_processes=_number(os.environ.get("BOARD_PROCESSES", "").strip(), "BOARD_PROCESSES", int,

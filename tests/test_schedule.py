@@ -15,7 +15,9 @@ def test_slices_are_the_sizes_worksteal_sends() -> None:
 
 def test_every_test_stays_once_and_each_slice_starts_with_its_long_tests() -> None:
     rng = random.Random(23)
-    ids = [f"tests/x/test_{k}.py::test_{k}" for k in range(400)] + [f"{prefix}[{n}]" for prefix in LONG for n in "ab"]
+    ids = [f"tests/x/test_{k}.py::test_{k}" for k in range(400)] + [f"{prefix}[{n}]" for prefix in LONG for n in "ab"
+                                                                    if module_of(prefix) not in TOGETHER]
+    ids += [f"{prefix}" for prefix in LONG if module_of(prefix) in TOGETHER]  # a shared world's tests, named one by one
     rng.shuffle(ids)
     for workers in (2, 3, 4):
         order = long_first(ids, ids, workers)

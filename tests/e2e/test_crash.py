@@ -25,7 +25,8 @@ HOUR = 3600.0
 
 
 class BotProcess:
-    """``bot.py`` in a subprocess; stderr is collected so the test can wait for "ready" and spot errors."""
+    """``bot.py`` in a subprocess; stderr is collected so the test can wait for "ready" and spot errors. The fake sends
+    every server at once, so the bot does not wait discord.py's 2 s for more (``GUILD_READY_TIMEOUT``) at each start."""
 
     whole_group = False
     """Run the bot in a process group of its own and SIGKILL the whole group (its worker processes too)."""
@@ -34,7 +35,7 @@ class BotProcess:
         """``database``: a SQLite file, or a ``postgresql://`` URL; ``env``: more settings (``SHARD_IDS`` ...)."""
         target = str(database)
         where = "DATABASE_URL" if target.startswith(("postgres://", "postgresql://")) else "DATABASE_PATH"
-        self.env = {**os.environ, "DISCORD_TOKEN": "fake-token", where: target,
+        self.env = {**os.environ, "DISCORD_TOKEN": "fake-token", where: target, "GUILD_READY_TIMEOUT": "0",
                     "DISCORD_API_BASE": fake.api_base, "DISCORD_GATEWAY_URL": fake.gateway_url, **(env or {})}
         self.lines: list[str] = []
         self.ready = asyncio.Event()
