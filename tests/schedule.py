@@ -43,7 +43,6 @@ LONG: dict[str, float] = {
     "tests/e2e/test_crash.py::test_sigkill_mid_game_keeps_moves_buttons_deadlines_and_reminders": 6,
     "tests/host/test_records.py::test_a_gif_has_one_frame_per_move_and_stays_small": 10,
     "tests/data/test_sqlite_to_postgres.py::test_a_copied_database_replays_every_game": 11,
-    "tests/e2e/test_rate_limits.py::test_a_builder_at_a_persons_pace_is_never_refused": 10,
     "tests/ai/test_zodiac_hidden.py::test_hidden_elements_never_change_the_choice": 10,
     "tests/ai/test_ziggurat_turn.py::test_hard_plays_a_short_game": 10,
     "tests/ai/test_exposure.py::test_hard_opens_three_and_four_players_without_an_exposed_blank": 8,

@@ -2,13 +2,16 @@
 
 Each game is played to its end by people pressing Move, the builder's choices and Play, never typing a
 move (Zodiac's secret choices are made in their DM menus, as the builder asks). Every payload passes the
-fake Discord's limits, or the fake fails the test.
+fake Discord's limits, or the fake fails the test. Every user's budget is on, its clock at a person's pace: no
+press is refused (once a whole Zaic game of its own in tests/e2e/test_rate_limits.py).
 """
 
 from __future__ import annotations
 
 import asyncio
+import itertools
 import random
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -92,13 +95,35 @@ Discord (the round limit at its quickest: its value changes only the length). Th
 more combinations in ``tests/host/test_builder_games.py``."""
 
 
+PACE = (0.2, 0.2, 0.2, 3.4)
+"""A person's pace, as the per-user budget (cogs/_limits.py) sees it: bursts of 4 presses, about one a second."""
+
+
+def persons_clock() -> Callable[[], float]:
+    """The budget's clock: each interaction of the game comes ``PACE`` later, however fast the test presses."""
+    pace, now = itertools.cycle(PACE), [0.0]
+
+    def clock() -> float:
+        now[0] += next(pace)
+        return now[0]
+
+    return clock
+
+
 @pytest.mark.parametrize(("game", "players", "options"), GAMES, ids=[f"{g}-{p}p" for g, p, _ in GAMES])
 async def test_a_whole_game_by_builder_presses_only(harness: BotHarness, game: str, players: int,
                                                     options: dict[str, Any]) -> None:
+    """With every user's budget on (issue 24, item 2), as a bot has it: a builder at a person's pace is never
+    refused, in any game."""
+    harness.rate_burst = 10
     async with harness.running() as bot:
+        assert bot.rates is not None
+        bot.rates.clock = persons_clock()
         game_id = await start(harness, game, players, options)
         stats = await play_whole_game(harness, bot, game, game_id, f"{game}{players}")
     assert stats.per_move and max(stats.picks_per_move) <= 4
+    fake = harness.fake
+    assert not any("Slow down" in m.content for t in fake.threads() for m in fake.messages(t, ephemeral=True))
 
 
 async def test_back_cancel_and_refusals(harness: BotHarness) -> None:
