@@ -65,7 +65,8 @@ class BotHarness:
     database_path: Path
     rate_burst: float = 0
     """The per-user budget (cogs/_limits.py) is off here: a test presses as fast as the bot answers, far
-    faster than a person; tests/e2e/test_rate_limits.py turns it on."""
+    faster than a person; tests/e2e/test_rate_limits.py turns it on, and tests/e2e/test_builder.py's whole games
+    (with a person's clock)."""
 
     board_processes: int = 0
     """Boards drawn in a thread here: the suite starts a few hundred bots, and two spawned interpreters each

@@ -6,8 +6,9 @@ at random among what each step offers, so every step form is walked.
 
 On SQLite only: the builder's steps never touch the store (host/play/builder.py), and a Play is the move any
 command makes, which tests/host/test_builder.py (the builder service, Play included) and
-tests/host/test_records.py (whole seeded games of every game) run on PostgreSQL too. Both backends here played
-every game twice for nothing new: 11 s of an idle machine's CPU.
+tests/host/test_records.py (seeded games of every game, up to 25 moves then a resignation) run on PostgreSQL too;
+games played to their natural end there are tests/host/test_ratings.py's and tests/host/test_ai_turns.py's. Both
+backends here played every game twice for nothing new: 11 s of an idle machine's CPU.
 """
 
 from __future__ import annotations
