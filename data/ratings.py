@@ -258,13 +258,13 @@ async def put_many(db: Database, ratings: Sequence[Rating]) -> None:
             [(r.user_id, r.game, r.scope, r.season, r.mu, r.sigma, r.games, r.wins, r.losses, r.draws,
               rank_score(r.mu, r.sigma), rank_bucket(rank_score(r.mu, r.sigma)))
              for r in sorted(ratings, key=lambda r: (r.game, r.scope, r.season, r.user_id))])
-        await _recount(tx)
+        await recount_in(tx)
 
 
 async def recount(db: Database) -> None:
     """Count every board's bucket rows again from the ratings (after ratings were changed by hand)."""
     async with db.transaction(heavy=True) as tx:
-        await _recount(tx)
+        await recount_in(tx)
 
 
 async def _lock_boards(tx: Tx, tables: str) -> None:
@@ -278,8 +278,8 @@ async def _lock_boards(tx: Tx, tables: str) -> None:
         await tx.execute(f"LOCK TABLE {tables} IN SHARE ROW EXCLUSIVE MODE")
 
 
-async def _recount(tx: Tx) -> None:
-    """Every bucket row again, written by key."""
+async def recount_in(tx: Tx) -> None:
+    """Every bucket row again, written by key, inside a transaction the caller holds (``recount`` has its own)."""
     await _lock_boards(tx, "rating_buckets")
     await tx.execute("DELETE FROM rating_buckets")
     await tx.execute("INSERT INTO rating_buckets (game, scope, season, bucket, players) SELECT game, scope, season,"

@@ -67,7 +67,7 @@ async def test_two_recounts_at_once_both_finish(db: Database) -> None:
     board = [line(u, scope, 10.0 + u) for u in range(1, 40) for scope in ("global", GUILD)]
     await stored.put_many(db, board)
     async with db.transaction() as tx:
-        await stored._recount(tx)  # a recount held open while another one starts
+        await stored.recount_in(tx)  # a recount held open while another one starts
         second = asyncio.create_task(stored.recount(db))
         await someone_waits(db)
     await asyncio.wait_for(second, LIMIT)
