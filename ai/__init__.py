@@ -78,15 +78,8 @@ def choose(game: Game, seat: int, level: str, *, seed: int, budget_s: float | No
         found = ziggurat.choose(game, seat, moves, work.turn, rng)
         if found is not None:
             return found
-    root = _tree_search(game, seat, moves, levels.tree(level, game.name, game.num_players), rng, None)
+    root = mcts.search_with(game, seat, moves, levels.tree(level, game.name, game.num_players), rng, None)
     return mcts.best_move(root, moves)
-
-
-def _tree_search(game: Game, seat: int, moves: list[str], tree: levels.Tree, rng: random.Random,
-                 deadline: float | None) -> mcts.Node:
-    """The tree search with one level's settings (``levels.tree``): a move and a draw offer see the same search."""
-    return mcts.search(game, seat, moves, tree.iterations, tree.depth, tree.explore, rng, deadline, tree.prior_visits,
-                       tree.exposure)
 
 
 def _careless(game: Game, seat: int, moves: list[str], rng: random.Random, deadline: float) -> str:
@@ -132,7 +125,7 @@ def _anytime(game: Game, seat: int, level: str, moves: list[str], work: levels.W
     if work.alphabeta and game.name in levels.ALPHABETA and solve.applies(game):
         move, reached = alphabeta.search(game, seat, safe, work.alphabeta, rng, deadline)
         return move if reached >= 2 else screened.best
-    root = _tree_search(game, seat, safe, levels.tree(level, game.name, game.num_players), rng, deadline)
+    root = mcts.search_with(game, seat, safe, levels.tree(level, game.name, game.num_players), rng, deadline)
     if root.visits < max(len(safe), TRUST * work.iterations):
         return screened.best
     return mcts.best_move(root, safe)
@@ -159,7 +152,7 @@ def accepts_draw(game: Game, seat: int, level: str, *, seed: int) -> bool:
     if mover is not None and solve.winning_move(game, mover, moves, work.solve, work.solve_nodes) is not None:
         return game.teams()[mover] != game.teams()[seat]  # the other side wins at once: a draw is a gift
     rng = _rng(game, level, seed, "draw")
-    root = _tree_search(game, seat, moves, levels.tree(level, game.name, game.num_players), rng, None)
+    root = mcts.search_with(game, seat, moves, levels.tree(level, game.name, game.num_players), rng, None)
     return mcts.root_value(root) <= DRAW_VALUE
 
 

@@ -17,6 +17,7 @@ import random
 
 from ai import clock
 from ai.evaluate import evaluate_exposed
+from ai.levels import Tree
 from ai.oneply import value_after
 from engines import CHANCE, Game
 
@@ -105,6 +106,14 @@ def rollout(game: Game, seat: int, depth: int, rng: random.Random, exposure: flo
         who = seat if seat in movers else min(movers)
         game.play(who, rng.choice(game.legal_moves(who)))
     return evaluate_exposed(game, exposure)
+
+
+def search_with(game: Game, seat: int, root_moves: list[str], tree: Tree, rng: random.Random,
+                deadline: float | None = None) -> Node:
+    """``search`` with one level's settings (``levels.tree``): a move, a draw offer and a game review see the same
+    search."""
+    return search(game, seat, root_moves, tree.iterations, tree.depth, tree.explore, rng, deadline, tree.prior_visits,
+                  tree.exposure)
 
 
 def search(game: Game, seat: int, root_moves: list[str], iterations: int, depth: int, explore: float,

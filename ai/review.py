@@ -58,16 +58,14 @@ def verdict(drop: float) -> str:
     return next((name for limit, name in VERDICTS if drop >= limit), "")
 
 
-def value(before: Game, seat: int, move: str, *, work: levels.Work, rng: random.Random) -> float:
+def value(before: Game, seat: int, move: str, *, tree: levels.Tree, rng: random.Random) -> float:
     """``seat``'s expected score after playing ``move`` in ``before``, by the hard level's tree search.
 
     The search starts in ``before`` with ``move`` as the only root move, so every world it plays the move in is
     drawn from ``seat``'s information set there: a capture that happens to take a hidden king is worth only what
     the mover could expect, not the win the record shows.
     """
-    depth = round(levels.ROLLOUT_DEPTH.get(before.name, 10) * work.depth)
-    root = mcts.search(before, seat, [move], work.iterations, depth, work.explore, rng, None, work.prior_visits,
-                       work.exposure)  # as hard judges a position when it plays
+    root = mcts.search_with(before, seat, [move], tree, rng)  # as the level judges a position when it plays
     return mcts.root_value(root)
 
 
@@ -79,10 +77,10 @@ def judge(before: Game, seat: int, played: str, *, seed: int, level: str = "hard
         return None
     ply = len(before.history)
     best = ai.choose(before, seat, level, seed=seed)
-    work = levels.work_for(level, before.name, before.num_players)
+    tree = levels.tree(level, before.name, before.num_players)
 
     def after(move: str) -> float:
-        return value(before, seat, move, work=work, rng=random.Random(f"review:{seed}:{ply}:{move}"))
+        return value(before, seat, move, tree=tree, rng=random.Random(f"review:{seed}:{ply}:{move}"))
 
     played_value = after(played)
     best_value = played_value if best == played else after(best)

@@ -19,7 +19,7 @@ import pytest
 
 import ai
 import engines
-from ai import levels
+from ai import levels, review
 from ai.evaluate import zrtz_scores
 from engines import CHANCE, Game
 from engines.zrtz import Zrtz
@@ -249,15 +249,18 @@ def test_a_draw_offer_is_weighed_with_the_search_the_level_plays(monkeypatch: py
             assert trees["easy"].iterations < trees["medium"].iterations < trees["hard"].iterations
             assert trees["easy"].explore > trees["hard"].explore and trees["hard"].prior_visits > 0
             assert trees["hard"].depth < REAL_ROLLOUT_DEPTH[name], "hard rolls out half as far: not the full depth"
-    source = ast.parse(Path(ai.__file__).read_text())
-    functions = {f.name: f for f in source.body if isinstance(f, ast.FunctionDef)}
-    searches = [f.name for f in functions.values() for call in ast.walk(f) if isinstance(call, ast.Call)
-                and ast.unparse(call.func) == "mcts.search"]
-    assert searches == ["_tree_search"], "every tree search goes through the one call with the level's settings"
-    for name in ("choose", "_anytime", "accepts_draw"):
-        given = [ast.unparse(call.args[3]) for call in ast.walk(functions[name])
-                 if isinstance(call, ast.Call) and ast.unparse(call.func) == "_tree_search"]
-        assert given == ["levels.tree(level, game.name, game.num_players)"], name
+    for module, callers, settings in ((ai, ("choose", "_anytime", "accepts_draw"),
+                                       "levels.tree(level, game.name, game.num_players)"),
+                                      (review, ("value",), "tree")):
+        source = ast.parse(Path(module.__file__).read_text())
+        functions = {f.name: f for f in source.body if isinstance(f, ast.FunctionDef)}
+        calls = {f.name: [c for c in ast.walk(f) if isinstance(c, ast.Call)] for f in functions.values()}
+        assert not [f for f, found in calls.items() if any(ast.unparse(c.func) == "mcts.search" for c in found)], \
+            "every tree search goes through mcts.search_with, given the level's settings"
+        for name in callers:
+            given = [ast.unparse(c.args[3]) for c in calls[name] if ast.unparse(c.func) == "mcts.search_with"]
+            assert given == [settings], name
+    assert "levels.tree(level, before.name, before.num_players)" in Path(review.__file__).read_text()
     position = next(last_positions())
     for level in ai.LEVELS:  # still deterministic for a seed
         assert len({ai.accepts_draw(position, position.turn, level, seed=3) for _ in range(3)}) == 1
