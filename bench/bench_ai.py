@@ -38,7 +38,7 @@ import engines
 from ai import levels
 from ai.evaluate import evaluate, from_outcome
 from bench import baselines, zertz_bots
-from bench.common import percentile, report
+from bench.common import add_option_argument, game_options, percentile, report
 from engines import CHANCE, Game
 
 Agent = Callable[[Game, int, random.Random], str]
@@ -201,7 +201,7 @@ def main() -> None:
     parser.add_argument("--players", default="", help="player counts, e.g. 2,4 (default: all)")
     parser.add_argument("--screen", type=int, default=-1, help="hard's screen positions (ai.levels.Work.screen)")
     parser.add_argument("--start", type=int, default=0, help="number of the first game (seeds): extends a run")
-    parser.add_argument("--option", action="append", default=[], help="a game option, e.g. rings=61 (integers as such)")
+    add_option_argument(parser)
     args = parser.parse_args()
     print(f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores at the start", flush=True)
     names = args.only.split(",") if args.only else list(engines.GAMES)
@@ -220,7 +220,7 @@ def main() -> None:
         levels.WORK["hard"] = replace(levels.WORK["hard"], screen=args.screen)
     pairs = [tuple(p.split("-")) for p in args.pairs.split(",")] if args.pairs else list(PAIRS)
     times: dict[str, list[float]] = {}
-    options = {k: int(v) if v.isdigit() else v for k, v in (o.split("=", 1) for o in args.option)}
+    options = game_options(args.option)
     matches(names, args.games, times, args.jobs, pairs, players, options, args.start)  # type: ignore[arg-type]
     for level, samples in sorted(times.items()):
         print(f"match moves {level}: p50 {percentile(samples, 50):.0f} ms, p95 {percentile(samples, 95):.0f} ms")

@@ -21,7 +21,7 @@ from concurrent.futures import ProcessPoolExecutor
 import ai
 import engines
 from bench.bench_ai import interval, play_match_game, random_agent
-from bench.common import percentile
+from bench.common import add_option_argument, game_options, percentile
 from engines import Game
 
 Job = tuple[str, int, str, float, int, dict]
@@ -50,9 +50,9 @@ def main() -> None:
     parser.add_argument("--levels", default=",".join(ai.LEVELS))
     parser.add_argument("--players", type=int, default=2)
     parser.add_argument("--jobs", type=int, default=1)
-    parser.add_argument("--option", action="append", default=[], help="a game option, e.g. rings=61 (integers as such)")
+    add_option_argument(parser)
     args = parser.parse_args()
-    options = {k: int(v) if v.isdigit() else v for k, v in (o.split("=", 1) for o in args.option)}
+    options = game_options(args.option)
     names = args.only.split(",") if args.only else list(engines.GAMES)
     print(f"budget {args.budget} s CPU a move, {args.games} games a cell, load {os.getloadavg()[0]:.1f}", flush=True)
     with ProcessPoolExecutor(args.jobs) as pool:

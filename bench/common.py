@@ -1,7 +1,8 @@
-"""Timing and reporting shared by the bench scripts: samples in milliseconds, one report line format."""
+"""Timing, reporting and game options shared by the bench scripts: samples in milliseconds, one report line format."""
 
 from __future__ import annotations
 
+import argparse
 import math
 import os
 import statistics
@@ -48,3 +49,13 @@ def cpu_seconds(pid: int) -> float:
     """User + system CPU seconds a process used so far, its children not counted (``/proc/<pid>/stat``)."""
     fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def add_option_argument(parser: argparse.ArgumentParser) -> None:
+    """``--option rings=61``, repeatable: a game option for every game the script plays (``game_options``)."""
+    parser.add_argument("--option", action="append", default=[], help="a game option, e.g. rings=61 (integers as such)")
+
+
+def game_options(given: list[str]) -> dict[str, int | str]:
+    """The ``--option`` texts as a game's options: ``rings=61`` -> ``{"rings": 61}`` (digits as integers)."""
+    return {k: int(v) if v.isdigit() else v for k, v in (o.split("=", 1) for o in given)}
