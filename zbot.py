@@ -12,6 +12,7 @@ import argparse
 import asyncio
 import gc
 import logging
+import math
 import os
 import sys
 import time
@@ -128,8 +129,8 @@ def _database_url(text: str) -> str | None:
 
 
 def _number(text: str, name: str, kind: type[int] | type[float], default: float, least: int | None = None) -> Any:
-    """A setting that must be a number (a count at least ``least``, default 1; seconds at least 0): a clear
-    message otherwise."""
+    """A setting that must be a number (a count at least ``least``, default 1; seconds at least 0 and finite: "nan"
+    and "inf" parse as floats but no wait can last them): a clear message otherwise."""
     if not text:
         return default
     try:
@@ -137,7 +138,7 @@ def _number(text: str, name: str, kind: type[int] | type[float], default: float,
     except ValueError:
         value = None
     floor = (1 if least is None else least) if kind is int else 0
-    if value is None or value < floor:
+    if value is None or not math.isfinite(value) or value < floor:
         wanted = f"whole number of at least {floor}" if kind is int else "number of seconds"
         raise ValueError(f"{name} must be a {wanted}, not {text!r}")
     return value

@@ -124,3 +124,14 @@ def test_board_processes_is_read_and_nonsense_refused(monkeypatch: pytest.Monkey
         monkeypatch.setenv("BOARD_PROCESSES", nonsense)
         with pytest.raises(ValueError, match=f"BOARD_PROCESSES must be a whole number .*not '{nonsense}'"):
             Config.from_env()
+
+
+@pytest.mark.parametrize("name", ["GUILD_READY_TIMEOUT", "AI_THINK_DELAY", "RATE_BURST", "RATE_PER_SECOND"])
+def test_seconds_settings_refuse_what_is_not_a_finite_number(monkeypatch: pytest.MonkeyPatch, name: str) -> None:
+    """"nan" and "inf" parse as floats, but no wait or rate can be them: refused at start, as "ten" is."""
+    monkeypatch.setenv(name, "0.5")
+    Config.from_env()
+    for nonsense in ("nan", "inf", "-inf", "ten", "-1"):
+        monkeypatch.setenv(name, nonsense)
+        with pytest.raises(ValueError, match=f"{name} must be a number of seconds, not '{nonsense}'"):
+            Config.from_env()
