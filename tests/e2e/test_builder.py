@@ -11,12 +11,13 @@ from __future__ import annotations
 import asyncio
 import itertools
 import random
-from collections.abc import Callable
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
 
 import engines
+from cogs._limits import Budget
 from tests.e2e.builder_driver import Presses, choices, is_builder, open_builder, play_one_move, press
 from tests.e2e.conftest import BotHarness
 from tests.e2e.test_platform import challenge_and_accept, game_title, mover_name
@@ -99,15 +100,20 @@ PACE = (0.2, 0.2, 0.2, 3.4)
 """A person's pace, as the per-user budget (cogs/_limits.py) sees it: bursts of 4 presses, about one a second."""
 
 
-def persons_clock() -> Callable[[], float]:
-    """The budget's clock: each interaction of the game comes ``PACE`` later, however fast the test presses."""
-    pace, now = itertools.cycle(PACE), [0.0]
+def at_a_persons_pace(budget: Budget) -> None:
+    """Each user's interactions reach ``budget`` ``PACE`` apart on its clock, however fast the test presses and
+    whoever else presses between them (one clock for all users would space each user's presses by the others' too,
+    a slower pace than a person's)."""
+    paces: dict[int, Iterator[float]] = {}
+    now: dict[int, float] = {}
+    take = budget.take
 
-    def clock() -> float:
-        now[0] += next(pace)
-        return now[0]
+    def paced(user_id: int) -> float:
+        now[user_id] = now.get(user_id, 0.0) + next(paces.setdefault(user_id, itertools.cycle(PACE)))
+        budget.clock = lambda: now[user_id]
+        return take(user_id)
 
-    return clock
+    budget.take = paced  # type: ignore[method-assign]
 
 
 @pytest.mark.parametrize(("game", "players", "options"), GAMES, ids=[f"{g}-{p}p" for g, p, _ in GAMES])
@@ -118,12 +124,12 @@ async def test_a_whole_game_by_builder_presses_only(harness: BotHarness, game: s
     harness.rate_burst = 10
     async with harness.running() as bot:
         assert bot.rates is not None
-        bot.rates.clock = persons_clock()
+        at_a_persons_pace(bot.rates)
         game_id = await start(harness, game, players, options)
         stats = await play_whole_game(harness, bot, game, game_id, f"{game}{players}")
     assert stats.per_move and max(stats.picks_per_move) <= 4
     fake = harness.fake
-    assert not any("Slow down" in m.content for t in fake.threads() for m in fake.messages(t, ephemeral=True))
+    assert not any("Slow down" in m.content for m in fake.world.messages.values()), "every channel and DM"
 
 
 async def test_back_cancel_and_refusals(harness: BotHarness) -> None:
