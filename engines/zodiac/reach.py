@@ -57,6 +57,8 @@ def landing(st: State, mover: Piece, frm: int, to: int, *, capture: bool = True,
     c = st.cells.get(to)
     if c is None:
         return "empty"
+    if mover.kind == "Tree" and c.floor is not None and c.floor.side == mover.side:
+        return None  # a tree ending there crushes the fainted goat (3.12c), never its own (3.1a): blocked
     if c.tree is not None:
         tree, housed = c.tree, c.piece
         if tree.side == mover.side:

@@ -130,8 +130,10 @@ def arrive(st: State, p: Piece, frm: int, to: int, res: str, effects: list[Effec
             if st.kings[fungi.owner] == "Fungi":
                 st.proxy[fungi.owner] = p.pid
         c = st.cells.get(to)
-        if c is not None and c.floor is not None and p.kind in ("Tree", "Rhino"):
-            capture(st, to, c.floor, effects)
+        # the crush (3.6d, 3.12c): the rhino's trample takes friends too (3.10f), a tree only an enemy goat (3.1a)
+        floor = c.floor if c is not None else None
+        if floor is not None and (p.kind == "Rhino" or (p.kind == "Tree" and floor.side != p.side)):
+            capture(st, to, floor, effects)
     piece.moved = True
     if faint and to not in st.cells:
         piece.fainted = True

@@ -268,6 +268,25 @@ def test_fainted_goat_counts_as_empty_but_trees_crush_it_3_6d() -> None:
     assert at(g2, "c1") == ["L Tree"] and g2.st.captured[DARK] == ["Goat"]
 
 
+def test_a_tree_never_crushes_its_own_fainted_goat_even_under_an_enemy_3_1a_3_12c() -> None:
+    """Its own fainted goat blocks a tree (ruling), also with an enemy standing on it: the tree would crush the goat
+    with the enemy, and lose its own king there (the reviewer's position). A rhino's trample takes friends (3.10f)."""
+    g = board({"d3": "L Goat fainted + D Crane", "a8": "D Bear", "b3": "L Tree"}, kings=("Goat", "Bear"))
+    assert "d3" not in dests(g, "b3", "Tree")
+    assert at(g, "d3") == ["L Goat", "D Crane"] and g.outcome() is None
+    g2 = board({"d1": "L Rhino", "d3": "L Goat fainted + D Crane", "a8": "D Bear", "a1": "L Bear"})
+    play(g2, "Rhino d1-d3")
+    assert at(g2, "d3") == ["L Rhino"] and g2.st.captured[DARK] == ["Crane"] and g2.st.captured[LIGHT] == ["Goat"]
+
+
+def test_a_tree_ending_on_an_enemy_over_an_enemy_fainted_goat_takes_both_3_12c() -> None:
+    """Ruling: the crush comes with any step onto a fainted goat (3.6d, 3.12c), the one exception to one capture a
+    turn (3.1a) besides the trample."""
+    g = board({"d3": "D Goat fainted + D Crane", "a8": "D Bear", "b3": "L Tree", "a1": "L Bear"})
+    play(g, "Tree b3-d3")
+    assert at(g, "d3") == ["L Tree"] and sorted(g.st.captured[DARK]) == ["Crane", "Goat"]
+
+
 def test_fainted_goat_gets_up_and_moves_unless_covered_3_6e() -> None:
     g = board({"c4": "L Goat fainted", "a8": "D Wolf", "a1": "L Bear"}, kings=("Bear", "Wolf"))
     assert "Goat c4-c5" in moves(g) and "Goat c4 wake" in moves(g)
