@@ -271,7 +271,8 @@ def landing_notes(st: State, p: Piece, cell: Cell, frm: int, to: int, kind: str,
     if c is None or res is None:
         return []
     if res == "capture":
-        return taking(st, p, cell, c, c.top(), side, to)
+        crushed = ["crushes the fainted Goat"] if p.kind == "Tree" and c.floor is not None else []
+        return taking(st, p, cell, c, c.top(), side, to) + crushed
     if res == "capture_housed":
         return [*taking(st, p, cell, c, c.piece, side, to), "climbs into the Tree"]
     if res == "house":

@@ -36,6 +36,8 @@ def describe(game: Zodiac, seat: int, move: str) -> str:
             target = c.piece if res == "capture_housed" else c.top()
             if res in ("capture", "capture_housed") and target is not None:
                 extra.append(f"takes {target.kind}")
+                if mover[1].kind == "Tree" and c.floor is not None:
+                    extra.append("crushes the fainted Goat")
                 if target.kind == "Bear" and mover[1].kind == "Monkey":
                     extra.append("needs a roll of 5+")
             elif res == "house":

@@ -125,3 +125,8 @@ def test_whatever_the_hidden_facts_the_movers_picks_are_the_same() -> None:
             assert g.determinize(s, random.Random(len(g.history))).move_picks(s) == g.move_picks(s)
         s = rng.choice(sorted(g.to_move()))
         g.play(s, rng.choice(g.legal_moves(s)))
+
+
+def test_a_tree_taking_a_piece_off_a_fainted_goat_says_it_crushes_the_goat_too() -> None:
+    g = board({"d3": "D Goat fainted + D Crane", "a8": "D Bear", "b3": "L Tree", "a1": "L Bear"})
+    assert keys(g, "Tree b3-d3")[1] == ("to", "d3: takes Crane, crushes the fainted Goat", "d3")

@@ -281,8 +281,9 @@ def test_a_tree_never_crushes_its_own_fainted_goat_even_under_an_enemy_3_1a_3_12
 
 def test_a_tree_ending_on_an_enemy_over_an_enemy_fainted_goat_takes_both_3_12c() -> None:
     """Ruling: the crush comes with any step onto a fainted goat (3.6d, 3.12c), the one exception to one capture a
-    turn (3.1a) besides the trample."""
+    turn (3.1a) besides the trample; the move's label and its builder step say so before it is played."""
     g = board({"d3": "D Goat fainted + D Crane", "a8": "D Bear", "b3": "L Tree", "a1": "L Bear"})
+    assert g.describe(0, "Tree b3-d3") == "Tree b3-d3 (takes Crane, crushes the fainted Goat)"
     play(g, "Tree b3-d3")
     assert at(g, "d3") == ["L Tree"] and sorted(g.st.captured[DARK]) == ["Crane", "Goat"]
 
