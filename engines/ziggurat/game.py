@@ -87,6 +87,7 @@ class Ziggurat(Game):
         self.second = False
         self.turn_moves: list[str] = []
         self.marks: list[int] = []
+        """Squares this turn's die uses changed, all of them (the board marks the whole turn, not its last use)."""
         self.last_turn: dict[str, Any] = {}
         self.winner: int | None = None
         self.limit_reached = False
@@ -224,9 +225,9 @@ class Ziggurat(Game):
             self.roll_kind = effect[1]
             if effect[1] == "action":
                 self.rolled["redo_action"] = True
-            self.marks = []
             return
-        self.marks = rules.apply(self.board, self.colour, effect)
+        touched = rules.apply(self.board, self.colour, effect)
+        self.marks += [square for square in dict.fromkeys(touched) if square not in self.marks]
         if effect[0] == "move":
             self.movement = None
             self.moved = True
@@ -259,6 +260,7 @@ class Ziggurat(Game):
         self.second = False
         self.rolled = {}
         self.turn_moves = []
+        self.marks = []
         self._cache = None
         for _ in range(2 * len(self.colours)):
             self.index += 1

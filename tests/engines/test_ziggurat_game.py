@@ -9,7 +9,7 @@ import pytest
 
 from engines import CHANCE, IllegalMove
 from engines.ziggurat import Ziggurat
-from engines.ziggurat.board import POSITION
+from engines.ziggurat.board import LAYOUT, POSITION, STATIONS, name, on_board, xy
 from tests.engines.test_ziggurat_helpers import position, stacks
 
 
@@ -287,3 +287,35 @@ def test_the_round_limit_result_explains_what_closest_to_home_means() -> None:
     assert outcome.reason.startswith("round limit 30 reached, so the team closest to home wins (pieces home first,"
                                      " then squares travelled): Blue & Green 0/6 home, ")
     assert "squares travelled" in outcome.reason.split(": ", 1)[1]
+
+
+def test_the_last_turn_marks_every_square_its_die_uses_changed_not_only_the_last_use() -> None:
+    """A turn of a leap then a move once showed only the move's squares: the leaping piece looked unmoved."""
+    rng = random.Random(3)
+    game = Ziggurat.new(3)
+    turns_of_several = 0
+    while game.outcome() is None and game.round < 40:
+        movers = game.to_move()
+        if CHANCE in movers:
+            texts, weights = zip(*game.chance_outcomes(), strict=True)
+            game.play(CHANCE, rng.choices(texts, weights)[0])
+            continue
+        seat, colour = min(movers), game.colour
+        changed: set[int] = set()
+        uses = 0
+        while game.to_move() == {seat} and game.colour == colour and game.outcome() is None:
+            moves = [m for m in game.legal_moves(seat) if m != "end"] or ["end"]
+            before = [list(stack) for stack in game.board]
+            game.play(seat, rng.choice(moves))
+            changed |= {s for s in range(len(before)) if game.board[s] != before[s]}
+            uses += moves != ["end"]
+            if CHANCE in game.to_move():  # a Redo's reroll inside the turn
+                texts, weights = zip(*game.chance_outcomes(), strict=True)
+                game.play(CHANCE, rng.choices(texts, weights)[0])
+        if game.outcome() is not None:
+            break
+        marked = set(game.observation(seat)["last_turn"]["marks"])
+        named = {name(s) if on_board(*xy(s)) else "start:" + LAYOUT[STATIONS.index(s)].name for s in changed}
+        assert named <= marked, (game.last_turn, named)
+        turns_of_several += uses >= 2
+    assert turns_of_several >= 10
