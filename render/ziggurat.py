@@ -41,6 +41,8 @@ HEADER = 100
 FOOTER_SIZE = 20
 FOOTER = 64  # two lines: who plays which colour (and the teams), then the legend or this turn's moves
 WIDTH = 2 * MARGIN + 8 * SQ
+CAP_HEIGHT = 0.73
+"""A capital's height over the font size, bold DejaVu Sans (16 px at 22): fits a lower piece's letter to its band."""
 HEIGHT = HEADER + 2 * MARGIN + 8 * SQ + FOOTER
 LEVEL_FILL = {1: (238, 226, 196), 2: (220, 200, 156), 3: (199, 172, 120), 4: (172, 140, 88)}
 STEP_EDGE = (120, 96, 60)
@@ -164,13 +166,18 @@ def draw_stack(draw: ImageDraw.ImageDraw, box: tuple[int, int, int, int], tokens
         draw.polygon(points, fill=colour, outline=INK, width=2)
         if queen:  # a crown notch on top, and "Q" in the label that stays visible under carried pieces
             draw.polygon(((cx - 6, by - h + 13), (cx, by - h + 5), (cx + 6, by - h + 13)), fill=PAPER)
-        on_top = k == len(tokens) - 1
-        size = 22 if on_top else min(22, rise + 3)
-        if not on_top and size < readable(WIDTH):  # too thin a band to letter readably: the colour band shows it
+        label = token[0] + ("Q" if queen else "")
+        if k == len(tokens) - 1:
+            write(draw, (cx, by - 2), label, 22, box=(cx - w // 2, by - h, cx + w // 2, by), fill=PAPER,
+                  anchor="md", bold=True, min_size=8)
             continue
-        band = (cx - w // 2, by - (h if on_top else rise + 2), cx + w // 2, by)
-        write(draw, (cx, by - 2), token[0] + ("Q" if queen else ""), size, box=band, fill=PAPER, anchor="md",
-              bold=True, min_size=8)
+        # a lower piece shows a band ``rise`` high under the next one's base (2 px of outline): its letter stands
+        # on its own baseline with capitals no taller than the band, else the piece above hides their tops
+        size = min(22, int((rise - 5) / CAP_HEIGHT))
+        if size < readable(WIDTH):  # too thin a band to letter readably: the colour band shows it
+            continue
+        write(draw, (cx, by - 3), label, size, box=(cx - w // 2, by - rise + 2, cx + w // 2, by), fill=PAPER,
+              anchor="ms", bold=True, min_size=8)
 
 
 def station_box(sx: int, sy: int) -> tuple[int, int, int, int]:

@@ -9,6 +9,7 @@ from PIL import Image, ImageChops
 
 from engines import CHANCE
 from engines.ziggurat import Ziggurat
+from render.common import recording
 from render.ziggurat import SQ, origin, render
 from tests.engines.test_ziggurat_helpers import position
 
@@ -77,3 +78,18 @@ def test_builder_marks_change_pixels_inside_their_hotspot_only() -> None:
             assert changed is not None, (target, kind)
             x0, y0, x1, y1 = spots[target].bbox()
             assert x0 <= changed[0] and y0 <= changed[1] and changed[2] <= x1 + 1 and changed[3] <= y1 + 1
+
+
+def test_a_lower_piece_s_letter_stays_below_the_piece_on_it() -> None:
+    """In a stack of two the lower piece shows a band under the upper one's base: its letter once reached 3 px
+    above that base, and the upper pyramid hid its top (a P read as a stem, an O as a U)."""
+    game = position({"b2": "OG", "h8": "PB", "c5": "P"}, players=4)
+    with recording() as texts:
+        render(game.observation(None))
+    for square, lower, upper in (("b2", "O", "G"), ("h8", "P", "B")):
+        box = square_box(square)
+        inside = [t for t in texts if box[0] <= t.bbox[0] and t.bbox[2] <= box[2] and box[1] <= t.bbox[1] <= box[3]]
+        top = next(t for t in inside if t.text == upper)
+        below = next(t for t in inside if t.text == lower)
+        assert below.bbox[1] >= top.panel[3] + 1, (square, below.bbox, top.panel)  # the base's outline is 2 px
+        assert below.shrunk() >= 9  # and it still reads at phone width
