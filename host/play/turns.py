@@ -111,8 +111,7 @@ class Turns:
         self.session.require_status(row, "active")
         if not row.draw_offers:
             raise HostError("There is no draw offer to decline.")
-        if row.seat_of(user) is None:
-            raise HostError("You are not playing in this game.")
+        seats_in_play(row, await self.session.cached_engine(row), user)  # a resigned player has no say any more
         await self.session.write(row, draw_offers=[])
         return f"{mention(user)} declined the draw offer."
 

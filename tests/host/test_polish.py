@@ -47,6 +47,11 @@ async def test_a_resigned_player_is_told_they_resigned(host: Host) -> None:
     assert (await host.boards.explain_no_choices(game_id, CAROL, "")).startswith("You resigned")
     with pytest.raises(HostError, match="You resigned from this game"):
         await host.turns.offer_draw(game_id, CAROL)
+    await host.turns.offer_draw(game_id, ALICE)
+    with pytest.raises(HostError, match="You resigned from this game"):  # the others' offer is not hers to decline
+        await host.turns.decline_draw(game_id, CAROL)
+    row = await host.session.row(game_id)
+    assert row.draw_offers == [row.seat_of(ALICE)]
 
 
 async def test_autocomplete_explains_why_there_is_nothing_to_offer(host: Host) -> None:
