@@ -111,8 +111,10 @@ def marble(draw: ImageDraw.ImageDraw, xy: tuple[float, float], radius: float, co
     else:
         draw.ellipse((x - inner, y - inner - radius * 0.04, x + inner, y + inner - radius * 0.04), fill=body)
     shine = tuple(min(255, c + 70) for c in body) if colour != "w" else (225, 232, 240)
-    hr = radius * 0.32
-    hx, hy = x - radius * 0.32, y - radius * 0.36
+    # small and high on the left, clear of the ring's name in the middle: on grey and black the name is white,
+    # and a larger shine behind it swallowed letters at phone width (f5 read as "5")
+    hr = radius * 0.2
+    hx, hy = x - radius * 0.46, y - radius * 0.5
     draw.ellipse((hx - hr, hy - hr, hx + hr, hy + hr), fill=shine)
 
 
