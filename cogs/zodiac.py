@@ -112,14 +112,13 @@ class ZodiacCog(GameCog, group_name="zodiac", group_description="Zodiac Chess: t
 
     async def outbox_choice_dm(self, job: Job) -> None:
         """An owed DM (host/outbox.py): when a secret choice began for both players, each gets the menu.
-        Sent by the job runner right after the board, or after a restart; skipped once the choice is made."""
+        Sent by the job runner right after the board, or retried later (a failed send, a restart): still sent
+        when the opponent has chosen meanwhile, skipped only once this player's choice of that round is made."""
         assert job.game_id is not None and job.dedupe is not None
         game_id, user_id = job.game_id, int(job.payload["user"])
-        ply, _ = await self.bot.host.boards.turn_moves(game_id)
-        observation = await self.bot.host.boards.observation(game_id, None)
-        movers = [s for s in observation["to_move"] if s != CHANCE]
-        phase = observation.get("phase")
-        if ply != int(job.payload["upto"]) or phase not in SECRET_PHASES or len(movers) != 2:
+        phase = (await self.bot.host.boards.observation(game_id, None)).get("phase")
+        if phase not in SECRET_PHASES or not await self.bot.host.boards.owes_choice(
+                game_id, user_id, int(job.payload["upto"])):
             return
         await self.offer_choice(game_id, user_id, SECRET_PHASES[phase], outbox.nonce(job.dedupe))
 
@@ -130,8 +129,7 @@ class ZodiacCog(GameCog, group_name="zodiac", group_description="Zodiac Chess: t
         text = f"**Zodiac Chess** #{game_id}: choose {what}. Nobody else sees it until the game reveals it."
         try:
             user = self.bot.get_user(user_id) or await self.bot.fetch_user(user_id)
-            await self.close_menu(game_id, user_id, "a new round began: use the newest menu")
-            self.menus[(game_id, user_id)] = await user.send(text, view=view, nonce=nonce)
+            await self.track_menu(game_id, user_id, await user.send(text, view=view, nonce=nonce), "menu")
             return
         except discord.Forbidden:
             log.info("DMs closed for %s; offering the choice in the thread", user_id)
@@ -140,10 +138,17 @@ class ZodiacCog(GameCog, group_name="zodiac", group_description="Zodiac Chess: t
         if thread is not None:
             fallback = discord.ui.View(timeout=None)
             fallback.add_item(ChoosePrivately(game_id))
-            await self.close_menu(game_id, user_id, "a new round began: use the newest button")
-            self.menus[(game_id, user_id)] = await thread.send(
+            await self.track_menu(game_id, user_id, await thread.send(
                 f"<@{user_id}>, your DMs are closed: press the button to choose {what} privately.",
-                view=fallback, allowed_mentions=MENTION_USERS, nonce=nonce)
+                view=fallback, allowed_mentions=MENTION_USERS, nonce=nonce), "button")
+
+    async def track_menu(self, game_id: int, user_id: int, sent: discord.Message, what: str) -> None:
+        """The newest menu is the open one; an older one is closed. A repeated send of the same owed DM comes back
+        as the first message (its nonce): that one stays open."""
+        old = self.menus.get((game_id, user_id))
+        if old is not None and old.id != sent.id:
+            await self.close_menu(game_id, user_id, f"a new round began: use the newest {what}")
+        self.menus[(game_id, user_id)] = sent
 
     async def close_menu(self, game_id: int, user_id: int, why: str) -> None:
         """Take the select off a DM menu whose choice was made elsewhere (a typed move, a timeout)."""

@@ -120,6 +120,19 @@ class Boards:
             return captions.not_your_turn(row, game, seats, short=True)
         return f"No legal move matches {captions.clip(typed.strip(), 40)!r}: clear the box to see them all"
 
+    async def owes_choice(self, game_id: int, user: int, since: int) -> bool:
+        """Whether ``user`` still has the simultaneous secret choice that began at ply ``since`` to make (an owed
+        choice DM): a seat of theirs is to move and has not moved since. The others' choices in between change the
+        ply, not the round; once this seat moved, a later round is a new DM, owed on its own (``choices_owed``)."""
+        row = await self.session.row(game_id)
+        if row.status != "active":
+            return False
+        game = await self.session.cached_engine(row)
+        if not game.hidden_information or game.outcome() is not None:
+            return False
+        moved = {seat for seat, _ in game.history[since:]}
+        return any(s in game.to_move() and s not in moved for s in row.seats_of(user))
+
     async def turn_moves(self, game_id: int, limit: int = 20) -> tuple[int, list[str]]:
         """(ply, moves) for one-click buttons: the legal moves when one seat is to move and they fit."""
         row = await self.session.row(game_id)

@@ -219,8 +219,8 @@ class MoveBuilder:
         seat = movers[0]
         picks, tree = self._listed(row, game, seat)
         if picks and all(seq[0].kind == SECRET for _, seq in picks):
-            raise HostError("Your choice now is secret: make it in the menu the bot sent you by DM "
-                            "(or press My view under the board).")
+            raise HostError("Your choice now is secret: make it in the menu the bot sent you by DM, or type "
+                            f"`/{row.game} move` here (only you see it; My view shows your side).")
         return seat, tree
 
     def _listed(self, row: GameRow, game: Game, seat: int) -> tuple[list[tuple[str, tuple[Pick, ...]]], _Node]:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import sqlite3
 
+from data.jobs import Job
 from tests.e2e.conftest import BotHarness
 from tests.e2e.test_platform import challenge_and_accept
 from tests.fakediscord import FakeDiscord, Message
@@ -134,3 +135,83 @@ async def test_an_owed_thread_without_a_challenge_message_is_opened_in_the_chann
         row = await bot.host.session.row(lobby.row.id)
         thread = fake.thread(f"Zaic #{lobby.row.id}")
         assert row.thread_id == int(thread.id) and "begins" in fake.messages(thread)[0].content
+
+
+async def retry_now(bot: object, key: str) -> None:
+    """The dispatcher's retry of an owed job, now rather than after its back-off; waits until it ran."""
+    await bot.host.outbox.jobs.reschedule_key(key, bot.host.now())  # type: ignore[attr-defined]
+    for _ in range(200):
+        if key not in [j.dedupe for j in await bot.host.outbox.pending()]:  # type: ignore[attr-defined]
+            return
+        await asyncio.sleep(0.02)
+    raise AssertionError(f"{key} was not retried")
+
+
+def menus(fake: FakeDiscord, user: str, game_id: int) -> list[Message]:
+    """The user's Zodiac DM menus still open (a closed one has lost its select)."""
+    return [m for m in fake.messages(fake.user(user)) if f"zs:{game_id}" in fake.world.messages[m.id].custom_ids()]
+
+
+async def test_a_lost_duel_dm_is_still_sent_after_the_opponent_chose(
+        harness: BotHarness, discord_error_logs: ErrorLogCollector) -> None:
+    fake = harness.fake
+    async with harness.running() as bot:
+        bob_dm = fake.world.dm_channel(fake.user("bob"))
+        fake.faults.add("POST", MESSAGES, 400, code=50035, path=f"/channels/{bob_dm.id}/messages", times=1)
+        game_id, _ = await challenge_and_accept(harness, "zodiac")
+        key = f"dm:{game_id}:0:{harness.user_id('bob')}"
+        assert menus(fake, "bob", game_id) == [] and await owed(harness, bot) == [key]
+        board = fake.messages(fake.thread(f"Zodiac Chess #{game_id}"))[-1]
+        told = (await (await fake.click("bob", board, f"mo:{game_id}")).wait_followups(1))[0]
+        assert told.ephemeral and "`/zodiac move`" in told.content, "without a DM, the Move button names a way"
+        await fake.select("alice", menus(fake, "alice", game_id)[-1], f"zs:{game_id}", ["pick Tree"])
+        await retry_now(bot, key)  # the ply moved on, but bob still has his pick to make
+        [menu] = menus(fake, "bob", game_id)
+        assert "side duel" in menu.content and "Wolf" in str(menu.components)
+        assert await owed(harness, bot) == []
+        again = Job(0, "choice_dm", game_id, {"user": harness.user_id("bob"), "upto": 0}, 0.0, 2, key)
+        await bot.get_cog("ZodiacCog").outbox_choice_dm(again)  # the same job run twice: its nonce, one menu
+        assert menus(fake, "bob", game_id) == [menu] and len(fake.messages(bob_dm)) == 1
+        await fake.select("bob", menu, f"zs:{game_id}", ["pick Wolf"])
+        assert (await bot.host.boards.observation(game_id, None))["phase"] == "side"
+        discord_error_logs.clear()  # the planned 400 and its retry were logged
+
+
+async def test_a_lost_duel_dm_owed_across_a_restart_is_sent_by_the_next_process(
+        harness: BotHarness, discord_error_logs: ErrorLogCollector) -> None:
+    fake = harness.fake
+    async with harness.running() as bot:
+        bob_dm = fake.world.dm_channel(fake.user("bob"))
+        fake.faults.add("POST", MESSAGES, 400, code=50035, path=f"/channels/{bob_dm.id}/messages", times=1)
+        game_id, _ = await challenge_and_accept(harness, "zodiac")
+        await fake.select("alice", menus(fake, "alice", game_id)[-1], f"zs:{game_id}", ["pick Tree"])
+        key = f"dm:{game_id}:0:{harness.user_id('bob')}"
+        assert menus(fake, "bob", game_id) == [] and await owed(harness, bot) == [key]
+    async with harness.running() as bot:  # start-up catches up with what the dead process owed
+        for _ in range(200):
+            if not await owed(harness, bot):
+                break
+            await asyncio.sleep(0.05)
+        assert await owed(harness, bot) == []
+        [menu] = menus(fake, "bob", game_id)
+        assert "side duel" in menu.content
+    discord_error_logs.clear()
+
+
+async def test_a_lost_dm_is_dropped_once_its_choice_is_made_or_a_new_round_owes_its_own(
+        harness: BotHarness, discord_error_logs: ErrorLogCollector) -> None:
+    fake = harness.fake
+    async with harness.running() as bot:
+        bob_dm = fake.world.dm_channel(fake.user("bob"))
+        fake.faults.add("POST", MESSAGES, 400, code=50035, path=f"/channels/{bob_dm.id}/messages", times=1)
+        game_id, _ = await challenge_and_accept(harness, "zodiac")
+        thread = fake.thread(f"Zodiac Chess #{game_id}")
+        stale = f"dm:{game_id}:0:{harness.user_id('bob')}"
+        await fake.slash("bob", "zodiac move", {"move": "pick Tree"}, channel=thread)
+        await fake.select("alice", menus(fake, "alice", game_id)[-1], f"zs:{game_id}", ["pick Tree"])  # a tie
+        [fresh] = menus(fake, "bob", game_id)  # round 2 of the duel: its own DM, delivered at once
+        await retry_now(bot, stale)
+        assert menus(fake, "bob", game_id) == [fresh], "the old round's DM sends no second menu"
+        assert len([m for m in fake.messages(bob_dm) if f"zs:{game_id}" in m.custom_ids()]) == 1
+        assert await owed(harness, bot) == []
+    discord_error_logs.clear()
