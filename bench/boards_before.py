@@ -30,6 +30,7 @@ from render.zarathustra import (
     _marks,
     _square_xy,
     _tray,
+    last_move_frame,
     seat_colour,
     skull_image,
     tile_image,
@@ -239,8 +240,4 @@ def _zarathustra_board(image: Image.Image, draw: ImageDraw.ImageDraw, obs: dict[
         x, y = _square_xy(name, size, cell, top)
         image.alpha_composite(tile_image(seat_colour(tile["owner"]), tile["edges"], side), (int(x), int(y)))
     if last:
-        x, y = _square_xy(last["square"], size, cell, top)
-        width = max(4, side // 16)
-        draw.rectangle((x + 1, y + 1, x + cell - 1, y + cell - 1), outline=HIGHLIGHT, width=width)
-        draw.rectangle((x + 1 + width, y + 1 + width, x + cell - 1 - width, y + cell - 1 - width), outline=INK,
-                       width=1)
+        last_move_frame(draw, *_square_xy(last["square"], size, cell, top), cell, side)  # as the renderer's now

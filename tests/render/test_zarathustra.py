@@ -57,6 +57,23 @@ def test_last_move_marker_and_skulls_change_the_board() -> None:
     assert 146 <= box[0] and box[2] <= 506 and 120 <= box[1] and box[3] <= 480
 
 
+def test_the_last_move_frame_stays_at_least_4_px_wide_at_phone_width() -> None:
+    """Its frame was 1/16 of a tile (3 px once shrunk to 400 px), easy to miss on the beige board."""
+    obs = played(4, 30, 5).observation(None)
+    image = Image.open(io.BytesIO(render(obs))).convert("RGB")
+    scale = 400 / image.width
+    shrunk = image.resize((400, round(image.height * scale)), Image.LANCZOS)
+    left, top, right, bottom = (round(v * scale) for v in hotspots(obs)[obs["last"]["square"]].points)
+    row = (top + bottom) // 2  # across the frame's left side, halfway down the square
+    yellow = [x for x in range(left - 2, (left + right) // 2) if _yellowish(shrunk.getpixel((x, row)))]
+    assert len(yellow) >= 4, yellow
+
+
+def _yellowish(pixel: tuple[int, int, int]) -> bool:
+    r, g, b = pixel
+    return r > 200 and g > 160 and b < 120
+
+
 def test_destroyed_tiles_are_marked_where_they_stood() -> None:
     game = Zarathustra.new(2)
     game.cells[square(game, "b3")] = (1, "o.o.")
