@@ -256,8 +256,10 @@ def _badges(draw: ImageDraw.ImageDraw, p: dict[str, Any], slots: list[tuple[int,
     shown = [b for b in BADGES if p.get(b)]
     for (bx, by), key in zip(slots, shown, strict=False):
         letter, colour = BADGES[key]
-        draw.ellipse((bx - 10, by - 10, bx + 10, by + 10), fill=colour, outline=(255, 255, 255), width=2)
-        draw_centered(draw, (bx, by), letter, 12, (255, 255, 255))
+        # the gold king badge: a dark letter and rim (white on gold was 2:1, and it vanished on the yellow last move)
+        ink = INK if key == "king" else (255, 255, 255)
+        draw.ellipse((bx - 10, by - 10, bx + 10, by + 10), fill=colour, outline=ink, width=2)
+        draw_centered(draw, (bx, by), letter, 12, ink)
 
 
 def side_label(obs: dict[str, Any], side: str | None) -> str:
