@@ -75,6 +75,8 @@ class Correspondence(commands.Cog):
                 except discord.HTTPException:
                     log.warning("could not post the abort of game %s", notice.game_id)
             await retire_board(self.bot, notice.game_id)
+            if notice.next_game is not None:  # the match goes on after a later game the clock aborted
+                await post_report(self.bot, notice.next_game)
         for reminder in tick.reminders:
             await self.send_reminder(reminder)
         for digest in tick.digests:  # owed (outbox) since it was taken: marked done once sent or refused

@@ -335,9 +335,10 @@ class GameStore:
     # ----- matches --------------------------------------------------------------------------------
 
     async def match_games(self, first: int) -> list[GameRow]:
-        """The finished games of the match that ``first`` opened, in order."""
-        rows = await self.db.fetchall("SELECT id FROM games WHERE (id = ? OR match_of = ?) AND status = 'finished'"
-                                      " ORDER BY id", (first, first))
+        """The played games of the match that ``first`` opened, in order: the finished ones and the later ones the
+        clock aborted with a forfeit result (host/play/match_rules.py); a game aborted without one never counts."""
+        rows = await self.db.fetchall("SELECT id FROM games WHERE (id = ? OR match_of = ?) AND (status = 'finished'"
+                                      " OR (status = 'aborted' AND result IS NOT NULL)) ORDER BY id", (first, first))
         return await self.get_many([int(r["id"]) for r in rows])
 
     async def pending_matches(self) -> list[GameRow]:

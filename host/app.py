@@ -85,6 +85,7 @@ class Host:
         self.matches = Matches(self.session, self.lobby, clock)
         self.turns.after_finish.append(self.matches.on_finished)  # a match's next game, after the commit
         self.correspondence = Correspondence(self.session, self.clocks, self.turns, self.boards, clock)
+        self.correspondence.after_abandon.append(self.matches.continue_after)  # a clock-aborted later match game
         self.scheduler = Scheduler(self.correspondence)
         self.standings = Standings(db, self.games, clock)
         """Leaderboards, profiles and seasons, for ``/leaderboard``, ``/profile`` and ``/season``."""

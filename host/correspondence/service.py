@@ -6,20 +6,21 @@ clock never changes apart from the move that changed it.
 
 from __future__ import annotations
 
+import logging
 import math
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING, Any
 
 from data.correspondence import CorrespondenceStore, record_reminder, take_digest
-from data.store import set_remind_at
+from data.store import GameRow, set_remind_at
 from engines import CHANCE
 from host import outbox
 from host.correspondence import clocks
 from host.correspondence.clocks import DAY
 from host.correspondence.timing import Clocks, control_of, schedule
 from host.outbox import Owed
-from host.play import bots, dice
+from host.play import bots, dice, match_rules
 from host.play.turns import people_moved
 from host.ratings.service import unrated_reason
 from host.results import HostError, Report
@@ -29,6 +30,7 @@ if TYPE_CHECKING:
     from host.play.session import GameSession
     from host.play.turns import Turns
 
+log = logging.getLogger(__name__)
 NOTIFY_MODES = {
     "thread": "turn mentions and reminders in the game thread only",
     "dm": "reminders by DM too (a thread mention when your DMs are closed)",
@@ -135,6 +137,8 @@ class Notice:
     """Its outbox key: mark it done once posted."""
     reply_to: int | None = None
     """A game without a thread: the notice answers its challenge message in the channel, naming the players."""
+    next_game: Report | None = None
+    """A match's next game, started because the clock aborted a later game of it: post it after the notice."""
 
 
 @dataclass(frozen=True)
@@ -180,6 +184,9 @@ class Correspondence:
         self.boards = boards
         self.now = now
         self.stored = CorrespondenceStore(session.db)
+        self.after_abandon: list[Callable[[int], Awaitable[Report | None]]] = []
+        """Told the id of a later match game the clock aborted (after the commit): the match's next step (wired
+        in host/app.py); may return the next game's start report. The owed ``match_next`` job is the fallback."""
 
     async def timeout(self, game_id: int, seat: int) -> Report:
         """``seat`` ran out of time: it loses a 2-player game; with more players it is skipped and ranked last."""
@@ -214,7 +221,11 @@ class Correspondence:
         return report
 
     async def abandon(self, game_id: int) -> Notice | None:
-        """Abort a game whose clock ran out before anyone moved: a loss then would only punish the seat order."""
+        """Abort a game whose clock ran out before anyone moved: a loss then would only punish the seat order.
+
+        A later game of a match is owed to the match's score, so the match counts it as a forfeit lost by the
+        seats that had to move (as an event does, docs/tournaments.md) and takes its next step; game 1 of a
+        match is the match's row, so aborting it cancels the match, which never began."""
         row = await self.session.row(game_id)
         if row.status != "active":
             return None
@@ -224,16 +235,40 @@ class Correspondence:
         ran_out = control_of(row).describe()
         text = f"⏰ {game.title} #{row.id} is aborted: nobody moved before the clock ran out ({ran_out})."
         key = f"notice:{row.id}:abandoned"
+        later = row.settings.get("match_of") is not None
+        forfeit: dict[str, Any] = {}
+        if later:
+            movers = sorted(s for s in game.to_move() if 0 <= s < row.players) or list(range(row.players))
+            forfeit = {"result": match_rules.forfeit_result(movers), "match_pending": True}
+            absent = " and ".join(bots.mention(row.user_at(s)) for s in movers)
+            some = len(movers) < row.players
+            text += (f" For the match it counts as a game lost by {absent}, who had to move." if some
+                     else f" For the match neither player scores: {absent} both had to move.")
+            # the score after this game, in the notice: when it ends the match, nothing else says so
+            text += f"\n{(await self._score_with(row, forfeit['result'])).line()}"
+        elif row.settings.get("match", 1) > 1:
+            text += f" The match (best of {row.settings['match']}) is cancelled with it: it never began."
         payload: dict[str, object] = {"text": text}
         if row.thread_id is None:  # the thread was never made: answer the challenge in the channel, with a ping
             players = " ".join(f"<@{s.user_id}>" for s in row.seats
                                if s.user_id is not None and not bots.is_ai(s.user_id))
             text = payload["text"] = f"{text} {players}".strip()
             payload["reply_to"] = row.message_id
-        await self.session.write(row, status="aborted", deadline=None, remind_at=None,
-                          owed=[Owed("notice", key, row.id, payload)])
+        owed = [Owed("notice", key, row.id, payload), *(match_rules.owed_next(row) if later else [])]
+        await self.session.write(row, status="aborted", deadline=None, remind_at=None, owed=owed, **forfeit)
+        started = None
+        for listener in self.after_abandon if later else ():
+            try:
+                started = await listener(row.id) or started
+            except Exception:  # the abort stands; the owed match_next job takes the match's next step
+                log.exception("the match of game %s did not go on after its abort", row.id)
         return Notice(row.id, row.thread_id or row.channel_id, text, key,
-                      reply_to=row.message_id if row.thread_id is None else None)
+                      reply_to=row.message_id if row.thread_id is None else None, next_game=started)
+
+    async def _score_with(self, row: GameRow, result: dict[str, Any]) -> match_rules.Score:
+        """The match's score once this game counts with ``result``: read before the write that records it, as the
+        owed notice is written with it."""
+        return await match_rules.score(self.session.store, row, also=replace(row, status="aborted", result=result))
 
     async def due(self, now: float, limit: int | None = None) -> Due:
         """Two indexed range scans, (status, deadline) and (status, remind_at), earliest first; ``limit`` each

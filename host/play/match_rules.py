@@ -17,6 +17,9 @@ NEXT = "match_next"
 that finished the game does it at once; if it died first, another process's dispatcher does it once the job
 falls due (``outbox.GRACE``), instead of waiting for a restart's ``resume_all``. ``settle_match`` in the
 creating transaction keeps it to one next game whoever gets there."""
+FORFEIT = "forfeit"
+"""The result key of a later match game the clock aborted (nobody moved before the deadline): the seats that
+had to move. The game stays aborted and unrated; the match counts it as lost by them (docs/rules/zodiac.md)."""
 
 
 @dataclass(frozen=True)
@@ -25,10 +28,13 @@ class Score:
     users: tuple[int, int]
     points: tuple[float, float]
     played: int
+    abandoned: bool = False
+    """A game of the match was aborted by the clock with both players to move: nobody turned up, so the match
+    ends at the score it stands at instead of starting game after game that nobody plays."""
 
     @property
     def decided(self) -> bool:
-        return self.played >= self.length or max(self.points) > self.length / 2
+        return self.abandoned or self.played >= self.length or max(self.points) > self.length / 2
 
     def line(self) -> str:
         a, b = self.users
@@ -36,6 +42,8 @@ class Score:
         text = f"Match (best of {self.length}): {bots.mention(a)} {pa} – {pb} {bots.mention(b)}"
         if not self.decided:
             return f"{text}; game {self.played + 1} starts below."
+        if self.abandoned:
+            text += f"; nobody moved in game {self.played}, so the match ends here"
         if self.points[0] == self.points[1]:
             return f"{text}: the match is drawn."
         return f"{text}: {bots.mention(a if self.points[0] > self.points[1] else b)} wins the match."
@@ -48,22 +56,36 @@ def check_length(length: int, players: int) -> None:
         raise HostError("Matches are for two players.")
 
 
-async def score(store: GameStore, row: GameRow) -> Score:
-    """Points so far (a win 1, a draw ½ each), counting every finished game of the match: the reader the
-    reports use (host/play/boards.py), over the store alone."""
+def forfeit_result(movers: list[int]) -> dict[str, object]:
+    """The result an aborted later match game keeps: who had to move (and so lost it for the match)."""
+    return {FORFEIT: sorted(movers), "reason": "nobody moved before the clock ran out"}
+
+
+async def score(store: GameStore, row: GameRow, *, also: GameRow | None = None) -> Score:
+    """Points so far (a win 1, a draw ½ each), counting every finished game of the match and every later game
+    the clock aborted (a forfeit: lost by the seats that had to move; nobody scores when both had to): the
+    reader the reports use (host/play/boards.py), over the store alone. ``also``: a game counted too, before
+    the write that ends it lands."""
     first = row.settings.get("match_of") or row.id
-    rows = await store.match_games(first)
+    rows = [r for r in await store.match_games(first) if also is None or r.id != also.id] + ([also] if also else [])
     first_row = await store.get(first)
     assert first_row is not None
     users = (first_row.user_at(0) or 0, first_row.user_at(1) or 0)
     points = {users[0]: 0.0, users[1]: 0.0}
+    abandoned = False
     for game_row in rows:
         assert game_row.result is not None
-        ranks = game_row.result["ranks"]
-        winners = [game_row.user_at(s) for s, rank in enumerate(ranks) if rank == 1]
+        if FORFEIT in game_row.result:
+            absent = set(game_row.result[FORFEIT])
+            abandoned = abandoned or len(absent) >= game_row.players
+            winners = [game_row.user_at(s) for s in range(game_row.players) if s not in absent]
+        else:
+            ranks = game_row.result["ranks"]
+            winners = [game_row.user_at(s) for s, rank in enumerate(ranks) if rank == 1]
         for user in winners:
             points[user or 0] += 1.0 / len(winners)
-    return Score(int(row.settings.get("match", 1)), users, (points[users[0]], points[users[1]]), len(rows))
+    return Score(int(row.settings.get("match", 1)), users, (points[users[0]], points[users[1]]), len(rows),
+                 abandoned)
 
 
 def next_key(game_id: int) -> str:

@@ -43,10 +43,11 @@ class Matches:
         self.now = now
 
     async def continue_after(self, game_id: int) -> Report | None:
-        """The owed continuation of a finished match game (its process died first): the next game's start report,
-        or None when the match is decided or its next step was taken already."""
+        """The owed continuation of a finished match game (its process died first), or of a later game the clock
+        aborted (``Correspondence.after_abandon``): the next game's start report, or None when the match is
+        decided or its next step was taken already."""
         row = await self.session.row(game_id)
-        if row.status != "finished" or not row.match_pending:
+        if row.status not in ("finished", "aborted") or not row.match_pending:
             return None
         current = await score(self.session.store, row)
         if current.decided:

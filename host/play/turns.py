@@ -116,12 +116,16 @@ class Turns:
         return f"{mention(user)} declined the draw offer."
 
     async def abort(self, game_id: int, user: int) -> str:
-        """Cancel a game before any player has moved; it is never rated."""
+        """Cancel a game before any player has moved; it is never rated. Game 1 of a match cancels the match (a
+        challenge withdrawn); a later game is refused: the match has begun and its score is owed a result."""
         row = await self.session.row(game_id)
         if row.seat_of(user) is None:
             raise HostError("Only a player of this game can abort it.")
         if "event" in row.settings:
             raise HostError("A tournament game cannot be aborted: resign, or withdraw with /tournament withdraw.")
+        if row.settings.get("match_of") is not None:  # the match is under way: its score is owed a result
+            raise HostError(f"Game {row.settings.get('match_game', 2)} of a match cannot be aborted: the match has "
+                            "begun. Resign instead, or offer a draw.")
         if row.status == "challenge":
             await self.session.write(row, status="aborted")
             return f"{mention(user)} withdrew the challenge."
@@ -130,9 +134,13 @@ class Turns:
         if people_moved(row, game):
             raise HostError("The game has started: resign instead, or offer a draw.")
         await self.session.write(row, status="aborted")
+        # game 1 of a match is the match's row (its later games name it): aborted, it owes no next game
+        match = (f" The match (best of {row.settings['match']}) is cancelled with it."
+                 if row.settings.get("match", 1) > 1 else "")
         if any(bots.is_ai(row.user_at(seat)) for seat, _ in own_moves(row, game)):
-            return f"{mention(user)} aborted the game before their first move; the AI's moves are taken back with it."
-        return f"{mention(user)} aborted the game before the first move."
+            return (f"{mention(user)} aborted the game before their first move; the AI's moves are taken back with "
+                    f"it.{match}")
+        return f"{mention(user)} aborted the game before the first move.{match}"
 
     async def commit(self, row: GameRow, game: Game, applied: list[tuple[int, str]], *, late_ok: bool = False,
                      prefix: str = "", **changes: Any) -> None:
