@@ -258,8 +258,9 @@ def _draw_marks(draw: ImageDraw.ImageDraw, obs: dict[str, Any], stacks: dict[tup
                 top: dict[tuple[int, int], int], box: Any, cell: int) -> None:
     """The last tile outlined; once the game is over, each colour's largest area outlined."""
     if obs["outcome"] is not None:
-        for squares in obs["largest"]:
+        for squares in obs["largest"]:  # green between two white lines: plain green was lost on the blue tiles
             region = {_rc(sq) for sq in squares}
+            _outline(draw, region, box, PAPER, inset=cell // 7 - 2, width=8)
             _outline(draw, region, box, GROUP, inset=cell // 7, width=4)
     last = obs["last_tile"]
     if last is not None:
