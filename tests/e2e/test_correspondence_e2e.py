@@ -15,6 +15,7 @@ from typing import Any
 from host.correspondence.clocks import DAY
 from tests.conftest import FakeClock
 from tests.e2e.conftest import BotHarness
+from tests.e2e.test_zodiac import dm_menu
 from zbot import ZBot
 
 PNG = b"\x89PNG\r\n\x1a\n"
@@ -154,3 +155,33 @@ async def test_games_vacation_and_the_digest(harness: BotHarness) -> None:
         clock.advance(DAY)
         await cog.run_once()
         assert len(fake.messages(fake.user("alice"))) == 2  # one digest a day
+
+
+async def test_a_later_match_game_the_clock_aborts_ends_the_match_in_its_thread(harness: BotHarness) -> None:
+    """Game 2 of a Zodiac best of 3 that nobody started (both had a secret pick to make): the notice says nobody
+    scores and the match ends at its score, 1-0 (it once hung: no result, no game 3, no word)."""
+    fake, clock = harness.fake, real_time_clock()
+    async with clocked_bot(harness, clock) as (bot, cog):
+        rec = await fake.slash("alice", "zodiac new", {"opponent": "bob", "games": 3, "clock": "1d"})
+        accept = next(c for c in rec.original.custom_ids() if c.startswith("zg:accept:"))
+        await fake.click("bob", rec.original, accept)
+        first = int(accept.rsplit(":", 1)[1])
+        thread = await fake.wait_until(lambda: next((t for t in fake.threads() if t.name == f"Zodiac Chess #{first}"
+                                                     and t.messages), None), what="the match's thread")
+        await fake.select("alice", dm_menu(harness, "alice", first), f"zs:{first}", ["pick Tree"])
+        await fake.select("bob", dm_menu(harness, "bob", first), f"zs:{first}", ["pick Wolf"])
+        await fake.slash("alice", "zodiac move", {"move": "light"}, channel=thread)
+        await fake.slash("bob", "zodiac resign", channel=thread)  # game 1: alice leads 1-0
+        second = (await bot.host.boards.resolve("zodiac", harness.user_id("alice"), thread_id=thread.id,
+                                                guild_id=fake.guild_id)).id
+        assert second != first
+        clock.advance(3 * DAY)
+        await cog.run_once()
+        notice = await fake.wait_until(lambda: next((m for m in fake.messages(thread) if f"#{second} is aborted"
+                                                     in m.content), None), what="the abort's notice")
+        alice, bob = (f"<@{harness.user_id(name)}>" for name in ("alice", "bob"))
+        assert "neither player scores" in notice.content, notice.content
+        assert f"{alice} 1 – 0 {bob}" in notice.content and f"{alice} wins the match" in notice.content
+        assert (await bot.host.session.row(second)).status == "aborted"
+        assert not [m for m in fake.messages(thread) if "begins" in m.content
+                    and f"#{first}" not in m.content and f"#{second}" not in m.content], "no game 3"
