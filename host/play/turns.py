@@ -124,8 +124,9 @@ class Turns:
         if "event" in row.settings:
             raise HostError("A tournament game cannot be aborted: resign, or withdraw with /tournament withdraw.")
         if row.settings.get("match_of") is not None:  # the match is under way: its score is owed a result
-            raise HostError("A later game of a match cannot be aborted: the match has begun. Resign instead, or "
-                            "offer a draw.")
+            which = f"Game {row.settings['match_game']}" if "match_game" in row.settings else "A later game"
+            raise HostError(f"{which} of a match cannot be aborted: the match has begun. Resign instead, or offer a "
+                            "draw.")
         if row.status == "challenge":
             await self.session.write(row, status="aborted")
             return f"{mention(user)} withdrew the challenge."

@@ -126,7 +126,7 @@ async def match_at_game_two(host: Host, game: str, clock: str = "none") -> tuple
 async def test_a_later_match_game_cannot_be_aborted_and_aborting_game_one_cancels_the_match(host: Host) -> None:
     _, second = await match_at_game_two(host, "dicenim")
     for user in (ALICE, BOB):  # the trailing player as well as the leader
-        with pytest.raises(HostError, match=r"A later game of a match cannot be aborted.*Resign instead"):
+        with pytest.raises(HostError, match=r"Game 2 of a match cannot be aborted.*Resign instead"):
             await host.turns.abort(second, user)
     assert (await host.session.row(second)).status == "active"
     final = await host.turns.resign(second, ALICE)
