@@ -13,7 +13,7 @@ import sqlite3
 from data.jobs import Job
 from tests.e2e.conftest import BotHarness
 from tests.e2e.test_platform import challenge_and_accept
-from tests.fakediscord import FakeDiscord, Message
+from tests.fakediscord import Channel, FakeDiscord, Message
 from tests.fakediscord.faults import CANNOT_DM, MISSING_PERMISSIONS
 from tests.fakediscord.logs import ErrorLogCollector
 
@@ -152,12 +152,18 @@ def menus(fake: FakeDiscord, user: str, game_id: int) -> list[Message]:
     return [m for m in fake.messages(fake.user(user)) if f"zs:{game_id}" in fake.world.messages[m.id].custom_ids()]
 
 
+def lose_bobs_next_dm(fake: FakeDiscord) -> Channel:
+    """Bob's next DM fails once with a 400 (not a 403: no thread fallback), so his choice DM stays owed."""
+    bob_dm = fake.world.dm_channel(fake.user("bob"))
+    fake.faults.add("POST", MESSAGES, 400, code=50035, path=f"/channels/{bob_dm.id}/messages", times=1)
+    return bob_dm
+
+
 async def test_a_lost_duel_dm_is_still_sent_after_the_opponent_chose(
         harness: BotHarness, discord_error_logs: ErrorLogCollector) -> None:
     fake = harness.fake
     async with harness.running() as bot:
-        bob_dm = fake.world.dm_channel(fake.user("bob"))
-        fake.faults.add("POST", MESSAGES, 400, code=50035, path=f"/channels/{bob_dm.id}/messages", times=1)
+        bob_dm = lose_bobs_next_dm(fake)
         game_id, _ = await challenge_and_accept(harness, "zodiac")
         key = f"dm:{game_id}:0:{harness.user_id('bob')}"
         assert menus(fake, "bob", game_id) == [] and await owed(harness, bot) == [key]
@@ -181,8 +187,7 @@ async def test_a_lost_duel_dm_owed_across_a_restart_is_sent_by_the_next_process(
         harness: BotHarness, discord_error_logs: ErrorLogCollector) -> None:
     fake = harness.fake
     async with harness.running() as bot:
-        bob_dm = fake.world.dm_channel(fake.user("bob"))
-        fake.faults.add("POST", MESSAGES, 400, code=50035, path=f"/channels/{bob_dm.id}/messages", times=1)
+        lose_bobs_next_dm(fake)
         game_id, _ = await challenge_and_accept(harness, "zodiac")
         await fake.select("alice", menus(fake, "alice", game_id)[-1], f"zs:{game_id}", ["pick Tree"])
         key = f"dm:{game_id}:0:{harness.user_id('bob')}"
@@ -202,8 +207,7 @@ async def test_a_lost_dm_is_dropped_once_its_choice_is_made_or_a_new_round_owes_
         harness: BotHarness, discord_error_logs: ErrorLogCollector) -> None:
     fake = harness.fake
     async with harness.running() as bot:
-        bob_dm = fake.world.dm_channel(fake.user("bob"))
-        fake.faults.add("POST", MESSAGES, 400, code=50035, path=f"/channels/{bob_dm.id}/messages", times=1)
+        bob_dm = lose_bobs_next_dm(fake)
         game_id, _ = await challenge_and_accept(harness, "zodiac")
         thread = fake.thread(f"Zodiac Chess #{game_id}")
         stale = f"dm:{game_id}:0:{harness.user_id('bob')}"
