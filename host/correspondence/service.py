@@ -408,8 +408,8 @@ class Correspondence:
     async def digest(self, user: int, now: float) -> Digest | None:
         """Move the user's next digest a day on (skipping missed days) and list the games awaiting them."""
         due_at = await self.stored.next_digest(user)
-        if due_at is None:
-            return None
+        if due_at is None or due_at > now:  # not due: a concurrent tick (another process) just took it and moved it
+            return None  # on, and taking the next day's now would send tomorrow's digest today, a second one
         following = due_at + DAY * (math.floor((now - due_at) / DAY) + 1)
         waiting = [g for g in await self.games_overview(user, None) if g.my_turn]
         lines = [f"📬 It is your turn in {len(waiting)} game{'s' if len(waiting) != 1 else ''}:"]
