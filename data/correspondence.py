@@ -68,6 +68,12 @@ class CorrespondenceStore:
         found = await self.db.fetchone("SELECT next_digest FROM notify_prefs WHERE user_id = ?", (user_id,))
         return float(found["next_digest"]) if found and found["next_digest"] is not None else None
 
+    async def postpone_digest(self, user_id: int, until: float) -> None:
+        """Push a user's due digest to ``until`` (building it keeps failing): the scheduler looks again then."""
+        async with self.db.transaction() as conn:
+            await conn.execute("UPDATE notify_prefs SET next_digest = ? WHERE user_id = ? AND next_digest < ?",
+                               (until, user_id, until))
+
     async def move_digest(self, user_id: int, due_at: float, following: float) -> bool:
         """Move the digest due at ``due_at`` to ``following``; False when a concurrent tick took it first."""
         async with self.db.transaction() as conn:

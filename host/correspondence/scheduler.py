@@ -99,7 +99,8 @@ class Scheduler:
             try:
                 found = await self.correspondence.digest(user, now)
             except Exception:  # the timeouts above are committed: their reports must still go out
-                log.exception("digest for user %s failed", user)
+                log.exception("digest for user %s failed; retrying in an hour", user)
+                await self.correspondence.postpone_digest(user, now + RETRY_BROKEN)  # else still due: ticks forever
                 continue
             if found is not None:
                 result.digests.append(found)

@@ -405,6 +405,10 @@ class Correspondence:
     async def due_digests(self, now: float, limit: int | None = None) -> list[int]:
         return await self.stored.due_digests(now, limit)
 
+    async def postpone_digest(self, user: int, until: float) -> None:
+        """A digest whose building failed steps aside until ``until``, as a broken game's clock does."""
+        await self.stored.postpone_digest(user, until)
+
     async def digest(self, user: int, now: float) -> Digest | None:
         """Move the user's next digest a day on (skipping missed days) and list the games awaiting them."""
         due_at = await self.stored.next_digest(user)

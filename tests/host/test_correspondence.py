@@ -343,6 +343,23 @@ async def test_a_tick_that_listed_a_digest_another_tick_sent_sends_no_second_one
     assert [j.dedupe for j in owed] == [sent.key]
 
 
+async def test_a_digest_that_keeps_failing_steps_aside_for_an_hour(host: Host, clock: FakeClock,
+                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    """Its user stayed due, so ``more`` stayed true and ``run_once`` ticked without end."""
+    await host.correspondence.set_notify(BOB, "digest")
+
+    async def broken(*args: object, **kwargs: object) -> None:
+        raise RuntimeError("a game of the overview no longer replays")
+
+    monkeypatch.setattr(host.correspondence, "games_overview", broken)
+    clock.advance(DAY / 4)
+    scheduler = Scheduler(host.correspondence, batch=1)
+    tick = await scheduler.tick()
+    assert tick.digests == [] and not tick.more, "the broken digest no longer counts as due"
+    assert await host.correspondence.due_digests(clock()) == []
+    assert await host.correspondence.due_digests(clock() + 3601) == [BOB]
+
+
 async def test_a_timed_out_duel_pick_counts_as_tree(host: Host, clock: FakeClock) -> None:
     """Zodiac rule 1.2e: the rules pick for a player who ran out of time in the side duel."""
     lobby = await host.lobby.challenge(game="zodiac", creator=ALICE, opponents=[BOB], settings={"clock": "1d"})
