@@ -34,7 +34,7 @@ from engines.zodiac.core import (
     shift,
     sq_name,
 )
-from engines.zodiac.reach import Action, chain_squares, landing
+from engines.zodiac.reach import Action, chain_squares, crushes, landing
 
 if TYPE_CHECKING:
     from engines.zodiac.game import Zodiac
@@ -271,7 +271,7 @@ def landing_notes(st: State, p: Piece, cell: Cell, frm: int, to: int, kind: str,
     if c is None or res is None:
         return []
     if res == "capture":
-        crushed = ["crushes the fainted Goat"] if p.kind == "Tree" and c.floor is not None else []
+        crushed = ["crushes the fainted Goat"] if crushes(p, c.floor) else []
         return taking(st, p, cell, c, c.top(), side, to) + crushed
     if res == "capture_housed":
         return [*taking(st, p, cell, c, c.piece, side, to), "climbs into the Tree"]

@@ -48,6 +48,12 @@ def can_capture(mover: Piece, frm: int, target: Piece, to: int) -> bool:
     return not (target.kind == "Rhino" and kind not in ("Bear", "Wolf") and rank(frm) != rank(to))
 
 
+def crushes(mover: Piece, floor: Piece | None) -> bool:
+    """Whether ``mover`` ending on the fainted goat ``floor`` captures it (3.6d, 3.12c): the rhino's trample takes a
+    friend's too (3.10f), a tree only an enemy's (3.1a)."""
+    return floor is not None and (mover.kind == "Rhino" or (mover.kind == "Tree" and floor.side != mover.side))
+
+
 def landing(st: State, mover: Piece, frm: int, to: int, *, capture: bool = True,
             enter_trees: bool = False) -> str | None:
     """How ``mover`` would end on ``to``: empty, floor, crush, house, capture, capture_housed, consume or None.
@@ -57,8 +63,8 @@ def landing(st: State, mover: Piece, frm: int, to: int, *, capture: bool = True,
     c = st.cells.get(to)
     if c is None:
         return "empty"
-    if mover.kind == "Tree" and c.floor is not None and c.floor.side == mover.side:
-        return None  # a tree ending there crushes the fainted goat (3.12c), never its own (3.1a): blocked
+    if mover.kind == "Tree" and c.floor is not None and not crushes(mover, c.floor):
+        return None  # a tree ending on its own fainted goat would crush it: blocked
     if c.tree is not None:
         tree, housed = c.tree, c.piece
         if tree.side == mover.side:

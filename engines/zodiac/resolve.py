@@ -10,7 +10,16 @@ from __future__ import annotations
 from typing import Any
 
 from engines.zodiac.core import ANIMALS, DIRS, ORTHO, WIDTH, Piece, State, back_rank, file, rank, shift
-from engines.zodiac.reach import Action, chain_squares, landing, leap_landings, neighbours, slide_end, virus_targets
+from engines.zodiac.reach import (
+    Action,
+    chain_squares,
+    crushes,
+    landing,
+    leap_landings,
+    neighbours,
+    slide_end,
+    virus_targets,
+)
 
 Effect = tuple[Piece, int, Piece | None]
 """A captured piece, the square it was taken on, and the virus that rode it (to pass on)."""
@@ -130,10 +139,8 @@ def arrive(st: State, p: Piece, frm: int, to: int, res: str, effects: list[Effec
             if st.kings[fungi.owner] == "Fungi":
                 st.proxy[fungi.owner] = p.pid
         c = st.cells.get(to)
-        # the crush (3.6d, 3.12c): the rhino's trample takes friends too (3.10f), a tree only an enemy goat (3.1a)
-        floor = c.floor if c is not None else None
-        if floor is not None and (p.kind == "Rhino" or (p.kind == "Tree" and floor.side != p.side)):
-            capture(st, to, floor, effects)
+        if c is not None and c.floor is not None and crushes(p, c.floor):
+            capture(st, to, c.floor, effects)
     piece.moved = True
     if faint and to not in st.cells:
         piece.fainted = True

@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from engines.zodiac.core import DIR_NAMES, SIDE_NAMES, Piece, sq_name
-from engines.zodiac.reach import Action, landing
+from engines.zodiac.reach import Action, crushes, landing
 from engines.zodiac.turns import carriers
 
 if TYPE_CHECKING:
@@ -36,7 +36,7 @@ def describe(game: Zodiac, seat: int, move: str) -> str:
             target = c.piece if res == "capture_housed" else c.top()
             if res in ("capture", "capture_housed") and target is not None:
                 extra.append(f"takes {target.kind}")
-                if mover[1].kind == "Tree" and c.floor is not None:
+                if crushes(mover[1], c.floor):
                     extra.append("crushes the fainted Goat")
                 if target.kind == "Bear" and mover[1].kind == "Monkey":
                     extra.append("needs a roll of 5+")
