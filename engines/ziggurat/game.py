@@ -226,8 +226,7 @@ class Ziggurat(Game):
             if effect[1] == "action":
                 self.rolled["redo_action"] = True
             return
-        touched = rules.apply(self.board, self.colour, effect)
-        self.marks += [square for square in dict.fromkeys(touched) if square not in self.marks]
+        self.marks = list(dict.fromkeys([*self.marks, *rules.apply(self.board, self.colour, effect)]))
         if effect[0] == "move":
             self.movement = None
             self.moved = True
