@@ -246,8 +246,8 @@ class Correspondence:
                      else f" For the match neither player scores: {absent} both had to move.")
             # the score after this game, in the notice: when it ends the match, nothing else says so
             text += f"\n{(await self._score_with(row, forfeit['result'])).line()}"
-        elif row.settings.get("match", 1) > 1:
-            text += f" The match (best of {row.settings['match']}) is cancelled with it: it never began."
+        elif cancelled := match_rules.cancelled_with(row):
+            text += f" {cancelled}: it never began."
         payload: dict[str, object] = {"text": text}
         if row.thread_id is None:  # the thread was never made: answer the challenge in the channel, with a ping
             players = " ".join(f"<@{s.user_id}>" for s in row.seats

@@ -56,6 +56,14 @@ def check_length(length: int, players: int) -> None:
         raise HostError("Matches are for two players.")
 
 
+def cancelled_with(row: GameRow) -> str:
+    """What aborting ``row`` before anyone moved does to its match, as a clause: game 1 is the match's own row (its
+    later games name it), so the match goes with it; "" for a single game."""
+    if row.settings.get("match", 1) <= 1:
+        return ""
+    return f"The match (best of {row.settings['match']}) is cancelled with it"
+
+
 def forfeit_result(movers: list[int]) -> dict[str, object]:
     """The result an aborted later match game keeps: who had to move (and so lost it for the match)."""
     return {FORFEIT: sorted(movers), "reason": "nobody moved before the clock ran out"}

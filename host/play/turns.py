@@ -135,9 +135,7 @@ class Turns:
         if people_moved(row, game):
             raise HostError("The game has started: resign instead, or offer a draw.")
         await self.session.write(row, status="aborted")
-        # game 1 of a match is the match's row (its later games name it): aborted, it owes no next game
-        match = (f" The match (best of {row.settings['match']}) is cancelled with it."
-                 if row.settings.get("match", 1) > 1 else "")
+        match = f" {cancelled}." if (cancelled := match_rules.cancelled_with(row)) else ""
         if any(bots.is_ai(row.user_at(seat)) for seat, _ in own_moves(row, game)):
             return (f"{mention(user)} aborted the game before their first move; the AI's moves are taken back with "
                     f"it.{match}")
