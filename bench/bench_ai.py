@@ -14,6 +14,13 @@ shared, so times are inflated when it is busy, while the match results count wor
 ``--pairs hard-dumbot,hard-smartbot,medium-dumbot --only zrtz`` plays the boardspace-style ZÈRTZ robots
 (``bench/zertz_bots.py``); ``--option rings=61`` sets a game option.
 
+``--duplicate`` plays duplicate games, as duplicate bridge and backgammon do to take the dice's luck out of a
+comparison: games 2k and 2k+1 (with n players, n games in a row) rotate the seats and roll the same dice, each
+roll drawn from the pair, the colour and the roll's place in that colour's game (``duplicate_roll``), not from the
+stream the agents also draw from. Where the dice decide a game, each side wins one of the pair, so the pair
+scores a half whatever the decisions: the mean is the same as without, its interval (over pairs) narrower, and
+two versions of a level meet the same dice. Start at a multiple of the player count.
+
 Match-ups, for every game and player count (default options): hard vs uniform random, medium vs
 easy, hard vs medium, easy vs a greedy one-move-lookahead player. The first agent sits in one seat
 (rotating through the seats game by game) and the second fills the others; a game scores the share
@@ -72,14 +79,43 @@ def greedy_agent(game: Game, seat: int, rng: random.Random) -> str:
     return rng.choice(picks)
 
 
+def duplicate_roll(pair: int, game: Game) -> str:
+    """A duplicate pair's next roll: the same for the same colour's same roll in either game of the pair.
+
+    Ziggurat: keyed by the colour to roll, its round and its rolls so far this turn (a Redo's reroll is the
+    next), and each die drawn on its own, so a reroll of one die shows what that die would show in the other
+    game. Other games: keyed by the count of chance steps so far (the same roll only while the games agree).
+    """
+    texts, weights = zip(*game.chance_outcomes(), strict=True)
+    if not (hasattr(game, "round") and hasattr(game, "rolled")):
+        steps = sum(1 for who, _ in game.history if who == CHANCE)
+        return random.Random(f"dice/{pair}/{steps}").choices(texts, weights)[0]
+    rolled = game.rolled  # type: ignore[attr-defined]
+    done = len(rolled.get("movement", [])) + len(rolled.get("action", []))
+    draw = random.Random(f"dice/{pair}/{game.index}/{game.round}/{done}")  # type: ignore[attr-defined]
+    movement_u, action_u = draw.random(), draw.random()
+    faces = [t.split()[1:] for t in texts]
+    if all(len(f) == 2 for f in faces):
+        numbers = list(dict.fromkeys(f[0] for f in faces))
+        actions = list(dict.fromkeys(f[1] for f in faces))
+        return f"roll {numbers[int(movement_u * len(numbers))]} {actions[int(action_u * len(actions))]}"
+    single = [f[0] for f in faces]
+    u = movement_u if single[0].isdigit() else action_u
+    return f"roll {single[int(u * len(single))]}"
+
+
 def play_match_game(cls: type[Game], players: int, first: Agent, second: Agent, seat_a: int,
-                    rng: random.Random, options: dict | None = None) -> float:
+                    rng: random.Random, options: dict | None = None, pair: int | None = None) -> float:
+    """One game; with ``pair`` (a duplicate pair's number) the dice come from ``duplicate_roll``, not ``rng``."""
     game = cls.new(players, options or {})
     for _ in range(5000):
         movers = game.to_move()
         if not movers:
             break
         if CHANCE in movers:
+            if pair is not None:
+                game.play(CHANCE, duplicate_roll(pair, game))
+                continue
             texts, weights = zip(*game.chance_outcomes(), strict=True)
             game.play(CHANCE, rng.choices(texts, weights)[0])
             continue
@@ -103,12 +139,12 @@ def interval(scores: list[float]) -> tuple[float, float, float]:
 PAIRS = (("hard", "random"), ("medium", "easy"), ("hard", "medium"), ("easy", "greedy"))
 
 
-Job = tuple[str, int, str, str, int, dict[str, levels.Work], dict]
+Job = tuple[str, int, str, str, int, dict[str, levels.Work], dict, bool]
 
 
 def match_game(job: Job) -> tuple[float, dict[str, list[float]]]:
     """One game of a match-up (a process-pool job: the levels' work and the game's options travel with it)."""
-    name, players, a, b, index, work, options = job
+    name, players, a, b, index, work, options, duplicate = job
     levels.WORK.update(work)
     times: dict[str, list[float]] = {}
     agents: dict[str, Agent] = {lv: level_agent(lv, times) for lv in ai.LEVELS}
@@ -116,12 +152,13 @@ def match_game(job: Job) -> tuple[float, dict[str, list[float]]]:
     agents["dumbot"], agents["smartbot"] = zertz_bots.dumbot, zertz_bots.smartbot
     agents["classical"] = baselines.classical
     rng = random.Random(f"{name}{players}{a}{b}{index}{sorted(options.items()) if options else ''}")
-    score = play_match_game(engines.get(name), players, agents[a], agents[b], index % players, rng, options)
+    pair = index // players if duplicate else None
+    score = play_match_game(engines.get(name), players, agents[a], agents[b], index % players, rng, options, pair)
     return score, times
 
 
 def matches(names: list[str], games: int, times: dict[str, list[float]], jobs: int, pairs: list[tuple[str, str]],
-            players_only: set[int], options: dict | None = None, first: int = 0) -> None:
+            players_only: set[int], options: dict | None = None, first: int = 0, duplicate: bool = False) -> None:
     with ProcessPoolExecutor(jobs) as pool:
         for name in names:
             cls = engines.get(name)
@@ -132,8 +169,9 @@ def matches(names: list[str], games: int, times: dict[str, list[float]], jobs: i
                     start = time.perf_counter()
                     work = dict(levels.WORK)
                     results = []
-                    for g, result in enumerate(pool.map(match_game, [(name, players, a, b, g, work, options or {})
-                                                                      for g in range(first, first + games)]), first):
+                    batch = [(name, players, a, b, g, work, options or {}, duplicate)
+                             for g in range(first, first + games)]
+                    for g, result in enumerate(pool.map(match_game, batch), first):
                         results.append(result)  # each game as it is in (in order): a cut-short run still counts
                         print(f"  {name} {a} vs {b} game {g}: {result[0]:.2f}", flush=True)
                     scores = [score for score, _ in results]
@@ -145,6 +183,28 @@ def matches(names: list[str], games: int, times: dict[str, list[float]], jobs: i
                           f"  95% CI [{lo:4.2f}, {hi:4.2f}]"
                           f"  n={games}  ({time.perf_counter() - start:.0f} s, load {os.getloadavg()[0]:.1f})",
                           flush=True)
+                    if duplicate:
+                        print(pair_report(scores, players), flush=True)
+
+
+def pair_report(scores: list[float], size: int) -> str:
+    """Duplicate games scored by pair: the mean of pair means with a normal 95% interval over the pairs.
+
+    Also how the pairs split: both won, both lost, one each (where the dice decided, or each side outplayed
+    the other once).
+    """
+    pairs = [scores[i:i + size] for i in range(0, len(scores) - size + 1, size)]
+    if not pairs:
+        return "duplicate: no whole pair"
+    means = [sum(p) / size for p in pairs]
+    n = len(means)
+    mean = sum(means) / n
+    sd = math.sqrt(sum((m - mean) ** 2 for m in means) / (n - 1)) if n > 1 else 0.0
+    half = 1.96 * sd / math.sqrt(n)
+    won = sum(1 for m in means if m == 1.0)
+    lost = sum(1 for m in means if m == 0.0)
+    return (f"duplicate: {n} pairs, score {mean:.3f} [{mean - half:.3f}, {mean + half:.3f}] over pairs;"
+            f" pairs won {won}, lost {lost}, split {n - won - lost}")
 
 
 def positions(name: str, players: int, count: int, seed: int = 3) -> list[Game]:
@@ -201,6 +261,7 @@ def main() -> None:
     parser.add_argument("--players", default="", help="player counts, e.g. 2,4 (default: all)")
     parser.add_argument("--screen", type=int, default=-1, help="hard's screen positions (ai.levels.Work.screen)")
     parser.add_argument("--start", type=int, default=0, help="number of the first game (seeds): extends a run")
+    parser.add_argument("--duplicate", action="store_true", help="games in pairs with the seats swapped, same dice")
     add_option_argument(parser)
     args = parser.parse_args()
     print(f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores at the start", flush=True)
@@ -221,7 +282,8 @@ def main() -> None:
     pairs = [tuple(p.split("-")) for p in args.pairs.split(",")] if args.pairs else list(PAIRS)
     times: dict[str, list[float]] = {}
     options = game_options(args.option)
-    matches(names, args.games, times, args.jobs, pairs, players, options, args.start)  # type: ignore[arg-type]
+    matches(names, args.games, times, args.jobs, pairs, players, options, args.start,  # type: ignore[arg-type]
+            args.duplicate)
     for level, samples in sorted(times.items()):
         print(f"match moves {level}: p50 {percentile(samples, 50):.0f} ms, p95 {percentile(samples, 95):.0f} ms")
 
