@@ -14,7 +14,18 @@ from typing import Any
 from PIL import Image, ImageDraw
 
 from engines.zrtz.board import board
-from render.common import HIGHLIGHT, INK, MUTED, PAPER, SEAT_COLOURS, draw_centered, readable, text, to_png
+from render.common import (
+    HIGHLIGHT,
+    INK,
+    MUTED,
+    PAPER,
+    SEAT_COLOURS,
+    draw_centered,
+    readable,
+    text,
+    text_colour,
+    to_png,
+)
 from render.zarathustra import (
     BOARD_SIDE,
     BOARD_TOP,
@@ -165,18 +176,18 @@ def panel(draw: ImageDraw.ImageDraw, obs: dict[str, Any], marks: dict[str, str])
         winners = outcome["winners"]
         head = "Draw" if len(winners) != 1 else title(draw, obs, winners[0], "wins", right - x)
         colour = INK if len(winners) != 1 else SEAT_COLOURS[winners[0]]
-        text(draw, (x, 16), head, 34, box=(x, 10, right, 54), fill=colour, min_size=16)
+        text(draw, (x, 16), head, 34, box=(x, 10, right, 54), fill=text_colour(colour), min_size=16)
         text(draw, (x, 56), outcome["reason"], 17, box=(x, 54, right, 112), fill=MUTED, lines=2)
     else:
         seat = obs["turn"]
         text(draw, (x, 16), title(draw, obs, seat, "to move", right - x), 34, box=(x, 10, right, 54),
-             fill=SEAT_COLOURS[seat], min_size=16)
+             fill=text_colour(SEAT_COLOURS[seat]), min_size=16)
         hint = "Capture is compulsory" if obs.get("capture_pending") else f"Move {obs['ply'] + 1}"
         text(draw, (x, 66), hint, 20, box=head_box, fill=INK if obs.get("capture_pending") else MUTED)
     goal = obs["goal"]
     y = 120
     for seat in range(2):
-        colour = SEAT_COLOURS[seat]
+        colour = text_colour(SEAT_COLOURS[seat])
         draw.rounded_rectangle((x - 6, y - 6, WIDTH - 12, y + 96), radius=10, outline=colour, width=3)
         tab = (x + 2, y - 4, WIDTH - 16, y + 28)
         label_text = seat_label(obs, seat)  # over the marbles they captured, against the goal
@@ -200,8 +211,8 @@ def panel(draw: ImageDraw.ImageDraw, obs: dict[str, Any], marks: dict[str, str])
         if last.get("claimed"):
             shown += f" +{len(last['claimed'])} isolated"
         text(draw, (x, y + 14), "Last move", 19, fill=MUTED)
-        text(draw, (x, y + 40), shown, 24, box=(x, y + 40, right, HEIGHT - 8), fill=SEAT_COLOURS[last["seat"]],
-             lines=2)
+        text(draw, (x, y + 40), shown, 24, box=(x, y + 40, right, HEIGHT - 8),
+             fill=text_colour(SEAT_COLOURS[last["seat"]]), lines=2)
 
 
 def zarathustra(obs: dict[str, Any]) -> bytes:

@@ -33,10 +33,42 @@ SEAT_COLOURS: tuple[tuple[int, int, int], ...] = (
 )
 INK = (33, 33, 33)
 PAPER = (250, 247, 240)
-MUTED = (120, 120, 120)
+MUTED = (112, 112, 112)
+"""Secondary text: the lightest grey that still reads at 4.5:1 on the paper (WCAG AA for small text)."""
 HIGHLIGHT = (240, 200, 40)
+TEXT_CONTRAST = 4.5
+"""At phone width every text on a board is small text, so AA's 4.5:1, not the 3:1 of large text, applies."""
 
 Colour = tuple[int, int, int]
+
+
+def luminance(colour: Colour) -> float:
+    """WCAG relative luminance."""
+    def channel(v: int) -> float:
+        c = v / 255
+        return c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4
+    r, g, b = colour[:3]
+    return 0.2126 * channel(r) + 0.7152 * channel(g) + 0.0722 * channel(b)
+
+
+def contrast(a: Colour, b: Colour) -> float:
+    """WCAG contrast ratio of two colours (1 to 21)."""
+    high, low = sorted((luminance(a), luminance(b)), reverse=True)
+    return (high + 0.05) / (low + 0.05)
+
+
+@cache
+def text_colour(colour: Colour, background: Colour = PAPER) -> Colour:
+    """A seat's colour for text: the same hue darkened just enough to read on ``background``.
+
+    Why: the Okabe-Ito colours are chosen to tell seats apart, not to be read as text; as a title or a label
+    vermillion, green and purple reach only 2.9-3.6:1 on the paper.
+    """
+    for step in range(101):
+        shade = tuple(round(v * (1 - step / 100)) for v in colour[:3])
+        if contrast(shade, background) >= TEXT_CONTRAST:  # type: ignore[arg-type]
+            return shade  # type: ignore[return-value]
+    return INK
 Box = tuple[float, float, float, float]
 Font = ImageFont.FreeTypeFont | ImageFont.ImageFont
 

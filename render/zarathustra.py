@@ -29,6 +29,7 @@ from render.common import (
     recording,
     seat_label,
     text,
+    text_colour,
     to_png,
 )
 
@@ -136,7 +137,7 @@ def _header(draw: ImageDraw.ImageDraw, obs: dict[str, Any]) -> None:
         colour = seat_colour(obs["turn"])
     else:
         title, colour = "Zarathustra", INK
-    text(draw, (MARGIN, 8), title, 26, box=(MARGIN, 4, WIDTH - MARGIN, 38), fill=colour, min_size=14)
+    text(draw, (MARGIN, 8), title, 26, box=(MARGIN, 4, WIDTH - MARGIN, 38), fill=text_colour(colour), min_size=14)
     line_box = (MARGIN, 38, WIDTH - MARGIN, HEADER - 2)
     last = obs.get("last")
     if outcome:

@@ -35,6 +35,7 @@ from render.common import (
     recording,
     seat_label,
     text,
+    text_colour,
     text_width,
     to_png,
 )
@@ -346,7 +347,8 @@ def panel_frame(draw: ImageDraw.ImageDraw, goal: dict[str, int]) -> None:
     x = PANEL_X + 10
     right = WIDTH - 14
     for seat, y in enumerate((120, 240)):
-        draw.rounded_rectangle((x - 6, y - 6, WIDTH - 12, y + 96), radius=10, outline=SEAT_COLOURS[seat], width=3)
+        shade = text_colour(SEAT_COLOURS[seat])  # the box in the colour of its label and tab
+        draw.rounded_rectangle((x - 6, y - 6, WIDTH - 12, y + 96), radius=10, outline=shade, width=3)
     for y in (*SEAT_ROW_Y, POOL_ROW_Y):
         for i, colour in enumerate("wgb"):
             marble(draw, (x + 18 + i * 92, y), 15, colour)
@@ -366,12 +368,12 @@ def panel(draw: ImageDraw.ImageDraw, obs: dict[str, Any], marks: dict[str, str])
         winners = outcome["winners"]
         head = "Draw" if len(winners) != 1 else title(draw, obs, winners[0], "wins", right - x)
         colour = INK if len(winners) != 1 else SEAT_COLOURS[winners[0]]
-        text(draw, (x, 16), head, 34, box=(x, 10, right, 54), fill=colour, min_size=16)
+        text(draw, (x, 16), head, 34, box=(x, 10, right, 54), fill=text_colour(colour), min_size=16)
         text(draw, (x, 56), outcome["reason"], 17, box=(x, 54, right, 112), fill=MUTED, lines=2)
     else:
         seat = obs["turn"]
         text(draw, (x, 16), title(draw, obs, seat, "to move", right - x), 34, box=(x, 10, right, 54),
-             fill=SEAT_COLOURS[seat], min_size=16)
+             fill=text_colour(SEAT_COLOURS[seat]), min_size=16)
         hint = "Capture is compulsory" if obs.get("capture_pending") else f"Move {obs['ply'] + 1}"
         text(draw, (x, 66), hint, 20, box=head_box, fill=INK if obs.get("capture_pending") else MUTED)
     goal = obs["goal"]
@@ -381,10 +383,10 @@ def panel(draw: ImageDraw.ImageDraw, obs: dict[str, Any], marks: dict[str, str])
         tab = (x + 2, y - 4, WIDTH - 16, y + 28)
         label_text = seat_label(obs, seat)  # over the marbles they captured, against the goal
         if not outcome and obs["turn"] == seat:  # a filled tab marks the player to move (the title names them)
-            draw.rounded_rectangle((x - 6, y - 6, WIDTH - 12, y + 30), radius=10, fill=colour)
+            draw.rounded_rectangle((x - 6, y - 6, WIDTH - 12, y + 30), radius=10, fill=text_colour(colour))
             text(draw, (x + 4, y + 12), label_text, 22, box=tab, fill=PAPER, anchor="lm")
         else:
-            text(draw, (x + 4, y + 12), label_text, 22, box=tab, fill=colour, anchor="lm")
+            text(draw, (x + 4, y + 12), label_text, 22, box=tab, fill=text_colour(colour), anchor="lm")
         counts_row(draw, x, SEAT_ROW_Y[seat], obs["captured"][seat], goal, marks, f"captured:{seat}")
         y += 120
     counts_row(draw, x, POOL_ROW_Y, obs["pool"], None, marks, "supply")
@@ -395,5 +397,5 @@ def panel(draw: ImageDraw.ImageDraw, obs: dict[str, Any], marks: dict[str, str])
         if last.get("claimed"):
             shown += f" +{len(last['claimed'])} isolated"
         text(draw, (x, y + 14), "Last move", 19, fill=MUTED)
-        text(draw, (x, y + 40), shown, 24, box=(x, y + 40, right, HEIGHT - 8), fill=SEAT_COLOURS[last["seat"]],
-             lines=2)
+        text(draw, (x, y + 40), shown, 24, box=(x, y + 40, right, HEIGHT - 8),
+             fill=text_colour(SEAT_COLOURS[last["seat"]]), lines=2)
