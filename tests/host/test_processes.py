@@ -211,6 +211,35 @@ async def test_a_match_game_another_processs_recovery_started_before_its_creator
     assert row.status == "active" and row.version == started.row.version, "started once: no later write"
 
 
+async def test_a_challenge_started_between_a_recoverys_listing_and_its_read_keeps_its_seats(
+        two: tuple[Host, Host], monkeypatch: pytest.MonkeyPatch) -> None:
+    """The same race for a plain game: a second start would also draw the seats again from the drawn order (the
+    players swapped after they saw the board) and owe its choices again. b starts it; a's recovery leaves it."""
+    a, b = two
+    real_list, real_start_once = a.session.store.full_challenges, b.lobby.start_once
+    recovered: list[Report] = []
+
+    async def a_lists_then_b_starts(row: GameRow, **kwargs: Any) -> Seated:
+        seated: list[Seated] = []
+
+        async def listed() -> list[int]:
+            ids = await real_list()
+            seated.append(await real_start_once(row, **kwargs))
+            return ids
+
+        monkeypatch.setattr(a.session.store, "full_challenges", listed)
+        recovered.extend(await a.lobby.recover())
+        return seated[0]
+
+    monkeypatch.setattr(b.lobby, "start_once", a_lists_then_b_starts)
+    easy = bots.user_of("easy")
+    lobby = await b.lobby.challenge(game="dicenim", creator=ALICE, opponents=[easy, easy])  # full: started at once
+    monkeypatch.undo()
+    assert lobby.report is not None and recovered == []
+    row = await a.session.row(lobby.row.id)
+    assert row.version == lobby.row.version and row.seats == lobby.report.row.seats
+
+
 async def test_a_full_table_another_processs_recovery_started_first_answers_started(
         two: tuple[Host, Host], monkeypatch: pytest.MonkeyPatch) -> None:
     """A challenge saved with every seat taken (against the AI) is started right after it is saved; a process
