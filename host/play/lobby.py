@@ -202,7 +202,13 @@ class Lobby:
     async def start(self, row: GameRow, *, shuffle: bool = True, seats: list[Seat] | None = None) -> Seated:
         """Start a full table (``seats``: the table just completed, saved in the same transaction).
         Seats are drawn from the seed; in team games the order is only rotated, so the partners the
-        challenger named (``opponent2``) stay partners."""
+        challenger named (``opponent2``) stay partners.
+
+        A start is the one write that takes the table out of ``challenge``: refused (``HostError``) for a row read
+        after another process started it, whose version check would hold (a recovery that listed the table before
+        that start, or a match's creator reading its game after a recovery started it); the version check then
+        lets exactly one start through, so exactly one process reports it."""
+        self.session.require_status(row, "challenge")
         users = [s.user_id for s in (seats or row.seats) if s.user_id is not None]
         game = self.session.game_class(row.game).new(row.players, row.options)
         teams = game.teams()

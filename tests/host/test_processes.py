@@ -144,6 +144,102 @@ async def test_a_match_game_another_processs_recovery_started_first_is_not_an_er
     assert [r["id"] for r in follows] == [started.row.id]
 
 
+async def a_match_owing_its_next_game(a: Host, monkeypatch: pytest.MonkeyPatch) -> int:
+    """Game 1 of a best of 3, resigned by a process that died before it created game 2: the match's id."""
+    lobby = await a.lobby.challenge(game="dicenim", creator=ALICE, opponents=[BOB], settings={"match": 3})
+    first = (await a.lobby.accept(lobby.row.id, BOB)).row.id
+    real = a.turns.after_finish
+
+    async def died(*args: object, **kwargs: object) -> None:
+        raise RuntimeError("the process died before it started the next game")
+
+    monkeypatch.setattr(a.turns, "after_finish", [died])
+    await a.turns.resign(first, ALICE)
+    monkeypatch.setattr(a.turns, "after_finish", real)
+    return first
+
+
+async def test_a_game_started_between_a_recoverys_listing_and_its_read_is_started_once(
+        two: tuple[Host, Host], monkeypatch: pytest.MonkeyPatch) -> None:
+    """The race a loaded full run met (two start reports for a match's game 2): b created game 2, a's recovery
+    listed it as a full table, b started it, then a read the row, now active, and started it again; the version
+    check held, a's row being read after b's start. Only the write that takes a table out of ``challenge`` starts."""
+    a, b = two
+    first = await a_match_owing_its_next_game(a, monkeypatch)
+    real_list, real_start_once = a.session.store.full_challenges, b.lobby.start_once
+    recovered: list[Report] = []
+
+    async def a_lists_then_b_starts(row: GameRow, **kwargs: Any) -> Seated:  # b's start of game 2, just created
+        seated: list[Seated] = []
+
+        async def listed() -> list[int]:
+            ids = await real_list()
+            seated.append(await real_start_once(row, **kwargs))
+            return ids
+
+        monkeypatch.setattr(a.session.store, "full_challenges", listed)
+        recovered.extend(await a.lobby.recover())
+        return seated[0]
+
+    monkeypatch.setattr(b.lobby, "start_once", a_lists_then_b_starts)
+    report = await b.matches.continue_after(first)
+    started = [r for r in [report] if r is not None] + recovered
+    assert len(started) == 1 and report is not None, "one start report, from b, which started game 2"
+    follows = await a.db.fetchall("SELECT id FROM games WHERE id > ?", (first,))
+    assert [r["id"] for r in follows] == [report.row.id]
+    assert (await a.session.row(report.row.id)).version == report.row.version, "started once: no later write"
+
+
+async def test_a_match_game_another_processs_recovery_started_before_its_creator_read_it_is_started_once(
+        two: tuple[Host, Host], monkeypatch: pytest.MonkeyPatch) -> None:
+    """b's transaction that created game 2 committed, a's recovery started the full table at once, then b read the
+    row (active) to start it: b answers nothing (a posts the start) instead of starting game 2 a second time."""
+    a, b = two
+    first = await a_match_owing_its_next_game(a, monkeypatch)
+    real_create = b.session.store.create
+    recovered: list[Report] = []
+
+    async def created_then_recovered(**kwargs: Any) -> int:
+        game_id = await real_create(**kwargs)
+        recovered.extend(await a.lobby.recover())
+        return game_id
+
+    monkeypatch.setattr(b.session.store, "create", created_then_recovered)
+    assert await b.matches.continue_after(first) is None
+    [started] = recovered
+    row = await b.session.row(started.row.id)
+    assert row.status == "active" and row.version == started.row.version, "started once: no later write"
+
+
+async def test_a_challenge_started_between_a_recoverys_listing_and_its_read_keeps_its_seats(
+        two: tuple[Host, Host], monkeypatch: pytest.MonkeyPatch) -> None:
+    """The same race for a plain game: a second start would also draw the seats again from the drawn order (the
+    players swapped after they saw the board) and owe its choices again. b starts it; a's recovery leaves it."""
+    a, b = two
+    real_list, real_start_once = a.session.store.full_challenges, b.lobby.start_once
+    recovered: list[Report] = []
+
+    async def a_lists_then_b_starts(row: GameRow, **kwargs: Any) -> Seated:
+        seated: list[Seated] = []
+
+        async def listed() -> list[int]:
+            ids = await real_list()
+            seated.append(await real_start_once(row, **kwargs))
+            return ids
+
+        monkeypatch.setattr(a.session.store, "full_challenges", listed)
+        recovered.extend(await a.lobby.recover())
+        return seated[0]
+
+    monkeypatch.setattr(b.lobby, "start_once", a_lists_then_b_starts)
+    easy = bots.user_of("easy")
+    lobby = await b.lobby.challenge(game="dicenim", creator=ALICE, opponents=[easy, easy])  # full: started at once
+    monkeypatch.undo()
+    assert lobby.report is not None and recovered == []
+    row = await a.session.row(lobby.row.id)
+    assert row.version == lobby.row.version and row.seats == lobby.report.row.seats
+
+
 async def test_a_full_table_another_processs_recovery_started_first_answers_started(
         two: tuple[Host, Host], monkeypatch: pytest.MonkeyPatch) -> None:
     """A challenge saved with every seat taken (against the AI) is started right after it is saved; a process
