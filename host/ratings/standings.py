@@ -130,7 +130,8 @@ class Standings:
     async def profile(self, user_id: int, guild_id: int | None, name_of: NameOf) -> ProfilePage:
         """A player's ratings on this server's all-time boards (the global ones in a DM)."""
         scope = self.scope(guild_id, None)
-        data = await ratings.profile(self.db, user_id, scope)
+        is_ai = bots.is_ai(user_id)  # an AI level has a place only where the AI levels are ranked (``bots: True``)
+        data = await ratings.profile(self.db, user_id, scope, bots_too=is_ai)
         name = await self._name(user_id, name_of)
         title = f"{name} · ratings on {'all servers' if scope == GLOBAL else 'this server'}"
         if not data.games:
@@ -139,6 +140,8 @@ class Standings:
         for record in data.games[:PROFILE_GAMES]:
             s = record.standing
             place = f"#{s.rank} of {record.players}" if s.rank else f"unranked ({s.games}/{MIN_GAMES} games)"
+            if s.rank and is_ai:
+                place += ", people and AI levels"
             lines = [f"**{s.shown}** · {place}", f"{s.wins}W {s.losses}L {s.draws}D"]
             if record.best_win:
                 lines.append(f"Best win: {mention(record.best_win[0])} ({record.best_win[1]})")

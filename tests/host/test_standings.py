@@ -84,3 +84,25 @@ async def test_a_profile_has_a_field_per_game_recent_results_and_a_chart(host: H
     assert page.chart is not None and page.chart.startswith(PNG) and page.footer
     assert (await host.standings.profile(A, None, Names())).title.endswith("ratings on all servers")
     assert (await host.standings.profile(EASY, GUILD, Names())).title.startswith("AI (easy) [bot]")
+
+
+async def test_the_profile_gives_the_place_the_leaderboard_gives(host: Host, db: Database) -> None:
+    """People are ranked among people on both; an AI level's own profile ranks it as ``bots: True`` does
+    (reviewer R2, R1: the profile said #2 of 4 where the board said #1 of 3)."""
+    hard = bots.user_of("hard")
+    t = 100.0
+    for _ in range(2):  # the AI beats everyone; A beats B and C
+        for person in (A, B, C):
+            await finish(db, (hard, person), (1, 2), now=(t := t + 1))
+    for _ in range(3):
+        await finish(db, (A, B), (1, 2), now=(t := t + 1))
+        await finish(db, (A, C), (1, 2), now=(t := t + 1))
+    request = await host.standings.board_request("zrtz", GUILD, None, None)
+    people = await host.standings.leaderboard(request, A, include_bots=False, server_name="Club", name_of=Names())
+    assert people.text.startswith("You are #1 of 3.")
+    everyone = await host.standings.leaderboard(request, A, include_bots=True, server_name="Club", name_of=Names())
+    assert everyone.text == "You are #2 of 4."
+    mine = await host.standings.profile(A, GUILD, Names())
+    assert "· #1 of 3\n" in mine.fields[0].value
+    its = await host.standings.profile(hard, GUILD, Names())
+    assert "· #1 of 4, people and AI levels\n" in its.fields[0].value
