@@ -156,13 +156,14 @@ class Standings:
                            chart=chart)
 
     async def start_season(self, guild_id: int | None, user_id: int,
-                           permissions: bool | GuildPermissions | None) -> str:
-        """Only a server's admins start its next season; returns the announcement."""
+                           permissions: bool | GuildPermissions | None, season: int | None = None) -> str:
+        """Only a server's admins start its next season; returns the announcement. A double submit is refused
+        with a private line (``seasons.start_season``); ``season`` names the one to begin."""
         if guild_id is None:
             raise HostError("Seasons belong to a server.")
         if not seasons.may_start_season(permissions):
             raise HostError("Only members with the Manage Server permission can start a season.")
-        number = await seasons.start_season(self.db, guild_id, user_id, self.now())
+        number = await seasons.start_season(self.db, guild_id, user_id, self.now(), season)
         return (f"🏁 Season {number} begins on this server: its season boards start fresh; all-time boards stay. "
                 f"See them with `/leaderboard season:{number}`.")
 
