@@ -91,9 +91,11 @@ class Ratings(commands.Cog):
                                                                        filename=CHART_FILENAME))
 
     @season_group.command(name="start", description="Start a new season: fresh season boards, all-time stays")
-    async def season_start(self, interaction: discord.Interaction) -> None:
+    @app_commands.describe(season="The number of the season to begin (needed within a day of the last start)")
+    async def season_start(self, interaction: discord.Interaction,
+                           season: app_commands.Range[int, 2, 100_000] | None = None) -> None:
         text = await self.bot.host.standings.start_season(interaction.guild_id, interaction.user.id,
-                                                          interaction.permissions)
+                                                          interaction.permissions, season)
         await interaction.response.send_message(text)
 
 

@@ -36,6 +36,8 @@ class Rung:
     joined_at: float
     last_active: float
     games: int
+    joined_version: int = 0
+    """The ladder version this player's join produced: a player who leaves and joins again gets a higher one."""
 
 
 @dataclass(frozen=True)
@@ -49,6 +51,15 @@ class LadderGame:
     applied_at: float | None
     status: str = ""
     """The game's own status (``challenge``, ``active``, ``finished`` ...), when read with it."""
+    ladder_version: int = 0
+    """The ladder version its challenge produced: players who joined later (a higher ``joined_version``) are
+    not the members it was played between."""
+
+    def members(self, rungs: Iterable[Rung]) -> set[int]:
+        """Which of its two players are still the members it was challenged between (on the ladder, and not
+        gone and back since): a game missing one of them moves nothing."""
+        since = {r.user_id: r.joined_version for r in rungs}
+        return {u for u in (self.challenger, self.defender) if u in since and since[u] <= self.ladder_version}
 
 
 def _ladder(row: Row) -> LadderRow:
@@ -57,18 +68,19 @@ def _ladder(row: Row) -> LadderRow:
 
 
 def _rung(row: Row) -> Rung:
-    return Rung(row["user_id"], row["place"], row["joined_at"], row["last_active"], row["games"])
+    return Rung(row["user_id"], row["place"], row["joined_at"], row["last_active"], row["games"],
+                row["joined_version"])
 
 
 def _game(row: Row) -> LadderGame:
     return LadderGame(row["game_id"], row["ladder_id"], row["challenger"], row["defender"], row["created_at"],
-                      row["result"], row["applied_at"], row["status"])
+                      row["result"], row["applied_at"], row["status"], row["ladder_version"])
 
 
 LIVE = "g.status IN ('challenge', 'active')"
 """A ladder game not yet over; an aborted or declined challenge simply drops out."""
 GAME_COLUMNS = ("SELECT lg.game_id, lg.ladder_id, lg.challenger, lg.defender, lg.created_at, lg.result,"
-                " lg.applied_at, g.status FROM ladder_games lg JOIN games g ON g.id = lg.game_id")
+                " lg.applied_at, g.status, lg.ladder_version FROM ladder_games lg JOIN games g ON g.id = lg.game_id")
 
 
 class LadderStore:
@@ -128,11 +140,13 @@ async def bump(tx: Tx, ladder: LadderRow, **settings: Any) -> None:
 
 
 async def set_order(tx: Tx, ladder_id: int, order: Sequence[int], *, joined: int | None = None,
-                    now: float = 0.0) -> None:
-    """Make ``order`` the ladder (top first): players missing from it leave, ``joined`` is added."""
+                    now: float = 0.0, version: int = 0) -> None:
+    """Make ``order`` the ladder (top first): players missing from it leave, ``joined`` is added, as a member
+    since ``version`` (the ladder version this change produces)."""
     if joined is not None:
-        await tx.execute("INSERT INTO ladder_players (ladder_id, user_id, place, joined_at, last_active)"
-                         " VALUES (?, ?, ?, ?, ?)", (ladder_id, joined, len(order), now, now))
+        await tx.execute("INSERT INTO ladder_players (ladder_id, user_id, place, joined_at, last_active,"
+                         " joined_version) VALUES (?, ?, ?, ?, ?, ?)",
+                         (ladder_id, joined, len(order), now, now, version))
     current = await tx.fetchall("SELECT user_id FROM ladder_players WHERE ladder_id = ?", (ladder_id,))
     gone = [r["user_id"] for r in current if r["user_id"] not in set(order)]
     await tx.executemany("DELETE FROM ladder_players WHERE ladder_id = ? AND user_id = ?",
@@ -147,9 +161,11 @@ async def touch(tx: Tx, ladder_id: int, users: Iterable[int], now: float, *, pla
                          " WHERE ladder_id = ? AND user_id = ?", [(now, ladder_id, user) for user in users])
 
 
-async def add_game(tx: Tx, ladder_id: int, game_id: int, challenger: int, defender: int, now: float) -> None:
-    await tx.execute("INSERT INTO ladder_games (game_id, ladder_id, challenger, defender, created_at)"
-                     " VALUES (?, ?, ?, ?, ?)", (game_id, ladder_id, challenger, defender, now))
+async def add_game(tx: Tx, ladder_id: int, game_id: int, challenger: int, defender: int, now: float,
+                   version: int = 0) -> None:
+    """Tie a game to the ladder; ``version`` is the ladder version this challenge produces (see ``members``)."""
+    await tx.execute("INSERT INTO ladder_games (game_id, ladder_id, challenger, defender, created_at, ladder_version)"
+                     " VALUES (?, ?, ?, ?, ?, ?)", (game_id, ladder_id, challenger, defender, now, version))
 
 
 async def game_of(tx: Tx, game_id: int) -> LadderGame | None:

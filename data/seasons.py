@@ -17,6 +17,18 @@ async def started(db: Database, guild_id: int) -> list[tuple[int, float]]:
     return [(int(r["season"]), float(r["started_at"])) for r in rows]
 
 
-async def add(conn: Tx, guild_id: int, season: int, now: float, started_by: int) -> None:
-    await conn.execute("INSERT INTO seasons (guild_id, season, started_at, started_by) VALUES (?, ?, ?, ?)",
-                       (guild_id, season, now, started_by))
+async def last(conn: Tx | Database, guild_id: int) -> tuple[int, float, int | None] | None:
+    """(season, start time, who started it) of the latest started season, or None (still in season 1)."""
+    row = await conn.fetchone("SELECT season, started_at, started_by FROM seasons WHERE guild_id = ?"
+                              " ORDER BY season DESC LIMIT 1", (guild_id,))
+    if row is None:
+        return None
+    by = row["started_by"]
+    return int(row["season"]), float(row["started_at"]), int(by) if by is not None else None
+
+
+async def add(conn: Tx, guild_id: int, season: int, now: float, started_by: int) -> bool:
+    """Record a season's start; False when that season had begun already (nothing written, no error)."""
+    added = await conn.execute("INSERT INTO seasons (guild_id, season, started_at, started_by) VALUES (?, ?, ?, ?)"
+                               " ON CONFLICT (guild_id, season) DO NOTHING", (guild_id, season, now, started_by))
+    return added == 1

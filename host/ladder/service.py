@@ -186,7 +186,7 @@ class Ladders:
             if user in order:
                 raise HostError(f"You are already on the {title}, at #{order.index(user) + 1}.")
             new = rules.join(order, user)
-            await rows.set_order(tx, ladder.id, new, joined=user, now=now)
+            await rows.set_order(tx, ladder.id, new, joined=user, now=now, version=ladder.version + 1)
             await rows.bump(tx, ladder)
         above = f" Challenge up to {ladder.reach} places above you with `/ladder challenge`." if len(new) > 1 else ""
         return f"{mention(user)} joined the **{title}** at #{len(new)}.{above}"
@@ -216,7 +216,7 @@ class Ladders:
                 raise HostError(f"You already have a ladder game with {mention(target)} (#{open_game.game_id}):"
                                 " finish it first.")
             now = self.now()
-            await rows.add_game(tx, current.id, game_id, user, target, now)
+            await rows.add_game(tx, current.id, game_id, user, target, now, version=current.version + 1)
             await rows.touch(tx, current.id, [user], now)
             await rows.bump(tx, current)
 
@@ -334,7 +334,7 @@ class Ladders:
                 text = f"🪜 {self.title(ladder.game)}: a draw changes nothing."
             else:
                 text = f"🪜 {self.title(ladder.game)}: a player left the ladder, so this game does not move it."
-            await rows.touch(tx, ladder.id, [u for u in pair if u in order], now, played=True)
+            await rows.touch(tx, ladder.id, [u for u in pair if u in found.members(rungs)], now, played=True)
             await rows.bump(tx, ladder)
             await outbox.write(tx, [Owed("notice", f"notice:{game_id}:ladder", game_id, {"text": text},
                                          due_in=NOTICE_DELAY)], now)
@@ -342,8 +342,7 @@ class Ladders:
 
     @staticmethod
     def _result(found: rows.LadderGame, winners: list[int], rungs: list[Rung]) -> str:
-        on = {r.user_id for r in rungs}
-        if found.challenger not in on or found.defender not in on:
+        if len(found.members(rungs)) < 2:  # one left at some time during the game, even if back since
             return "void"
         if len(winners) != 1 or winners[0] not in (found.challenger, found.defender):
             return "draw"

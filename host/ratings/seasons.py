@@ -11,8 +11,14 @@ from typing import Protocol
 
 from data import seasons as stored
 from data.db import Database, Tx
+from host.play.captions import mention
+from host.results import HostError
 
 FIRST_SEASON = 1
+RESTART_GUARD = 86_400.0
+"""Seconds after a season began during which ``/season start`` alone changes nothing: a second start so soon
+is a double submit (a double click, two admins, a retry), and an empty season cannot be taken back. Naming the
+season (``season:3``) begins it all the same; a named season that has begun already is refused at any time."""
 
 
 class GuildPermissions(Protocol):
@@ -47,9 +53,38 @@ async def seasons(db: Database, guild_id: int) -> list[Season]:
     return [Season(FIRST_SEASON, None), *started]
 
 
-async def start_season(db: Database, guild_id: int, user_id: int, now: float) -> int:
-    """Open the next season for the guild and return its number. Callers check ``may_start_season`` first."""
+async def start_season(db: Database, guild_id: int, user_id: int, now: float, season: int | None = None) -> int:
+    """Open the next season for the guild and return its number. Callers check ``may_start_season`` first.
+
+    Idempotent against a double submit: ``season`` (when given) must be the next one, and without it a start
+    within ``RESTART_GUARD`` of the last is refused with a ``HostError`` that says how to go on. Two starts at
+    once are serialized by the guild's lock, so the second sees the first's season.
+    """
     async with db.transaction() as conn:
-        number = await current_season(conn, guild_id) + 1
-        await stored.add(conn, guild_id, number, now, user_id)
+        await conn.lock(f"seasons:{guild_id}")
+        last = await stored.last(conn, guild_id)
+        current = last[0] if last else FIRST_SEASON
+        number = current + 1
+        if season is not None and season != number:
+            raise HostError(_begun(season, last) if season <= current else
+                            f"This server is in season {current}: the next to begin is season {number}.")
+        if season is None and last is not None and now - last[1] < RESTART_GUARD:
+            raise HostError(f"Season {current} began on this server <t:{int(last[1])}:R>{_by(last[2])}, so nothing"
+                            " changed: a second start so soon is taken for a double submit. To begin season"
+                            f" {number} all the same: `/season start season:{number}`.")
+        if not await stored.add(conn, guild_id, number, now, user_id):  # only a writer that skipped the lock
+            raise HostError(_begun(number, None))
     return number
+
+
+def _by(user: int | None) -> str:
+    return f" (by {mention(user)})" if user is not None else ""
+
+
+def _begun(season: int, last: tuple[int, float, int | None] | None) -> str:
+    """The refusal of a named season that has begun already."""
+    if season == FIRST_SEASON:
+        return "Season 1 has already begun: it began with this server's first game. Nothing changed."
+    if last is not None and last[0] == season:
+        return f"Season {season} has already begun on this server <t:{int(last[1])}:R>{_by(last[2])}. Nothing changed."
+    return f"Season {season} has already begun on this server. Nothing changed."

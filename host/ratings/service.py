@@ -279,16 +279,21 @@ class Profile:
 
 
 async def profile(db: Database, user_id: int, scope: str, season: int = ALL_TIME, recent: int = 5,
-                  points: int = 60) -> Profile:
-    """Everything ``/profile`` shows for one player on one board; games ordered by games played."""
+                  points: int = 60, bots_too: bool = False) -> Profile:
+    """Everything ``/profile`` shows for one player on one board; games ordered by games played.
+
+    The place and the count are the leaderboard's with the same ``bots_too``: by default people among
+    people, so the profile and ``/leaderboard`` never give one player two places.
+    """
     store = RatingStore(db)
+    exclude = () if bots_too else tuple(bots.AI_USERS.values())
     records = []
     for r in await store.of_user(user_id, scope, season):
         best = await store.best_win(user_id, r.game, scope, season)
         history = await store.history(user_id, r.game, scope, season, points)
         records.append(GameRecord(
-            game=r.game, standing=_standing(await store.place(r, min_games=MIN_GAMES), r),
-            players=await store.count(r.game, scope, season, min_games=MIN_GAMES),
+            game=r.game, standing=_standing(await store.place(r, min_games=MIN_GAMES, exclude=exclude), r),
+            players=await store.count(r.game, scope, season, min_games=MIN_GAMES, exclude=exclude),
             best_win=(best.user_id, display_rating(best.mu_before, best.sigma_before)) if best else None,
             history=[(history[0].at, display_rating(history[0].mu_before, history[0].sigma_before)),
                      *((h.at, display_rating(h.mu, h.sigma)) for h in history)] if history else []))

@@ -130,7 +130,8 @@ class Standings:
     async def profile(self, user_id: int, guild_id: int | None, name_of: NameOf) -> ProfilePage:
         """A player's ratings on this server's all-time boards (the global ones in a DM)."""
         scope = self.scope(guild_id, None)
-        data = await ratings.profile(self.db, user_id, scope)
+        is_ai = bots.is_ai(user_id)  # an AI level has a place only where the AI levels are ranked (``bots: True``)
+        data = await ratings.profile(self.db, user_id, scope, bots_too=is_ai)
         name = await self._name(user_id, name_of)
         title = f"{name} · ratings on {'all servers' if scope == GLOBAL else 'this server'}"
         if not data.games:
@@ -139,6 +140,8 @@ class Standings:
         for record in data.games[:PROFILE_GAMES]:
             s = record.standing
             place = f"#{s.rank} of {record.players}" if s.rank else f"unranked ({s.games}/{MIN_GAMES} games)"
+            if s.rank and is_ai:
+                place += ", people and AI levels"
             lines = [f"**{s.shown}** · {place}", f"{s.wins}W {s.losses}L {s.draws}D"]
             if record.best_win:
                 lines.append(f"Best win: {mention(record.best_win[0])} ({record.best_win[1]})")
@@ -153,13 +156,14 @@ class Standings:
                            chart=chart)
 
     async def start_season(self, guild_id: int | None, user_id: int,
-                           permissions: bool | GuildPermissions | None) -> str:
-        """Only a server's admins start its next season; returns the announcement."""
+                           permissions: bool | GuildPermissions | None, season: int | None = None) -> str:
+        """Only a server's admins start its next season; returns the announcement. A double submit is refused
+        with a private line (``seasons.start_season``); ``season`` names the one to begin."""
         if guild_id is None:
             raise HostError("Seasons belong to a server.")
         if not seasons.may_start_season(permissions):
             raise HostError("Only members with the Manage Server permission can start a season.")
-        number = await seasons.start_season(self.db, guild_id, user_id, self.now())
+        number = await seasons.start_season(self.db, guild_id, user_id, self.now(), season)
         return (f"🏁 Season {number} begins on this server: its season boards start fresh; all-time boards stay. "
                 f"See them with `/leaderboard season:{number}`.")
 

@@ -39,5 +39,8 @@ async def test_leaderboard_profile_and_seasons(harness: BotHarness) -> None:
         assert refused.ephemeral and "Manage Server" in refused.content
         started = await fake.slash("alice", "season start")
         assert "Season 2 begins" in started.content and not started.ephemeral
+        again = await fake.slash("alice", "season start")  # a double submit: a private line, no season 3
+        assert again.ephemeral and "Season 2 began on this server" in again.content
+        assert "`/season start season:3`" in again.content
         fresh = await fake.slash("alice", "leaderboard", {"game": "zaic", "season": 2})
         assert "Nobody is ranked yet" in fresh.content

@@ -227,6 +227,25 @@ async def test_leaving_makes_a_live_game_void_for_the_ladder(host: Host, ladders
     assert await games_played(ladders) == {B: 0, C: 1}
 
 
+@pytest.mark.parametrize("who", [B, D])
+async def test_leaving_and_joining_again_during_a_game_still_voids_it(host: Host, ladders: Ladders, who: int) -> None:
+    """The defender (B) or the challenger (D) leaves while the game is in play and joins again at the bottom:
+    the game belonged to the membership that ended, so it moves nothing, whoever wins (reviewer R2, L1)."""
+    await join_all(ladders, A, B, C, D)
+    game_id = await challenge(host, ladders, D, B)
+    await ladders.leave(GUILD, "zrtz", who)
+    await ladders.join(GUILD, "zrtz", who)
+    before = await order(ladders)
+    assert before[-1] == who
+    await host.turns.resign(game_id, D if who == B else B)  # the player who came back wins
+    await ladders.run_due()
+    assert await order(ladders) == before
+    other = D if who == B else B
+    assert await games_played(ladders) == {A: 0, C: 0, who: 0, other: 1}  # it counts for the one who stayed
+    notes = [j.payload["text"] for j in await host.outbox.pending() if j.kind == "notice"]
+    assert notes == ["🪜 ZÈRTZ ladder: a player left the ladder, so this game does not move it."]
+
+
 async def test_games_off_the_ladder_leave_it_alone(ladders: Ladders, host: Host) -> None:
     await join_all(ladders, A, B)
     lobby = await host.lobby.challenge(game="zrtz", creator=B, opponents=[A], guild_id=GUILD, channel_id=CHANNEL)

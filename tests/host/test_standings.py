@@ -2,12 +2,17 @@
 
 from __future__ import annotations
 
+import asyncio
+
 import discord
 import pytest
 
+import engines
 from data.db import Database
 from host.app import Host
 from host.play import bots
+from host.ratings import seasons
+from host.ratings.standings import Standings
 from host.results import HostError
 from tests.host.test_ratings import GUILD, SCOPE, A, B, C, D, finish
 
@@ -84,3 +89,69 @@ async def test_a_profile_has_a_field_per_game_recent_results_and_a_chart(host: H
     assert page.chart is not None and page.chart.startswith(PNG) and page.footer
     assert (await host.standings.profile(A, None, Names())).title.endswith("ratings on all servers")
     assert (await host.standings.profile(EASY, GUILD, Names())).title.startswith("AI (easy) [bot]")
+
+
+async def test_the_profile_gives_the_place_the_leaderboard_gives(host: Host, db: Database) -> None:
+    """People are ranked among people on both; an AI level's own profile ranks it as ``bots: True`` does
+    (reviewer R2, R1: the profile said #2 of 4 where the board said #1 of 3)."""
+    hard = bots.user_of("hard")
+    t = 100.0
+    for _ in range(2):  # the AI beats everyone; A beats B and C
+        for person in (A, B, C):
+            await finish(db, (hard, person), (1, 2), now=(t := t + 1))
+    for _ in range(3):
+        await finish(db, (A, B), (1, 2), now=(t := t + 1))
+        await finish(db, (A, C), (1, 2), now=(t := t + 1))
+    request = await host.standings.board_request("zrtz", GUILD, None, None)
+    people = await host.standings.leaderboard(request, A, include_bots=False, server_name="Club", name_of=Names())
+    assert people.text.startswith("You are #1 of 3.")
+    everyone = await host.standings.leaderboard(request, A, include_bots=True, server_name="Club", name_of=Names())
+    assert everyone.text == "You are #2 of 4."
+    mine = await host.standings.profile(A, GUILD, Names())
+    assert "· #1 of 3\n" in mine.fields[0].value
+    its = await host.standings.profile(hard, GUILD, Names())
+    assert "· #1 of 4, people and AI levels\n" in its.fields[0].value
+
+
+async def test_a_second_season_start_soon_after_is_taken_for_a_double_submit(host: Host, clock) -> None:
+    """Within a day of a start, ``/season start`` alone changes nothing and says how to go on; naming the
+    season begins it, and a named season that has begun already is refused (reviewer R2, R3)."""
+    admin = discord.Permissions(manage_guild=True)
+    assert "Season 2 begins" in await host.standings.start_season(GUILD, A, admin)
+    clock.advance(60)
+    with pytest.raises(HostError) as again:
+        await host.standings.start_season(GUILD, B, admin)
+    began = f"Season 2 began on this server <t:{int(clock() - 60)}:R> (by <@{A}>), so nothing changed"
+    assert began in str(again.value)
+    assert "`/season start season:3`" in str(again.value)
+    with pytest.raises(HostError, match=rf"Season 2 has already begun on this server <t:\d+:R> \(by <@{A}>\)\."):
+        await host.standings.start_season(GUILD, B, admin, season=2)
+    with pytest.raises(HostError, match="Season 1 has already begun"):
+        await host.standings.start_season(GUILD, B, admin, season=1)
+    with pytest.raises(HostError, match="This server is in season 2: the next to begin is season 3"):
+        await host.standings.start_season(GUILD, B, admin, season=4)
+    assert await seasons.current_season(host.db, GUILD) == 2
+    assert "Season 3 begins" in await host.standings.start_season(GUILD, B, admin, season=3)
+    clock.advance(seasons.RESTART_GUARD)
+    assert "Season 4 begins" in await host.standings.start_season(GUILD, A, admin)
+    assert [s.number for s in await seasons.seasons(host.db, GUILD)] == [1, 2, 3, 4]
+
+
+@pytest.mark.parametrize("named", [None, 2])
+async def test_two_season_starts_at_once_begin_one_season(shared: str, clock, named: int | None) -> None:
+    """Two admins (or one double click, or two processes) at the same moment: one season begins, the other
+    caller is told so privately; no database error reaches either (PostgreSQL raised UniqueViolationError)."""
+    first, second = await Database.open(shared), await Database.open(shared)
+    try:
+        one, two = Standings(first, engines.GAMES, clock), Standings(second, engines.GAMES, clock)
+        named_too = {} if named is None else {"season": named}  # without it: as before the season option
+        said = await asyncio.gather(one.start_season(GUILD, A, True, **named_too),
+                                    two.start_season(GUILD, B, True, **named_too), return_exceptions=True)
+        begun = [s for s in said if isinstance(s, str)]
+        refused = [s for s in said if not isinstance(s, str)]
+        assert len(begun) == 1 and "Season 2 begins" in begun[0]
+        assert len(refused) == 1 and isinstance(refused[0], HostError) and "Season 2" in str(refused[0])
+        assert [s.number for s in await seasons.seasons(first, GUILD)] == [1, 2]
+    finally:
+        await first.close()
+        await second.close()
