@@ -129,5 +129,6 @@ def _match(snap: Snapshot, games: list[Pairing] | None, names: dict[int, str], s
                 score[u] += pts
     slots = [Slot(names.get(u, str(u)), seed.get(u), number(score[u]) if winner or any(score.values())
                   else "", u == winner) for u in first.seats]
-    note = "forfeit" if first.forfeit else "" if winner else "playing"
+    note = "forfeit" if first.forfeit and first.game_id is None else "" if state is not None and state.decided \
+        else "playing"  # a game 1 the clock aborted is one game of a match going on
     return Match(slots[0], slots[1], note)
