@@ -68,6 +68,9 @@ class StandingsRow:
     """A short remark after the name, e.g. "withdrawn" (drawn muted)."""
     highlight: bool = False
     """The caller's own line."""
+    medal: int | None = None
+    """A final table's medal disc: 1 gold, 2 silver, 3 bronze, 0 none; None: places 1-3 take their own (an event
+    gives medals to the players who finished it, so a withdrawn player's place has none and the next takes it)."""
 
 
 @dataclass(frozen=True)
@@ -155,10 +158,10 @@ def _row(draw: ImageDraw.ImageDraw, row: StandingsRow, y: int, shaded: bool, fin
         draw.rectangle((MARGIN - 6, y + 1, WIDTH - MARGIN + 6, y + ROW - 2),
                        fill=_tint(HIGHLIGHT) if row.highlight else SHADE)
     rank_box: Box = (MARGIN, y, MARGIN + RANK_WIDTH, y + ROW)
-    medal = final and row.rank is not None and 1 <= row.rank <= len(MEDALS)
-    if medal and row.rank is not None:
+    medal = row.rank if row.medal is None else row.medal
+    if final and medal is not None and row.rank is not None and 1 <= medal <= len(MEDALS):
         cx, cy, r = MARGIN + RANK_WIDTH / 2, y + ROW / 2, ROW / 2 - 4
-        draw.ellipse((cx - r, cy - r, cx + r, cy + r), fill=MEDALS[row.rank - 1], outline=INK)
+        draw.ellipse((cx - r, cy - r, cx + r, cy + r), fill=MEDALS[medal - 1], outline=INK)
         _cell(draw, str(row.rank), (cx - r + 2, y + 4, cx + r - 2, y + ROW - 4), SIZE - 2, INK, "m", bold=True)
     else:
         _cell(draw, "–" if row.rank is None else str(row.rank), rank_box, SIZE, INK, "m")

@@ -30,11 +30,13 @@ SMALL_SWISS = 12
 
 def standings_table(picture: Picture) -> StandingsTable:
     table = picture.table
+    medals = plan.medals(table)
     rows = []
     for row in table.rows:
         note = ", ".join(x for x in (row.note, "withdrawn" if row.withdrawn else "") if x)
         rows.append(StandingsRow(row.rank, picture.names.get(row.entrant, str(row.entrant)),
-                                 (row.points, *row.tiebreaks), None if picture.final else row.in_progress, note))
+                                 (row.points, *row.tiebreaks), None if picture.final else row.in_progress, note,
+                                 medal=medals.get(row.entrant, 0)))
     return StandingsTable(picture.title, (table.points, *table.columns), rows, subtitle=picture.subtitle,
                           final=picture.final, notes=table.explanations, empty="Nobody has entered yet.")
 
@@ -115,11 +117,11 @@ def _match(snap: Snapshot, games: list[Pairing] | None, names: dict[int, str], s
     if not games:
         return Match(None, None)
     first = games[0]
-    state = plan.match_of(games, plan.match_games(snap))
+    state = plan.match_of(games, plan.match_games(snap), plan.gone(snap))
     winner = state.winner if state is not None else None
     if first.bye:
         user = first.seats[0]
-        return Match(Slot(names.get(user, str(user)), seed.get(user), "", True), None, "bye")
+        return Match(Slot(names.get(user, str(user)), seed.get(user), "", winner is not None), None, "bye")
     score = {u: 0.0 for u in first.seats}
     for g in games:
         if g.points is not None:
@@ -127,5 +129,6 @@ def _match(snap: Snapshot, games: list[Pairing] | None, names: dict[int, str], s
                 score[u] += pts
     slots = [Slot(names.get(u, str(u)), seed.get(u), number(score[u]) if winner or any(score.values())
                   else "", u == winner) for u in first.seats]
-    note = "forfeit" if first.forfeit else "" if winner else "playing"
+    note = "forfeit" if first.forfeit and first.game_id is None else "" if state is not None and state.decided \
+        else "playing"  # a game 1 the clock aborted is one game of a match going on
     return Match(slots[0], slots[1], note)

@@ -170,7 +170,7 @@ class TournamentWorker:
             raise NotYet(f"round {round_ - 1} of event {event_id} is not decided yet")
         allow = tuple(job.payload.get("allow", ()))
         try:
-            pairings = plan.pair_round(snap, round_, allow)
+            pairings = plan.pair_round(snap, round_, allow, self.t.smallest_table(event))
         except NoLegalPairing as conflict:  # FIDE has no legal pairing: the event waits for the organiser
             return Post(event, "decision", job.dedupe or "", self.t.decision_text(snap, round_, conflict),
                         ways=tuple("+".join(way) for way in conflict.options), round=round_)
@@ -273,7 +273,7 @@ class TournamentWorker:
         if not plan.round_decided(snap):
             return None
         async with self.t.db.transaction() as tx:
-            if plan.finished_after_round(snap):
+            if plan.finished_after_round(snap, self.t.smallest_table(event)):
                 await repo.bump(tx, event, now, status="finished")
                 await self.t.owe(tx, POST, event_id, "standings:final", now, what="standings")
                 await self.t.owe(tx, POST, event_id, "podium", now, what="podium")

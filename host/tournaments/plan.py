@@ -6,7 +6,7 @@ snapshot, asks here what to do, and writes the answer in one version-checked tra
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -117,9 +117,10 @@ def forfeited(round_: int, seats: tuple[int, ...], absent: set[int], board: int)
     return NewPairing(round_, board, seats, points=game.points, forfeit=True)
 
 
-def pair_round(snap: Snapshot, round_: int, allow: Sequence[str] = ()) -> list[NewPairing]:
+def pair_round(snap: Snapshot, round_: int, allow: Sequence[str] = (), smallest: int = 2) -> list[NewPairing]:
     """Round ``round_`` of the event, from everything decided so far. A Swiss raises ``NoLegalPairing``
-    when no pairing avoids a rematch and a second bye, unless ``allow`` (the organiser's decision) covers it."""
+    when no pairing avoids a rematch and a second bye, unless ``allow`` (the organiser's decision) covers it.
+    ``smallest``: the fewest players the game seats (with the event's options), the smallest table possible."""
     event, order, absent = snap.event, seed_order(snap), gone(snap)
     done = results(snap.pairings)
     out: list[NewPairing] = []
@@ -132,7 +133,7 @@ def pair_round(snap: Snapshot, round_: int, allow: Sequence[str] = ()) -> list[N
             if swiss.bye is not None:
                 out.append(NewPairing(round_, len(out) + 1, (swiss.bye,), bye=True, points=(WIN,)))
         else:
-            tables = pair_tables(order, done, round_, table_sizes(event.table_size), absent)
+            tables = pair_tables(order, done, round_, table_sizes(event.table_size), absent, smallest)
             out = [NewPairing(round_, i, seats) for i, seats in enumerate(tables.tables, start=1)]
             out += [NewPairing(round_, len(out) + i, (e,), bye=True, points=(win_points(event.table_size),))
                     for i, e in enumerate(tables.byes, start=1)]
@@ -146,16 +147,20 @@ def pair_round(snap: Snapshot, round_: int, allow: Sequence[str] = ()) -> list[N
         if scheduled.bye is not None:
             out.append(NewPairing(round_, len(out) + 1, (scheduled.bye,), bye=True, points=(0.0,)))
     else:
-        pairs = knockout.first_round(order) if round_ == 1 else knockout.next_round(
-            winners(snap, round_ - 1), order)
-        if len(pairs) == 1 and round_ > 1 and event.rules.get("third_place"):  # the final: and third place
+        pairs: list[knockout.KnockoutPair | None] = list(knockout.first_round(order)) if round_ == 1 else \
+            knockout.next_round(winners(snap, round_ - 1), order)
+        semi_winners = winners(snap, round_ - 1) if round_ > 1 else []
+        if len(pairs) == 1 and round_ > 1 and event.rules.get("third_place") and None not in semi_winners:  # 3rd
             semis = [knockout.KnockoutPair(g[0].seats[0], g[0].seats[1] if len(g[0].seats) > 1 else None)
-                     for _, g in sorted(_boards(snap.pairings, round_ - 1).items())]
-            third = knockout.third_place(semis, winners(snap, round_ - 1), order)
+                     for g in bracket_boards(snap, round_ - 1)]
+            third = knockout.third_place(semis, [w for w in semi_winners if w is not None], order)
             pairs = pairs + ([third] if third is not None else [])
-        for board, pair in enumerate(pairs, start=1):
-            if pair.low is None:
-                out.append(NewPairing(round_, board, (pair.high,), bye=True, points=(WIN,)))
+        for board, pair in enumerate(pairs, start=1):  # an empty match keeps its board number unused
+            if pair is None:
+                continue
+            if pair.low is None:  # a bye, or a walkover; none for a player who left (worth 0: nobody goes on)
+                out.append(NewPairing(round_, board, (pair.high,), bye=True,
+                                      points=(0.0 if pair.high in absent else WIN,)))
             elif absent & {pair.high, pair.low}:
                 out.append(forfeited(round_, (pair.high, pair.low), absent, board))
             else:
@@ -181,18 +186,32 @@ def match_games(snap: Snapshot) -> int:
     return int(snap.event.rules.get("match_games", 1))
 
 
-def match_of(games: Sequence[Pairing], length: int = 1) -> knockout.MatchState | None:
-    """Where one knockout board (a match of ``length`` games) stands; ``None`` while a game of it is played."""
+def match_of(games: Sequence[Pairing], length: int = 1, gone: Collection[int] = ()) -> knockout.MatchState | None:
+    """Where one knockout board (a match of ``length`` games) stands; ``None`` while a game of it is played.
+
+    A match never started (a withdrawn player's, ``forfeited``) is decided by its forfeit; a game the clock
+    aborted is one game lost by the player who had to move, and the match goes on. A player in ``gone``
+    (withdrawn or removed) loses a match still undecided, so no further game is owed: the other player goes
+    through, or nobody when both left (``MatchState(None, None)``)."""
     first = games[0]
-    if first.bye:
-        return knockout.MatchState(None, first.seats[0])
+    if first.bye:  # a walkover to a player who had left is worth 0 and sends nobody on
+        return knockout.MatchState(None, first.seats[0] if first.points != (0.0,) else None)
     high, low = first.seats
-    if first.forfeit and first.points is not None:
-        return knockout.MatchState(None, high if first.points[0] > first.points[1] else low)
     if any(g.points is None for g in games):
         return None
-    high_points = [g.points[g.seats.index(high)] for g in games if g.points is not None]
-    return knockout.match_state(knockout.KnockoutPair(high, low), high_points, length)
+    assert first.points is not None
+    if first.forfeit and first.game_id is None:  # never started: somebody had left before the match
+        left = {u for u, points in zip(first.seats, first.points, strict=True) if points == 0}
+    else:
+        high_points = [g.points[g.seats.index(high)] for g in games if g.points is not None]
+        state = knockout.match_state(knockout.KnockoutPair(high, low), high_points, length)
+        if state.decided:
+            return state
+        left = {high, low} & set(gone)
+        if not left:
+            return state
+    through = [u for u in (high, low) if u not in left]
+    return knockout.MatchState(None, through[0] if len(through) == 1 else None)
 
 
 def boards_of(snap: Snapshot, round_: int) -> dict[int, list[Pairing]]:
@@ -200,14 +219,22 @@ def boards_of(snap: Snapshot, round_: int) -> dict[int, list[Pairing]]:
     return _boards(snap.pairings, round_)
 
 
-def winners(snap: Snapshot, round_: int) -> list[int]:
-    """The winners of a decided knockout round, in bracket order."""
-    found = []
-    for board, games in sorted(_boards(snap.pairings, round_).items()):
-        if board > 1 and is_third_place(snap, round_):
+def bracket_boards(snap: Snapshot, round_: int) -> list[list[Pairing]]:
+    """A knockout round's matches in bracket order, the third-place match left out; an empty list for a match
+    nobody was left to play (its two feeding matches sent nobody on)."""
+    boards = _boards(snap.pairings, round_)
+    return [boards.get(board, []) for board in range(1, knockout.bracket_size(len(snap.entrants)) // 2 ** round_ + 1)]
+
+
+def winners(snap: Snapshot, round_: int) -> list[int | None]:
+    """The winners of a decided knockout round, in bracket order; ``None`` where a match sent nobody on."""
+    found: list[int | None] = []
+    for games in bracket_boards(snap, round_):
+        if not games:
+            found.append(None)
             continue
-        state = match_of(games, match_games(snap))
-        if state is None or state.winner is None:
+        state = match_of(games, match_games(snap), gone(snap))
+        if state is None or not state.decided:
             raise ValueError(f"round {round_} is not decided")
         found.append(state.winner)
     return found
@@ -228,7 +255,7 @@ def replays(snap: Snapshot) -> list[NewPairing]:
     round_ = snap.event.current_round
     owed = []
     for board, games in sorted(_boards(snap.pairings, round_).items()):
-        state = match_of(games, match_games(snap))
+        state = match_of(games, match_games(snap), gone(snap))
         if state is not None and state.seats is not None:
             owed.append(NewPairing(round_, board, state.seats, match_game=len(games) + 1))
     return owed
@@ -238,18 +265,19 @@ def round_decided(snap: Snapshot) -> bool:
     """Every table of the current round has its result (a knockout: every match its winner)."""
     round_ = snap.event.current_round
     if snap.event.format == KNOCKOUT:
-        states = [match_of(games, match_games(snap)) for games in _boards(snap.pairings, round_).values()]
-        return bool(states) and all(s is not None and s.winner is not None for s in states)
+        states = [match_of(games, match_games(snap), gone(snap)) for games in _boards(snap.pairings, round_).values()]
+        return all(s is not None and s.decided for s in states)  # none at all: every match sent nobody on
     return all(p.points is not None for p in snap.pairings if p.round == round_)
 
 
-def finished_after_round(snap: Snapshot) -> bool:
-    """The current round, decided, was the last: planned rounds played, a knockout down to one, or nobody left."""
+def finished_after_round(snap: Snapshot, smallest: int = 2) -> bool:
+    """The current round, decided, was the last: planned rounds played, a knockout down to one, or too few left
+    to seat one game (``smallest``: the fewest players the game seats)."""
     event = snap.event
     if event.format == KNOCKOUT:
         return len(winners(snap, event.current_round)) == 1 or event.current_round >= knockout_rounds(snap)
     active = len(snap.entrants) - len(gone(snap))
-    return event.current_round >= event.rounds or active < 2
+    return event.current_round >= event.rounds or active < max(2, smallest)
 
 
 # ----- standings ----------------------------------------------------------------------------
@@ -278,10 +306,17 @@ def standings(snap: Snapshot) -> Table:
     return Table(columns, rows, tuple(scoring.explanations(system, event.table_size, event.tiebreaks)))
 
 
+def medals(table: Table) -> dict[int, int]:
+    """The podium: places 1-3 of the final table give their medals (1 gold, 2 silver, 3 bronze; a shared place,
+    a shared medal) to the players who finished the event. A withdrawn or removed player keeps their place in the
+    table but takes no medal, and it is not passed down: the places are what the table says."""
+    return {row.entrant: row.rank for row in table.rows if row.rank <= 3 and not row.withdrawn}
+
+
 KNOCKOUT_TEXT = ("Knockout: one game a match, the better seed in the first seat; a draw is replayed with the sides "
                  "swapped, and after two draws the better seed goes through. Timeouts and resignations are losses.",
                  "Players knocked out in the same round share its place (no play-off): the semi-finalists share 3rd.",
-                 "Won: games won in the event.")
+                 "Won: games won over the board in the event (a forfeit or a bye is no game won).")
 MATCH_TEXT = ("Knockout: matches of {games} games, the better seed in the first seat in game 1, then the sides "
               "alternate; a match ends once one player cannot be caught. Level after {games} games, one tie-break "
               "game decides, and a drawn tie-break game sends the better seed through. Timeouts and resignations "
@@ -303,21 +338,21 @@ def _knockout_table(snap: Snapshot, order: list[int], playing: dict[int, int]) -
     out_in: dict[int, int] = {}
     third: dict[int, int] = {}
     """The third-place match: its winner 3rd, its loser 4th."""
+    absent = gone(snap)
     for round_ in range(1, event.current_round + 1):
         for board, games in _boards(snap.pairings, round_).items():
-            state = match_of(games, match_games(snap))
-            if state is not None and state.winner is not None and not games[0].bye:
-                loser = next(u for u in games[0].seats if u != state.winner)
+            state = match_of(games, match_games(snap), absent)
+            if state is not None and state.decided and not (games[0].bye and state.winner is not None):
+                losers = [u for u in games[0].seats if u != state.winner]  # both, when nobody went through
                 if board > 1 and is_third_place(snap, round_):
-                    third.update({state.winner: 3, loser: 4})
+                    third.update({u: 4 for u in losers} | ({state.winner: 3} if state.winner is not None else {}))
                 else:
-                    out_in[loser] = round_
-    wins = {user: 0.0 for user in order}
+                    out_in.update(dict.fromkeys(losers, round_))
+    wins = {user: 0.0 for user in order}  # games won over the board: forfeits and byes are no games won
     for p in snap.pairings:
-        if p.points is not None and not p.bye:
+        if p.points is not None and not p.bye and not p.forfeit:
             for user, points in zip(p.seats, p.points, strict=True):
                 wins[user] = wins.get(user, 0.0) + (1.0 if points == WIN else 0.0)
-    absent = gone(snap)
     seed = {user: i for i, user in enumerate(order)}
 
     def place(user: int) -> int:

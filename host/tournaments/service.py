@@ -191,6 +191,17 @@ class Tournaments:
         return [f"{prefix}{code}" for code, t in scoring.CHOICES.items() if code.lower() not in given
                 and (code.lower().startswith(last.strip().lower()) or t.name.startswith(last.strip().lower()))][:25]
 
+    def smallest_table(self, event: EventRow) -> int:
+        """The fewest players a game of the event seats: the game's least count its options allow."""
+        cls = self.session.game_class(event.game)
+        for players in cls.players:
+            try:
+                cls.check_options(players, event.options)
+            except ValueError:
+                continue
+            return players
+        return cls.players.stop
+
     def title(self, event: EventRow) -> str:
         game = self.session.game_class(event.game).title
         tables = f", tables of {event.table_size}" if event.table_size > 2 else ""
@@ -668,9 +679,10 @@ class Tournaments:
     def podium_text(self, snap: Snapshot) -> str:
         table = plan.standings(snap)
         lines = [f"🏁 **Event #{snap.event.id}: {self.title(snap.event)} is over.**"]
+        medals = plan.medals(table)  # to the players who finished: a withdrawn player's place gives none
         for row in table.rows:
-            if row.rank > 3:
-                break
-            lines.append(f"{MEDALS[row.rank - 1]} {bots.mention(row.entrant)}: {score_text(table, row.points)}")
+            if row.entrant in medals:
+                lines.append(f"{MEDALS[medals[row.entrant] - 1]} {bots.mention(row.entrant)}: "
+                             f"{score_text(table, row.points)}")
         lines.append("Thank you all for playing! /tournament standings shows the whole table.")
         return "\n".join(lines)[:2000]

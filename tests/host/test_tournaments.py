@@ -846,3 +846,198 @@ async def test_a_swiss_with_a_requested_bye_and_a_withdrawal_passes_caissifys_pa
     assert "0000 - H" in text and "0000 - Z" in text
     report = check_trf(text)
     assert [(r["round"], r["discrepancies"]) for r in report["rounds"] if not r["match"]] == []
+
+
+# ----- withdrawals, forfeits and byes in knockouts and tables (session 15) ------------------------------------
+
+
+@pytest.mark.parametrize("how", ["withdraw", "remove"])
+async def test_a_player_who_leaves_mid_match_loses_the_match_and_the_knockout_goes_on(run: Run, how: str) -> None:
+    # A match of three: 1101 wins game 1, then leaves during game 2 (resigned for him: 1-1). No game 3 is owed
+    # (it used to be created for a player who had left, and the event waited for it forever): 1104 goes through.
+    users = [1101, 1102, 1103, 1104]
+    event_id = await new_event(run, "knockout", users, match_games=3)
+    game_id, first = next(g for g in await live_games(run, event_id) if 1101 in g[1])
+    other = next(u for u in first if u != 1101)
+    await run.host.turns.resign(game_id, other)
+    await run.worker.drain()
+    assert [s[::-1] for _, s in await live_games(run, event_id) if 1101 in s] == [first]  # game 2, sides swapped
+    if how == "withdraw":
+        await run.t.withdraw(event_id, 1101)
+    else:
+        await run.t.remove(event_id, ADMIN, player=1101)
+    await run.worker.drain()
+    snap = await run.t.load(event_id)
+    mine = [p for p in snap.pairings if p.round == 1 and 1101 in p.seats]
+    assert [(p.match_game, p.points[p.seats.index(1101)])
+            for p in mine if p.points is not None] == [(1, 1.0), (2, 0.0)]
+    assert len(mine) == 2  # no game 3
+    await play_out(run, event_id, lambda game_id, seats: max(seats))
+    snap = await run.t.load(event_id)
+    no_double_work(snap)
+    assert snap.event.status == "finished"
+    assert not [p for p in snap.pairings if 1101 in p.seats and p.round > 1]
+    final = [p.seats for p in snap.pairings if p.round == 2]
+    assert final and all(other in seats for seats in final)
+    rows = {r.entrant: r for r in (await run.t.standings(event_id)).table.rows}
+    assert rows[1101].note == "out in round 1" and rows[1101].withdrawn
+
+
+async def test_a_clock_aborted_first_game_of_a_match_is_one_game_lost_not_the_match(run: Run) -> None:
+    # docs/tournaments.md: a game the clock aborted is a forfeit lost by the player who had to move. In a match of
+    # three that is one game: the match goes on with game 2 (sides swapped), and 1101 can still win it.
+    event = await run.t.create(guild_id=GUILD, channel_id=CHANNEL, actor=ADMIN, game="zaic", format="knockout",
+                               clock="1d", match_games=3, max_players=4)
+    for user in (1101, 1102, 1103, 1104):
+        await run.t.join(event.id, user)
+    await run.t.start(event.id, ADMIN)
+    await run.worker.drain()
+    game_id, seats = next(g for g in await live_games(run, event.id) if 1101 in g[1])
+    assert seats == (1101, 1104)
+    assert await run.host.correspondence.abandon(game_id) is not None  # 1101, to move first, never moved
+    await run.worker.sweep()
+    await run.worker.drain()
+    snap = await run.t.load(event.id)
+    board = [p for p in snap.pairings if p.round == 1 and 1101 in p.seats]
+    assert board[0].forfeit and board[0].points == (0.0, 1.0)
+    assert [(p.match_game, p.seats) for p in board[1:]] == [(2, (1104, 1101))]  # game 2 is owed, sides swapped
+    for _ in range(2):  # 1101 wins games 2 and 3; board 2's better seed wins twice
+        await play(run, event.id, lambda g, s: 1104 if 1104 in s else max(s))
+    snap = await run.t.load(event.id)
+    board = [p for p in snap.pairings if p.round == 1 and 1101 in p.seats]
+    assert [p.match_game for p in board] == [1, 2, 3]
+    assert snap.event.current_round == 2
+    assert {u for p in snap.pairings if p.round == 2 for u in p.seats} == {1101, 1102}
+
+
+async def test_two_withdrawn_players_due_to_meet_send_nobody_on_and_take_no_medal(run: Run) -> None:
+    # 605 and 608 win round 1, then both withdraw; they are due to meet in the semi-final. Their match is a 0-0
+    # double forfeit that sends nobody on: 607 reaches the final and wins it on a walkover (a bye), rather than
+    # beating a withdrawn 608 by forfeit, who used to take 2nd place and a medal.
+    users = list(range(601, 609))
+    event_id = await new_event(run, "knockout", users)
+    snap = await run.t.load(event_id)
+    first = sorted((p for p in snap.pairings if p.round == 1), key=lambda p: p.board)
+    assert [p.seats for p in first[:2]] == [(605, 604), (608, 603)]
+    for p in first[:2]:
+        await run.host.turns.resign(p.game_id, p.seats[1])
+    await run.worker.drain()
+    for user in (605, 608):
+        await run.t.withdraw(event_id, user)
+    await run.worker.drain()
+    await play_out(run, event_id, lambda game_id, seats: seats[1])
+    snap = await run.t.load(event_id)
+    no_double_work(snap)
+    semi = [p for p in snap.pairings if p.round == 2 and 605 in p.seats]
+    assert [(p.seats, p.points, p.forfeit) for p in semi] == [((605, 608), (0.0, 0.0), True)]
+    final = [p for p in snap.pairings if p.round == 3]
+    assert [(p.seats, p.bye) for p in final] == [((607,), True)]
+    table = (await run.t.standings(event_id)).table
+    rows = {r.entrant: r for r in table.rows}
+    assert rows[607].rank == 1 and rows[607].points == 2  # two games won over the board; the walkover is none
+    assert rows[608].note == rows[605].note == "out in round 2" and rows[608].rank == rows[606].rank == 3
+    podium = next(p for p in run.posts if p.what == "podium").text
+    assert "🥇 <@607>" in podium and "🥉 <@606>" in podium and "605" not in podium and "608" not in podium
+    picture = tournament_image.standings_table(Picture("t", "s", table, {}, True))
+    medals = {row.rank: row.medal for row in picture.rows if row.note.endswith("withdrawn")}
+    assert medals == {3: 0}  # the withdrawn semi-finalists' rows show no bronze disc
+
+
+async def test_a_knockout_counts_games_won_over_the_board_not_forfeits(run: Run) -> None:
+    # "Won: games won in the event." 401 wins board 1 and withdraws before the final is paired: 402 wins the final
+    # by forfeit, which is no game won.
+    event_id = await new_event(run, "knockout", [401, 402, 403, 404])
+    (game_id, (high, low)), (_other, rest) = sorted(await live_games(run, event_id))
+    await run.host.turns.resign(game_id, low)  # board 1: high wins, then withdraws
+    await run.worker.drain()
+    await run.t.withdraw(event_id, high)
+    await play_out(run, event_id, lambda g, seats: seats[1])  # board 2: its first seat wins
+    snap = await run.t.load(event_id)
+    [final] = [p for p in snap.pairings if p.round == 2]
+    assert final.forfeit and set(final.seats) == {high, rest[0]}
+    rows = {r.entrant: r for r in (await run.t.standings(event_id)).table.rows}
+    assert (rows[rest[0]].rank, rows[rest[0]].points) == (1, 1.0)  # one game won, and the final by forfeit
+    assert (rows[high].rank, rows[high].points, rows[high].withdrawn) == (2, 1.0, True)
+    podium = next(p for p in run.posts if p.what == "podium").text
+    assert f"🥇 <@{rest[0]}>: 1 won" in podium and str(high) not in podium  # the withdrawn finalist: no silver
+
+
+async def test_tables_a_requested_bye_does_not_stop_the_pairing_allocated_bye(run: Run) -> None:
+    # Five at tables of four: 305 asks to sit out round 1 (1½ points); round 2's bye goes to 304; round 3's to 305,
+    # still the lowest player without a pairing-allocated bye (it used to skip him for 303).
+    event = await run.t.create(guild_id=GUILD, channel_id=CHANNEL, actor=ADMIN, game="zarathustra", format="swiss",
+                               rounds=4, rated=False, max_players=5, table_size=4)
+    for user in range(301, 306):
+        await run.t.join(event.id, user)
+    await run.t.request_bye(event.id, 305, 1)
+    await run.t.start(event.id, ADMIN)
+    await run.worker.drain()
+    for _ in range(2):
+        await play(run, event.id, lower_id_wins)
+    snap = await run.t.load(event.id)
+    byes = [(p.round, p.seats[0], p.points) for p in snap.pairings if p.bye]
+    assert byes == [(1, 305, (1.5,)), (2, 304, (3.0,)), (3, 305, (3.0,))]
+
+
+async def test_tables_players_too_few_for_a_table_of_the_event_play_a_smaller_one(run: Run) -> None:
+    # An event of fours (tables of 4 and 3): two players withdraw during round 2, so two are left. They used to get
+    # a bye each, every round (everybody "winning"); Zarathustra seats two, so they play each other. The withdrawn
+    # players keep their places in the table but take no medal.
+    event_id = await new_event(run, "swiss", [701, 702, 703, 704], rounds=4, game="zarathustra", table_size=4)
+    await play(run, event_id, lower_id_wins)
+    await run.t.withdraw(event_id, 701)
+    await run.t.withdraw(event_id, 702)
+    await run.worker.drain()
+    [(game_id, _seats)] = await live_games(run, event_id)  # round 2, played on by 703 and 704
+    await run.host.turns.resign(game_id, 704)
+    await run.worker.drain()
+    await play_out(run, event_id, lambda game_id, seats: max(seats))
+    snap = await run.t.load(event_id)
+    no_double_work(snap)
+    later = [(p.round, tuple(sorted(p.seats)), p.bye) for p in snap.pairings if p.round > 2]
+    assert later == [(3, (703, 704), False), (4, (703, 704), False)]
+    assert all(sorted(p.points or ()) == [0.0, 3.0] for p in snap.pairings if p.round > 2)  # first 3, last 0
+    table = (await run.t.standings(event_id)).table
+    podium = next(p for p in run.posts if p.what == "podium").text
+    assert "🥇 <@703>" in podium and "701" not in podium and "702" not in podium
+    assert [r.entrant for r in table.rows if r.rank <= 3 and not r.withdrawn] == [703]
+
+
+async def test_tables_a_requested_bye_leaving_two_players_seats_them_together(run: Run) -> None:
+    event = await run.t.create(guild_id=GUILD, channel_id=CHANNEL, actor=ADMIN, game="zarathustra", format="swiss",
+                               rounds=3, rated=False, max_players=3, table_size=4)
+    for user in (801, 802, 803):
+        await run.t.join(event.id, user)
+    await run.t.request_bye(event.id, 803, 1)
+    await run.t.start(event.id, ADMIN)
+    await run.worker.drain()
+    snap = await run.t.load(event.id)
+    assert sorted((p.seats, p.bye) for p in snap.pairings) == [((801, 802), False), ((803,), True)]
+    assert run.t.smallest_table(snap.event) == 2
+
+
+async def test_a_walkover_to_a_player_who_left_sends_nobody_on_and_the_event_ends(run: Run) -> None:
+    # Matches of three. Semi-final 2's winner withdraws while semi-final 1 is still in game 1; then both players of
+    # semi-final 1 withdraw, so it sends nobody on. The final is a walkover to the withdrawn winner: worth nothing,
+    # nobody is crowned, and the event ends (a withdrawn player used to be able to win the event on a walkover).
+    event_id = await new_event(run, "knockout", [1201, 1202, 1203, 1204], match_games=3, third_place=True)
+    (_first, semi1), (_second, semi2) = sorted(await live_games(run, event_id))
+    winner, loser = semi2
+    for _ in range(2):  # semi-final 2: won 2-0
+        for game_id, seats in await live_games(run, event_id):
+            if loser in seats:
+                await run.host.turns.resign(game_id, loser)
+        await run.worker.drain()
+    await run.t.withdraw(event_id, winner)
+    for user in semi1:
+        await run.t.withdraw(event_id, user)
+    await run.worker.drain()
+    snap = await run.t.load(event_id)
+    assert snap.event.status == "finished"
+    no_double_work(snap)
+    final = [p for p in snap.pairings if p.round == 2]
+    assert [(p.seats, p.bye, p.points) for p in final] == [((winner,), True, (0.0,))]  # no third place either
+    rows = {r.entrant: r for r in (await run.t.standings(event_id)).table.rows}
+    assert all(r.rank > 1 for r in rows.values()) and rows[winner].note == "out in round 2"
+    podium = next(p for p in run.posts if p.what == "podium").text
+    assert "🥇" not in podium and "🥈" not in podium and f"🥉 <@{loser}>" in podium

@@ -60,13 +60,20 @@ def first_round(entrants: Sequence[EntrantId]) -> list[KnockoutPair]:
     return pairs
 
 
-def next_round(winners: Sequence[EntrantId], seeds: Sequence[EntrantId]) -> list[KnockoutPair]:
-    """Pair the previous round's winners (in bracket order) neighbour with neighbour."""
+def next_round(winners: Sequence[EntrantId | None], seeds: Sequence[EntrantId]) -> list[KnockoutPair | None]:
+    """Pair the previous round's winners (in bracket order) neighbour with neighbour.
+
+    A ``None`` winner is a match that sent nobody on (two withdrawn players): its neighbour goes through on a
+    walkover (a pair with ``low`` None, like a bye); two such neighbours leave the match empty (``None``), so
+    the bracket keeps its positions."""
     if len(winners) < 2 or len(winners) % 2:
         raise ValueError("the next round needs an even number of winners, two or more")
     rank = {entrant: index for index, entrant in enumerate(seeds)}
-    pairs = []
+    pairs: list[KnockoutPair | None] = []
     for a, b in zip(winners[::2], winners[1::2], strict=True):
+        if a is None or b is None:
+            pairs.append(None if a is None and b is None else KnockoutPair(a if b is None else b, None))
+            continue
         high, low = (a, b) if rank[a] < rank[b] else (b, a)
         pairs.append(KnockoutPair(high, low))
     return pairs
@@ -74,11 +81,17 @@ def next_round(winners: Sequence[EntrantId], seeds: Sequence[EntrantId]) -> list
 
 @dataclass(frozen=True)
 class MatchState:
-    """Either the next game to play (``seats``) or the ``winner``; ``by_seed`` when two draws decided it."""
+    """Either the next game to play (``seats``) or the ``winner``; ``by_seed`` when two draws decided it. Neither
+    (both None): decided with nobody through (a match of two withdrawn players)."""
 
     seats: tuple[EntrantId, EntrantId] | None
     winner: EntrantId | None
     by_seed: bool = False
+
+    @property
+    def decided(self) -> bool:
+        """No game is owed: the match has its winner, or sends nobody on."""
+        return self.seats is None
 
 
 def match_state(pair: KnockoutPair, high_points: Sequence[float], games: int = 1) -> MatchState:

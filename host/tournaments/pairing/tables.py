@@ -3,7 +3,9 @@
 1. Table sizes: as many entrants seated as possible, in as few tables as possible, using the sizes the
    event allows (e.g. 4 and 3): 10 players at sizes (4, 3) give 4+3+3; 5 players give 4 and a bye.
 2. Byes (only when nobody can be seated otherwise) go to the lowest-ranked players who have had none,
-   worth a win as in 2-player Swiss: record ``Bye(round, entrant, win_points(table size))``.
+   worth a win as in 2-player Swiss: record ``Bye(round, entrant, win_points(table size))``. Only such
+   pairing-allocated byes count as had: a requested half-point bye or a late entrant's zero does not.
+   Players too few for the smallest table size play one smaller table when the game seats them (``fewest``).
 3. Players ranked by points then initial rank fill the tables top down; then players are swapped
    between tables while that lowers (first) the number of pairs who sat together before and (then) the
    spread of ranks at each table. The search is deterministic.
@@ -61,15 +63,21 @@ def pair_tables(
     round_: int,
     sizes: Sequence[int],
     withdrawn: Collection[EntrantId] = (),
+    fewest: int | None = None,
 ) -> TablesRound:
-    """Tables for round ``round_``; ``entrants`` in initial rank order, ``sizes`` the table sizes allowed."""
+    """Tables for round ``round_``; ``entrants`` in initial rank order, ``sizes`` the table sizes allowed.
+
+    ``fewest``: the fewest players the game seats. When the allowed sizes seat nobody (two players left in an
+    event of fours) but at least ``fewest`` are active, they play one smaller table rather than all sit out."""
     initial = {entrant: index for index, entrant in enumerate(entrants)}
     points = total_points(results, entrants)
     met = opponents_met(results)
     gone = set(withdrawn)
     active = sorted((e for e in entrants if e not in gone), key=lambda e: (-points[e], initial[e]))
     plan = table_sizes(len(active), sizes)
-    byes = _byes(active, results, len(active) - sum(plan))
+    if not plan and fewest is not None and fewest <= len(active) < min(sizes):
+        plan = [len(active)]
+    byes = _byes(active, results, len(active) - sum(plan), max(sizes) - 1)
     seated = [e for e in active if e not in byes]
     position = {e: i for i, e in enumerate(seated)}
 
@@ -86,8 +94,10 @@ def pair_tables(
     return TablesRound(round_, ordered, tuple(byes), rematches)
 
 
-def _byes(active: list[EntrantId], results: Sequence[Result], count: int) -> list[EntrantId]:
-    had = {r.entrant for r in results if isinstance(r, Bye)}
+def _byes(active: list[EntrantId], results: Sequence[Result], count: int, win: float) -> list[EntrantId]:
+    """The lowest-ranked players without a pairing-allocated bye (worth ``win``); a requested half-point bye or
+    a late entrant's zero is not one (as C.2 counts them in 2-player Swiss), so it stops no later bye."""
+    had = {r.entrant for r in results if isinstance(r, Bye) and r.points >= win}
     fresh = [e for e in reversed(active) if e not in had]
     again = [e for e in reversed(active) if e in had]
     return (fresh + again)[:count]

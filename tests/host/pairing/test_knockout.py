@@ -8,6 +8,7 @@ from hypothesis import strategies as st
 
 from host.tournaments.pairing.knockout import (
     KnockoutPair,
+    MatchState,
     exit_place,
     first_round,
     match_state,
@@ -112,3 +113,12 @@ def test_the_third_place_match_pairs_the_semi_finals_losers_better_seed_first() 
     assert third_place(semis, [4, 2], [1, 2, 3, 4]) == KnockoutPair(1, 3)
     assert third_place(semis, [1, 3], [1, 2, 3, 4]) == KnockoutPair(2, 4)
     assert third_place([KnockoutPair(1, None), KnockoutPair(2, 3)], [1, 2], [1, 2, 3]) is None
+
+
+def test_a_match_that_sent_nobody_on_gives_its_neighbour_a_walkover() -> None:
+    # Two withdrawn players due to meet send nobody on (None): the player due to meet their match's winner goes
+    # through on a walkover (a pair without a second player, like a bye); two empty neighbours leave an empty match
+    # so the bracket keeps its positions.
+    assert next_round([None, 3, 2, 5], [1, 2, 3, 4, 5]) == [KnockoutPair(3, None), KnockoutPair(2, 5)]
+    assert next_round([None, None, 2, 5], [1, 2, 3, 4, 5]) == [None, KnockoutPair(2, 5)]
+    assert MatchState(None, None).decided and not MatchState((1, 2), None).decided

@@ -130,3 +130,28 @@ def test_seats_rotate_so_nobody_keeps_the_first_seat() -> None:
     seats = {e: sorted(r.seats.index(e) for r in results if isinstance(r, Game)) for e in entrants}
     assert all(s == [0, 1, 2] for s in seats.values())
     assert total_points(results, entrants) == {1: 3.0, 2: 3.0, 3: 3.0}
+
+
+def test_a_requested_half_point_bye_does_not_stop_the_pairing_allocated_bye() -> None:
+    # docs/tournaments.md: a requested bye "is not a pairing-allocated bye ... does not stop a later bye". Five
+    # players at tables of four: 5 asked to sit out round 1 (½ a win, 1.5), 4 had round 2's bye; in round 3 the
+    # lowest player still without a pairing-allocated bye is 5, not 3 (a late entrant's zero counts neither).
+    entrants = [1, 2, 3, 4, 5]
+    results: list[Result] = [Game(1, (1, 2, 3, 4), (3.0, 2.0, 1.0, 0.0)), Bye(1, 5, 1.5),
+                             Bye(2, 4, 3.0), Game(2, (2, 1, 5, 3), (3.0, 2.0, 0.0, 1.0))]
+    assert total_points(results, entrants)[5] < total_points(results, entrants)[3]
+    assert pair_tables(entrants, results, 3, (4, 3)).byes == (5,)
+    zero = [Bye(1, 5, 0.0), Game(1, (1, 2, 3, 4), (3.0, 2.0, 1.0, 0.0))]
+    assert pair_tables(entrants, zero, 2, (4, 3)).byes == (5,)
+
+
+def test_players_too_few_for_the_smallest_table_play_one_table_the_game_seats() -> None:
+    # Two players left in an event of fours (sizes 4 and 3) used to get a bye each, every round; Zarathustra and
+    # Ziggurat seat two, so they play. A game that needs three would seat nobody: byes, and the event ends (plan).
+    results: list[Result] = [Game(1, (1, 2, 3, 4), (3.0, 2.0, 1.0, 0.0))]
+    two = pair_tables([1, 2, 3, 4], results, 2, (4, 3), withdrawn=(1, 2), fewest=2)
+    assert two.tables == ((4, 3),) or two.tables == ((3, 4),)
+    assert two.byes == ()
+    assert pair_tables([1, 2, 3, 4], results, 2, (4, 3), withdrawn=(1, 2), fewest=3).tables == ()
+    assert pair_tables([1, 2, 3, 4, 5], [], 1, (4, 3), fewest=2).tables == ((1, 2, 3, 4),)  # 4 and a bye, as before
+    assert pair_tables([1, 2, 3, 4], results, 2, (4, 3), withdrawn=(1, 2, 3), fewest=2).byes == (4,)  # alone
