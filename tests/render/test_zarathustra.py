@@ -7,11 +7,12 @@ import random
 
 from PIL import Image, ImageChops
 
-from engines.zarathustra import Zarathustra
+from engines.zarathustra import SEAT_NAMES, Zarathustra
 from render.zarathustra import (
     BOARD_SIDE,
     BOARD_TOP,
     MARGIN,
+    OWNER_MARKS,
     TRAY_ROW,
     TRAY_TOP,
     _hand_rect,
@@ -181,3 +182,9 @@ def test_the_owner_reads_without_colour_on_the_board_in_the_trays_and_in_the_leg
     corners = [_square_xy(dead["square"], obs["size"], cell, BOARD_TOP) for dead in destroyed]
     ghosts = [ink(image, (int(x), int(y), int(x) + int(cell), int(y) + int(cell))) for x, y in corners]
     assert min(apart(ghosts)) >= 10, apart(ghosts)  # where a tile was destroyed, its owner shows too
+
+
+def test_the_rules_name_each_seats_shape() -> None:
+    """``/zarathustra rules`` teaches the owner marks in words as well as on its picture's tray legend."""
+    for seat, shape in enumerate(OWNER_MARKS):
+        assert f"{SEAT_NAMES[seat]} {shape}" in Zarathustra.help
