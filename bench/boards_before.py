@@ -42,7 +42,6 @@ from render.zarathustra import (
     _square_xy,
     _tray,
     last_move_frame,
-    seat_colour,
     skull_image,
     tile_image,
 )
@@ -243,12 +242,12 @@ def _zarathustra_board(image: Image.Image, draw: ImageDraw.ImageDraw, obs: dict[
     last = obs.get("last")
     if last:
         for dead in last["destroyed"]:
-            _ghost(draw, _square_xy(dead["square"], size, cell, top), cell, seat_colour(dead["owner"]))
+            _ghost(draw, _square_xy(dead["square"], size, cell, top), cell, dead["owner"])
     for skull in obs.get("skulls", []):
         x, y = _square_xy(skull, size, cell, top)
         image.alpha_composite(skull_image(side), (int(x), int(y)))
     for name, tile in obs["board"].items():
         x, y = _square_xy(name, size, cell, top)
-        image.alpha_composite(tile_image(seat_colour(tile["owner"]), tile["edges"], side), (int(x), int(y)))
+        image.alpha_composite(tile_image(tile["owner"], tile["edges"], side), (int(x), int(y)))
     if last:
         last_move_frame(draw, *_square_xy(last["square"], size, cell, top), cell, side)  # as the renderer's now

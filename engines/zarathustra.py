@@ -167,7 +167,8 @@ class Zarathustra(Game):
     help = (
         "Each player holds 17 square tiles; every edge of a tile is a sword, a shield or blank. On your turn "
         "place one tile, in any rotation, on an empty square: `c3 oo.x` puts a tile on c3 with its edges "
-        "clockwise from the top (x sword, o shield, . blank).\n\n"
+        "clockwise from the top (x sword, o shield, . blank). On the picture a tile shows its owner by colour "
+        "and by a shape in two corners: Blue square, Orange diamond, Green triangle, Purple circle.\n\n"
         "The placed tile fights each touching neighbour across the shared edge. A sword against a blank "
         "destroys the blank tile, whoever owns it. Sword against sword: each tile counts the neighbours "
         "(any colour) that turn a shield towards it; more shields wins, equal numbers destroy both. Every "

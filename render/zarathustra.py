@@ -1,9 +1,10 @@
 """Zarathustra board image: tiles in seat colours with white swords and shields, skulls, tray, scores.
 
 Built only from ``Zarathustra.observation()``. Swords (narrow blade with a crossguard, pointing out)
-and shields (wide heater shape) differ in shape, so the position reads without colour. Tiles are
-drawn once per (colour, edges, size) at three times the size and shrunk, which gives smooth edges
-and keeps a render fast.
+and shields (wide heater shape) differ in shape, so the position reads without colour; so does the
+owner: each seat's tiles carry its shape (``OWNER_MARKS``) in two corners, and the tray shows it by the
+seat's name. Tiles are drawn once per (seat, edges, size) at three times the size and shrunk,
+which gives smooth edges and keeps a render fast.
 """
 
 from __future__ import annotations
@@ -43,6 +44,7 @@ TRAY_TILE = 48  # 30 px at 400 px wide: a hand's swords and shields read on a ph
 TRAY_GAP = 4
 TRAY_COLS = 9  # a hand of 17 tiles in two rows
 TRAY_LINES = 2
+SWATCH = 20  # the seat's colour and owner mark by its name in the tray
 TRAY_ROW = 24 + TRAY_LINES * (TRAY_TILE + TRAY_GAP) + 6
 SQUARE = (232, 224, 206)
 GRID = (196, 186, 165)
@@ -64,6 +66,45 @@ SHIELD: tuple[Point, ...] = (
 )
 
 
+OWNER_MARKS = ("square", "diamond", "triangle", "circle")
+"""Each seat's shape, in two corners of its tiles and by its name: the owner without colour. Simulated
+deuteranopia and protanopia turn Green and Purple into two like greys, tritanopia Blue and Green into two
+teals and Orange and Purple into two pinks; those pairs get the most different shapes."""
+MARK_CENTRE, MARK_RADIUS = 0.195, 0.078
+"""Where a board tile's owner marks sit, in tiles from two opposite corners (as a playing card's indices): clear
+of the symbols (the shields start 0.28 from a corner) and of the last-move frame (up to 0.12 of a tile)."""
+TRAY_MARK_CENTRE, TRAY_MARK_RADIUS = 0.165, 0.1
+"""A tray tile is never framed, so its marks reach further into the corners: they stay as large as they can."""
+
+
+def owner_mark(draw: ImageDraw.ImageDraw, seat: int, centre: Point, radius: float, fill: tuple[int, ...],
+               outline: tuple[int, ...] | None = None, width: int = 0) -> None:
+    """Seat ``seat``'s shape (``OWNER_MARKS``) about ``centre``, ``radius`` to its farthest point; a square and a
+    circle are drawn a little smaller so that the four shapes weigh about the same."""
+    x, y = centre
+    shape = OWNER_MARKS[seat % len(OWNER_MARKS)]
+    if shape == "circle":
+        r = radius * 0.92
+        draw.ellipse((x - r, y - r, x + r, y + r), fill=fill, outline=outline, width=width)
+    elif shape == "square":
+        r = radius * 0.8
+        draw.rectangle((x - r, y - r, x + r, y + r), fill=fill, outline=outline, width=width)
+    elif shape == "diamond":
+        draw.polygon([(x, y - radius), (x + radius, y), (x, y + radius), (x - radius, y)], fill=fill,
+                     outline=outline, width=width)
+    else:  # a triangle pointing up, its base lower than its apex is high so that it fills the same box
+        r = radius * 1.1
+        draw.polygon([(x, y - r), (x + r * 0.95, y + r * 0.75), (x - r * 0.95, y + r * 0.75)], fill=fill,
+                     outline=outline, width=width)
+
+
+def _mark_corners(draw: ImageDraw.ImageDraw, seat: int, x: float, y: float, side: float, centre: float,
+                  radius: float, fill: tuple[int, ...], outline: tuple[int, ...] | None = None, width: int = 0) -> None:
+    """The owner mark in the top-left and bottom-right corners of the square at (``x``, ``y``)."""
+    for cx, cy in ((centre, centre), (1 - centre, 1 - centre)):
+        owner_mark(draw, seat, (x + cx * side, y + cy * side), radius * side, fill, outline, width)
+
+
 def _turn(points: tuple[Point, ...], edge: int) -> list[Point]:
     """Rotate top-edge coordinates a quarter clockwise ``edge`` times about the centre."""
     out = []
@@ -79,8 +120,10 @@ def seat_colour(seat: int) -> tuple[int, int, int]:
 
 
 @cache
-def tile_image(colour: tuple[int, int, int], edges: str, side: int) -> Image.Image:
-    """One tile, RGBA, ``side`` pixels: coloured body, dark rim, white symbols with dark outlines."""
+def tile_image(seat: int, edges: str, side: int) -> Image.Image:
+    """One tile of ``seat``, RGBA, ``side`` pixels: body in the seat's colour, dark rim, white symbols with dark
+    outlines, and the seat's owner mark in ink in the top-left and bottom-right corners."""
+    colour = seat_colour(seat)
     big = side * SCALE
     image = Image.new("RGBA", (big, big), (0, 0, 0, 0))
     draw = ImageDraw.Draw(image)
@@ -93,6 +136,8 @@ def tile_image(colour: tuple[int, int, int], edges: str, side: int) -> Image.Ima
             continue
         points = [(x * big, y * big) for x, y in _turn(shape, edge)]
         draw.polygon(points, fill=WHITE, outline=INK, width=max(2, big // 45))
+    centre, radius = (TRAY_MARK_CENTRE, TRAY_MARK_RADIUS) if side <= TRAY_TILE else (MARK_CENTRE, MARK_RADIUS)
+    _mark_corners(draw, seat, 0, 0, big, centre, radius, INK)
     return image.reduce(SCALE)
 
 
@@ -182,19 +227,21 @@ def _board(image: Image.Image, draw: ImageDraw.ImageDraw, obs: dict[str, Any], t
     last = obs.get("last")
     if last:
         for dead in last["destroyed"]:
-            _ghost(draw, _square_xy(dead["square"], size, cell, top), cell, seat_colour(dead["owner"]))
+            _ghost(draw, _square_xy(dead["square"], size, cell, top), cell, dead["owner"])
     for skull in obs.get("skulls", []):
         x, y = _square_xy(skull, size, cell, top)
         image.alpha_composite(skull_image(side), (int(x), int(y)))
     for name, tile in obs["board"].items():
         x, y = _square_xy(name, size, cell, top)
-        image.alpha_composite(tile_image(seat_colour(tile["owner"]), tile["edges"], side), (int(x), int(y)))
+        image.alpha_composite(tile_image(tile["owner"], tile["edges"], side), (int(x), int(y)))
     if last:
         last_move_frame(draw, *_square_xy(last["square"], size, cell, top), cell, side)
 
 
-def _ghost(draw: ImageDraw.ImageDraw, xy: tuple[float, float], cell: float, colour: tuple[int, int, int]) -> None:
-    """Where a tile was just destroyed: a dashed outline in its owner's colour and a red cross."""
+def _ghost(draw: ImageDraw.ImageDraw, xy: tuple[float, float], cell: float, owner: int) -> None:
+    """Where a tile was just destroyed: a dashed outline in its owner's colour, the owner's mark where it stood on
+    the tile, and a red cross."""
+    colour = seat_colour(owner)
     x, y = xy
     pad = cell * 0.08
     dash = cell / 10
@@ -206,6 +253,7 @@ def _ghost(draw: ImageDraw.ImageDraw, xy: tuple[float, float], cell: float, colo
             a, b = y + pad + k * dash * 0.84, y + pad + (k + 1) * dash * 0.84
             draw.line((x + pad, a, x + pad, b), fill=colour, width=3)
             draw.line((x + cell - pad, a, x + cell - pad, b), fill=colour, width=3)
+    _mark_corners(draw, owner, x, y, cell, MARK_CENTRE, MARK_RADIUS, colour, INK, 1)
     q = cell * 0.28
     draw.line((x + q, y + q, x + cell - q, y + cell - q), fill=DEAD, width=max(3, int(cell // 18)))
     draw.line((x + cell - q, y + q, x + q, y + cell - q), fill=DEAD, width=max(3, int(cell // 18)))
@@ -215,25 +263,30 @@ def _tray(image: Image.Image, draw: ImageDraw.ImageDraw, obs: dict[str, Any], to
     outcome = obs.get("outcome")
     for seat, hand in enumerate(obs["hands"]):
         y = top + seat * TRAY_ROW
-        colour = seat_colour(seat)
         out = seat in obs.get("eliminated", [])
         moving = obs.get("turn") == seat
         if moving:
             draw.rectangle((MARGIN - 6, y - 4, WIDTH - MARGIN + 6, y + TRAY_ROW - 6), outline=HIGHLIGHT, width=3)
-        draw.rectangle((MARGIN, y + 3, MARGIN + 14, y + 17), fill=colour, outline=INK)
+        _swatch(draw, seat, MARGIN, y)
         winner = outcome is not None and seat in outcome["winners"]
         label = seat_label(obs, seat) + (" (out)" if out else "") + (" · to move" if moving else "")
         label += " · winner" if winner else ""
         score = f"{obs['scores'][seat]} pts · {len(hand)} tiles"
         score_box = text(draw, (WIDTH - MARGIN, y + 10), score, 17, box=(WIDTH - 200, y, WIDTH - MARGIN, y + 22),
                          anchor="rm")
-        text(draw, (MARGIN + 22, y + 10), label, 17, box=(MARGIN + 22, y, score_box[0] - 10, y + 22),
+        text(draw, (MARGIN + SWATCH + 6, y + 10), label, 17, box=(MARGIN + SWATCH + 6, y, score_box[0] - 10, y + 22),
              fill=MUTED if out else INK, anchor="lm")
         if not hand:
             text(draw, (MARGIN, y + 28), "all tiles played", 15, fill=MUTED)
         for k, edges in enumerate(hand):
             dx, dy = _tray_offset(k)
-            image.alpha_composite(tile_image(colour, edges, TRAY_TILE), (MARGIN + dx, int(y + 24) + dy))
+            image.alpha_composite(tile_image(seat, edges, TRAY_TILE), (MARGIN + dx, int(y + 24) + dy))
+
+
+def _swatch(draw: ImageDraw.ImageDraw, seat: int, x: float, y: float) -> None:
+    """The legend by a tray row's name: the seat's colour with its owner mark as on its tiles, larger."""
+    draw.rounded_rectangle((x, y, x + SWATCH, y + SWATCH), radius=3, fill=seat_colour(seat), outline=INK)
+    owner_mark(draw, seat, (x + SWATCH / 2, y + SWATCH / 2), SWATCH * 0.36, INK)
 
 
 def _tray_offset(k: int) -> tuple[int, int]:

@@ -7,8 +7,20 @@ import random
 
 from PIL import Image, ImageChops
 
-from engines.zarathustra import Zarathustra
-from render.zarathustra import hotspots, render, tile_image
+from engines.zarathustra import SEAT_NAMES, Zarathustra
+from render.zarathustra import (
+    BOARD_SIDE,
+    BOARD_TOP,
+    MARGIN,
+    OWNER_MARKS,
+    TRAY_ROW,
+    TRAY_TOP,
+    _hand_rect,
+    _square_xy,
+    hotspots,
+    render,
+    tile_image,
+)
 
 PNG = b"\x89PNG\r\n\x1a\n"
 
@@ -95,10 +107,9 @@ def square(game: Zarathustra, name: str) -> int:
 
 
 def test_swords_and_shields_differ_in_shape_not_just_colour() -> None:
-    grey = (128, 128, 128)
-    sword = tile_image(grey, "x...", 90).convert("L")
-    shield = tile_image(grey, "o...", 90).convert("L")
-    blank = tile_image(grey, "..o.", 90).convert("L")
+    sword = tile_image(0, "x...", 90).convert("L")
+    shield = tile_image(0, "o...", 90).convert("L")
+    blank = tile_image(0, "..o.", 90).convert("L")
     assert ImageChops.difference(sword, shield).getbbox() is not None
     white = [img.crop((20, 3, 70, 40)).point(lambda p: 255 if p > 240 else 0).histogram()[255]
              for img in (sword, shield, blank)]
@@ -135,3 +146,45 @@ def test_picked_and_offered_marks_change_only_their_target() -> None:
             assert box is not None
             x0, y0, x1, y1 = spots[target].bbox()
             assert x0 <= box[0] and y0 <= box[1] and box[2] <= x1 + 1 and box[3] <= y1 + 1
+
+
+def ink(image: Image.Image, box: tuple[int, int, int, int]) -> Image.Image:
+    """The dark pixels in ``box``: the ink (33 grey) against any seat's body (87 grey or lighter), so a mask that
+    no colour vision can change."""
+    return image.crop(box).convert("L").point(lambda v: 255 if v < 60 else 0)
+
+
+def apart(masks: list[Image.Image]) -> list[int]:
+    """How many pixels tell each pair of masks apart."""
+    return [ImageChops.difference(a, b).histogram()[255] for k, a in enumerate(masks) for b in masks[k + 1:]]
+
+
+def test_the_owner_reads_without_colour_on_the_board_in_the_trays_and_in_the_legend() -> None:
+    """Deuteranopia turns Green (0,158,115) and Purple (204,121,167) into two like greys: the same tile of each of
+    the four seats must differ in its ink, not only in its colour; and so must the seats' swatches by their names."""
+    game = Zarathustra.new(4)
+    squares = ("a1", "c1", "e1", "g1")
+    for seat, name in enumerate(squares):
+        game.cells[square(game, name)] = (seat, ".o.x")
+    obs = game.observation(None)
+    image = Image.open(io.BytesIO(render(obs))).convert("RGB")
+    cell = BOARD_SIDE / obs["size"]
+    corners = [_square_xy(name, obs["size"], cell, BOARD_TOP) for name in squares]
+    board = [ink(image, (int(x), int(y), int(x) + int(cell), int(y) + int(cell))) for x, y in corners]
+    k = obs["hands"][0].index(".o.x")
+    assert all(obs["hands"][seat][k] == ".o.x" for seat in range(4))
+    trays = [ink(image, _hand_rect(seat, k)) for seat in range(4)]
+    legend = [ink(image, (MARGIN, y, MARGIN + 22, y + 22)) for y in (TRAY_TOP + seat * TRAY_ROW for seat in range(4))]
+    assert min(apart(board)) >= 40 and min(apart(trays)) >= 20 and min(apart(legend)) >= 20  # 0 with colour only
+    destroyed = [{"square": name, "owner": seat, "edges": ".o.x"} for seat, name in enumerate(("a3", "c3", "e3", "g3"))]
+    last = {"seat": 0, "square": "a1", "edges": ".o.x", "survived": True, "destroyed": destroyed}
+    image = Image.open(io.BytesIO(render({**obs, "last": last}))).convert("RGB")
+    corners = [_square_xy(dead["square"], obs["size"], cell, BOARD_TOP) for dead in destroyed]
+    ghosts = [ink(image, (int(x), int(y), int(x) + int(cell), int(y) + int(cell))) for x, y in corners]
+    assert min(apart(ghosts)) >= 10, apart(ghosts)  # where a tile was destroyed, its owner shows too
+
+
+def test_the_rules_name_each_seats_shape() -> None:
+    """``/zarathustra rules`` teaches the owner marks in words as well as on its picture's tray legend."""
+    for seat, shape in enumerate(OWNER_MARKS):
+        assert f"{SEAT_NAMES[seat]} {shape}" in Zarathustra.help
