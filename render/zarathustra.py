@@ -70,7 +70,7 @@ OWNER_MARKS = ("square", "diamond", "triangle", "circle")
 """Each seat's shape, in two corners of its tiles and by its name: the owner without colour. Simulated
 deuteranopia and protanopia turn Green and Purple into two like greys, tritanopia Blue and Green into two
 teals and Orange and Purple into two pinks; those pairs get the most different shapes."""
-MARK_CENTRE, MARK_RADIUS = 0.195, 0.078
+MARK_CENTRE, MARK_RADIUS = 0.205, 0.072
 """Where a board tile's owner marks sit, in tiles from two opposite corners (as a playing card's indices): clear
 of the symbols (the shields start 0.28 from a corner) and of the last-move frame (up to 0.12 of a tile)."""
 TRAY_MARK_CENTRE, TRAY_MARK_RADIUS = 0.165, 0.1

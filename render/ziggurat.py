@@ -29,6 +29,7 @@ from render.common import (
     highlights,
     readable,
     short_name,
+    text_colour,
     text_width,
     to_png,
 )
@@ -203,13 +204,13 @@ def draw_stations(draw: ImageDraw.ImageDraw, obs: dict[str, Any], picked: Collec
         draw_stack(draw, box, tokens)
         if key in offered:
             offer_ring(draw, box)
-        label = f"start {len(tokens)}"
+        label, ink = f"start {len(tokens)}", text_colour(colour)
         if sy in (0, 9):  # above or below the board: the label beside the box, towards the middle
             lx = box[2] + 8 if sx < 5 else box[0] - 8
-            write(draw, (lx, (box[1] + box[3]) // 2), label, 16, fill=colour, anchor="lm" if sx < 5 else "rm")
+            write(draw, (lx, (box[1] + box[3]) // 2), label, 16, fill=ink, anchor="lm" if sx < 5 else "rm")
         else:  # left or right of the board: the label above or below the box
             ly = box[1] - 4 if sy < 5 else box[3] + 4
-            write(draw, ((box[0] + box[2]) // 2, ly), label, 16, fill=colour, anchor="md" if sy < 5 else "ma")
+            write(draw, ((box[0] + box[2]) // 2, ly), label, 16, fill=ink, anchor="md" if sy < 5 else "ma")
 
 
 def draw_marks(draw: ImageDraw.ImageDraw, obs: dict[str, Any], marks: list[str]) -> None:

@@ -9,7 +9,7 @@ import pytest
 from PIL import Image
 
 import engines
-from render import zarathustra, zrtz
+from render import zarathustra, ziggurat, zrtz
 from render.common import MUTED, PAPER, SEAT_COLOURS, TEXT_CONTRAST, contrast, text_colour
 
 
@@ -57,3 +57,10 @@ def test_the_zertz_title_in_the_movers_colour_reads(seat: int) -> None:
     game = played_until("zrtz", 2, seat, seed=seat)
     png = zrtz.render(game.observation(None))
     assert strongest_ink(png, (zrtz.PANEL_X + 10, 10, zrtz.PANEL_X + 250, 54)) >= TEXT_CONTRAST
+
+
+def test_the_ziggurat_start_labels_in_their_colours_read() -> None:
+    """"start 3" beside each Start Station, in its colour (Purple's, bottom right, was 2.9:1)."""
+    png = ziggurat.render(engines.get("ziggurat").new(4, {}).observation(None))
+    assert strongest_ink(png, (600, 910, 675, 940)) >= TEXT_CONTRAST  # Purple's, left of its station
+    assert strongest_ink(png, (200, 140, 275, 165)) >= TEXT_CONTRAST  # Orange's, right of its station
