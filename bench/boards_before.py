@@ -1,10 +1,10 @@
 """Boards drawn as before issue 24's layer caches, for the benches' baseline and the tests' reference.
 
 ``render.zrtz`` now starts a board from cached layers (the table, every ring, the panel's frame) and lifts out
-what differs, and ``render.zarathustra`` from its empty board; ``zrtz`` and ``zarathustra`` here paint every
-part in turn, as the renderers did before (their code kept as it was, with the modules' own helpers).
-``tests/render/test_cached_layers.py`` checks that both give the same pixels and texts over seeded positions,
-and ``bench/bench_bot.py`` draws ZÈRTZ with it on the old side.
+what differs, and ``render.zarathustra`` and ``render.ziggurat`` from their empty boards; ``zrtz``, ``zarathustra``
+and ``ziggurat`` here paint every part in turn, as the renderers did before (their code kept as it was, with the
+modules' own helpers). ``tests/render/test_cached_layers.py`` checks that both give the same pixels and texts over
+seeded positions, and ``bench/bench_bot.py`` draws ZÈRTZ with it on the old side.
 """
 
 from __future__ import annotations
@@ -13,6 +13,7 @@ from typing import Any
 
 from PIL import Image, ImageDraw
 
+import render.ziggurat as ziggurat_board
 from engines.zrtz.board import board
 from render.common import (
     HIGHLIGHT,
@@ -21,6 +22,7 @@ from render.common import (
     PAPER,
     SEAT_COLOURS,
     draw_centered,
+    highlights,
     readable,
     text,
     text_colour,
@@ -251,3 +253,11 @@ def _zarathustra_board(image: Image.Image, draw: ImageDraw.ImageDraw, obs: dict[
         image.alpha_composite(tile_image(tile["owner"], tile["edges"], side), (int(x), int(y)))
     if last:
         last_move_frame(draw, *_square_xy(last["square"], size, cell, top), cell, side)  # as the renderer's now
+
+
+def ziggurat(obs: dict[str, Any]) -> bytes:
+    """``render.ziggurat.render`` as it was: the paper and the empty board drawn anew for every board."""
+    image = Image.new("RGB", (ziggurat_board.WIDTH, ziggurat_board.HEIGHT), PAPER)
+    picked, offered = highlights(obs)
+    ziggurat_board.draw_board(ImageDraw.Draw(image))
+    return ziggurat_board.paint(image, obs, picked, offered)

@@ -1,9 +1,9 @@
 """Boards drawn from cached layers are the boards painted part by part, pixel for pixel (issue 24: cheaper boards).
 
 The reference is ``bench/boards_before.py``: the renderers' code as it was before the layer caches (ZÈRTZ,
-Zarathustra). Seeded positions of every variant, seen by spectators and by players, with names of every kind,
-move-builder marks (ZÈRTZ: on rings and on the panel's marbles), the last move's marks (a placement, a removed
-ring, isolated rings, a capture path; destroyed tiles), and finished games.
+Zarathustra, Ziggurat's empty board). Seeded positions of every variant, seen by spectators and by players, with
+names of every kind, move-builder marks (ZÈRTZ: on rings and on the panel's marbles), the last move's marks (a
+placement, a removed ring, isolated rings, a capture path; destroyed tiles), and finished games.
 """
 
 from __future__ import annotations
@@ -15,6 +15,7 @@ from typing import Any
 from PIL import Image, ImageChops
 
 import render.zarathustra
+import render.ziggurat
 import render.zrtz
 from bench import boards_before
 from engines.zrtz import Zrtz
@@ -91,6 +92,23 @@ def test_zarathustra_boards_from_the_cached_empty_board_are_the_painted_boards()
         sizes.add((obs["size"], len(obs["hands"])))
         ghosts += bool((obs.get("last") or {}).get("destroyed"))
     assert len(sizes) >= 3 and ghosts > 0, (sizes, ghosts)
+
+
+def test_ziggurat_boards_from_the_cached_empty_board_are_the_painted_boards() -> None:
+    """Every variant, with builder marks on a third of them: the copy of the empty board loses and keeps nothing."""
+    rng = random.Random(24)
+    found = [obs for _, obs in positions("ziggurat", 8, seed=24)]
+    for obs in found[::3]:
+        targets = sorted(render.ziggurat.hotspots(obs))
+        found.append({**obs, "highlights": {"picked": rng.sample(targets, 2), "offered": rng.sample(targets, 5)}})
+    for obs in found:
+        with recording() as painted_texts:
+            painted = decoded(boards_before.ziggurat(dict(obs)))
+        with recording() as cached_texts:
+            cached = decoded(render.ziggurat.render(dict(obs)))
+        assert ImageChops.difference(painted, cached).getbbox() is None
+        assert sorted(map(repr, painted_texts)) == sorted(map(repr, cached_texts))
+    assert any("highlights" in obs for obs in found) and any(obs.get("outcome") for obs in found)
 
 
 def test_a_board_does_not_change_the_cached_layers() -> None:
