@@ -136,6 +136,30 @@ async def test_junk_and_tampered_records_are_refused_with_a_reason(host: Host) -
     assert page.kind == "r" and page.step == page.last
 
 
+async def test_a_text_record_states_its_result_and_a_tampered_one_is_refused_like_json(host: Host) -> None:
+    game_id = await play_game(host, "zaic", 2, {}, random.Random(5), limit=10)
+    row = await host.session.row(game_id)
+    _, files = await host.record_exchange.export(game_id, namer)
+    text = dict(files)[f"zaic-{game_id}.txt"].decode()
+    real = {(1, 2): "1-0", (2, 1): "0-1"}[tuple(row.result["ranks"])]
+    wrong = {"1-0": "0-1", "0-1": "1-0"}[real]
+    assert f'[Result "{real}"]' in text and text.endswith(f"\n{real}\n")
+    assert read(text.encode(), "zaic").outcome == row.result
+    cases = {
+        text.replace(f'[Result "{real}"]', f'[Result "{wrong}"]').replace(f"\n{real}\n", f"\n{wrong}\n"):
+            "its result is not the one its moves lead to",
+        text.replace(f'[Result "{real}"]', '[Result "1/2-1/2"]').replace(f"\n{real}\n", "\n1/2-1/2\n"):
+            "its result is not the one its moves lead to",
+        text.replace(f'[Result "{real}"]', f'[Result "{wrong}"]'): "is not the result line",
+        text.replace(f'[Result "{real}"]', '[Result "ranks 1 2 3"]'): "Result tag",
+    }
+    for data, reason in cases.items():
+        with pytest.raises(HostError, match=reason):
+            await host.record_exchange.import_record("zaic", data.encode(), ALICE, None)
+    unstated = text.replace(f'[Result "{real}"]', '[Result "*"]').replace(f"\n{real}\n", "\n*\n")
+    assert read(unstated.encode(), "zaic").outcome == row.result  # "*" states nothing: the moves' result stands
+
+
 async def test_replay_steps_forward_and_back_and_refuses_beyond_the_game(host: Host) -> None:
     game_id = await play_game(host, "zarathustra", 2, {}, random.Random(1), limit=8)
     last = await host.records.page("g", game_id, None)
@@ -233,6 +257,14 @@ async def test_play_from_here_starts_an_unrated_game_with_that_history(host: Hos
     assert lobby.row.settings["rated"] is False and lobby.row.options["rings"] == 48
     _, files = await host.record_exchange.export(lobby.row.id, namer)
     assert json.loads(files[0][1])["origin"]["plies"] == 5
+    by_ext = {filename.rsplit(".", 1)[1]: data for filename, data in files}
+    origin = {"source": f"ZÈRTZ #{source}", "move": 5, "plies": 5}
+    assert read(by_ext["json"], "zrtz").origin == read(by_ext["txt"], "zrtz").origin == origin
+    for data in (by_ext["json"], by_ext["txt"]):  # its origin reads alike from either file
+        imported = await host.record_exchange.import_record("zrtz", data, CAROL, 1, step=0)
+        assert imported.caption.endswith(f"Played on from ZÈRTZ #{source} after move 5.")
+    with pytest.raises(HostError, match="Origin tag"):
+        await host.record_exchange.import_record("zrtz", by_ext["txt"].replace(b" after move 5", b""), CAROL, 1)
     await host.turns.abort(lobby.row.id, CAROL)  # nobody has moved in the new game yet
     with pytest.raises(HostError, match=r"over at this position|left the game"):
         last = (await host.records.page("g", source, None)).last
