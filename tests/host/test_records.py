@@ -362,6 +362,42 @@ def test_every_boardspace_record_survives_import_sgf_export_and_import() -> None
         assert again.outcome() == game.outcome(), path.name
 
 
+async def test_an_sgf_import_reads_its_result_draws_and_timeouts_included(host: Host) -> None:
+    """Our SGF stops at a timeout or an agreed draw and says the result in RE[]: read back, the game ends so, the
+    reason saying it came from the record (also when the kept record is read again); a record cut short keeps the
+    winner RE[] names; RE[] against the moves' own result is refused."""
+    drawn = await play_game(host, "zrtz", 2, {}, random.Random(1), limit=6, finish=False)
+    row = await host.session.row(drawn)
+    for user in (row.user_at(0), row.user_at(1)):
+        await host.turns.offer_draw(drawn, user)
+    _, files = await host.record_exchange.export(drawn, namer)
+    page = await host.record_exchange.import_record("zrtz", dict(files)[f"zrtz-{drawn}.sgf"], ALICE, 1)
+    assert "agreed to the draw" in page.caption and not page.can_play_on
+    assert page.caption.endswith("Result: draw (draw agreed, by the record's stated result after its last move)")
+    again = await host.records.page("r", page.ident, None)
+    assert again.caption == page.caption
+    timed = engines.get("zrtz").new(2)
+    rng = random.Random(2)
+    for _ in range(6):
+        timed.play(timed.turn, rng.choice(timed.legal_moves(timed.turn)))
+    timed.eliminate(timed.turn, "timeout")
+    page = await host.record_exchange.import_record("zrtz", boardspace.to_sgf(timed, ("alice", "bob")).encode(),
+                                                    BOB, 1)
+    loaded = await host.records.load("r", page.ident)
+    assert loaded.record.pairs() == timed.history and loaded.record.outcome is not None
+    assert loaded.record.outcome["winners"] == [1] and "by the record's stated result" in page.caption
+    real = (Path(__file__).resolve().parents[1] / "data" / "zrtz-records" /
+            "T_Z11-Russ-aidan2134-2018-12-22-2307.sgf").read_text()
+    head, steps = real.split("; P0[0 Start P0]")
+    for stop, how in (("; P0[37 ", "Blue ran out of time"), ("; P1[39 ", "Blue resigned")):  # Blue / Orange to move
+        cut = head + "; P0[0 Start P0]" + steps[:steps.index(stop)] + ")"
+        page = await host.record_exchange.import_record("zrtz", cut.encode(), CAROL, 1)
+        assert f"Orange (aidan2134) won ({how}, by the record's stated result after its last move)" in page.caption
+    with pytest.raises(HostError, match="says a win for Russ, but its moves end in a win for aidan2134"):
+        await host.record_exchange.import_record(
+            "zrtz", real.replace("RE[Game won by aidan2134]", "RE[Game won by Russ]").encode(), DAVE, 1)
+
+
 def test_text_and_json_readers_agree_on_a_record() -> None:
     game = engines.get("zaic").new(2)
     for _ in range(6):
