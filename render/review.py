@@ -2,7 +2,8 @@
 
 Each seat's line is its expected score (0 lost, 1 won) after each of its own moves, in the seat's colour;
 a mistake is a ring and a blunder a filled dot on the line, so the turning points read at a glance on a phone.
-The vertical axis is labelled in percent, the horizontal one in plies (the game's move numbers).
+The vertical axis is labelled in percent, the horizontal one in the replay's move numbers (Ziggurat's turns), so
+a point read off the chart is the move ``/<game> replay move:N`` shows.
 """
 
 from __future__ import annotations
@@ -24,22 +25,24 @@ MARK_COLOURS = {"mistake": (230, 159, 0), "blunder": (200, 30, 30)}
 
 @dataclass(frozen=True)
 class Point:
-    ply: int
+    at: float
+    """Where on the horizontal axis: the replay's move (turn) number; a turn's actions sit between two turns."""
     value: float
     mark: str = ""
     """"", "inaccuracy", "mistake" or "blunder": only the last two are drawn."""
 
 
-def chart(lines: Sequence[Sequence[Point]], names: Sequence[str], title: str, total_plies: int) -> bytes:
-    """One line per seat (``lines[seat]``), with ``names[seat]`` in the legend; ``total_plies`` sets the x range."""
+def chart(lines: Sequence[Sequence[Point]], names: Sequence[str], title: str, last: int, unit: str = "move") -> bytes:
+    """One line per seat (``lines[seat]``), with ``names[seat]`` in the legend; ``last`` (the last ``unit``, move or
+    turn) sets the x range."""
     image = Image.new("RGB", (WIDTH, HEIGHT), PAPER)
     draw = ImageDraw.Draw(image)
     text(draw, (LEFT, 10), title, TITLE_SIZE, bold=True, box=(LEFT, 4, WIDTH - RIGHT, 40))
     x0, y0, x1, y1 = LEFT, TOP, WIDTH - RIGHT, HEIGHT - BOTTOM
-    span = max(1, total_plies)
+    span = max(1, last)
 
-    def at(ply: int, value: float) -> tuple[float, float]:
-        return x0 + (x1 - x0) * min(ply, span) / span, y1 - (y1 - y0) * max(0.0, min(1.0, value))
+    def at(where: float, value: float) -> tuple[float, float]:
+        return x0 + (x1 - x0) * min(where, span) / span, y1 - (y1 - y0) * max(0.0, min(1.0, value))
 
     draw.rectangle((x0, y0, x1, y1), outline=MUTED, width=2)
     for value, label in ((1.0, "100%"), (0.5, "50%"), (0.0, "0%")):
@@ -48,11 +51,11 @@ def chart(lines: Sequence[Sequence[Point]], names: Sequence[str], title: str, to
             for x in range(x0, x1, 14):
                 draw.line((x, y, min(x + 7, x1), y), fill=MUTED, width=2)
         text(draw, (x0 - 6, y), label, 16, anchor="rm", fill=MUTED, box=(0, y0 - 12, x0 - 2, y1 + 12))
-    text(draw, ((x0 + x1) / 2, y1 + 6), f"move (ply) 0 to {total_plies}", 16, anchor="ma", fill=MUTED,
+    text(draw, ((x0 + x1) / 2, y1 + 6), f"{unit} 0 to {last}", 16, anchor="ma", fill=MUTED,
          box=(x0, y1 + 2, x1, HEIGHT))
     for seat, points in enumerate(lines):
         colour = SEAT_COLOURS[seat % len(SEAT_COLOURS)]
-        xy = [at(p.ply, p.value) for p in points]
+        xy = [at(p.at, p.value) for p in points]
         if len(xy) > 1:
             draw.line(xy, fill=colour, width=LINE, joint="curve")
         for p, (x, y) in zip(points, xy, strict=True):

@@ -28,6 +28,11 @@ from engines.zrtz.sgf_writer import to_sgf as to_sgf  # the writer, beside the r
 
 SGF_PLAYERS = 2
 PLAYER_PROPS = {"P0": 0, "P1": 1, "P-1": -1}
+SOURCE = "boardspace.net record"
+"""The ``source`` of an imported boardspace record (host/records): with it, a last ``timeout`` or ``draw`` ply
+can only have come from the record's ``RE[]`` (boardspace has neither as a step)."""
+DRAW_RE = re.compile(r"\bdraw(n)?\b|unentschieden|\bnulle\b|\bempate\b|\btablas\b|\bremis\b|ничь", re.IGNORECASE)
+"""``RE[]`` of a drawn game: ours (``Draw``) and boardspace's languages."""
 
 
 @dataclass
@@ -217,6 +222,8 @@ def winner_seat(record: Record) -> int | None:
     hits = [s for s, name in enumerate(record.names) if name and name.lower() in text]
     if not hits:  # robots are renamed between sessions: "Dumbot1" plays, "Dumbot" wins
         hits = [s for s, name in enumerate(record.names) if name.rstrip("0123456789").lower() in text]
+    if len(hits) == 2 and record.names[0].lower() == record.names[1].lower():
+        return None  # both seats have the same name: the text cannot say which
     if len(hits) == 2:  # one name contains the other, e.g. "guest" and "guest1490"
         hits = [max(hits, key=lambda s: len(record.names[s]))]
     if len(hits) == 1:
@@ -225,3 +232,42 @@ def winner_seat(record: Record) -> int | None:
     if len(guests) == 1 and re.search(r"guest|gast|invit", text):
         return guests[0]
     return None
+
+
+def stated_result(record: Record) -> tuple[str, int | None] | None:
+    """What ``RE[...]`` says: ``("draw", None)``, ``("win", seat)``, or None (empty, or naming nobody we know)."""
+    if DRAW_RE.search(record.result):
+        return ("draw", None)
+    seat = winner_seat(record)
+    return None if seat is None else ("win", seat)
+
+
+def with_result(game: Zrtz, record: Record) -> Zrtz:
+    """``game`` (the record's moves replayed) ended as ``RE[...]`` says when its moves stop before the end: an
+    agreed draw, or the named winner's opponent out, by ``timeout`` when it was to move (a loss on time; ours
+    writes no step for it) and else by ``resign`` (one runs out of time only on one's own turn). ``IllegalMove``
+    when ``RE[...]`` contradicts the result the moves lead to. An empty or unreadable ``RE[...]`` changes
+    nothing."""
+    stated = stated_result(record)
+    if stated is None:
+        return game
+    kind, seat = stated
+    outcome = game.outcome()
+    if outcome is not None:
+        if (outcome.is_draw if kind == "draw" else outcome.winners == {seat}):
+            return game
+        said = "a draw" if kind == "draw" else f"a win for {record.names[seat or 0]}"
+        raise IllegalMove(f"its result {quote(record.result, 60)} says {said}, but its moves end in "
+                          f"{'a draw' if outcome.is_draw else 'a win for ' + record.names[min(outcome.winners)]}"
+                          f" ({outcome.reason})")
+    if kind == "draw":
+        game.agree_draw(game.turn)
+    else:
+        assert seat is not None
+        game.eliminate(1 - seat, "timeout" if game.turn == 1 - seat else "resign")
+    return game
+
+
+def from_record(reason: str) -> str:
+    """The reason of a result taken from ``RE[...]`` (``with_result``): it says where it came from."""
+    return f"{reason}, by the record's stated result after its last move"

@@ -13,11 +13,12 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import math
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ai.review import Judged, choices
+from ai.review import VERDICTS, Judged, choices
 from data import jobs
 from data.jobs import Job, JobQueue
 from data.reviews import Reviews
@@ -27,7 +28,7 @@ from host.ai_players.turns import AiPlayers, ai_seed
 from host.play import bots
 from host.play.boards import Boards
 from host.play.session import GameSession
-from host.records.replay import MARKS
+from host.records.replay import MARKS, StepOf, numbering
 from host.results import Board, HostError
 from host.worker import Backoff, Worker
 from render.review import Point
@@ -41,7 +42,7 @@ BACKOFF = Backoff(first=30.0, cap=3600.0)
 GIVE_UP = 6
 SHOWN = ("blunder", "mistake")
 """The verdicts the review's caption lists move by move (inaccuracies are counted only)."""
-Chart = Callable[[Sequence[Sequence[Point]], Sequence[str], str, int], bytes]
+Chart = Callable[[Sequence[Sequence[Point]], Sequence[str], str, int, str], bytes]
 
 
 @dataclass(frozen=True)
@@ -191,19 +192,26 @@ class GameReviews:
         legend = [f"{sides[s]} ({name})" if (name := bots.plain_name(u) if bots.is_ai(u := row.user_at(s))
                                              else names[s]) else sides[s] for s in range(row.players)]
         people = [bots.mention(u) if (u := row.user_at(s)) else "open seat" for s in range(row.players)]
+        places = await asyncio.to_thread(numbering, cls, game.num_players, game.options, list(game.history))
         lines: list[list[Point]] = [[] for _ in range(row.players)]
         for item in judged:
-            lines[item.seat].append(Point(item.ply + 1, item.value, item.verdict))
+            place = places[item.ply]  # a turn's n-th action of m sits at (turn - 1) + n/m: its actions in order
+            lines[item.seat].append(Point(place.step - 1 + place.within / place.count, item.value, item.verdict))
         title = f"{cls.title} #{row.id}: evaluation by the {LEVEL} level"
-        image = await asyncio.to_thread(self.chart, lines, legend, title, int(data.get("plies", 0)))
-        caption = self._caption(row, cls.title, judged, labels, people, sides)
+        unit = "turn" if cls.stepped_turns else "move"
+        last = places[-1].step if places else 0
+        image = await asyncio.to_thread(self.chart, lines, legend, title, last, unit)
+        caption = self._caption(row, cls.title, judged, labels, people, sides, places, unit)
         return ReviewPost(row, caption, Board(image=image, filename=f"{row.game}-review-{row.id}.png"))
 
     @staticmethod
     def _caption(row: GameRow, title: str, judged: Sequence[Judged], labels: dict[int, dict[str, Any]],
-                 people: Sequence[str], sides: Sequence[str]) -> str:
+                 people: Sequence[str], sides: Sequence[str], places: Sequence[StepOf], unit: str = "move") -> str:
+        """Per player the counts, then each mistake and blunder under the replay's number (``places``, so
+        ``/<game> replay move:N`` shows the move called N here; in Ziggurat the turn and which of its moves)."""
         head = [f"**{title}** #{row.id} review (the {LEVEL} level, each move judged with only what its player"
-                " knew): ?! inaccuracy (drop of 10%+), ? mistake (20%+), ?? blunder (30%+)."]
+                f" knew; {unit} N as in `replay move:N`): ?! inaccuracy (drop of 10%+), ? mistake (20%+),"
+                " ?? blunder (30%+)."]
         body: list[str] = []
         for seat in range(row.players):
             mine = [j for j in judged if j.seat == seat]
@@ -212,12 +220,36 @@ class GameReviews:
             head.append(f"{sides[seat]} ({people[seat]}): {said} in {_count(len(mine), 'judged move')}.")
             for item in (j for j in mine if j.verdict in SHOWN):
                 label = labels.get(item.ply, {})
-                body.append(f"move {item.ply + 1} {sides[seat]}: `{item.played}` {MARKS[item.verdict]}"
-                            f" {item.verdict} ({item.drop:.0%} drop) — better: {label.get('best_label') or item.best}")
+                body.append(f"{where(places[item.ply], unit)} {sides[seat]}: `{item.played}` {MARKS[item.verdict]}"
+                            f" {item.verdict} ({shown_drop(item.drop, item.verdict)} drop) — better:"
+                            f" {label.get('best_label') or item.best}")
         if not body:
             body.append("No mistakes or blunders: well played.")
         text = "\n".join(head + body)
         return text if len(text) <= 1900 else text[:1880].rsplit("\n", 1)[0] + "\n… (more in the chart)"
+
+
+def where(place: StepOf, unit: str) -> str:
+    """``move 12``, or for a whole-turn step with several moves ``turn 7 (2nd move of the turn)``."""
+    if place.count < 2:
+        return f"{unit} {place.step}"
+    return f"{unit} {place.step} ({_ordinal(place.within)} move of the turn)"
+
+
+def shown_drop(drop: float, verdict: str) -> str:
+    """The drop in whole percents, rounded down and kept inside the verdict's band: the verdict was taken on the
+    exact drop (before the stored values were rounded to 4 places), so the number shown beside it never reaches
+    a threshold the move did not, nor falls below the one it did (0.2979, a mistake, reads 29%, not the
+    blunder's 30%)."""
+    bands = [0.0] + [limit for limit, _ in reversed(VERDICTS)] + [math.inf]
+    names = [""] + [name for _, name in reversed(VERDICTS)]
+    index = names.index(verdict) if verdict in names else 0
+    low, high = round(bands[index] * 100), bands[index + 1] * 100 - 1
+    return f"{int(min(max(math.floor(drop * 100 + 1e-9), low), high))}%"
+
+
+def _ordinal(n: int) -> str:
+    return f"{n}{'th' if 10 <= n % 100 <= 20 else {1: 'st', 2: 'nd', 3: 'rd'}.get(n % 10, 'th')}"
 
 
 def _count(n: int, word: str) -> str:

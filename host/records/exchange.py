@@ -51,7 +51,7 @@ async def _from_sgf(data: bytes, worker: offload.Worker) -> GameRecord:
     found = await imports.zrtz_game(data, worker=worker)
     return GameRecord(game="zrtz", players=2, options=found["options"], names=found["names"],
                       history=[Ply(int(s), str(t)) for s, t in found["history"]], sides=found["sides"],
-                      outcome=found["outcome"], source="boardspace.net record")
+                      outcome=found["outcome"], source=boardspace.SOURCE)
 
 
 # ----- play on from a position --------------------------------------------------------------

@@ -18,6 +18,7 @@ from typing import Any
 
 import engines
 from engines import CHANCE, Game, IllegalMove
+from engines.zrtz import boardspace
 from host.play import dice
 from host.results import HostError
 
@@ -30,6 +31,8 @@ MAX_PLIES = 3000
 MAX_MOVE_CHARS = 200
 MAX_NAME_CHARS = 64
 TAG_RE = re.compile(r'^\[(\w+) "((?:[^"\\]|\\.)*)"\]$')
+ORIGIN_RE = re.compile(r"(.*) after move (\d{1,5})")
+"""The text record's ``Origin`` tag, as ``to_text`` writes it: ``Ziggurat #1 after move 5``."""
 MOVE_RE = re.compile(r"^(\d+)\.\s+\[(dice|\d)\][^:\n]*:\s(.+)$")
 HIDDEN_MARK = "? "
 
@@ -216,9 +219,13 @@ def from_json(text: str, game: str) -> GameRecord:
 def from_text(text: str, game: str) -> GameRecord:
     tags: dict[str, str] = {}
     plies: list[Ply] = []
+    ended: str | None = None
     for number, raw in enumerate(text.splitlines(), start=1):
         line = raw.strip()
-        if not line or line in ("*", "1-0", "0-1", "1/2-1/2") or line.startswith("ranks "):
+        if not line:
+            continue
+        if line in ("*", "1-0", "0-1", "1/2-1/2") or line.startswith("ranks "):
+            ended = line
             continue
         if (tag := TAG_RE.match(line)) is not None:
             tags[tag.group(1)] = re.sub(r"\\(.)", r"\1", tag.group(2))
@@ -255,13 +262,34 @@ def from_text(text: str, game: str) -> GameRecord:
     if "OriginPlies" in tags:
         if not tags["OriginPlies"].isdigit():
             raise _fail("the OriginPlies tag is not a number")
-        origin = {"source": tags.get("Origin", ""), "move": 0, "plies": int(tags["OriginPlies"])}
+        where = ORIGIN_RE.fullmatch(tags.get("Origin", ""))
+        if where is None:
+            raise _fail('its Origin tag is not "<source> after move <n>"')
+        origin = {"source": where.group(1)[:100], "move": int(where.group(2)), "plies": int(tags["OriginPlies"])}
     date = None
     if re.fullmatch(r"\d{4}\.\d\d\.\d\d", tags.get("Date", "")):
         date = datetime.strptime(tags["Date"], "%Y.%m.%d").replace(tzinfo=UTC).timestamp()
     return GameRecord(game=game, players=len(names), options=options, names=names, history=plies,
                       seed=_hex(tags.get("Seed"), "Seed"), commitment=_hex(tags.get("SeedSHA256"), "SeedSHA256"),
-                      date=date, source=tags.get("Source", "")[:100], origin=origin)
+                      outcome=_stated(tags.get("Result", "*"), ended, len(names)), date=date,
+                      source=tags.get("Source", "")[:100], origin=origin)
+
+
+def _stated(result: str, ended: str | None, players: int) -> dict[str, Any] | None:
+    """The result the text record states (``Result`` tag, and the line after the moves when there is one), as the
+    ranks ``check`` compares with the moves' result, like a JSON record's ``outcome``; ``*`` states none."""
+    if ended is not None and ended != result:
+        raise _fail(f"its Result tag {result!r} is not the result line {ended!r} after its moves")
+    if result == "*":
+        return None
+    two = {"1-0": [1, 2], "0-1": [2, 1], "1/2-1/2": [1, 1]}
+    if result in two and players == 2:
+        return {"ranks": two[result]}
+    words = result.split()
+    if len(words) == players + 1 and words[0] == "ranks" and all(w.isdigit() and len(w) < 3 for w in words[1:]):
+        return {"ranks": [int(w) for w in words[1:]]}
+    raise _fail(f"its Result tag {result[:20]!r} is not 1-0, 0-1, 1/2-1/2, ranks … for each of its {players} seats, "
+                "or *")
 
 
 def _require_game(named: Any, game: str) -> None:
@@ -344,5 +372,7 @@ def check(record: GameRecord) -> Game:
     if record.outcome is not None and (outcome is None or list(outcome.ranks) != record.outcome.get("ranks")):
         raise _fail("its result is not the one its moves lead to")
     record.outcome = outcome.to_dict() if outcome else None
+    if record.outcome and record.source == boardspace.SOURCE and record.history[-1].move in ("timeout", "draw"):
+        record.outcome["reason"] = boardspace.from_record(record.outcome["reason"])  # as its import said
     record.sides = [game.seat_name(s) for s in range(record.players)]
     return game

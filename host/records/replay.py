@@ -162,15 +162,69 @@ LAST = -1
 """``walk``'s target for the last step, whose number the walk finds as it goes."""
 
 
+class Steps:
+    """Where the replay's steps begin: the one numbering of "move N" (the replay, its buttons and menu, play on,
+    and the game review's move numbers all count with it).
+
+    A step is one player's ply with the dice that follow it; in a game with ``stepped_turns`` (Ziggurat) it is a
+    whole turn, its roll and every action, and a new step begins when the turn (colour, round, setup) changes.
+    """
+
+    def __init__(self, cls: type[Game]) -> None:
+        self.turns = cls.stepped_turns
+        self.key: Any = None
+        self.now: dict[str, Any] = {}
+        """The public turn before the ply just asked about (``stepped_turns`` only): the caption's colour."""
+
+    def starts(self, game: Game, ply: int, seat: int) -> bool:
+        """Whether ply number ``ply`` (by ``seat``, not yet applied to ``game``) begins a new step."""
+        if not self.turns:
+            return seat != CHANCE
+        self.now = game.observation(None)["turn"]
+        key = (self.now["colour"], self.now["round"], self.now["phase"] == "setup")
+        begins = ply == 0 or key != self.key
+        self.key = key
+        return begins
+
+
+@dataclass(frozen=True)
+class StepOf:
+    """Where a ply shows in the replay: step ``step`` (``/<game> replay move:<step>``), the ``within``-th of the
+    step's ``count`` player plies (a Ziggurat turn's n-th action; 1 of 1 elsewhere, dice aside)."""
+
+    step: int
+    within: int
+    count: int
+
+
+def numbering(cls: type[Game], players: int, options: dict[str, Any], history: list[tuple[int, str]]) -> list[StepOf]:
+    """Each ply's place in the replay (``Steps``), replaying ``history`` once: CPU work, for a thread."""
+    game = cls.new(players, options)
+    steps = Steps(cls)
+    step, places = 0, []
+    for ply, (seat, text) in enumerate(history):
+        if steps.starts(game, ply, seat):
+            step += 1
+        places.append((step, seat))
+        game.apply_record(seat, text)
+    counts: dict[int, int] = {}
+    out = []
+    for step, seat in places:
+        if seat != CHANCE:
+            counts[step] = counts.get(step, 0) + 1
+        out.append((step, counts.get(step, 0)))
+    return [StepOf(step, max(1, within), max(1, counts.get(step, 0))) for step, within in out]
+
+
 def walk(loaded: Loaded, target: int | None = None, *, frames: bool = False) -> Walk:
     """Replay every ply once; describe the plies of step ``target`` (``LAST``: the last one) and keep the position
-    it ends in."""
+    it ends in. Steps begin where ``Steps`` says."""
     record = loaded.record
     last = target == LAST
     game = engines.get(record.game).new(record.players, record.options)
     out = Walk()
-    turn_steps = engines.get(record.game).stepped_turns
-    key: Any = None
+    steps = Steps(engines.get(record.game))
+    turn_steps = steps.turns
     label: list[str] = []
     step = 0
 
@@ -185,20 +239,13 @@ def walk(loaded: Loaded, target: int | None = None, *, frames: bool = False) -> 
             out.frames.append(_view(game, loaded.reveal))
 
     for ply, (seat, text) in enumerate(record.pairs()):
-        if turn_steps:
-            now = game.observation(None)["turn"]
-            new_key = (now["colour"], now["round"], now["phase"] == "setup")
-            boundary = ply == 0 or new_key != key
-            key = new_key
-        else:
-            boundary = seat != CHANCE
-        if boundary:
+        if steps.starts(game, ply, seat):
             close(ply)
             step += 1
             if last:  # this step may be the last: only its own plies are described
                 out.lines.clear()
             if turn_steps:
-                label.append(f"{now['colour']}:")
+                label.append(f"{steps.now['colour']}:")
         announced = game.announce(seat, text) if seat != CHANCE else text
         if announced != text and out.first_secret is None:
             out.first_secret = step

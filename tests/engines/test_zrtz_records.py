@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import random
 from pathlib import Path
 
 import pytest
 
+import engines
 from engines.base import IllegalMove
-from engines.zrtz.boardspace import parse, read_text, replay, winner_seat
+from engines.zrtz.boardspace import parse, read_text, replay, stated_result, to_sgf, winner_seat, with_result
 
 DATA = Path(__file__).resolve().parent.parent / "data" / "zrtz-records"
 SHARED = Path(__file__).resolve().parents[3] / "shared" / "zrtz-records"
@@ -24,6 +26,7 @@ def check_record(path: Path) -> str:
     expected = winner_seat(record)
     if expected is not None:
         assert outcome.winners == {expected}, f"{path.name}: {record.result} but we say {outcome.reason}"
+    assert with_result(game, record).outcome() == outcome  # RE[] agrees, or says nothing we can read
     return "resigned" if game.eliminated else "board"
 
 
@@ -44,6 +47,54 @@ def test_every_shared_record_replays() -> None:
         paths = RECORDS  # a fresh machine: the copies stand in
     ends = [check_record(p) for p in paths]
     assert ends.count("board") > ends.count("resigned")
+    stated = [stated_result(parse(read_text(p))) for p in paths]
+    # 96 name a winner; in 2 of them both seats are "guest", so the text cannot say which: 94 readable, all agree
+    assert sum(1 for s in stated if s is not None) == (94 if len(paths) == 310 else sum(
+        1 for p in paths if winner_seat(parse(read_text(p))) is not None))
+
+
+def _played(rng: random.Random, plies: int) -> engines.Game:
+    game = engines.get("zrtz").new(2)
+    for _ in range(plies):
+        game.play(game.turn, rng.choice(game.legal_moves(game.turn)))
+    return game
+
+
+@pytest.mark.parametrize("ending", ["timeout", "draw"])
+def test_a_record_that_stops_before_the_end_ends_as_its_result_says(ending: str) -> None:
+    """Our SGF of a game lost on time or agreed drawn holds the moves and RE[]; read back, RE[] ends the game
+    (boardspace has neither as a step: a named winner of an unfinished game gets the other seat's timeout)."""
+    game = _played(random.Random(2), 6)
+    if ending == "timeout":
+        game.eliminate(game.turn, "timeout")
+    else:
+        game.agree_draw(game.turn)
+    text = to_sgf(game, ("alice", "bob"))
+    back = with_result(replay(text), parse(text))
+    assert back.history == game.history and back.outcome() == game.outcome()
+
+
+def test_a_result_the_moves_contradict_is_refused() -> None:
+    text = read_text(DATA / "T_Z11-Russ-aidan2134-2018-12-22-2307.sgf")  # aidan2134 (Orange) captures 4 white
+    for wrong, says in (("Game won by Russ", "a win for Russ"), ("Draw", "a draw")):
+        flipped = text.replace("RE[Game won by aidan2134]", f"RE[{wrong}]")
+        with pytest.raises(IllegalMove, match=f"says {says}, but its moves end in a win for aidan2134"):
+            with_result(replay(flipped), parse(flipped))
+    drawn = _played(random.Random(2), 6)
+    drawn.agree_draw(drawn.turn)
+    assert drawn.turn == 0
+    for winner, ending in ((1, (0, "timeout")), (0, (1, "resign"))):  # out of time only on one's own turn
+        moves = to_sgf(drawn, ("alice", "bob")).replace("RE[Draw]", f"RE[Game won by {('alice', 'bob')[winner]}]")
+        cut = with_result(replay(moves), parse(moves))  # the moves stop early: the named winner stands
+        outcome = cut.outcome()
+        assert outcome is not None and outcome.winners == {winner} and cut.history[-1] == ending
+
+
+def test_the_same_name_on_both_seats_names_no_winner() -> None:
+    game = _played(random.Random(4), 6)
+    game.eliminate(game.turn, "timeout")
+    text = to_sgf(game, ("AI (hard)", "AI (hard)"))
+    assert winner_seat(parse(text)) is None and with_result(replay(text), parse(text)).outcome() is None
 
 
 def test_replay_upto_and_turn_structure() -> None:

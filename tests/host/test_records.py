@@ -136,6 +136,30 @@ async def test_junk_and_tampered_records_are_refused_with_a_reason(host: Host) -
     assert page.kind == "r" and page.step == page.last
 
 
+async def test_a_text_record_states_its_result_and_a_tampered_one_is_refused_like_json(host: Host) -> None:
+    game_id = await play_game(host, "zaic", 2, {}, random.Random(5), limit=10)
+    row = await host.session.row(game_id)
+    _, files = await host.record_exchange.export(game_id, namer)
+    text = dict(files)[f"zaic-{game_id}.txt"].decode()
+    real = {(1, 2): "1-0", (2, 1): "0-1"}[tuple(row.result["ranks"])]
+    wrong = {"1-0": "0-1", "0-1": "1-0"}[real]
+    assert f'[Result "{real}"]' in text and text.endswith(f"\n{real}\n")
+    assert read(text.encode(), "zaic").outcome == row.result
+    cases = {
+        text.replace(f'[Result "{real}"]', f'[Result "{wrong}"]').replace(f"\n{real}\n", f"\n{wrong}\n"):
+            "its result is not the one its moves lead to",
+        text.replace(f'[Result "{real}"]', '[Result "1/2-1/2"]').replace(f"\n{real}\n", "\n1/2-1/2\n"):
+            "its result is not the one its moves lead to",
+        text.replace(f'[Result "{real}"]', f'[Result "{wrong}"]'): "is not the result line",
+        text.replace(f'[Result "{real}"]', '[Result "ranks 1 2 3"]'): "Result tag",
+    }
+    for data, reason in cases.items():
+        with pytest.raises(HostError, match=reason):
+            await host.record_exchange.import_record("zaic", data.encode(), ALICE, None)
+    unstated = text.replace(f'[Result "{real}"]', '[Result "*"]').replace(f"\n{real}\n", "\n*\n")
+    assert read(unstated.encode(), "zaic").outcome == row.result  # "*" states nothing: the moves' result stands
+
+
 async def test_replay_steps_forward_and_back_and_refuses_beyond_the_game(host: Host) -> None:
     game_id = await play_game(host, "zarathustra", 2, {}, random.Random(1), limit=8)
     last = await host.records.page("g", game_id, None)
@@ -233,6 +257,14 @@ async def test_play_from_here_starts_an_unrated_game_with_that_history(host: Hos
     assert lobby.row.settings["rated"] is False and lobby.row.options["rings"] == 48
     _, files = await host.record_exchange.export(lobby.row.id, namer)
     assert json.loads(files[0][1])["origin"]["plies"] == 5
+    by_ext = {filename.rsplit(".", 1)[1]: data for filename, data in files}
+    origin = {"source": f"ZÈRTZ #{source}", "move": 5, "plies": 5}
+    assert read(by_ext["json"], "zrtz").origin == read(by_ext["txt"], "zrtz").origin == origin
+    for data in (by_ext["json"], by_ext["txt"]):  # its origin reads alike from either file
+        imported = await host.record_exchange.import_record("zrtz", data, CAROL, 1, step=0)
+        assert imported.caption.endswith(f"Played on from ZÈRTZ #{source} after move 5.")
+    with pytest.raises(HostError, match="Origin tag"):
+        await host.record_exchange.import_record("zrtz", by_ext["txt"].replace(b" after move 5", b""), CAROL, 1)
     await host.turns.abort(lobby.row.id, CAROL)  # nobody has moved in the new game yet
     with pytest.raises(HostError, match=r"over at this position|left the game"):
         last = (await host.records.page("g", source, None)).last
@@ -328,6 +360,42 @@ def test_every_boardspace_record_survives_import_sgf_export_and_import() -> None
         again = boardspace.replay(boardspace.to_sgf(game, parsed.names))
         assert again.history == game.history, path.name
         assert again.outcome() == game.outcome(), path.name
+
+
+async def test_an_sgf_import_reads_its_result_draws_and_timeouts_included(host: Host) -> None:
+    """Our SGF stops at a timeout or an agreed draw and says the result in RE[]: read back, the game ends so, the
+    reason saying it came from the record (also when the kept record is read again); a record cut short keeps the
+    winner RE[] names; RE[] against the moves' own result is refused."""
+    drawn = await play_game(host, "zrtz", 2, {}, random.Random(1), limit=6, finish=False)
+    row = await host.session.row(drawn)
+    for user in (row.user_at(0), row.user_at(1)):
+        await host.turns.offer_draw(drawn, user)
+    _, files = await host.record_exchange.export(drawn, namer)
+    page = await host.record_exchange.import_record("zrtz", dict(files)[f"zrtz-{drawn}.sgf"], ALICE, 1)
+    assert "agreed to the draw" in page.caption and not page.can_play_on
+    assert page.caption.endswith("Result: draw (draw agreed, by the record's stated result after its last move)")
+    again = await host.records.page("r", page.ident, None)
+    assert again.caption == page.caption
+    timed = engines.get("zrtz").new(2)
+    rng = random.Random(2)
+    for _ in range(6):
+        timed.play(timed.turn, rng.choice(timed.legal_moves(timed.turn)))
+    timed.eliminate(timed.turn, "timeout")
+    page = await host.record_exchange.import_record("zrtz", boardspace.to_sgf(timed, ("alice", "bob")).encode(),
+                                                    BOB, 1)
+    loaded = await host.records.load("r", page.ident)
+    assert loaded.record.pairs() == timed.history and loaded.record.outcome is not None
+    assert loaded.record.outcome["winners"] == [1] and "by the record's stated result" in page.caption
+    real = (Path(__file__).resolve().parents[1] / "data" / "zrtz-records" /
+            "T_Z11-Russ-aidan2134-2018-12-22-2307.sgf").read_text()
+    head, steps = real.split("; P0[0 Start P0]")
+    for stop, how in (("; P0[37 ", "Blue ran out of time"), ("; P1[39 ", "Blue resigned")):  # Blue / Orange to move
+        cut = head + "; P0[0 Start P0]" + steps[:steps.index(stop)] + ")"
+        page = await host.record_exchange.import_record("zrtz", cut.encode(), CAROL, 1)
+        assert f"Orange (aidan2134) won ({how}, by the record's stated result after its last move)" in page.caption
+    with pytest.raises(HostError, match="says a win for Russ, but its moves end in a win for aidan2134"):
+        await host.record_exchange.import_record(
+            "zrtz", real.replace("RE[Game won by aidan2134]", "RE[Game won by Russ]").encode(), DAVE, 1)
 
 
 def test_text_and_json_readers_agree_on_a_record() -> None:

@@ -6,11 +6,13 @@ from __future__ import annotations
 
 import asyncio
 import random
+import re
 import threading
 import time
 from collections.abc import AsyncIterator
 from concurrent.futures import ThreadPoolExecutor
-from typing import Any
+from types import SimpleNamespace
+from typing import Any, cast
 
 import pytest
 
@@ -20,13 +22,15 @@ from ai import review as reviewing
 from data.db import Database
 from data.jobs import JobQueue
 from data.reviews import Reviews
+from data.store import GameRow
 from engines import CHANCE
 from host.ai_players import turns as ai_turns
 from host.ai_players import worker as ai_worker
-from host.ai_players.reviews import BACKOFF, GIVE_UP, KIND, ReviewPost, start_ply
+from host.ai_players.reviews import BACKOFF, GIVE_UP, KIND, GameReviews, ReviewPost, start_ply
 from host.ai_players.turns import Done
 from host.app import Host
 from host.play import bots
+from host.records.replay import StepOf
 from host.results import HostError
 from tests.conftest import FakeClock, text_renderer
 
@@ -220,3 +224,73 @@ async def test_the_replay_caption_shows_the_stored_mark_and_the_better_move(host
     page = await host.records.page("g", game_id, 3)  # step 3 shows ply 2
     assert f"`{played}`" in page.caption and "?? blunder — better: the better label" in page.caption
     assert "??" not in (await host.records.page("g", game_id, 2)).caption
+
+
+async def dice_game(host: Host, name: str) -> int:
+    """A finished game of A and B with dice between the moves: Zodiac played until a monkey's jump rolled the
+    die and two more moves followed (monkeys preferred), Ziggurat for 40 plies; then A resigns."""
+    lobby = await host.lobby.challenge(game=name, creator=A, opponents=[B], guild_id=1, channel_id=5)
+    game_id = (await host.lobby.accept(lobby.row.id, B)).row.id
+    rng = random.Random(3)
+    for _ in range(400):
+        row, game = await host.session.engine_copy(game_id)
+        rolled = [p for p, (s, _) in enumerate(game.history) if s == CHANCE]
+        if row.status != "active" or len(game.history) > (40 if name == "ziggurat" else rolled[0] + 3 if rolled
+                                                          else 1000):
+            break
+        seat = rng.choice(sorted(game.to_move() - {CHANCE}))
+        moves = game.legal_moves(seat)
+        await host.turns.play(game_id, row.user_at(seat),
+                              rng.choice([m for m in moves if m.startswith("Monkey")] or moves))
+    if (await host.session.row(game_id)).status == "active":
+        await host.turns.resign(game_id, A)
+    return game_id
+
+
+@pytest.mark.parametrize("name", ["zodiac", "ziggurat"])
+async def test_the_review_numbers_a_move_as_the_replay_does(host: Host, name: str) -> None:
+    """The review's "move N" (Ziggurat: "turn N", and which move of the turn) is what ``/<game> replay move:N``
+    shows, with the same mark, though the game's dice (a monkey's roll, every Ziggurat turn's roll) are plies
+    the replay counts inside a move."""
+    game_id = await dice_game(host, name)
+    _, game = await host.session.engine_copy(game_id)
+    history = game.history
+    rolls = [p for p, (s, _) in enumerate(history) if s == CHANCE]
+    movers = [p for p, (s, t) in enumerate(history) if s != CHANCE and t not in reviewing.META]
+    if name == "zodiac":  # the first move after the monkey's roll: ply + 1 is one more than its move number
+        marked = [next(p for p in movers if p > rolls[0]), movers[-1]]
+    else:  # a turn's second action, late in the game: its ply is far beyond its turn's number
+        marked = [p for p in movers if history[p - 1][0] == history[p][0]][-2:]
+    assert rolls and len(marked) == 2
+    items = [{"ply": p, "seat": history[p][0], "played": history[p][1], "best": "x", "value": 0.2, "best_value": 0.45,
+              "verdict": "mistake", "played_label": history[p][1], "best_label": f"<{p}>"} for p in marked]
+    await Reviews(host.db).put(game_id, "hard", {"judged": items, "plies": len(history)}, 0.0)
+    answer = await host.reviews.request(game_id, A)
+    assert answer.post is not None
+    for p in marked:
+        line = next(line for line in answer.post.caption.splitlines() if line.endswith(f"better: <{p}>"))
+        found = re.match(r"(move|turn) (\d+)(?: \((\d+)\w\w move of the turn\))? ", line)
+        assert found is not None, line
+        assert found.group(1) == ("turn" if name == "ziggurat" else "move")
+        step = int(found.group(2))
+        assert step != p + 1  # the ply's own number is not the replay's
+        page = await host.records.page("g", game_id, step)
+        plays = [line for line in page.caption.splitlines() if "`" in line and not line.startswith("🎲")]
+        within = int(found.group(3) or 1)
+        assert plays[within - 1].startswith(f"{game.seat_name(history[p][0])} ") or name == "zodiac"
+        assert f"`{history[p][1]}`" in plays[within - 1] and plays[within - 1].endswith(f"? mistake — better: <{p}>")
+        assert "(25% drop)" in line
+
+
+def test_the_caption_never_shows_a_drop_across_a_threshold_its_verdict_did_not_cross() -> None:
+    """The verdict is taken on the exact drop: 0.2979 is a mistake and reads 29%, not the blunder's "30%"; a blunder
+    whose stored (rounded) values differ by a hair under 0.30 still reads 30%."""
+    mistake = reviewing.Judged(ply=0, seat=1, played="2x1 g10 h", best="1x1 i5", value=0.1703, best_value=0.4682,
+                               verdict="mistake")
+    blunder = reviewing.Judged(ply=1, seat=0, played="a", best="b", value=0.2, best_value=0.49996, verdict="blunder")
+    row = cast(GameRow, SimpleNamespace(id=7, players=2))
+    caption = GameReviews._caption(row, "Zaic", [mistake, blunder], {}, ["<@1>", "<@2>"], ["Light", "Dark"],
+                                   [StepOf(1, 1, 1), StepOf(2, 1, 1)])
+    lines = caption.splitlines()
+    assert "move 1 Dark: `2x1 g10 h` ? mistake (29% drop) — better: 1x1 i5" in lines
+    assert "move 2 Light: `a` ?? blunder (30% drop) — better: b" in lines
