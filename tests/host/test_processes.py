@@ -159,17 +159,13 @@ async def a_match_owing_its_next_game(a: Host, monkeypatch: pytest.MonkeyPatch) 
     return first
 
 
-async def test_a_game_started_between_a_recoverys_listing_and_its_read_is_started_once(
-        two: tuple[Host, Host], monkeypatch: pytest.MonkeyPatch) -> None:
-    """The race a loaded full run met (two start reports for a match's game 2): b created game 2, a's recovery
-    listed it as a full table, b started it, then a read the row, now active, and started it again; the version
-    check held, a's row being read after b's start. Only the write that takes a table out of ``challenge`` starts."""
-    a, b = two
-    first = await a_match_owing_its_next_game(a, monkeypatch)
+def recovery_lists_then_b_starts(a: Host, b: Host, monkeypatch: pytest.MonkeyPatch) -> list[Report]:
+    """The interleaving of the race: when b starts a table it has just made, a's recovery lists the full tables,
+    b's start runs, and only then does a read the rows it listed. Returns the list a's recovery reports into."""
     real_list, real_start_once = a.session.store.full_challenges, b.lobby.start_once
     recovered: list[Report] = []
 
-    async def a_lists_then_b_starts(row: GameRow, **kwargs: Any) -> Seated:  # b's start of game 2, just created
+    async def a_lists_then_b_starts(row: GameRow, **kwargs: Any) -> Seated:
         seated: list[Seated] = []
 
         async def listed() -> list[int]:
@@ -182,6 +178,17 @@ async def test_a_game_started_between_a_recoverys_listing_and_its_read_is_starte
         return seated[0]
 
     monkeypatch.setattr(b.lobby, "start_once", a_lists_then_b_starts)
+    return recovered
+
+
+async def test_a_game_started_between_a_recoverys_listing_and_its_read_is_started_once(
+        two: tuple[Host, Host], monkeypatch: pytest.MonkeyPatch) -> None:
+    """The race a loaded full run met (two start reports for a match's game 2): b created game 2, a's recovery
+    listed it as a full table, b started it, then a read the row, now active, and started it again; the version
+    check held, a's row being read after b's start. Only the write that takes a table out of ``challenge`` starts."""
+    a, b = two
+    first = await a_match_owing_its_next_game(a, monkeypatch)
+    recovered = recovery_lists_then_b_starts(a, b, monkeypatch)
     report = await b.matches.continue_after(first)
     started = [r for r in [report] if r is not None] + recovered
     assert len(started) == 1 and report is not None, "one start report, from b, which started game 2"
@@ -216,22 +223,7 @@ async def test_a_challenge_started_between_a_recoverys_listing_and_its_read_keep
     """The same race for a plain game: a second start would also draw the seats again from the drawn order (the
     players swapped after they saw the board) and owe its choices again. b starts it; a's recovery leaves it."""
     a, b = two
-    real_list, real_start_once = a.session.store.full_challenges, b.lobby.start_once
-    recovered: list[Report] = []
-
-    async def a_lists_then_b_starts(row: GameRow, **kwargs: Any) -> Seated:
-        seated: list[Seated] = []
-
-        async def listed() -> list[int]:
-            ids = await real_list()
-            seated.append(await real_start_once(row, **kwargs))
-            return ids
-
-        monkeypatch.setattr(a.session.store, "full_challenges", listed)
-        recovered.extend(await a.lobby.recover())
-        return seated[0]
-
-    monkeypatch.setattr(b.lobby, "start_once", a_lists_then_b_starts)
+    recovered = recovery_lists_then_b_starts(a, b, monkeypatch)
     easy = bots.user_of("easy")
     lobby = await b.lobby.challenge(game="dicenim", creator=ALICE, opponents=[easy, easy])  # full: started at once
     monkeypatch.undo()

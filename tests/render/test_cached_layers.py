@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import io
 import random
+from collections.abc import Callable
 from typing import Any
 
 from PIL import Image, ImageChops
@@ -75,20 +76,32 @@ def test_layered_boards_are_the_painted_boards_with_the_same_texts() -> None:
     assert min(seen[k] for k in ("capture", "removed", "claimed", "finished", "marks")) > 0, seen
 
 
-def test_zarathustra_boards_from_the_cached_empty_board_are_the_painted_boards() -> None:
+def with_builder_marks(found: list[dict[str, Any]], hotspots: Callable[[dict[str, Any]], Any]) -> list[dict[str, Any]]:
+    """The positions, and a third of them again with a move builder's picked and offered marks."""
     rng = random.Random(24)
-    found = [obs for _, obs in positions("zarathustra", 12, seed=24)]
+    marked = []
     for obs in found[::3]:
-        targets = sorted(render.zarathustra.hotspots(obs))
-        found.append({**obs, "highlights": {"picked": rng.sample(targets, 2), "offered": rng.sample(targets, 5)}})
+        targets = sorted(hotspots(obs))
+        marked.append({**obs, "highlights": {"picked": rng.sample(targets, 2), "offered": rng.sample(targets, 5)}})
+    return found + marked
+
+
+def assert_painted_as_cached(painted_by: Callable[[dict[str, Any]], bytes],
+                             cached_by: Callable[[dict[str, Any]], bytes], obs: dict[str, Any]) -> None:
+    """The board painted anew and the board from the cached layers: the same pixels and the same texts."""
+    with recording() as painted_texts:
+        painted = decoded(painted_by(dict(obs)))
+    with recording() as cached_texts:
+        cached = decoded(cached_by(dict(obs)))
+    assert ImageChops.difference(painted, cached).getbbox() is None
+    assert sorted(map(repr, painted_texts)) == sorted(map(repr, cached_texts))
+
+
+def test_zarathustra_boards_from_the_cached_empty_board_are_the_painted_boards() -> None:
+    found = with_builder_marks([obs for _, obs in positions("zarathustra", 12, seed=24)], render.zarathustra.hotspots)
     sizes, ghosts = set(), 0
     for obs in found:
-        with recording() as painted_texts:
-            painted = decoded(boards_before.zarathustra(dict(obs)))
-        with recording() as cached_texts:
-            cached = decoded(render.zarathustra.render(dict(obs)))
-        assert ImageChops.difference(painted, cached).getbbox() is None
-        assert sorted(map(repr, painted_texts)) == sorted(map(repr, cached_texts))
+        assert_painted_as_cached(boards_before.zarathustra, render.zarathustra.render, obs)
         sizes.add((obs["size"], len(obs["hands"])))
         ghosts += bool((obs.get("last") or {}).get("destroyed"))
     assert len(sizes) >= 3 and ghosts > 0, (sizes, ghosts)
@@ -96,18 +109,9 @@ def test_zarathustra_boards_from_the_cached_empty_board_are_the_painted_boards()
 
 def test_ziggurat_boards_from_the_cached_empty_board_are_the_painted_boards() -> None:
     """Every variant, with builder marks on a third of them: the copy of the empty board loses and keeps nothing."""
-    rng = random.Random(24)
-    found = [obs for _, obs in positions("ziggurat", 8, seed=24)]
-    for obs in found[::3]:
-        targets = sorted(render.ziggurat.hotspots(obs))
-        found.append({**obs, "highlights": {"picked": rng.sample(targets, 2), "offered": rng.sample(targets, 5)}})
+    found = with_builder_marks([obs for _, obs in positions("ziggurat", 8, seed=24)], render.ziggurat.hotspots)
     for obs in found:
-        with recording() as painted_texts:
-            painted = decoded(boards_before.ziggurat(dict(obs)))
-        with recording() as cached_texts:
-            cached = decoded(render.ziggurat.render(dict(obs)))
-        assert ImageChops.difference(painted, cached).getbbox() is None
-        assert sorted(map(repr, painted_texts)) == sorted(map(repr, cached_texts))
+        assert_painted_as_cached(boards_before.ziggurat, render.ziggurat.render, obs)
     assert any("highlights" in obs for obs in found) and any(obs.get("outcome") for obs in found)
 
 
