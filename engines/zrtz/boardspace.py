@@ -236,7 +236,10 @@ def winner_seat(record: Record) -> int | None:
 
 def stated_result(record: Record) -> tuple[str, int | None] | None:
     """What ``RE[...]`` says: ``("draw", None)``, ``("win", seat)``, or None (empty, or naming nobody we know)."""
-    if DRAW_RE.search(record.result):
+    unnamed = record.result
+    for name in filter(None, record.names):  # a winner called Remis or Draw is no draw
+        unnamed = re.sub(rf"(?<!\w){re.escape(name)}(?!\w)", " ", unnamed, flags=re.IGNORECASE)
+    if DRAW_RE.search(unnamed):
         return ("draw", None)
     seat = winner_seat(record)
     return None if seat is None else ("win", seat)
@@ -266,6 +269,17 @@ def with_result(game: Zrtz, record: Record) -> Zrtz:
         assert seat is not None
         game.eliminate(1 - seat, "timeout" if game.turn == 1 - seat else "resign")
     return game
+
+
+def ended_by_record(game: Zrtz) -> bool:
+    """Whether the game's last step is one only ``RE[...]`` gives (``with_result``): a timeout or an agreed draw
+    (boardspace writes no step for either), or a resignation by the player not to move (boardspace writes a real
+    one as a step of the resigner's own turn; all 10 in the 310 shared records are). The import and every later
+    reading of the kept record tell the result's source by this one rule."""
+    if not game.history or game.outcome() is None:
+        return False
+    seat, move = game.history[-1]
+    return move in ("timeout", "draw") or (move == "resign" and seat != game.turn)
 
 
 def from_record(reason: str) -> str:

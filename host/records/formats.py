@@ -372,7 +372,7 @@ def check(record: GameRecord) -> Game:
     if record.outcome is not None and (outcome is None or list(outcome.ranks) != record.outcome.get("ranks")):
         raise _fail("its result is not the one its moves lead to")
     record.outcome = outcome.to_dict() if outcome else None
-    if record.outcome and record.source == boardspace.SOURCE and record.history[-1].move in ("timeout", "draw"):
+    if record.outcome and record.source == boardspace.SOURCE and boardspace.ended_by_record(game):  # type: ignore[arg-type]
         record.outcome["reason"] = boardspace.from_record(record.outcome["reason"])  # as its import said
     record.sides = [game.seat_name(s) for s in range(record.players)]
     return game

@@ -15,11 +15,10 @@ def sgf_game(data: bytes) -> dict[str, Any]:
     if not parsed.turns:
         raise ValueError("it has no ZÈRTZ moves (is it a boardspace .sgf?)")
     game = boardspace.replay(text)
-    ended = game.outcome() is not None
     game = boardspace.with_result(game, parsed)  # RE[...]: checked, or ends moves that stop before the end
     outcome = game.outcome()
     stated = outcome.to_dict() if outcome else None
-    if stated is not None and not ended:
+    if stated is not None and boardspace.ended_by_record(game):
         stated["reason"] = boardspace.from_record(stated["reason"])
     return {"names": [n or f"player {i + 1}" for i, n in enumerate(parsed.names)], "options": dict(game.options),
             "history": [[seat, move] for seat, move in game.history], "sides": [game.seat_name(s) for s in (0, 1)],

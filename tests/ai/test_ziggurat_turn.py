@@ -96,9 +96,9 @@ def turn_values(kind: str, index: int, seat: int) -> dict[str, float]:
     """Every legal move's brute-force value (``best_turn``) in position ``index`` of ``POSITIONS`` (``kind``
     "single": each end of turn after the reply's single die use) or of ``WHOLE_TURN`` ("whole": after its whole
     turn), for ``seat``. The brute force is 1.5-5 s of CPU a position against 0.1 s for hard's choice, so it runs
-    once, and again only when the positions, the engines or this file change (tests/once.py)."""
+    once, and again only when the positions, the engines, ``ai`` (its ``WIN``) or this file change (tests/once.py)."""
     table, reply = (POSITIONS, after_reply) if kind == "single" else (WHOLE_TURN, after_whole_reply)
-    inputs = (POSITIONS_FILE, WHOLE_TURN_FILE, Path(__file__), Path(engines.__file__).parent)
+    inputs = (POSITIONS_FILE, WHOLE_TURN_FILE, Path(__file__), Path(engines.__file__).parent, Path(ai.__file__).parent)
 
     def compute() -> dict[str, float]:
         game = load(table[index])

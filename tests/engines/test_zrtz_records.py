@@ -9,7 +9,16 @@ import pytest
 
 import engines
 from engines.base import IllegalMove
-from engines.zrtz.boardspace import parse, read_text, replay, stated_result, to_sgf, winner_seat, with_result
+from engines.zrtz.boardspace import (
+    ended_by_record,
+    parse,
+    read_text,
+    replay,
+    stated_result,
+    to_sgf,
+    winner_seat,
+    with_result,
+)
 
 DATA = Path(__file__).resolve().parent.parent / "data" / "zrtz-records"
 SHARED = Path(__file__).resolve().parents[3] / "shared" / "zrtz-records"
@@ -88,6 +97,39 @@ def test_a_result_the_moves_contradict_is_refused() -> None:
         cut = with_result(replay(moves), parse(moves))  # the moves stop early: the named winner stands
         outcome = cut.outcome()
         assert outcome is not None and outcome.winners == {winner} and cut.history[-1] == ending
+
+
+@pytest.mark.parametrize("name", ["Remis", "Draw", "nulle"])
+def test_a_winner_named_like_a_draw_is_a_winner(name: str) -> None:
+    """RE[Game won by Remis] names a winner: the draw words are looked for outside the players' names."""
+    text = read_text(DATA / "T_Z11-Russ-aidan2134-2018-12-22-2307.sgf").replace("aidan2134", name)
+    assert stated_result(parse(text)) == ("win", 1)
+    whole = with_result(replay(text), parse(text)).outcome()
+    assert whole is not None and whole.winners == {1}
+    head, steps = text.split("; P0[0 Start P0]")
+    cut = head + "; P0[0 Start P0]" + steps[:steps.index("; P0[37 ")] + ")"
+    ended = with_result(replay(cut), parse(cut))
+    outcome = ended.outcome()
+    assert outcome is not None and outcome.winners == {1} and ended_by_record(ended)
+    if name != "Draw":  # RE[Draw] between players one of whom is called Draw names that player
+        assert stated_result(parse(text.replace(f"RE[Game won by {name}]", "RE[Draw]"))) == ("draw", None)
+
+
+def test_the_game_says_whether_its_end_came_from_the_record() -> None:
+    """A timeout, a draw, or a resignation by the player not to move only RE[] gives; a Resign step is the
+    resigner's own, on its turn."""
+    game = _played(random.Random(2), 6)
+    assert not ended_by_record(game)
+    resigned = game.clone()
+    resigned.eliminate(resigned.turn, "resign")
+    assert not ended_by_record(resigned)
+    left = game.clone()
+    left.eliminate(1 - left.turn, "resign")
+    timed = game.clone()
+    timed.eliminate(timed.turn, "timeout")
+    drawn = game.clone()
+    drawn.agree_draw(drawn.turn)
+    assert ended_by_record(left) and ended_by_record(timed) and ended_by_record(drawn)
 
 
 def test_the_same_name_on_both_seats_names_no_winner() -> None:

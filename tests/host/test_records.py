@@ -393,6 +393,8 @@ async def test_an_sgf_import_reads_its_result_draws_and_timeouts_included(host: 
         cut = head + "; P0[0 Start P0]" + steps[:steps.index(stop)] + ")"
         page = await host.record_exchange.import_record("zrtz", cut.encode(), CAROL, 1)
         assert f"Orange (aidan2134) won ({how}, by the record's stated result after its last move)" in page.caption
+        again = await host.records.page("r", page.ident, None)
+        assert again.caption == page.caption, "the source of the result is read again from the kept record"
     with pytest.raises(HostError, match="says a win for Russ, but its moves end in a win for aidan2134"):
         await host.record_exchange.import_record(
             "zrtz", real.replace("RE[Game won by aidan2134]", "RE[Game won by Russ]").encode(), DAVE, 1)
