@@ -152,20 +152,21 @@ def menus(fake: FakeDiscord, user: str, game_id: int) -> list[Message]:
     return [m for m in fake.messages(fake.user(user)) if f"zs:{game_id}" in fake.world.messages[m.id].custom_ids()]
 
 
-def lose_bobs_next_dm(fake: FakeDiscord) -> Channel:
-    """Bob's next DM fails once with a 400 (not a 403: no thread fallback), so his choice DM stays owed."""
+async def zodiac_with_bobs_first_dm_lost(harness: BotHarness) -> tuple[int, Channel, str]:
+    """A Zodiac game alice challenged and bob accepted, bob's first choice DM failing once with a 400 (not a 403:
+    no thread fallback), so it stays owed: the game, bob's DM channel and the owed job's key."""
+    fake = harness.fake
     bob_dm = fake.world.dm_channel(fake.user("bob"))
     fake.faults.add("POST", MESSAGES, 400, code=50035, path=f"/channels/{bob_dm.id}/messages", times=1)
-    return bob_dm
+    game_id, _ = await challenge_and_accept(harness, "zodiac")
+    return game_id, bob_dm, f"dm:{game_id}:0:{harness.user_id('bob')}"
 
 
 async def test_a_lost_duel_dm_is_still_sent_after_the_opponent_chose(
         harness: BotHarness, discord_error_logs: ErrorLogCollector) -> None:
     fake = harness.fake
     async with harness.running() as bot:
-        bob_dm = lose_bobs_next_dm(fake)
-        game_id, _ = await challenge_and_accept(harness, "zodiac")
-        key = f"dm:{game_id}:0:{harness.user_id('bob')}"
+        game_id, bob_dm, key = await zodiac_with_bobs_first_dm_lost(harness)
         assert menus(fake, "bob", game_id) == [] and await owed(harness, bot) == [key]
         board = fake.messages(fake.thread(f"Zodiac Chess #{game_id}"))[-1]
         told = (await (await fake.click("bob", board, f"mo:{game_id}")).wait_followups(1))[0]
@@ -187,10 +188,8 @@ async def test_a_lost_duel_dm_owed_across_a_restart_is_sent_by_the_next_process(
         harness: BotHarness, discord_error_logs: ErrorLogCollector) -> None:
     fake = harness.fake
     async with harness.running() as bot:
-        lose_bobs_next_dm(fake)
-        game_id, _ = await challenge_and_accept(harness, "zodiac")
+        game_id, _, key = await zodiac_with_bobs_first_dm_lost(harness)
         await fake.select("alice", menus(fake, "alice", game_id)[-1], f"zs:{game_id}", ["pick Tree"])
-        key = f"dm:{game_id}:0:{harness.user_id('bob')}"
         assert menus(fake, "bob", game_id) == [] and await owed(harness, bot) == [key]
     async with harness.running() as bot:  # start-up catches up with what the dead process owed
         for _ in range(200):
@@ -207,10 +206,8 @@ async def test_a_lost_dm_is_dropped_once_its_choice_is_made_or_a_new_round_owes_
         harness: BotHarness, discord_error_logs: ErrorLogCollector) -> None:
     fake = harness.fake
     async with harness.running() as bot:
-        bob_dm = lose_bobs_next_dm(fake)
-        game_id, _ = await challenge_and_accept(harness, "zodiac")
+        game_id, bob_dm, stale = await zodiac_with_bobs_first_dm_lost(harness)
         thread = fake.thread(f"Zodiac Chess #{game_id}")
-        stale = f"dm:{game_id}:0:{harness.user_id('bob')}"
         await fake.slash("bob", "zodiac move", {"move": "pick Tree"}, channel=thread)
         await fake.select("alice", menus(fake, "alice", game_id)[-1], f"zs:{game_id}", ["pick Tree"])  # a tie
         [fresh] = menus(fake, "bob", game_id)  # round 2 of the duel: its own DM, delivered at once
