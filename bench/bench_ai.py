@@ -18,8 +18,9 @@ shared, so times are inflated when it is busy, while the match results count wor
 comparison: games 2k and 2k+1 (with n players, n games in a row) rotate the seats and roll the same dice, each
 roll drawn from the pair, the colour and the roll's place in that colour's game (``duplicate_roll``), not from the
 stream the agents also draw from. Where the dice decide a game, each side wins one of the pair, so the pair
-scores a half whatever the decisions: the mean is the same as without, its interval (over pairs) narrower, and
-two versions of a level meet the same dice. Start at a multiple of the player count.
+scores a half whatever the decisions: the mean is the same as without, and its interval (over pairs) narrower
+as far as the dice decide. In Ziggurat they hardly do (half the pairs split, about what independent games give:
+docs/ai.md, session 15). Start at a multiple of the player count.
 
 Match-ups, for every game and player count (default options): hard vs uniform random, medium vs
 easy, hard vs medium, easy vs a greedy one-move-lookahead player. The first agent sits in one seat

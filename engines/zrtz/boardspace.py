@@ -29,8 +29,8 @@ from engines.zrtz.sgf_writer import to_sgf as to_sgf  # the writer, beside the r
 SGF_PLAYERS = 2
 PLAYER_PROPS = {"P0": 0, "P1": 1, "P-1": -1}
 SOURCE = "boardspace.net record"
-"""The ``source`` of an imported boardspace record (host/records): with it, a last ``timeout`` or ``draw`` ply
-can only have come from the record's ``RE[]`` (boardspace has neither as a step)."""
+"""The ``source`` of an imported boardspace record (host/records): with it, ``ended_by_record`` tells a result
+the record's ``RE[]`` gave from one its moves made."""
 DRAW_RE = re.compile(r"\bdraw(n)?\b|unentschieden|\bnulle\b|\bempate\b|\btablas\b|\bremis\b|ничь", re.IGNORECASE)
 """``RE[]`` of a drawn game: ours (``Draw``) and boardspace's languages."""
 

@@ -136,12 +136,16 @@ def _escape(value: str) -> str:
     return value.replace("\\", "\\\\").replace('"', '\\"').replace("\n", " ")
 
 
+TWO_PLAYER_RESULTS = {"1-0": (1, 2), "0-1": (2, 1), "1/2-1/2": (1, 1)}
+"""A two-player text record's result and the ranks it stands for: written by ``_result``, read by ``_stated``."""
+
+
 def _result(record: GameRecord) -> str:
     if not record.outcome:
         return "*"
-    ranks = list(record.outcome.get("ranks", []))
+    ranks = tuple(record.outcome.get("ranks", []))
     if len(ranks) == 2:
-        return {(1, 2): "1-0", (2, 1): "0-1", (1, 1): "1/2-1/2"}.get((ranks[0], ranks[1]), "*")
+        return next((text for text, two in TWO_PLAYER_RESULTS.items() if two == ranks), "*")
     return "ranks " + " ".join(str(r) for r in ranks)
 
 
@@ -224,7 +228,7 @@ def from_text(text: str, game: str) -> GameRecord:
         line = raw.strip()
         if not line:
             continue
-        if line in ("*", "1-0", "0-1", "1/2-1/2") or line.startswith("ranks "):
+        if line == "*" or line in TWO_PLAYER_RESULTS or line.startswith("ranks "):
             ended = line
             continue
         if (tag := TAG_RE.match(line)) is not None:
@@ -282,9 +286,8 @@ def _stated(result: str, ended: str | None, players: int) -> dict[str, Any] | No
         raise _fail(f"its Result tag {result!r} is not the result line {ended!r} after its moves")
     if result == "*":
         return None
-    two = {"1-0": [1, 2], "0-1": [2, 1], "1/2-1/2": [1, 1]}
-    if result in two and players == 2:
-        return {"ranks": two[result]}
+    if result in TWO_PLAYER_RESULTS and players == 2:
+        return {"ranks": list(TWO_PLAYER_RESULTS[result])}
     words = result.split()
     if len(words) == players + 1 and words[0] == "ranks" and all(w.isdigit() and len(w) < 3 for w in words[1:]):
         return {"ranks": [int(w) for w in words[1:]]}
