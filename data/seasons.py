@@ -5,12 +5,6 @@ from __future__ import annotations
 from data.db import Database, Tx
 
 
-async def latest(conn: Tx | Database, guild_id: int) -> int | None:
-    """The highest season started in the guild, or None. Takes a transaction too, for the finish hook."""
-    row = await conn.fetchone("SELECT MAX(season) FROM seasons WHERE guild_id = ?", (guild_id,))
-    return int(row[0]) if row and row[0] is not None else None
-
-
 async def started(db: Database, guild_id: int) -> list[tuple[int, float]]:
     """(season, start time) of every started season, in order."""
     rows = await db.fetchall("SELECT season, started_at FROM seasons WHERE guild_id = ? ORDER BY season", (guild_id,))
@@ -18,7 +12,8 @@ async def started(db: Database, guild_id: int) -> list[tuple[int, float]]:
 
 
 async def last(conn: Tx | Database, guild_id: int) -> tuple[int, float, int | None] | None:
-    """(season, start time, who started it) of the latest started season, or None (still in season 1)."""
+    """(season, start time, who started it) of the latest started season, or None (still in season 1). Takes a
+    transaction too, for the finish hook."""
     row = await conn.fetchone("SELECT season, started_at, started_by FROM seasons WHERE guild_id = ?"
                               " ORDER BY season DESC LIMIT 1", (guild_id,))
     if row is None:

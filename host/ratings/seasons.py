@@ -44,8 +44,8 @@ class Season:
 
 async def current_season(conn: Tx | Database, guild_id: int) -> int:
     """Takes a transaction too, so the finish hook can call it inside its own."""
-    found = await stored.latest(conn, guild_id)
-    return found if found is not None else FIRST_SEASON
+    found = await stored.last(conn, guild_id)
+    return found[0] if found is not None else FIRST_SEASON
 
 
 async def seasons(db: Database, guild_id: int) -> list[Season]:
