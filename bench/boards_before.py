@@ -38,13 +38,13 @@ from render.zarathustra import (
     SQUARE,
     TRAY_ROW,
     TRAY_TOP,
-    _ghost,
-    _header,
-    _marks,
-    _square_xy,
-    _tray,
+    draw_ghost,
+    draw_header,
+    draw_marks,
+    draw_tray,
     last_move_frame,
     skull_image,
+    square_xy,
     tile_image,
 )
 from render.zarathustra import (
@@ -222,10 +222,10 @@ def zarathustra(obs: dict[str, Any]) -> bytes:
     height = int(TRAY_TOP + players * TRAY_ROW + 4)
     image = Image.new("RGBA", (ZARATHUSTRA_WIDTH, height), PAPER)
     draw = ImageDraw.Draw(image)
-    _header(draw, obs)
+    draw_header(draw, obs)
     _zarathustra_board(image, draw, obs, BOARD_TOP)
-    _tray(image, draw, obs, TRAY_TOP)
-    _marks(image, obs)
+    draw_tray(image, draw, obs, TRAY_TOP)
+    draw_marks(image, obs)
     return to_png(image.convert("RGB"))
 
 
@@ -244,15 +244,15 @@ def _zarathustra_board(image: Image.Image, draw: ImageDraw.ImageDraw, obs: dict[
     last = obs.get("last")
     if last:
         for dead in last["destroyed"]:
-            _ghost(draw, _square_xy(dead["square"], size, cell, top), cell, dead["owner"])
+            draw_ghost(draw, square_xy(dead["square"], size, cell, top), cell, dead["owner"])
     for skull in obs.get("skulls", []):
-        x, y = _square_xy(skull, size, cell, top)
+        x, y = square_xy(skull, size, cell, top)
         image.alpha_composite(skull_image(side), (int(x), int(y)))
     for name, tile in obs["board"].items():
-        x, y = _square_xy(name, size, cell, top)
+        x, y = square_xy(name, size, cell, top)
         image.alpha_composite(tile_image(tile["owner"], tile["edges"], side), (int(x), int(y)))
     if last:
-        last_move_frame(draw, *_square_xy(last["square"], size, cell, top), cell, side)  # as the renderer's now
+        last_move_frame(draw, *square_xy(last["square"], size, cell, top), cell, side)  # as the renderer's now
 
 
 def ziggurat(obs: dict[str, Any]) -> bytes:

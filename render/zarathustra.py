@@ -161,14 +161,14 @@ def skull_image(side: int) -> Image.Image:
     return image.reduce(SCALE)
 
 
-def _square_xy(name: str, size: int, cell: float, top: float) -> tuple[float, float]:
+def square_xy(name: str, size: int, cell: float, top: float) -> tuple[float, float]:
     """Top-left pixel of a square: files left to right, rank 1 at the bottom."""
     f = FILES.index(name[0])
     r = int(name[1:]) - 1
     return RANK_GUTTER + f * cell, top + (size - 1 - r) * cell
 
 
-def _header(draw: ImageDraw.ImageDraw, obs: dict[str, Any]) -> None:
+def draw_header(draw: ImageDraw.ImageDraw, obs: dict[str, Any]) -> None:
     """Title on the first line (whose turn, or who won), the reason or the last move on the second."""
     names = obs["seat_names"]
     outcome = obs.get("outcome")
@@ -227,18 +227,18 @@ def _board(image: Image.Image, draw: ImageDraw.ImageDraw, obs: dict[str, Any], t
     last = obs.get("last")
     if last:
         for dead in last["destroyed"]:
-            _ghost(draw, _square_xy(dead["square"], size, cell, top), cell, dead["owner"])
+            draw_ghost(draw, square_xy(dead["square"], size, cell, top), cell, dead["owner"])
     for skull in obs.get("skulls", []):
-        x, y = _square_xy(skull, size, cell, top)
+        x, y = square_xy(skull, size, cell, top)
         image.alpha_composite(skull_image(side), (int(x), int(y)))
     for name, tile in obs["board"].items():
-        x, y = _square_xy(name, size, cell, top)
+        x, y = square_xy(name, size, cell, top)
         image.alpha_composite(tile_image(tile["owner"], tile["edges"], side), (int(x), int(y)))
     if last:
-        last_move_frame(draw, *_square_xy(last["square"], size, cell, top), cell, side)
+        last_move_frame(draw, *square_xy(last["square"], size, cell, top), cell, side)
 
 
-def _ghost(draw: ImageDraw.ImageDraw, xy: tuple[float, float], cell: float, owner: int) -> None:
+def draw_ghost(draw: ImageDraw.ImageDraw, xy: tuple[float, float], cell: float, owner: int) -> None:
     """Where a tile was just destroyed: a dashed outline in its owner's colour, the owner's mark where it stood on
     the tile, and a red cross."""
     colour = seat_colour(owner)
@@ -259,7 +259,7 @@ def _ghost(draw: ImageDraw.ImageDraw, xy: tuple[float, float], cell: float, owne
     draw.line((x + cell - q, y + q, x + q, y + cell - q), fill=DEAD, width=max(3, int(cell // 18)))
 
 
-def _tray(image: Image.Image, draw: ImageDraw.ImageDraw, obs: dict[str, Any], top: float) -> None:
+def draw_tray(image: Image.Image, draw: ImageDraw.ImageDraw, obs: dict[str, Any], top: float) -> None:
     outcome = obs.get("outcome")
     for seat, hand in enumerate(obs["hands"]):
         y = top + seat * TRAY_ROW
@@ -329,7 +329,7 @@ def hotspots(obs: dict[str, Any]) -> dict[str, Hotspot]:
     return spots
 
 
-def _marks(image: Image.Image, obs: dict[str, Any]) -> None:
+def draw_marks(image: Image.Image, obs: dict[str, Any]) -> None:
     """The move builder's marks, each inside its hotspot: a picked square gets a yellow wash and frame, an
     offered one a green dot; a picked tray tile a thick yellow frame, an offered one a green frame."""
     picked, offered = highlights(obs)
@@ -378,8 +378,8 @@ def render(obs: dict[str, Any]) -> bytes:
     draw = ImageDraw.Draw(image)
     for drawn in coordinates:
         note(drawn)
-    _header(draw, obs)
+    draw_header(draw, obs)
     _board(image, draw, obs, BOARD_TOP)
-    _tray(image, draw, obs, TRAY_TOP)
-    _marks(image, obs)
+    draw_tray(image, draw, obs, TRAY_TOP)
+    draw_marks(image, obs)
     return to_png(image.convert("RGB"))

@@ -16,9 +16,9 @@ from render.zarathustra import (
     TRAY_ROW,
     TRAY_TOP,
     _hand_rect,
-    _square_xy,
     hotspots,
     render,
+    square_xy,
     tile_image,
 )
 
@@ -169,7 +169,7 @@ def test_the_owner_reads_without_colour_on_the_board_in_the_trays_and_in_the_leg
     obs = game.observation(None)
     image = Image.open(io.BytesIO(render(obs))).convert("RGB")
     cell = BOARD_SIDE / obs["size"]
-    corners = [_square_xy(name, obs["size"], cell, BOARD_TOP) for name in squares]
+    corners = [square_xy(name, obs["size"], cell, BOARD_TOP) for name in squares]
     board = [ink(image, (int(x), int(y), int(x) + int(cell), int(y) + int(cell))) for x, y in corners]
     k = obs["hands"][0].index(".o.x")
     assert all(obs["hands"][seat][k] == ".o.x" for seat in range(4))
@@ -179,7 +179,7 @@ def test_the_owner_reads_without_colour_on_the_board_in_the_trays_and_in_the_leg
     destroyed = [{"square": name, "owner": seat, "edges": ".o.x"} for seat, name in enumerate(("a3", "c3", "e3", "g3"))]
     last = {"seat": 0, "square": "a1", "edges": ".o.x", "survived": True, "destroyed": destroyed}
     image = Image.open(io.BytesIO(render({**obs, "last": last}))).convert("RGB")
-    corners = [_square_xy(dead["square"], obs["size"], cell, BOARD_TOP) for dead in destroyed]
+    corners = [square_xy(dead["square"], obs["size"], cell, BOARD_TOP) for dead in destroyed]
     ghosts = [ink(image, (int(x), int(y), int(x) + int(cell), int(y) + int(cell))) for x, y in corners]
     assert min(apart(ghosts)) >= 10, apart(ghosts)  # where a tile was destroyed, its owner shows too
 
