@@ -62,6 +62,18 @@ class LadderGame:
         return {u for u in (self.challenger, self.defender) if u in since and since[u] <= self.ladder_version}
 
 
+def in_play(games: Iterable[LadderGame], rungs: Sequence[Rung]) -> dict[int, int]:
+    """How many ladder games in play (started, not over) each player has, a game counting only for its
+    ``members``: one who left and joined again while it was in play does not have it on the new line, the rule
+    that makes its result void (docs/tournaments.md, "void")."""
+    counts: dict[int, int] = {}
+    for game in games:
+        if game.status == "active":
+            for user in game.members(rungs):
+                counts[user] = counts.get(user, 0) + 1
+    return counts
+
+
 def _ladder(row: Row) -> LadderRow:
     return LadderRow(row["id"], row["guild_id"], row["game"], row["reach"], row["inactive_days"], row["clock"],
                      bool(row["rated"]), row["version"], row["created_at"])
@@ -188,8 +200,8 @@ async def live_between(tx: Tx, ladder_id: int, first: int, second: int) -> Ladde
     return _game(row) if row else None
 
 
-async def playing(tx: Tx, ladder_id: int) -> set[int]:
-    """Players with a ladder game in play (started, not over): they are not idle."""
-    rows = await tx.fetchall("SELECT lg.challenger, lg.defender FROM ladder_games lg JOIN games g ON g.id = lg.game_id"
-                             " WHERE lg.ladder_id = ? AND lg.applied_at IS NULL AND g.status = 'active'", (ladder_id,))
-    return {r["challenger"] for r in rows} | {r["defender"] for r in rows}
+async def playing(tx: Tx, ladder_id: int, rungs: Sequence[Rung]) -> set[int]:
+    """Players with a ladder game in play that counts for them (``in_play``): they are not idle."""
+    rows = await tx.fetchall(f"{GAME_COLUMNS} WHERE lg.ladder_id = ? AND lg.applied_at IS NULL AND g.status = 'active'",
+                             (ladder_id,))
+    return set(in_play([_game(r) for r in rows], rungs))

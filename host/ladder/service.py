@@ -129,11 +129,7 @@ class Ladders:
         ladder = await self.store.find(guild_id, game)
         rungs = await self.store.rungs(ladder.id) if ladder else []
         live = await self.store.live_games(ladder.id) if ladder else []
-        playing: dict[int, int] = {}
-        for found in live:
-            if found.status == "active":
-                for user in (found.challenger, found.defender):
-                    playing[user] = playing.get(user, 0) + 1
+        playing = rows.in_play(live, rungs)
         now = self.now()
         names = await asyncio.gather(*(name_of(r.user_id) for r in rungs))
         lines = [StandingsRow(r.place, name, (r.games, idle_text(now - r.last_active)),
@@ -363,7 +359,7 @@ class Ladders:
             if loaded is None:
                 return []
             ladder, rungs = loaded
-            busy = await rows.playing(tx, ladder.id)
+            busy = await rows.playing(tx, ladder.id, rungs)
             last = {r.user_id: now if r.user_id in busy else r.last_active for r in rungs}
             kept, dropped = rules.drop_inactive([r.user_id for r in rungs], last, now, ladder.inactive_days)
             if dropped:

@@ -246,6 +246,41 @@ async def test_leaving_and_joining_again_during_a_game_still_voids_it(host: Host
     assert notes == ["🪜 ZÈRTZ ladder: a player left the ladder, so this game does not move it."]
 
 
+async def test_a_void_game_is_not_in_play_on_the_new_line(host: Host, ladders: Ladders) -> None:
+    """B leaves and joins again while D's challenge to B is in play: /ladder show's "Playing" counts the game for
+    D, who is still one of its members, and not on B's new line (the rule that voids it, ``members``). Shown as
+    a ladder in the same order where D's only game is with a player who left for good."""
+    await join_all(ladders, A, B, C, D)
+    await challenge(host, ladders, D, B)
+    await ladders.leave(GUILD, "zrtz", B)
+    await ladders.join(GUILD, "zrtz", B)
+    other = GUILD + 1
+    for user in (A, C, D, E):
+        await ladders.join(other, "zrtz", user)
+    lobby = await ladders.challenge(other, CHANNEL, "zrtz", E, D)
+    assert (await host.lobby.accept(lobby.row.id, D)).started
+    await ladders.leave(other, "zrtz", E)
+    await ladders.join(other, "zrtz", B)
+    voided = await ladders.show(GUILD, "zrtz", 99, _names)
+    expected = await ladders.show(other, "zrtz", 99, _names)
+    assert await order(ladders) == [A, C, D, B]
+    assert voided.image == expected.image
+
+
+async def test_a_void_game_in_play_does_not_keep_the_new_member(host: Host, ladders: Ladders,
+                                                                clock: FakeClock) -> None:
+    """A game in play keeps its players from being dropped as idle, but a void one only its members: B, back on
+    the ladder while the game of the membership that ended goes on, is idle from the new join."""
+    await ladders.settings(GUILD, "zrtz", True, inactive_days=7)
+    await join_all(ladders, A, B, C, D)
+    await challenge(host, ladders, D, B)
+    await ladders.leave(GUILD, "zrtz", B)
+    await ladders.join(GUILD, "zrtz", B)
+    clock.advance(8 * DAY)
+    await ladders.run_due()
+    assert await order(ladders) == [D]
+
+
 async def test_games_off_the_ladder_leave_it_alone(ladders: Ladders, host: Host) -> None:
     await join_all(ladders, A, B)
     lobby = await host.lobby.challenge(game="zrtz", creator=B, opponents=[A], guild_id=GUILD, channel_id=CHANNEL)
