@@ -801,6 +801,43 @@ async def test_a_finished_swiss_exported_as_trf16_reads_back_with_the_same_games
         await run.t.export(tables)
 
 
+async def test_a_knockouts_trf_points_are_the_sum_of_the_results_its_line_lists(run: Run) -> None:
+    """TRF-16's points field is the player's score, the sum of the results the line lists, in a knockout as in a
+    Swiss: a bye (U) and a forfeit win (+) count 1, a draw (=) a half. It was the standings' "Won" (games won
+    over the board), which counts none of those, so a checker reading the file found other scores."""
+    from caissify_pairings.trf import TRFParser
+    users = [1201, 1202, 1203, 1204, 1205, 1206]
+    event_id = await new_event(run, "knockout", users)
+    snap = await run.t.load(event_id)
+    byes = [p.seats[0] for p in snap.pairings if p.bye]
+    assert len(byes) == 2
+    await run.t.withdraw(event_id, byes[0])  # a bye, then gone: the next opponent wins by forfeit
+    await run.worker.drain()
+    drawn: set[int] = set()
+
+    def decide(game_id: int, seats: tuple[int, ...]) -> str | int:
+        if not drawn:  # the first game is drawn (and replayed)
+            drawn.add(game_id)
+            return "draw"
+        return max(seats)
+
+    await play_out(run, event_id, decide)
+    _name, text = await run.t.export(event_id)
+    parsed = TRFParser(text).parse()
+    value = {"1": 1.0, "=": 0.5, "0": 0.0, "+": 1.0, "-": 0.0, "U": 1.0, "H": 0.5, "Z": 0.0}
+    codes = Counter(r["result"] for p in parsed["players"] for r in p["results"].values())
+    assert codes["U"] == 2 and codes["="] == 2 and codes["+"] == 1, codes
+    for player in parsed["players"]:
+        assert sum(value[r["result"]] for r in player["results"].values()) == player["score"], player
+    # A round robin's points (as a Swiss's) are its standings' points, and still the sum of its lines.
+    rr = await new_event(run, "round_robin", [1211, 1212, 1213, 1214, 1215])
+    await play_out(run, rr, lambda g, seats: "draw" if 1211 in seats else max(seats))
+    players = TRFParser((await run.t.export(rr))[1]).parse()["players"]
+    table = sorted(row.points for row in (await run.t.standings(rr)).table.rows)
+    assert sorted(p["score"] for p in players) == table and 2.0 in table
+    assert all(sum(value[r["result"]] for r in p["results"].values()) == p["score"] for p in players)
+
+
 @pytest.mark.parametrize("players", [6, 9, 10, 11])
 async def test_the_exported_trf_of_a_swiss_passes_caissifys_pairings_checker(run: Run, players: int) -> None:
     """Issue 26: the TRF-16 export of a whole Swiss played through the host, fed to caissify-pairings' Free
