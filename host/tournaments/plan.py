@@ -132,13 +132,17 @@ def pair_round(snap: Snapshot, round_: int, allow: Sequence[str] = (), smallest:
             out = [NewPairing(round_, i, seats) for i, seats in enumerate(swiss.boards, start=1)]
             if swiss.bye is not None:
                 out.append(NewPairing(round_, len(out) + 1, (swiss.bye,), bye=True, points=(WIN,)))
+            rests = list(swiss.rests)
         else:
             tables = pair_tables(order, done, round_, table_sizes(event.table_size), absent, smallest)
             out = [NewPairing(round_, i, seats) for i, seats in enumerate(tables.tables, start=1)]
             out += [NewPairing(round_, len(out) + i, (e,), bye=True, points=(win_points(event.table_size),))
                     for i, e in enumerate(tables.byes, start=1)]
-        half = win_points(event.table_size) / 2  # a requested bye: half a win, not a pairing-allocated bye
-        out += [NewPairing(round_, len(out) + i, (u,), bye=True, points=(half,)) for i, u in enumerate(resting, 1)]
+            rests = list(tables.rests)
+        # A requested bye, and a player left out who may not have a second pairing-allocated bye: half a win.
+        half = win_points(event.table_size) / 2
+        out += [NewPairing(round_, len(out) + i, (u,), bye=True, points=(half,))
+                for i, u in enumerate(rests + resting, 1)]
     elif event.format == ROUND_ROBIN:
         scheduled = round_robin(order)[round_ - 1]
         for board, seats in enumerate(scheduled.boards, start=1):

@@ -1016,6 +1016,31 @@ async def test_tables_a_requested_bye_does_not_stop_the_pairing_allocated_bye(ru
     assert byes == [(1, 305, (1.5,)), (2, 304, (3.0,)), (3, 305, (3.0,))]
 
 
+@pytest.mark.parametrize(("game", "table_size", "users"), [("zrtz", 2, [311, 312, 313]),
+                                                         ("zarathustra", 4, [321, 322, 323, 324, 325])])
+async def test_a_lone_player_who_had_the_bye_rests_for_half_a_win(run: Run, game: str, table_size: int,
+                                                                 users: list[int]) -> None:
+    # Everyone but round 1's bye asks to sit round 2 out: the lone player may not have a second pairing-allocated
+    # bye, so he rests for half a win as they do (tables gave him a second full win; a Swiss of two-player games
+    # stopped on a question to the organiser whose one answer was that bye). Round 3 is played.
+    event = await run.t.create(guild_id=GUILD, channel_id=CHANNEL, actor=ADMIN, game=game, format="swiss",
+                               rounds=3, rated=False, max_players=len(users), table_size=table_size)
+    for user in users:
+        await run.t.join(event.id, user)
+    await run.t.start(event.id, ADMIN)
+    await run.worker.drain()
+    [lone] = [p.seats[0] for p in (await run.t.load(event.id)).pairings if p.bye]
+    for user in users:
+        if user != lone:
+            await run.t.request_bye(event.id, user, 2)
+    await play(run, event.id, lower_id_wins)
+    snap = await run.t.load(event.id)
+    half = (table_size - 1) / 2
+    assert sorted((p.seats, p.points) for p in snap.pairings if p.round == 2) == [((u,), (half,)) for u in users]
+    assert not [p for p in run.posts if p.what == "decision"]
+    assert any(p.round == 3 and not p.bye for p in snap.pairings)
+
+
 async def test_tables_players_too_few_for_a_table_of_the_event_play_a_smaller_one(run: Run) -> None:
     # An event of fours (tables of 4 and 3): two players withdraw during round 2, so two are left. They used to get
     # a bye each, every round (everybody "winning"); Zarathustra seats two, so they play each other. The withdrawn

@@ -5,6 +5,8 @@
 2. Byes (only when nobody can be seated otherwise) go to the lowest-ranked players who have had none,
    worth a win as in 2-player Swiss: record ``Bye(round, entrant, win_points(table size))``. Only such
    pairing-allocated byes count as had: a requested half-point bye or a late entrant's zero does not.
+   Never a second one: a player who must sit out again (a lone player while everyone else rests, or a
+   field that has all had its bye) ``rests``, for half a win, as on a requested bye.
    Players too few for the smallest table size play one smaller table when the game seats them (``fewest``).
 3. Players ranked by points then initial rank fill the tables top down; then players are swapped
    between tables while that lowers (first) the number of pairs who sat together before and (then) the
@@ -31,8 +33,12 @@ class TablesRound:
     tables: tuple[tuple[EntrantId, ...], ...]
     """Each table's entrants in seat order, top table first."""
     byes: tuple[EntrantId, ...]
+    """Pairing-allocated byes, worth a win: at most one each in an event."""
     rematches: int
     """Pairs of players at the same table who had met before."""
+    rests: tuple[EntrantId, ...] = ()
+    """Players who cannot be seated and have had their pairing-allocated bye: they sit the round out for half
+    a win (a requested bye's score), not a second bye (docs/tournaments.md, "Byes")."""
 
 
 def table_sizes(count: int, sizes: Sequence[int]) -> list[int]:
@@ -77,8 +83,8 @@ def pair_tables(
     plan = table_sizes(len(active), sizes)
     if not plan and fewest is not None and fewest <= len(active) < min(sizes):
         plan = [len(active)]
-    byes = _byes(active, results, len(active) - sum(plan), max(sizes) - 1)
-    seated = [e for e in active if e not in byes]
+    byes, rests = _byes(active, results, len(active) - sum(plan), max(sizes) - 1)
+    seated = [e for e in active if e not in byes and e not in rests]
     position = {e: i for i, e in enumerate(seated)}
 
     tables: list[list[EntrantId]] = []
@@ -91,16 +97,20 @@ def pair_tables(
     seats = _seat_history(results)
     ordered = tuple(_seat_order(table, seats, initial) for table in tables)
     rematches = sum(1 for table in tables for a, b in itertools.combinations(table, 2) if b in met.get(a, set()))
-    return TablesRound(round_, ordered, tuple(byes), rematches)
+    return TablesRound(round_, ordered, tuple(byes), rematches, tuple(rests))
 
 
-def _byes(active: list[EntrantId], results: Sequence[Result], count: int, win: float) -> list[EntrantId]:
-    """The lowest-ranked players without a pairing-allocated bye (worth ``win``); a requested half-point bye or
-    a late entrant's zero is not one (as C.2 counts them in 2-player Swiss), so it stops no later bye."""
+def _byes(active: list[EntrantId], results: Sequence[Result], count: int, win: float
+          ) -> tuple[list[EntrantId], list[EntrantId]]:
+    """``count`` players who sit out, lowest-ranked first: ``(byes, rests)``. The byes go to players without a
+    pairing-allocated bye (worth ``win``; a requested half-point bye or a late entrant's zero is not one, as C.2
+    counts them in 2-player Swiss, so it stops no later bye); when too few are left without one, the lowest of
+    the others rest, since no player gets a second (C.2)."""
     had = {r.entrant for r in results if isinstance(r, Bye) and r.points >= win}
     fresh = [e for e in reversed(active) if e not in had]
     again = [e for e in reversed(active) if e in had]
-    return (fresh + again)[:count]
+    byes = fresh[:count]
+    return byes, again[:count - len(byes)]
 
 
 def _cost(table: list[EntrantId], met: Met, position: Places) -> tuple[int, int]:

@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from host.tournaments.pairing.model import Bye, Result, forfeit, opponents_met, two_player
 from host.tournaments.pairing.scoring import SWISS, standings
-from host.tournaments.pairing.swiss import FIRST, REMATCH, NoLegalPairing, pair_swiss, side_history
+from host.tournaments.pairing.swiss import FIRST, REMATCH, SECOND_BYE, NoLegalPairing, pair_swiss, side_history
 from tests.host.pairing.test_dutch_rulings import from_blocks
 
 EIGHT = list(range(1, 9))
@@ -52,6 +52,21 @@ def test_a_forfeit_win_counts_as_a_point_without_playing_so_no_bye_follows() -> 
     results: list[Result] = [forfeit(1, 1, 5, absent=1), two_player(1, 2, 3, 1), Bye(1, 4)]
     second = pair_swiss([1, 2, 3, 4, 5], results, 2)
     assert second.bye not in (4, 5)
+
+
+def test_a_lone_player_who_may_not_have_the_bye_rests_for_half_a_win_instead() -> None:
+    # docs/tournaments.md ("Byes"): everyone else sits round 2 out on a requested bye. 3 had round 1's bye, so
+    # C.2 forbids him a second and there is nobody to play: he rests, for half a win like them (it used to stop
+    # the round on a question to the organiser whose one answer was a second full-win bye). 2, who had no bye,
+    # gets it; a forfeit win counts as one (C.04.1 d); the organiser's "allow a second bye" still gives it.
+    results: list[Result] = [two_player(1, 1, 2, 1), Bye(1, 3)]
+    lone = pair_swiss([1, 2, 3], results, 2, withdrawn={1, 2}, rounds=4)
+    assert (lone.boards, lone.bye, lone.rests) == ((), None, (3,))
+    fresh = pair_swiss([1, 2, 3], results, 2, withdrawn={1, 3}, rounds=4)
+    assert (fresh.bye, fresh.rests) == (2, ())
+    won = [forfeit(1, 1, 2, absent=2), Bye(1, 3)]
+    assert pair_swiss([1, 2, 3], won, 2, withdrawn={2, 3}).rests == (1,)
+    assert pair_swiss([1, 2, 3], results, 2, withdrawn={1, 2}, allow={SECOND_BYE}).bye == 3
 
 
 def test_withdrawn_players_are_not_paired() -> None:

@@ -155,3 +155,22 @@ def test_players_too_few_for_the_smallest_table_play_one_table_the_game_seats() 
     assert pair_tables([1, 2, 3, 4], results, 2, (4, 3), withdrawn=(1, 2), fewest=3).tables == ()
     assert pair_tables([1, 2, 3, 4, 5], [], 1, (4, 3), fewest=2).tables == ((1, 2, 3, 4),)  # 4 and a bye, as before
     assert pair_tables([1, 2, 3, 4], results, 2, (4, 3), withdrawn=(1, 2, 3), fewest=2).byes == (4,)  # alone
+
+
+def test_nobody_gets_a_second_pairing_allocated_bye_who_must_sit_out_again_rests_for_half_a_win() -> None:
+    # docs/tournaments.md ("Byes"): 1, 2 and 3 sit round 2 out on requested byes, so 4 is alone. He had round 1's
+    # bye (a full win): a second would score him a win for a round nobody played, so he rests, for half a win as
+    # they do. 3, alone without a bye, gets the bye. Five at tables of four who have all had one: the lowest rests.
+    results: list[Result] = [Game(1, (1, 2, 3), placing_points([1, 2, 3], 3)), Bye(1, 4, win_points(3))]
+    alone = pair_tables([1, 2, 3, 4], results, 2, (3,), withdrawn=(1, 2, 3), fewest=2)
+    assert (alone.tables, alone.byes) == ((), ())  # it was (4,): a second full win
+    assert alone.rests == (4,)
+    fresh = pair_tables([1, 2, 3, 4], results, 2, (3,), withdrawn=(1, 2, 4), fewest=2)
+    assert (fresh.byes, fresh.rests) == ((3,), ())
+    five = [1, 2, 3, 4, 5]
+    played: list[Result] = []
+    for round_, out in enumerate([5, 4, 3, 2, 1], start=1):
+        played += [Game(round_, tuple(e for e in five if e != out), (3.0, 2.0, 1.0, 0.0)), Bye(round_, out, 3.0)]
+    sixth = pair_tables(five, played, 6, (4,))
+    assert sixth.byes == () and len(sixth.rests) == 1 and len(sixth.tables) == 1
+    assert sixth.rests[0] == sorted(five, key=lambda e: total_points(played, five)[e])[0]  # the lowest-ranked
