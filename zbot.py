@@ -186,6 +186,10 @@ class ZBot(commands.Bot):
         collector's sight. Not for a bot inside another process (the tests'), whose garbage would then live on."""
         self.hints = Ration()
         """Hints computed per user: one every few seconds (a refused hint costs nothing)."""
+        self.gifs = Ration()
+        """GIFs built per user: one every few seconds (a refused GIF costs nothing)."""
+        self.imports = Ration()
+        """Records imported per user, every game's ``import`` together (a refused import costs nothing)."""
         self.rates = Budget(config.rate_burst, config.rate_per_second) if config.rate_burst > 0 else None
         """Every user's interactions: a burst and a refill rate (cogs/_limits.py)."""
 

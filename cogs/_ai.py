@@ -60,8 +60,7 @@ class HintCommand:
     @app_commands.guild_only()
     async def hint(self, interaction: discord.Interaction) -> None:
         row = await self._game_here(interaction)  # type: ignore[attr-defined]
-        if (wait := self.bot.hints.wait(interaction.user.id)) > 0:
-            raise HostError(f"A hint is a few seconds of the bot's hardest thinking: try again in {wait:.0f} s.")
+        self.bot.hints.admit(interaction.user.id, "A hint is a few seconds of the bot's hardest thinking")
         await interaction.response.defer(ephemeral=True, thinking=True)  # the search may take seconds
         try:
             hint = await self.bot.ai.hint(row.id, interaction.user.id)

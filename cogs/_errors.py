@@ -14,7 +14,7 @@ from typing import Any
 import discord
 from discord import app_commands
 
-from cogs._limits import admitted, capped, cooldown_text, refuse_after_defer
+from cogs._limits import admitted, capped, refuse_after_defer
 from host.results import Busy, HostError
 
 log = logging.getLogger(__name__)
@@ -54,9 +54,6 @@ async def on_app_command_error(interaction: discord.Interaction, error: app_comm
     original = getattr(error, "original", error)
     if isinstance(original, (HostError, Busy)):
         await send_error(interaction, str(original))
-        return
-    if isinstance(error, app_commands.CommandOnCooldown):
-        await send_error(interaction, cooldown_text(error))
         return
     if isinstance(error, app_commands.NoPrivateMessage):
         await send_error(interaction, "Games are played in a server channel, not in DMs.")

@@ -1,7 +1,8 @@
-"""Limits for expensive commands: a per-user cooldown, and deferring with private refusals.
+"""Limits for expensive commands: a per-user ration, and deferring with private refusals.
 
-``@expensive()`` on an app command (import, GIF, hint ...) lets each user run it once per
-``COOLDOWN`` seconds; the error handler in cogs/_errors.py answers a user on cooldown privately.
+An expensive command (hint, GIF, import) has a ``Ration`` on the bot: each user is served once per
+``COOLDOWN`` seconds, and only a use that was served spends it, so a refusal (a mistyped game number, the
+wrong file) says what was wrong and the corrected retry is served at once.
 A command whose work may take over a second defers first (``interaction.response.defer``);
 ``refuse_after_defer`` then turns the public "thinking…" placeholder into a private refusal.
 """
@@ -11,27 +12,19 @@ from __future__ import annotations
 import logging
 import time
 from collections.abc import Callable
-from typing import TypeVar
 
 import discord
 from discord import app_commands
 
-T = TypeVar("T")
+from host.results import HostError
+
 log = logging.getLogger(__name__)
 COOLDOWN = 10.0
 """Seconds between two expensive commands of one user."""
 
 
-def expensive(seconds: float = COOLDOWN) -> Callable[[T], T]:
-    """A per-user cooldown (one use per ``seconds``), shared by every server."""
-    def key(interaction: discord.Interaction) -> int:
-        return interaction.user.id
-
-    return app_commands.checks.cooldown(1, seconds, key=key)  # type: ignore[return-value]
-
-
-def cooldown_text(error: app_commands.CommandOnCooldown) -> str:
-    return f"This command is busy work for the bot: try again in {error.retry_after:.0f} s."
+BUSY_WORK = "This command is busy work for the bot"
+"""Why a GIF or an import waits (a hint says its own reason)."""
 
 
 MAX_ERROR = 1900
@@ -58,7 +51,8 @@ async def refuse_after_defer(interaction: discord.Interaction, text: str) -> Non
 
 
 class Ration:
-    """A per-user cooldown that only successful uses spend (a hint refused as 'not your turn' costs nothing)."""
+    """A per-user cooldown that only served uses spend (a hint refused as 'not your turn', or a GIF of a game
+    that does not exist, costs nothing): discord.py's own cooldown charges every use, refusals included."""
 
     def __init__(self, seconds: float = COOLDOWN, clock: Callable[[], float] = time.monotonic) -> None:
         self.seconds = seconds
@@ -70,7 +64,13 @@ class Ration:
         since = self.clock() - self.last.get(user_id, float("-inf"))
         return max(0.0, self.seconds - since)
 
+    def admit(self, user_id: int, why: str = BUSY_WORK) -> None:
+        """Refuse (``HostError``) a user who must still wait; ``why`` says what the wait is for."""
+        if (wait := self.wait(user_id)) > 0:
+            raise HostError(f"{why}: try again in {max(wait, 1):.0f} s.")
+
     def spend(self, user_id: int) -> None:
+        """Called once the use was served."""
         self.last[user_id] = self.clock()
 
 

@@ -84,14 +84,18 @@ async def edit_or_send(interaction: discord.Interaction, game_id: int, **message
             raise
         log.info("builder of game %s could not be edited (%s): sent afresh", game_id, error.code)
         files = message.pop("attachments", [])
+        if message.get("view", ...) is None:  # "no buttons": an edit takes None, a new message only leaves it out
+            del message["view"]
         await interaction.followup.send(ephemeral=True, files=files, **message)
 
 
-async def stale(interaction: discord.Interaction, game_id: int, reason: str) -> None:
-    """The builder is out of date: say so in its place, with a button for a fresh one."""
-    view = discord.ui.View(timeout=None)
-    view.add_item(OpenBuilder(game_id))
-    await edit_or_send(interaction, game_id, content=reason, attachments=[], view=view)
+async def stale(interaction: discord.Interaction, game_id: int, error: StaleBuilder) -> None:
+    """The builder is out of date: say so in its place, with a button for a fresh one while the game is on."""
+    view = None
+    if error.reopen:
+        view = discord.ui.View(timeout=None)
+        view.add_item(OpenBuilder(game_id))
+    await edit_or_send(interaction, game_id, content=str(error), attachments=[], view=view)
 
 
 class OpenBuilder(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"mo:(?P<game_id>[0-9]+)"):
@@ -127,7 +131,7 @@ class Stateful:
         try:
             step = await host.builder.show(self.game_id, interaction.user.id, self.ply, self.token, decode(path))
         except StaleBuilder as error:
-            await stale(interaction, self.game_id, str(error))
+            await stale(interaction, self.game_id, error)
             return
         await show(interaction, step)
 
@@ -198,7 +202,7 @@ class BuilderPlay(discord.ui.DynamicItem[discord.ui.Button[Any]], template=rf"mp
         try:
             report = await bot.host.builder.play(self.game_id, user, self.ply, self.token, decode(self.path))
         except StaleBuilder as error:
-            await stale(interaction, self.game_id, str(error))
+            await stale(interaction, self.game_id, error)
             return
         await post_report(bot, report)
         try:  # the same player moves again (a turn of several steps): build the next step here

@@ -21,12 +21,6 @@ if TYPE_CHECKING:
     from zbot import ZBot
 
 
-def player_count(players: range) -> str:
-    """``2 players`` or ``2-4 players``: never ``2-2``."""
-    low, high = players.start, players.stop - 1
-    return f"{low} players" if low == high else f"{low}-{high} players"
-
-
 class General(commands.Cog):
     def __init__(self, bot: ZBot) -> None:
         self.bot = bot
@@ -39,8 +33,8 @@ class General(commands.Cog):
                                           "move there with `/<game> move` (autocomplete lists your legal moves).")
         for cls in engines.GAMES.values():
             first_line = cls.help.strip().splitlines()[0] if cls.help.strip() else ""
-            players = player_count(cls.players)
-            embed.add_field(name=f"/{cls.name} · {cls.title}", value=f"{players}. {first_line}"[:1024], inline=False)
+            embed.add_field(name=f"/{cls.name} · {cls.title}", value=f"{cls.player_count()}. {first_line}"[:1024],
+                            inline=False)
         await interaction.response.send_message(embed=embed, ephemeral=True)
 
 

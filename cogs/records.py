@@ -17,7 +17,7 @@ from discord import app_commands
 
 from cogs._delivery import bot_of
 from cogs._errors import guarded
-from cogs._limits import expensive, refuse_after_defer
+from cogs._limits import refuse_after_defer
 from cogs._lobby import lobby_text, post_lobby
 from host.offload import ordinal
 from host.play import bots
@@ -295,10 +295,10 @@ class RecordCommands:
 
     @app_commands.command(name="gif", description="An animated GIF of a whole game")
     @app_commands.describe(game="The game's number (default: this thread's game)")
-    @expensive()
     async def gif(self, interaction: discord.Interaction, game: int | None = None) -> None:
         ident = await self._record_game(interaction, game)
         await self.bot.host.records.source("g", ident, self.game, viewer(interaction))  # refuse before deferring
+        self.bot.gifs.admit(interaction.user.id)  # after the cheap checks: a wrong game number is told as such
         await interaction.response.defer(thinking=True, ephemeral=True)  # private: it may say "3rd in line"
         placeholder = Placeholder(interaction, "GIF")
         try:
@@ -307,6 +307,7 @@ class RecordCommands:
         except (HostError, Busy) as error:
             await placeholder.refuse(str(error))
             return
+        self.bot.gifs.spend(interaction.user.id)  # only a GIF built spends the ration
         await placeholder.answer(caption, file=discord.File(io.BytesIO(board.image), filename=board.filename))
 
     @app_commands.command(name="export", description="Download a game's record (JSON, text, and SGF for ZÈRTZ)")
@@ -321,11 +322,11 @@ class RecordCommands:
 
     @app_commands.command(name="import", description="Replay a record exported by /<game> export (JSON or text)")
     @app_commands.describe(record="The record file", move="Show this move first (default: the last)")
-    @expensive()
     async def import_record(self, interaction: discord.Interaction, record: discord.Attachment,
                             move: app_commands.Range[int, 0, 100000] | None = None) -> None:
         if record.size > MAX_RECORD_BYTES:
             raise HostError(f"That file is too large for a game record (at most {MAX_RECORD_BYTES // 1000} kB).")
+        self.bot.imports.admit(interaction.user.id)
         await interaction.response.defer(thinking=True, ephemeral=True)  # private: it may say "3rd in line"
         placeholder = Placeholder(interaction, "import")
         data = await record.read()
@@ -335,6 +336,7 @@ class RecordCommands:
         except (HostError, Busy) as error:
             await placeholder.refuse(str(error))
             return
+        self.bot.imports.spend(interaction.user.id)  # only a record read spends the ration
         message = replay_message(page)
         await placeholder.answer(message.pop("content"), **message)
 

@@ -9,7 +9,6 @@ import discord
 from discord import app_commands
 
 from cogs._game import GameCog
-from cogs._limits import expensive
 from cogs._new import new_command
 from cogs._tasks import stop_task
 from cogs.records import RecordCommands
@@ -35,7 +34,6 @@ class ZrtzCog(GameCog, group_name="zrtz", group_description="ZÈRTZ: marbles on 
 
     @app_commands.command(name="import", description="Replay a record: boardspace.net SGF, or our JSON or text export")
     @app_commands.describe(record="The .sgf, .json or .txt file", move="Show this move first (default: the last)")
-    @expensive()
     async def import_record(self, interaction: discord.Interaction, record: discord.Attachment,
                             move: app_commands.Range[int, 0, 100000] | None = None) -> None:
         await RecordCommands.import_record.callback(self, interaction, record, move)  # type: ignore[arg-type]

@@ -172,10 +172,15 @@ class Game(ABC):
                 for name, opt in known.items()}
 
     @classmethod
+    def player_count(cls) -> str:
+        """``2 players`` or ``2-4 players`` (for /help and refusals): never ``2-2``."""
+        low, high = cls.players.start, cls.players.stop - 1
+        return f"{low} players" if low == high else f"{low}-{high} players"
+
+    @classmethod
     def new(cls, players: int, options: Mapping[str, Any] | None = None) -> Self:
         if players not in cls.players:
-            allowed = f"{cls.players.start}-{cls.players.stop - 1}"
-            raise ValueError(f"{cls.title} is played by {allowed} players, not {players}")
+            raise ValueError(f"{cls.title} is played by {cls.player_count()}, not {players}")
         return cls(players, cls.check_options(players, options or {}))
 
     def to_dict(self) -> dict[str, Any]:

@@ -46,6 +46,8 @@ SWEEP_EVERY = DAY
 """Seconds between inactivity sweeps of a ladder."""
 DEFAULT_REACH, MAX_REACH = 3, 10
 DEFAULT_IDLE_DAYS, MAX_IDLE_DAYS = 30, 365
+DEFAULT_CLOCK, DEFAULT_RATED = "3d", True
+"""A new ladder's clock and rating (the ``ladders`` table's column defaults, as are the two above)."""
 CLOCKS = ("1d", "2d", "3d", "7d", "14d")
 """Ladder games are correspondence games: days per move only."""
 LEASE = 60.0
@@ -86,6 +88,14 @@ class LadderPicture:
     text: str
     image: bytes
     filename: str
+
+
+def settings_text(ladder: LadderRow | None) -> str:
+    """A ladder's settings in words; ``None``: those a new ladder starts with."""
+    reach, idle, clock, rated = ((ladder.reach, ladder.inactive_days, ladder.clock, ladder.rated) if ladder else
+                                 (DEFAULT_REACH, DEFAULT_IDLE_DAYS, DEFAULT_CLOCK, DEFAULT_RATED))
+    return (f"challenges reach {reach} places up; {idle} idle days drop a player; games have "
+            f"{clocks.parse(clock).describe()} and are {'rated' if rated else 'unrated'}")
 
 
 def idle_text(seconds: float) -> str:
@@ -137,7 +147,7 @@ class Ladders:
                  for r, name in zip(rungs, names, strict=True)]
         reach = ladder.reach if ladder else DEFAULT_REACH
         idle = ladder.inactive_days if ladder else DEFAULT_IDLE_DAYS
-        clock = clocks.parse(ladder.clock if ladder else "3d").describe()
+        clock = clocks.parse(ladder.clock if ladder else DEFAULT_CLOCK).describe()
         table = StandingsTable(
             self.title(game), ("Games", "Last active"), lines,
             subtitle=f"Challenge up to {reach} places above you · {clock}",
@@ -240,13 +250,19 @@ class Ladders:
     async def settings(self, guild_id: int | None, game: str, permissions: bool | GuildPermissions | None, *,
                        reach: int | None = None, inactive_days: int | None = None, clock: str | None = None,
                        rated: bool | None = None) -> str:
-        """Show the ladder's settings, or change them (Manage Server only)."""
+        """Show the ladder's settings (anyone: reads only, so a server without the ladder gets none), or change
+        them (Manage Server only; the first change creates the ladder)."""
         if guild_id is None:
             raise HostError("Ladders belong to a server: use this command in one.")
         title = self.title(game)
         changes: dict[str, Any] = {k: v for k, v in (("reach", reach), ("inactive_days", inactive_days),
                                                      ("clock", clock), ("rated", rated)) if v is not None}
-        if changes and not may_start_season(permissions):
+        if not changes:
+            found = await self.store.find(guild_id, game)
+            if found is None:
+                return f"This server has no **{title}** yet: `/ladder join` starts it with {settings_text(None)}."
+            return f"**{title}** settings now: {settings_text(found)}."
+        if not may_start_season(permissions):
             raise HostError("Only members with the Manage Server permission can change a ladder's settings.")
         if reach is not None and not 1 <= reach <= MAX_REACH:
             raise HostError(f"The reach must be between 1 and {MAX_REACH} places.")
@@ -259,13 +275,10 @@ class Ladders:
             ladder, created = await rows.ensure(tx, guild_id, game, now)
             if created:
                 await _first_sweep(tx, ladder, now, self.sweep_every)
-            if changes:
-                ladder, _ = await self._load(tx, ladder.id)
-                await rows.bump(tx, ladder, **changes)
-                ladder = LadderRow(**{**ladder.__dict__, **changes})
-        said = (f"challenges reach {ladder.reach} places up; {ladder.inactive_days} idle days drop a player;"
-                f" games have {clocks.parse(ladder.clock).describe()} and are {'rated' if ladder.rated else 'unrated'}")
-        return f"**{title}** settings {'changed' if changes else 'now'}: {said}."
+            ladder, _ = await self._load(tx, ladder.id)
+            await rows.bump(tx, ladder, **changes)
+            ladder = LadderRow(**{**ladder.__dict__, **changes})
+        return f"**{title}** settings changed: {settings_text(ladder)}."
 
     async def _load(self, tx: Tx, ladder_id: int) -> tuple[LadderRow, list[Rung]]:
         loaded = await rows.load(tx, ladder_id)

@@ -153,10 +153,9 @@ class Boards:
                       statuses: tuple[str, ...] = ("active",)) -> GameRow:
         """The game a command means: the thread's game, else the user's only such game in the server."""
         store = self.session.store
-        if thread_id is not None:
-            row = await store.find_by_thread(thread_id)
-            if row is not None and row.game == game:
-                return row
+        here = await store.find_by_thread(thread_id) if thread_id is not None else None
+        if here is not None and here.game == game:
+            return here
         mine = await store.games_of(user, statuses, guild_id=guild_id, game=game)
         title = self.session.game_class(game).title
         newest = sorted(mine, key=lambda r: (r.updated_at, r.id), reverse=True)
@@ -172,6 +171,9 @@ class Boards:
             if waiting:
                 raise HostError(f"Your {title} challenge #{waiting[0].id} is still waiting for players; "
                                 "it starts once all have joined.")
+        if here is not None:  # another game's thread: the player most likely picked the wrong game's command
+            raise HostError(captions.other_game(f"Game #{here.id}", self.session.game_class(here.game).title,
+                                                here.game))
         raise HostError(f"You have no {title} game here. Start one with /{game} new.")
 
     async def game_in_thread(self, thread_id: int) -> GameRow | None:

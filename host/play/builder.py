@@ -33,7 +33,12 @@ MAX_LISTED = 64
 
 
 class StaleBuilder(HostError):
-    """The builder belongs to an earlier position or was replaced: answered by offering a fresh one."""
+    """The builder belongs to an earlier position or was replaced: answered by offering a fresh one, unless
+    ``reopen`` is False (the game is over: a fresh builder could only say so again)."""
+
+    def __init__(self, text: str, *, reopen: bool = True) -> None:
+        super().__init__(text)
+        self.reopen = reopen
 
 
 @dataclass(frozen=True)
@@ -209,7 +214,7 @@ class MoveBuilder:
     def _seat(self, row: GameRow, game: Game, user: int) -> tuple[int, _Node]:
         """The seat the user builds a move for, and the tree of its picks (listed once a position)."""
         if row.status != "active":
-            raise StaleBuilder(f"Game #{row.id} {captions.STATUS_SAID.get(row.status, row.status)}")
+            raise StaleBuilder(f"Game #{row.id} {captions.STATUS_SAID.get(row.status, row.status)}.", reopen=False)
         seats = row.seats_of(user)
         if not seats:
             raise HostError("You are not playing in this game.")
@@ -235,10 +240,12 @@ class MoveBuilder:
 
     def _checked(self, row: GameRow, game: Game, user: int, ply: int,
                  token: str) -> tuple[int, _Node]:
+        if row.status != "active":  # refused by _seat before "already moved": the last mover is told the game ended
+            return self._seat(row, game, user)
         if len(game.history) > ply and game.history[ply][0] in row.seats_of(user):
             raise StaleBuilder("You have already moved from this position: see the newest board. "
                                "Nothing more was played.")
-        if row.status == "active" and len(game.history) != ply:
+        if len(game.history) != ply:
             raise StaleBuilder("This move builder is out of date: the position changed since you opened it. "
                                "Nothing was played.")
         latest = self.latest.get((row.id, user))

@@ -16,6 +16,11 @@ STATUS_SAID = {"challenge": "is still waiting for players", "finished": "is over
 MAX_CAPTION = 2000
 
 
+def other_game(what: str, title: str, game: str) -> str:
+    """A command of one game used on another game (a record, a thread): the commands that fit it."""
+    return f"{what} is a {title} game: use the /{game} commands for it."
+
+
 def mention(user_id: int | None) -> str:
     """A player as the channel shows them: an AI seat by its name, a person by a mention."""
     return bots.mention(user_id) if user_id is not None else "an open seat"

@@ -25,7 +25,7 @@ from data.reviews import Reviews
 from data.store import GameRow
 from engines import CHANCE, Game
 from host import offload
-from host.play import bots, dice
+from host.play import bots, captions, dice
 from host.play.shared_renders import SharedRenders
 from host.records.formats import GameRecord, Ply, read
 from host.results import Board, HostError
@@ -445,8 +445,7 @@ class Records:
             raise HostError(f"{what} {loaded.label} belongs to another server.")
         if game is not None and loaded.record.game != game:
             what = "Game" if kind == "g" else "Record"
-            raise HostError(f"{what} {loaded.label} is a {loaded.record.title} game: use the /{loaded.record.game} "
-                            "commands for it.")
+            raise HostError(captions.other_game(f"{what} {loaded.label}", loaded.record.title, loaded.record.game))
         return loaded
 
     async def page(self, kind: str, ident: int, step: int | None, game: str | None = None,

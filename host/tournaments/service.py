@@ -252,8 +252,7 @@ class Tournaments:
         if format not in plan.FORMATS:
             raise HostError(f"format must be one of {', '.join(plan.FORMATS)}.")
         if table_size not in cls.players or not 2 <= table_size <= 4:
-            allowed = f"{cls.players.start}-{cls.players.stop - 1}"
-            raise HostError(f"{cls.title} is played by {allowed} players: table_size {table_size} is not possible.")
+            raise HostError(f"{cls.title} is played by {cls.player_count()}: table_size {table_size} is not possible.")
         if table_size > 2 and format != plan.SWISS:
             raise HostError("Tables of 3 or 4 players are paired Swiss: use format swiss.")
         if format == plan.SWISS and not 1 <= (rounds or 0) <= MAX_SWISS_ROUNDS:

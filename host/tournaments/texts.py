@@ -5,6 +5,7 @@ Pure text helpers for ``host/tournaments/service.py``: no database, no Discord.
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Sequence
 from datetime import UTC, datetime
@@ -80,10 +81,11 @@ def parse_start(text: str | None, now: float) -> float | None:
     cleaned = (text or "").strip().lower()
     if cleaned in ("", "manual", "by hand", "hand"):
         return None
-    relative = re.fullmatch(r"(?:in\s*)?(\d{1,4})\s*(m|min|h|d)", cleaned)
-    if relative:
+    relative = re.fullmatch(r"(?:in\s*)?(\d+)\s*(m|min|h|d)", cleaned)
+    if relative:  # any number of digits, so a delay too long is told the limit (not asked for a delay)
         unit = {"m": 60.0, "min": 60.0, "h": 3600.0, "d": 86400.0}[relative[2]]
-        at = now + int(relative[1]) * unit
+        digits = relative[1].lstrip("0") or "0"
+        at = now + int(digits) * unit if len(digits) <= 9 else math.inf  # a 5000-digit number is not converted
     else:
         try:
             at = datetime.strptime(cleaned.replace("t", " ").removesuffix("z").strip(), "%Y-%m-%d %H:%M") \

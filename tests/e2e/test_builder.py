@@ -188,7 +188,8 @@ async def test_back_cancel_and_refusals(harness: BotHarness) -> None:
         await fake.slash(mover, "zrtz resign", channel=thread)
         forward = choices(fake.world.messages[last.id])[0]
         await press(fake, other, fake.world.messages[last.id], forward[0], forward[1], stats)
-        assert f"Game #{game_id} is over" in fake.world.messages[last.id].content
+        ended = fake.world.messages[last.id]
+        assert ended.content == f"Game #{game_id} is over." and not ended.custom_ids(), "no Move for an ended game"
 
 
 async def test_a_builder_works_across_a_restart(harness: BotHarness) -> None:
@@ -257,3 +258,27 @@ async def test_a_builder_whose_message_cannot_be_edited_any_more_opens_afresh(ha
         assert fresh[-1].ephemeral and is_builder(fresh[-1]) and "Picked:" in fresh[-1].content
         await play_one_move(fake, mover, fresh[-1], random.Random(2), stats, opened=False)
         assert (await bot.host.boards.observation(game_id, None))["ply"] == 1
+
+
+async def test_a_builder_after_its_game_ended_says_so_and_offers_no_move(harness: BotHarness) -> None:
+    """The game ended while the builder was open (by the other player's resignation, or by the builder's own
+    player): it says the game is over, plays nothing and offers no Move button, also when its message cannot be
+    edited any more and the answer is a new private message."""
+    fake = harness.fake
+    stats = Presses()
+    async with harness.running() as bot:
+        for resigner_moves, expired in ((False, False), (True, False), (False, True)):
+            game_id, first = await challenge_and_accept(harness, "zaic")
+            mover = await mover_name(harness, bot, game_id)
+            builder = await open_builder(fake, mover, first, game_id, stats)
+            resigner = mover if resigner_moves else ("bob" if mover == "alice" else "alice")
+            await fake.slash(resigner, "zaic resign", channel=fake.thread(f"Zaic #{game_id}"))
+            if expired:
+                fake.faults.add("PATCH", "/webhooks/{app_id}/{token}/messages/{message_id}", 401, code=50027)
+            before = await bot.host.boards.observation(game_id, None)
+            forward = choices(builder)[0]
+            rec = await press(fake, mover, builder, forward[0], forward[1], stats)
+            shown = (await rec.wait_followups(1))[-1] if expired else fake.world.messages[builder.id]
+            assert shown.content == f"Game #{game_id} is over.", shown.content
+            assert not shown.custom_ids(), "a fresh builder could only say the same again"
+            assert await bot.host.boards.observation(game_id, None) == before

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import asyncio
+import sqlite3
+from contextlib import closing
 
 from tests.e2e.conftest import BotHarness
 from tests.e2e.test_platform import PNG
@@ -94,3 +96,26 @@ async def test_a_result_left_by_a_stopped_bot_moves_the_ladder_once_after_the_re
         assert "climbs from #2 to #1" in notice.content
         shown = await fake.slash("alice", "ladder show", {"game": "zaic"})
         assert "You are #2" in shown.content
+
+
+def every_row(path) -> dict[str, set[tuple[object, ...]]]:
+    with closing(sqlite3.connect(path)) as con:
+        tables = [t for (t,) in con.execute("SELECT name FROM sqlite_master WHERE type = 'table'")]
+        return {t: set(con.execute(f"SELECT * FROM {t}")) for t in tables}
+
+
+async def test_a_member_looking_at_ladder_settings_writes_nothing(harness: BotHarness) -> None:
+    """``/ladder settings`` with no options is a view: for a game with no ladder (which it once created, with its
+    daily sweep job) and for one with a ladder (whose id sequence it once advanced)."""
+    fake = harness.fake
+    async with harness.running():
+        await fake.slash("bob", "ladder join", {"game": "zaic"})
+        fake.user("carol").permissions = "0"
+        for game, said in (("zodiac", "This server has no **Zodiac Chess ladder** yet: `/ladder join` starts it"),
+                           ("zaic", "**Zaic ladder** settings now: challenges reach 3 places up")):
+            before = every_row(harness.database_path)
+            looked = await fake.slash("carol", "ladder settings", {"game": game})
+            assert looked.ephemeral and looked.content.startswith(said), looked.content
+            assert every_row(harness.database_path) == before, game
+        shown = await fake.slash("carol", "ladder show", {"game": "zodiac"})
+        assert "0 players" in shown.content

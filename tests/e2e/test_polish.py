@@ -31,6 +31,23 @@ async def test_a_move_while_the_challenge_waits_is_told_it_waits(harness: BotHar
         assert hint[0]["name"].endswith("still waiting for players; it starts once all have joined")
 
 
+async def test_another_games_command_in_a_thread_names_the_threads_commands(harness: BotHarness) -> None:
+    """``/zaic move`` in a ZÈRTZ thread (no Zaic game of the player's anywhere) points to ``/zrtz``, in the words
+    ``/zrtz replay`` of a Zaic game uses; without a game in the channel it still says how to start one."""
+    fake = harness.fake
+    async with harness.running():
+        game_id, _ = await challenge_and_accept(harness, "zrtz")
+        thread = fake.thread(f"ZÈRTZ #{game_id}")
+        said = f"Game #{game_id} is a ZÈRTZ game: use the /zrtz commands for it."
+        for user in ("alice", "carol"):
+            moved = await fake.slash(user, "zaic move", {"move": "2x2 h8"}, channel=thread)
+            assert moved.ephemeral and moved.content == said, moved.content
+        hint = await fake.autocomplete("alice", "zaic move", focused="move", value="", channel=thread)
+        assert hint[0]["name"].startswith(f"Game #{game_id} is a ZÈRTZ game")
+        outside = await fake.slash("alice", "zaic board")
+        assert outside.ephemeral and outside.content == "You have no Zaic game here. Start one with /zaic new."
+
+
 async def test_a_wall_of_text_as_a_move_gets_a_short_private_answer(harness: BotHarness) -> None:
     fake = harness.fake
     async with harness.running():

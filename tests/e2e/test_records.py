@@ -95,11 +95,11 @@ async def test_history_buttons_export_import_and_gif(harness: BotHarness) -> Non
         assert "after move 7 of 7" in shown.content and "zr:r1:7:first" in shown.custom_ids()
         await fake.click("carol", shown, "zr:r1:7:first")
         assert "starting position" in latest(fake, shown).content
-        wrong = await fake.slash("carol", "zrtz import", {"record": Upload("r.json", exported.files[0].data)})
+        wrong = await fake.slash("dave", "zrtz import", {"record": Upload("r.json", exported.files[0].data)})
         await wrong.wait_followups(1, timeout=10)  # imports defer first, then refuse privately
         assert wrong.followups[-1].ephemeral and "use /zaic import" in wrong.followups[-1].content
         again = await fake.slash("carol", "zaic import", {"record": Upload("r.json", b'{"format": 1}')})
-        assert again.ephemeral and "try again in" in again.content  # imports are rationed per user
+        assert again.ephemeral and "try again in" in again.content  # imports are rationed per user, every game's
         junk = await fake.slash("bob", "zaic import", {"record": Upload("r.json", b'{"format": 1}')})
         await junk.wait_followups(1, timeout=10)
         assert junk.followups[-1].ephemeral and "cannot be replayed" in junk.followups[-1].content
@@ -109,6 +109,33 @@ async def test_history_buttons_export_import_and_gif(harness: BotHarness) -> Non
         assert image.format == "GIF" and image.n_frames == 8
         other = await fake.slash("carol", "zrtz replay", {"game": game_id})
         assert other.ephemeral and "/zaic" in other.content
+
+
+async def test_only_a_served_gif_or_import_spends_the_users_ration(harness: BotHarness) -> None:
+    """A refusal costs nothing, so the corrected retry is served at once; a cheap refusal (a game that does not
+    exist) is told as such even while the ration runs, and only a served use makes the next one wait."""
+    fake = harness.fake
+    async with harness.running() as bot:
+        game_id = await finished_zaic(harness, bot, moves=2)
+        mistyped = await fake.slash("alice", "zaic gif", {"game": game_id + 50})
+        assert mistyped.ephemeral and f"There is no game #{game_id + 50}." in mistyped.content
+        gif = await fake.slash("alice", "zaic gif", {"game": game_id})
+        assert gif.original.deleted and not gif.followups[-1].ephemeral
+        assert gif.followups[-1].attachments[0].filename.endswith(".gif")
+        still_mistyped = await fake.slash("alice", "zaic gif", {"game": game_id + 50})
+        assert still_mistyped.ephemeral and f"There is no game #{game_id + 50}." in still_mistyped.content
+        again = await fake.slash("alice", "zaic gif", {"game": game_id})
+        assert again.ephemeral and "try again in" in again.content and not again.deferred
+
+        exported = await fake.slash("bob", "zaic export", {"game": game_id})
+        record = next(f.data for f in exported.files if f.filename.endswith(".json"))
+        picture = await fake.slash("bob", "zaic import", {"record": Upload("shot.png", PNG + b"\0" * 16)})
+        await picture.wait_followups(1, timeout=10)
+        assert picture.followups[-1].ephemeral and "not UTF-8 text" in picture.followups[-1].content
+        imported = await fake.slash("bob", "zaic import", {"record": Upload("r.json", record)})
+        assert not imported.followups[-1].ephemeral and "imported record R1" in imported.followups[-1].content
+        twice = await fake.slash("bob", "zrtz import", {"record": Upload("r.json", record)})
+        assert twice.ephemeral and "try again in" in twice.content and not twice.deferred
 
 
 async def test_play_from_here_challenges_a_person_with_the_position(harness: BotHarness) -> None:

@@ -140,8 +140,13 @@ def test_unknown_options_and_player_counts_are_refused() -> None:
     for cls in ALL_GAMES.values():
         with pytest.raises(ValueError):
             cls.new(cls.players.start, {"no_such_option": 1})
-        with pytest.raises(ValueError):
+        with pytest.raises(ValueError, match=f"is played by {cls.player_count()}, not {cls.players.stop}$"):
             cls.new(cls.players.stop)
+
+
+def test_player_counts_read_as_words_never_two_to_two() -> None:
+    assert engines.get("zaic").player_count() == "2 players"
+    assert engines.get("ziggurat").player_count() == "2-4 players"
 
 
 def test_agreed_draw_ends_the_game_for_everyone() -> None:

@@ -156,6 +156,24 @@ async def test_stale_foreign_and_superseded_builders_refuse_and_change_nothing(g
     assert (game_id, me) not in host.builder.latest
 
 
+async def test_a_builder_of_an_ended_game_says_it_is_over_and_offers_no_fresh_one(grid_host: Host) -> None:
+    """Even to the player who moved last ("already moved" would offer a Move button that only repeats it)."""
+    host = grid_host
+    game_id = await started(host)
+    me, other = await mover(host, game_id)
+    mine = await host.builder.open(game_id, me, "mine")
+    await host.turns.play(game_id, me, "pass")
+    theirs = await host.builder.open(game_id, other, "theirs")
+    await host.turns.resign(game_id, other)
+    for user, step in ((me, mine), (other, theirs)):
+        with pytest.raises(StaleBuilder, match=rf"^Game #{game_id} is over\.$") as refused:
+            await host.builder.show(game_id, user, step.ply, step.token, ())
+        assert not refused.value.reopen
+    with pytest.raises(StaleBuilder, match="is over") as refused:
+        await host.builder.open(game_id, me, "again")
+    assert not refused.value.reopen
+
+
 def test_paths_from_custom_ids_are_checked() -> None:
     assert decode("") == () and decode("1.~2") == ("1", "~2")
     for bad in ("x", "1..2", "1.-2", "1234", ".".join(["1"] * 30), "١"):

@@ -168,6 +168,22 @@ async def test_settings_need_manage_server_and_sane_values(ladders: Ladders) -> 
     assert lobby.row.settings["clock"] == "7d" and lobby.row.settings["rated"] is False
 
 
+async def test_looking_at_the_settings_creates_no_ladder_and_a_change_does(ladders: Ladders, host: Host) -> None:
+    said = await ladders.settings(GUILD, "zodiac", False)
+    assert said.startswith("This server has no **Zodiac Chess ladder** yet: `/ladder join` starts it with "
+                           "challenges reach 3 places up") and "3 days per move and are rated" in said
+    assert await ladders.store.find(GUILD, "zodiac") is None
+    assert [j for j in await JobQueue(host.db).pending() if j.kind in KINDS] == []
+    changed = await ladders.settings(GUILD, "zodiac", True, reach=5)
+    assert changed.startswith("**Zodiac Chess ladder** settings changed: challenges reach 5 places up")
+    ladder = await ladders.store.find(GUILD, "zodiac")
+    assert ladder is not None and ladder.reach == 5
+    assert [j.kind for j in await JobQueue(host.db).pending() if j.kind in KINDS] == [SWEEP]
+    assert (await ladders.settings(GUILD, "zodiac", False)).startswith("**Zodiac Chess ladder** settings now: "
+                                                                        "challenges reach 5")
+    assert await ladders.store.find(GUILD, "zodiac") == ladder, "looking changes nothing, not even the version"
+
+
 async def test_idle_players_are_dropped_by_the_daily_job(ladders: Ladders, host: Host, clock: FakeClock) -> None:
     await ladders.settings(GUILD, "zrtz", True, inactive_days=7)
     await join_all(ladders, A, B, C, D, E)
