@@ -65,9 +65,9 @@ class HintCommand:
         try:
             hint = await self.bot.ai.hint(row.id, interaction.user.id)
         except HostError as error:
+            self.bot.hints.refund(interaction.user.id)  # a refused hint costs nothing
             await interaction.followup.send(str(error), ephemeral=True)
             return
-        self.bot.hints.spend(interaction.user.id)
         await interaction.followup.send(f"💡 Hint for #{row.id}: `{hint.move}` ({hint.label})"[:2000], ephemeral=True)
         if hint.notice_key is not None:
             await deliver_owed(self.bot, [hint.notice_key])

@@ -52,12 +52,16 @@ async def refuse_after_defer(interaction: discord.Interaction, text: str) -> Non
 
 class Ration:
     """A per-user cooldown that only served uses spend (a hint refused as 'not your turn', or a GIF of a game
-    that does not exist, costs nothing): discord.py's own cooldown charges every use, refusals included."""
+    that does not exist, costs nothing): discord.py's own cooldown charges every use, refusals included.
+    The turn is taken on admission and given back on a refusal, so two commands sent together are never both
+    served (a GIF takes seconds: spending only after it would let a burst of them through)."""
 
     def __init__(self, seconds: float = COOLDOWN, clock: Callable[[], float] = time.monotonic) -> None:
         self.seconds = seconds
         self.clock = clock
         self.last: dict[int, float] = {}
+        self.before: dict[int, float | None] = {}
+        """Each admitted user's previous use, restored by ``refund``."""
 
     def wait(self, user_id: int) -> float:
         """Seconds the user must still wait; 0 when they may go ahead."""
@@ -65,13 +69,22 @@ class Ration:
         return max(0.0, self.seconds - since)
 
     def admit(self, user_id: int, why: str = BUSY_WORK) -> None:
-        """Refuse (``HostError``) a user who must still wait; ``why`` says what the wait is for."""
+        """Refuse (``HostError``) a user who must still wait, ``why`` saying what the wait is for; else take
+        the user's turn now."""
         if (wait := self.wait(user_id)) > 0:
             raise HostError(f"{why}: try again in {max(wait, 1):.0f} s.")
-
-    def spend(self, user_id: int) -> None:
-        """Called once the use was served."""
+        self.before[user_id] = self.last.get(user_id)
         self.last[user_id] = self.clock()
+
+    def refund(self, user_id: int) -> None:
+        """The admitted use was refused: it costs nothing."""
+        if user_id not in self.before:
+            return
+        previous = self.before.pop(user_id)
+        if previous is None:
+            self.last.pop(user_id, None)
+        else:
+            self.last[user_id] = previous
 
 
 BURST = 10

@@ -305,9 +305,9 @@ class RecordCommands:
             caption, board = await self.bot.host.records.gif(ident, game=self.game, viewer=viewer(interaction),
                                                on_place=placeholder.tell)
         except (HostError, Busy) as error:
+            self.bot.gifs.refund(interaction.user.id)  # only a GIF built spends the ration
             await placeholder.refuse(str(error))
             return
-        self.bot.gifs.spend(interaction.user.id)  # only a GIF built spends the ration
         await placeholder.answer(caption, file=discord.File(io.BytesIO(board.image), filename=board.filename))
 
     @app_commands.command(name="export", description="Download a game's record (JSON, text, and SGF for ZÈRTZ)")
@@ -334,9 +334,9 @@ class RecordCommands:
             page = await self.bot.host.record_exchange.import_record(self.game, data, interaction.user.id,
                                                        interaction.guild_id, move, on_place=placeholder.tell)
         except (HostError, Busy) as error:
+            self.bot.imports.refund(interaction.user.id)  # only a record read spends the ration
             await placeholder.refuse(str(error))
             return
-        self.bot.imports.spend(interaction.user.id)  # only a record read spends the ration
         message = replay_message(page)
         await placeholder.answer(message.pop("content"), **message)
 
