@@ -23,11 +23,11 @@ from cogs._delivery import (
     MENTION_USERS,
     board_file,
     board_shown,
+    deliver_owed,
     open_draw_offers,
     post_report,
     report_message,
     report_shown,
-    retire_board,
     retire_draw_offer,
 )
 from cogs._lobby import lobby_text, lobby_view, open_thread
@@ -226,7 +226,8 @@ class GameCog(HintCommand, RecordCommands, commands.GroupCog):
                 await challenge.edit(content=f"Challenge #{row.id} withdrawn.", view=None)
             except discord.HTTPException:
                 pass  # deleted or out of reach: its buttons refuse anyway
-        await retire_board(self.bot, row.id)
+        if row.status == "active":  # its board, draw offer and secret-choice menus close (owed with the abort)
+            await deliver_owed(self.bot, [outbox.retire_key(row.id)])
 
     @app_commands.command(name="review", description="The hard level's review of a finished game: mistakes,"
                           " better moves, a chart")
