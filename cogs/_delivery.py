@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import io
 import logging
-import weakref
 from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -17,7 +16,7 @@ import discord
 
 import engines
 from host import outbox
-from host.play.turns import choice_menu
+from host.play.turns import DRAW_OFFER, choice_menu
 from host.results import Board, GameRow, Report
 
 if TYPE_CHECKING:
@@ -105,23 +104,14 @@ async def close_live(bot: ZBot, channel_id: int, message_id: int, content: str) 
         log.info("could not close message %s in %s: %s", message_id, channel_id, error)
 
 
-_DRAW_OFFERS: weakref.WeakKeyDictionary[Any, dict[int, tuple[int, int]]] = weakref.WeakKeyDictionary()
+OFFER_CLOSED = "Draw offer closed: see the newest board."
 
 
-def open_draw_offers(bot: ZBot) -> dict[int, tuple[int, int]]:
-    """game id -> (channel, message) of a draw offer whose buttons are live; a move ends the offer and them.
-    Kept per bot in memory: after a restart an old offer's buttons still refuse clearly."""
-    return _DRAW_OFFERS.setdefault(bot, {})
-
-
-async def retire_draw_offer(bot: ZBot, game_id: int, why: str = "Draw offer closed: see the newest board.") -> None:
-    where = open_draw_offers(bot).pop(game_id, None)
-    if where is None:
-        return
-    try:
-        await bot.get_partial_messageable(where[0]).get_partial_message(where[1]).edit(content=why, view=None)
-    except discord.HTTPException as error:
-        log.info("could not close the draw offer of game %s: %s", game_id, error)
+async def retire_draw_offer(bot: ZBot, game_id: int, why: str = OFFER_CLOSED) -> None:
+    """The game's open draw offer loses its buttons, saying ``why``. Its message is recorded in the database when
+    posted (``live_shown``), so an offer made before a restart closes too."""
+    for offer in await bot.host.turns.live_closed(game_id, [DRAW_OFFER]):
+        await close_live(bot, offer.channel_id, offer.message_id, why)
 
 
 def menu_closed(game_id: int, why: str) -> str:

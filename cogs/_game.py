@@ -24,7 +24,6 @@ from cogs._delivery import (
     board_file,
     board_shown,
     deliver_owed,
-    open_draw_offers,
     post_report,
     report_message,
     report_shown,
@@ -36,6 +35,7 @@ from cogs.records import RecordCommands
 from engines import Game, Option
 from host import outbox
 from host.play import teaching
+from host.play.turns import DRAW_OFFER
 from host.results import GameRow, HostError, Report
 
 if TYPE_CHECKING:
@@ -210,7 +210,7 @@ class GameCog(HintCommand, RecordCommands, commands.GroupCog):
             await retire_draw_offer(self.bot, row.id, "A newer draw offer follows below.")
             await interaction.response.send_message(result, allowed_mentions=MENTION_USERS, view=draw_view(row.id))
             offer = await interaction.original_response()
-            open_draw_offers(self.bot)[row.id] = (offer.channel.id, offer.id)
+            await self.bot.host.turns.live_shown(row.id, DRAW_OFFER, offer.channel.id, offer.id)
         else:
             await self._send_report(interaction, result)
 
