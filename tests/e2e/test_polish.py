@@ -263,6 +263,26 @@ async def test_a_stale_draw_offer_left_live_closes_when_pressed(harness: BotHarn
         assert (await bot.host.session.row(game_id)).status == "active"
 
 
+async def test_a_draw_offered_or_declined_outside_the_thread_goes_to_the_thread_and_is_answered_privately(
+        harness: BotHarness) -> None:
+    fake = harness.fake
+    async with harness.running():
+        game_id, _ = await challenge_and_accept(harness, "zaic")
+        thread = fake.thread(f"Zaic #{game_id}")
+        public = [m.id for m in fake.messages("general") if not m.ephemeral]
+        offered = await fake.slash("bob", "zaic draw")  # typed in #general, as a move may be
+        assert offered.ephemeral and offered.content == f"Done: see <#{thread.id}>."
+        offer = fake.messages(thread)[-1]
+        assert "offers a draw" in offer.content
+        assert sorted(offer.custom_ids()) == [f"zd:accept:{game_id}", f"zd:decline:{game_id}"]
+        declined = await fake.slash("alice", "zaic draw", {"decline": True})
+        assert declined.ephemeral and declined.content == f"Done: see <#{thread.id}>."
+        assert "declined the draw offer" in fake.messages(thread)[-1].content
+        closed = fake.world.messages[offer.id]
+        assert not closed.custom_ids() and closed.content == "Draw offer declined."
+        assert [m.id for m in fake.messages("general") if not m.ephemeral] == public, "nothing said in #general"
+
+
 async def test_a_challenge_withdrawn_by_command_loses_its_buttons(harness: BotHarness) -> None:
     fake = harness.fake
     async with harness.running():
