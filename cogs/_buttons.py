@@ -15,14 +15,16 @@ import engines
 from cogs._delivery import (
     DRAW_AGREED,
     MENTION_USERS,
+    OFFER_CLOSED,
     board_file,
     bot_of,
-    open_draw_offers,
+    ended_why,
     post_report,
     thread_of,
 )
 from cogs._errors import guarded, send_error
 from cogs._lobby import lobby_text, post_lobby
+from host.play.turns import DRAW_OFFER
 from host.results import HostError, Report
 
 if TYPE_CHECKING:
@@ -109,21 +111,30 @@ class DrawButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
     async def callback(self, interaction: discord.Interaction) -> None:
         bot = bot_of(interaction)
         row = await bot.host.session.row(self.game_id)
-        if not row.draw_offers:
-            raise HostError("There is no draw offer on the table any more.")
+        if row.status != "active" or not row.draw_offers:
+            # an offer closed whose message stayed live (Discord refused the edit, an AI declined): it closes now
+            why = OFFER_CLOSED if row.status == "active" else f"Draw offer closed: {ended_why(row)}."
+            await self.close(interaction, why)
+            await interaction.followup.send("There is no draw offer on the table any more.", ephemeral=True)
+            return
         if self.action == "decline":
             text = await bot.host.turns.decline_draw(self.game_id, interaction.user.id)
-            open_draw_offers(bot).pop(self.game_id, None)
-            await interaction.response.edit_message(content=text, view=None, allowed_mentions=MENTION_USERS)
+            await self.close(interaction, text)
             return
         result = await bot.host.turns.offer_draw(self.game_id, interaction.user.id)
         if isinstance(result, str):
             await interaction.response.edit_message(content=result, view=draw_view(self.game_id),
                                                     allowed_mentions=MENTION_USERS)
             return
-        open_draw_offers(bot).pop(self.game_id, None)
-        await interaction.response.edit_message(content=DRAW_AGREED, view=None)  # no "press Accept" left behind
+        await self.close(interaction, DRAW_AGREED)  # no "press Accept" left behind
         await post_report(bot, result)
+
+    async def close(self, interaction: discord.Interaction, content: str) -> None:
+        """This offer's message says ``content`` and loses its buttons; it is no longer the game's live offer."""
+        await interaction.response.edit_message(content=content, view=None, allowed_mentions=MENTION_USERS)
+        if interaction.message is not None:
+            await bot_of(interaction).host.turns.live_closed(self.game_id, [DRAW_OFFER],
+                                                             message_id=interaction.message.id)
 
 
 def draw_view(game_id: int) -> discord.ui.View:

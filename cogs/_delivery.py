@@ -9,14 +9,15 @@ from __future__ import annotations
 
 import io
 import logging
-import weakref
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any
 
 import discord
 
+import engines
 from host import outbox
-from host.results import Board, Report
+from host.play.turns import DRAW_OFFER, choice_menu
+from host.results import Board, GameRow, Report
 
 if TYPE_CHECKING:
     from zbot import ZBot
@@ -91,26 +92,54 @@ async def edit_turn_board(bot: ZBot, report: Report) -> bool:
     return True
 
 
-_DRAW_OFFERS: weakref.WeakKeyDictionary[Any, dict[int, tuple[int, int]]] = weakref.WeakKeyDictionary()
-
-
 DRAW_AGREED = "🤝 The game ended in a draw: see the result below."
 
 
-def open_draw_offers(bot: ZBot) -> dict[int, tuple[int, int]]:
-    """game id -> (channel, message) of a draw offer whose buttons are live; a move ends the offer and them.
-    Kept per bot in memory: after a restart an old offer's buttons still refuse clearly."""
-    return _DRAW_OFFERS.setdefault(bot, {})
-
-
-async def retire_draw_offer(bot: ZBot, game_id: int, why: str = "Draw offer closed: see the newest board.") -> None:
-    where = open_draw_offers(bot).pop(game_id, None)
-    if where is None:
-        return
+async def close_live(bot: ZBot, channel_id: int, message_id: int, content: str) -> None:
+    """Take the components off a live message (a draw offer, a secret-choice menu) and say why; its record is gone
+    already (``live_closed`` returned it), so a failed edit is only logged: a press on it still refuses clearly."""
     try:
-        await bot.get_partial_messageable(where[0]).get_partial_message(where[1]).edit(content=why, view=None)
+        await bot.get_partial_messageable(channel_id).get_partial_message(message_id).edit(content=content, view=None)
     except discord.HTTPException as error:
-        log.info("could not close the draw offer of game %s: %s", game_id, error)
+        log.info("could not close message %s in %s: %s", message_id, channel_id, error)
+
+
+OFFER_CLOSED = "Draw offer closed: see the newest board."
+
+
+async def retire_draw_offer(bot: ZBot, game_id: int, why: str = OFFER_CLOSED) -> None:
+    """The game's open draw offer loses its buttons, saying ``why``. Its message is recorded in the database when
+    posted (``live_shown``), so an offer made before a restart closes too."""
+    for offer in await bot.host.turns.live_closed(game_id, [DRAW_OFFER]):
+        await close_live(bot, offer.channel_id, offer.message_id, why)
+
+
+def menu_closed(game_id: int, why: str) -> str:
+    """What a closed secret-choice menu says: its game (Zodiac's, the only game with secret choices), and why."""
+    return f"**{engines.get('zodiac').title}** #{game_id}: {why}; this menu is closed."
+
+
+def ended_why(row: GameRow) -> str:
+    return "the game was aborted" if row.status == "aborted" else "the game is over"
+
+
+async def close_menus(bot: ZBot, game_id: int, why: str, users: Iterable[int] | None = None) -> None:
+    """The secret-choice menus of ``users`` (None: everyone's) close, saying ``why``."""
+    purposes = None if users is None else [choice_menu(user) for user in users]
+    for menu in await bot.host.turns.live_closed(game_id, purposes):
+        await close_live(bot, menu.channel_id, menu.message_id, menu_closed(game_id, why))
+
+
+async def retire_ended(bot: ZBot, game_id: int) -> None:
+    """An ended game's owed ``retire`` job (host/outbox.py): nothing of it stays live. Its draw offer and the secret-
+    choice menus close, saying the game is over, and an aborted game's last board loses its buttons (a finished
+    game's final board keeps its Rematch and Replay)."""
+    row = await bot.host.session.row(game_id)
+    why = ended_why(row)
+    if row.status == "aborted":
+        await retire_board(bot, game_id)
+    await retire_draw_offer(bot, game_id, f"Draw offer closed: {why}.")
+    await close_menus(bot, game_id, why)  # what is left live of the game: its menus
 
 
 async def board_shown(bot: ZBot, report: Report, channel_id: int, message_id: int) -> None:

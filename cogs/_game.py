@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import io
+import logging
 import re
 from typing import TYPE_CHECKING, Any, ClassVar
 
@@ -23,12 +24,12 @@ from cogs._delivery import (
     MENTION_USERS,
     board_file,
     board_shown,
-    open_draw_offers,
+    deliver_owed,
     post_report,
     report_message,
     report_shown,
-    retire_board,
     retire_draw_offer,
+    thread_of,
 )
 from cogs._lobby import lobby_text, lobby_view, open_thread
 from cogs._names import fit_choices, printable
@@ -36,10 +37,13 @@ from cogs.records import RecordCommands
 from engines import Game, Option
 from host import outbox
 from host.play import teaching
+from host.play.turns import DRAW_OFFER
 from host.results import GameRow, HostError, Report
 
 if TYPE_CHECKING:
     from zbot import ZBot
+
+log = logging.getLogger(__name__)
 
 
 def offered_options(cls: type[Game], new: app_commands.Command[Any, ..., Any] | None) -> list[Option]:
@@ -202,17 +206,34 @@ class GameCog(HintCommand, RecordCommands, commands.GroupCog):
         row = await self._game_here(interaction)
         if decline:
             text = await self.bot.host.turns.decline_draw(row.id, interaction.user.id)
-            await interaction.response.send_message(text, allowed_mentions=MENTION_USERS)
+            await self._say_in_thread(interaction, row, text)
             await retire_draw_offer(self.bot, row.id, "Draw offer declined.")
             return
         result = await self.bot.host.turns.offer_draw(row.id, interaction.user.id)
         if isinstance(result, str):
             await retire_draw_offer(self.bot, row.id, "A newer draw offer follows below.")
-            await interaction.response.send_message(result, allowed_mentions=MENTION_USERS, view=draw_view(row.id))
-            offer = await interaction.original_response()
-            open_draw_offers(self.bot)[row.id] = (offer.channel.id, offer.id)
+            offer = await self._say_in_thread(interaction, row, result, draw_view(row.id))
+            if offer is not None:
+                await self.bot.host.turns.live_shown(row.id, DRAW_OFFER, offer.channel.id, offer.id)
         else:
             await self._send_report(interaction, result)
+
+    async def _say_in_thread(self, interaction: discord.Interaction, row: GameRow, text: str,
+                             view: discord.ui.View | None = None) -> discord.Message | None:
+        """A line about the game (a draw offer and its buttons, a decline) where the game is played: as the reply in
+        its thread; typed elsewhere, posted in the thread and the user told privately, as a move is. Returns the
+        message, None when the thread could not be reached (the offer stands: the draw command answers it)."""
+        buttons: dict[str, Any] = {"view": view} if view is not None else {}
+        if row.thread_id is None or interaction.channel_id == row.thread_id:
+            await interaction.response.send_message(text, allowed_mentions=MENTION_USERS, **buttons)
+            return await interaction.original_response()
+        await interaction.response.send_message(f"Done: see <#{row.thread_id}>.", ephemeral=True)
+        thread = await thread_of(self.bot, row.thread_id)
+        try:
+            return await thread.send(text, allowed_mentions=MENTION_USERS, **buttons) if thread is not None else None
+        except discord.HTTPException as error:
+            log.warning("could not post in the thread of game %s: %s", row.id, error)
+            return None
 
     @app_commands.command(name="abort", description="Cancel a challenge, or a game before any person moved")
     @app_commands.guild_only()
@@ -226,7 +247,8 @@ class GameCog(HintCommand, RecordCommands, commands.GroupCog):
                 await challenge.edit(content=f"Challenge #{row.id} withdrawn.", view=None)
             except discord.HTTPException:
                 pass  # deleted or out of reach: its buttons refuse anyway
-        await retire_board(self.bot, row.id)
+        if row.status == "active":  # its board, draw offer and secret-choice menus close (owed with the abort)
+            await deliver_owed(self.bot, [outbox.retire_key(row.id)])
 
     @app_commands.command(name="review", description="The hard level's review of a finished game: mistakes,"
                           " better moves, a chart")

@@ -14,7 +14,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from cogs._delivery import MENTION_USERS, post_report, reply_to, retire_board, thread_of
+from cogs._delivery import MENTION_USERS, deliver_owed, post_report, reply_to, thread_of
 from cogs.records import history_view
 from host import outbox
 from host.correspondence import clocks
@@ -74,7 +74,7 @@ class Correspondence(commands.Cog):
                     await self.bot.host.outbox.done(notice.key, self.bot.host.now())
                 except discord.HTTPException:
                     log.warning("could not post the abort of game %s", notice.game_id)
-            await retire_board(self.bot, notice.game_id)
+            await deliver_owed(self.bot, [outbox.retire_key(notice.game_id)])  # its board and menus close
             if notice.next_game is not None:  # the match goes on after a later game the clock aborted
                 await post_report(self.bot, notice.next_game)
         for reminder in tick.reminders:

@@ -17,7 +17,15 @@ import discord
 from discord.ext import commands
 
 import engines
-from cogs._delivery import MENTION_USERS, board_shown, post_report, reply_to, report_message, thread_of
+from cogs._delivery import (
+    MENTION_USERS,
+    board_shown,
+    post_report,
+    reply_to,
+    report_message,
+    retire_ended,
+    thread_of,
+)
 from host import outbox
 from host.outbox import Job
 from host.results import GameRow
@@ -146,6 +154,11 @@ class Dispatch(commands.Cog):
         report = await self.bot.host.matches.continue_after(job.game_id)
         if report is not None:
             await post_report(self.bot, report)
+
+    async def outbox_retire(self, job: Job) -> None:
+        """A game ended: its secret-choice menus and draw offer close, an aborted game's board loses its buttons."""
+        assert job.game_id is not None
+        await retire_ended(self.bot, job.game_id)
 
     async def outbox_challenge_expire(self, job: Job) -> None:
         """Withdraw a challenge nobody answered in time, and say so on its message."""

@@ -13,13 +13,23 @@ import discord
 from discord.ext import commands
 
 from cogs._buttons import ForGame
-from cogs._delivery import MENTION_USERS, bot_of, post_report, thread_of
+from cogs._delivery import (
+    MENTION_USERS,
+    bot_of,
+    close_live,
+    close_menus,
+    ended_why,
+    menu_closed,
+    post_report,
+    thread_of,
+)
 from cogs._errors import guarded
 from cogs._game import GameCog
 from cogs._new import new_command
 from engines import CHANCE
 from host import outbox
 from host.outbox import Job
+from host.play.turns import choice_menu
 from host.results import HostError, Report
 
 if TYPE_CHECKING:
@@ -58,18 +68,24 @@ class SecretChoice(ForGame, discord.ui.DynamicItem[discord.ui.Select[Any]], temp
         try:
             report = await bot.host.turns.play(self.game_id, interaction.user.id, str(values[0]))
         except HostError as error:
+            row = await bot.host.session.row(self.game_id)
+            if row.status != "active":  # a menu the game's end left open (its closing failed): say so, once
+                await self.answered(interaction, menu_closed(self.game_id, ended_why(row)))
+                return
             if await choice_view(bot, self.game_id, interaction.user.id) is not None:
                 raise  # the choice is still open: keep the menu, say what went wrong
-            await interaction.response.edit_message(content=f"Game #{self.game_id}: {error}", view=None)
+            await self.answered(interaction, f"**Zodiac Chess** #{self.game_id}: {error}")
             return
-        await interaction.response.edit_message(content=f"You chose **{values[0]}**. Game #{self.game_id}.",
-                                                view=None)
-        cog = bot.get_cog("ZodiacCog")
-        tracked = cog.menus.get((self.game_id, interaction.user.id)) if isinstance(cog, ZodiacCog) else None
-        if isinstance(cog, ZodiacCog) and tracked is not None and interaction.message is not None \
-                and tracked.id == interaction.message.id:  # this menu is answered: nothing left to close
-            del cog.menus[(self.game_id, interaction.user.id)]
+        await self.answered(interaction, f"You chose **{values[0]}**. Game #{self.game_id}.")
         await post_report(bot, report)
+
+    async def answered(self, interaction: discord.Interaction, content: str) -> None:
+        """This menu is done with: it says ``content`` and loses its select, and is no longer the player's live
+        menu (nothing is left to close; any newer menu stays live)."""
+        await interaction.response.edit_message(content=content, view=None)
+        if interaction.message is not None:
+            await bot_of(interaction).host.turns.live_closed(self.game_id, [choice_menu(interaction.user.id)],
+                                                             message_id=interaction.message.id)
 
 
 class ChoosePrivately(ForGame, discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"zp:(?P<game_id>[0-9]+)"):
@@ -93,22 +109,21 @@ class ZodiacCog(GameCog, group_name="zodiac", group_description="Zodiac Chess: t
 
     def __init__(self, bot: ZBot) -> None:
         super().__init__(bot)
-        self.menus: dict[tuple[int, int], discord.Message] = {}
-        """DM menus still open, by (game, user): closed once their choice is made by any path."""
         outbox.register(bot.worker, "choice_dm", self.outbox_choice_dm, bot.host.outbox)
 
     new = new_command("zodiac", hidden={"sides"}, match=(1, 3, 5))  # sides: the duel, or swapped within a match
 
     @commands.Cog.listener()
     async def on_game_report(self, report: Report) -> None:
-        """A choice made elsewhere (a typed move, a timeout) closes the menus still open for it."""
-        if report.row.game != self.game:
+        """A choice made elsewhere (a typed move, a timeout) closes the menus still open for it. A game's end closes
+        them all, saying so, by the job its final move owes (``retire_ended``)."""
+        if report.row.game != self.game or report.outcome is not None:
             return
         observation = await self.bot.host.boards.observation(report.row.id, None)
         movers = [s for s in observation["to_move"] if s != CHANCE]
         choosing = {report.row.user_at(s) for s in movers} if observation.get("phase") in SECRET_PHASES else set()
-        for game_id, user_id in [key for key in self.menus if key[0] == report.row.id and key[1] not in choosing]:
-            await self.close_menu(game_id, user_id, "already chosen")
+        chosen = {s.user_id for s in report.row.seats if s.user_id is not None} - choosing
+        await close_menus(self.bot, report.row.id, "already chosen", chosen)
 
     async def outbox_choice_dm(self, job: Job) -> None:
         """An owed DM (host/outbox.py): when a secret choice began for both players, each gets the menu.
@@ -143,22 +158,13 @@ class ZodiacCog(GameCog, group_name="zodiac", group_description="Zodiac Chess: t
                 view=fallback, allowed_mentions=MENTION_USERS, nonce=nonce), "button")
 
     async def track_menu(self, game_id: int, user_id: int, sent: discord.Message, what: str) -> None:
-        """The newest menu is the open one; an older one is closed. A repeated send of the same owed DM comes back
-        as the first message (its nonce): that one stays open."""
-        old = self.menus.get((game_id, user_id))
-        if old is not None and old.id != sent.id:
-            await self.close_menu(game_id, user_id, f"a new round began: use the newest {what}")
-        self.menus[(game_id, user_id)] = sent
-
-    async def close_menu(self, game_id: int, user_id: int, why: str) -> None:
-        """Take the select off a DM menu whose choice was made elsewhere (a typed move, a timeout)."""
-        message = self.menus.pop((game_id, user_id), None)
-        if message is None:
-            return
-        try:
-            await message.edit(content=f"**Zodiac Chess** #{game_id}: {why}; this menu is closed.", view=None)
-        except discord.HTTPException as error:
-            log.info("could not close the menu of game %s for %s: %s", game_id, user_id, error)
+        """The newest menu is the open one, recorded in the database (a restarted process closes it too); an older
+        one is closed. A repeated send of the same owed DM comes back as the first message (its nonce): that one
+        stays open."""
+        old = await self.bot.host.turns.live_shown(game_id, choice_menu(user_id), sent.channel.id, sent.id)
+        if old is not None:
+            await close_live(self.bot, old.channel_id, old.message_id,
+                             menu_closed(game_id, f"a new round began: use the newest {what}"))
 
 
 async def setup(bot: ZBot) -> None:

@@ -1,4 +1,5 @@
-"""Where each game's newest board message is: the bot retires the old board's buttons with it."""
+"""Where a game's messages with live buttons are: its newest board (the bot retires the old board's buttons with it),
+and the messages that belong to one moment of the game (a draw offer, a secret-choice menu), closed when it ends."""
 
 from __future__ import annotations
 
@@ -96,3 +97,56 @@ class BoardPosts:
             " ON CONFLICT (game_id) DO UPDATE SET channel_id = excluded.channel_id,"
             " message_id = excluded.message_id, ply = excluded.ply, posted_at = excluded.posted_at",
             (post.game_id, post.channel_id, post.message_id, post.ply, now))
+
+
+@dataclass(frozen=True)
+class LiveMessage:
+    """A message whose components belong to one moment of a game: ``purpose`` names the moment (``draw``,
+    ``choice:<user>``)."""
+
+    game_id: int
+    purpose: str
+    channel_id: int
+    message_id: int
+
+
+class LiveMessages:
+    """One row per (game, purpose): the newest such message; taken (deleted and returned) by whoever closes it, so
+    each is closed once, by this process or, after a restart, by the next."""
+
+    def __init__(self, db: Database) -> None:
+        self.db = db
+
+    async def put(self, message: LiveMessage, now: float) -> LiveMessage | None:
+        """Record ``message`` as the live one of its purpose; returns the one it replaces (another message)."""
+        async with self.db.transaction() as conn:
+            row = await conn.fetchone("SELECT channel_id, message_id FROM live_messages WHERE game_id = ? AND"
+                                      " purpose = ?", (message.game_id, message.purpose))
+            await conn.execute(
+                "INSERT INTO live_messages (game_id, purpose, channel_id, message_id, posted_at) VALUES (?, ?, ?, ?, ?)"
+                " ON CONFLICT (game_id, purpose) DO UPDATE SET channel_id = excluded.channel_id,"
+                " message_id = excluded.message_id, posted_at = excluded.posted_at",
+                (message.game_id, message.purpose, message.channel_id, message.message_id, now))
+        if row is None or row["message_id"] == message.message_id:
+            return None
+        return LiveMessage(message.game_id, message.purpose, row["channel_id"], row["message_id"])
+
+    async def take(self, game_id: int, purposes: Sequence[str] | None = None, *,
+                   message_id: int | None = None) -> list[LiveMessage]:
+        """Forget the game's live messages of ``purposes`` (None: all), or only ``message_id`` among them, and return
+        them: the caller closes them."""
+        where, params = "game_id = ?", [game_id]
+        if purposes is not None:
+            if not purposes:
+                return []
+            where += f" AND purpose IN ({', '.join('?' for _ in purposes)})"
+            params += list(purposes)
+        if message_id is not None:
+            where += " AND message_id = ?"
+            params.append(message_id)
+        async with self.db.transaction() as conn:
+            rows = await conn.fetchall(f"SELECT purpose, channel_id, message_id FROM live_messages WHERE {where}"
+                                       " ORDER BY purpose", tuple(params))
+            if rows:
+                await conn.execute(f"DELETE FROM live_messages WHERE {where}", tuple(params))
+        return [LiveMessage(game_id, r["purpose"], r["channel_id"], r["message_id"]) for r in rows]

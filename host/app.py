@@ -15,7 +15,7 @@ from concurrent.futures import Executor
 
 import engines
 import render
-from data.boards import BoardPosts
+from data.boards import BoardPosts, LiveMessages
 from data.db import Database
 from data.reviews import Reviews
 from engines import Game
@@ -79,7 +79,7 @@ class Host:
         """Draws the boards off the event loop; ``close()`` lets its worker processes go."""
         self.boards = Boards(self.session, renderer, board_posts, self.painter)
         self.boards.display_name = display_name
-        self.turns = Turns(self.session, self.clocks, self.boards, board_posts, clock)
+        self.turns = Turns(self.session, self.clocks, self.boards, board_posts, LiveMessages(db), clock)
         self.lobby = Lobby(self.session, self.clocks, self.boards, clock, max_open_challenges=max_open_challenges,
                            challenge_ttl=challenge_ttl)
         self.matches = Matches(self.session, self.lobby, clock)

@@ -1,6 +1,7 @@
 """The outbox: everything the bot owes players after a commit, written as jobs in that same transaction.
 
-Board posts, a new game's thread, notices, reminders, secret-choice DMs and challenge expiries are
+Board posts, a new game's thread, notices, reminders, secret-choice DMs, challenge expiries and the closing of an
+ended game's live messages are
 rows of the durable ``jobs`` table (data/jobs.py), enqueued by ``GameSession.write`` together with the
 change that causes them. The cog that made the change delivers at once and marks the job done; the
 job runner (host/worker.py), with the Discord-side senders cogs register through ``register``, delivers
@@ -26,7 +27,7 @@ from host.worker import Backoff, Handler, Worker
 
 log = logging.getLogger(__name__)
 __all__ = ["Job", "Outbox", "Owed"]
-KINDS = ("thread", "post", "notice", "remind", "choice_dm", "challenge_expire", "digest", "match_next")
+KINDS = ("thread", "post", "notice", "remind", "choice_dm", "challenge_expire", "digest", "match_next", "retire")
 """Job kinds this outbox owns (AI turns and other scheduled work use the same table with their own kinds)."""
 GRACE = 60.0
 """Seconds the process that made a change has to deliver it itself before the dispatcher steps in."""
@@ -67,6 +68,16 @@ def post_key(game_id: int, ply: int) -> str:
 
 def choice_key(game_id: int, ply: int, user_id: int) -> str:
     return f"dm:{game_id}:{ply}:{user_id}"
+
+
+def retire_key(game_id: int) -> str:
+    return f"retire:{game_id}"
+
+
+def retired(game_id: int) -> Owed:
+    """Owed by the write that ends a game (finished or aborted): what stays live of it is closed (a secret-choice menu,
+    a draw offer, an aborted game's last board), right after its final board or, after a crash, by the dispatcher."""
+    return Owed("retire", retire_key(game_id), game_id)
 
 
 def nonce(key: str | None) -> str | None:

@@ -254,7 +254,8 @@ class Correspondence:
                                if s.user_id is not None and not bots.is_ai(s.user_id))
             text = payload["text"] = f"{text} {players}".strip()
             payload["reply_to"] = row.message_id
-        owed = [Owed("notice", key, row.id, payload), *(match_rules.owed_next(row) if later else [])]
+        owed = [Owed("notice", key, row.id, payload), outbox.retired(row.id),
+                *(match_rules.owed_next(row) if later else [])]
         await self.session.write(row, status="aborted", deadline=None, remind_at=None, owed=owed, **forfeit)
         started = None
         for listener in self.after_abandon if later else ():

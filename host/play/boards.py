@@ -263,6 +263,8 @@ class Boards:
         secret = any(game.announce(seat, text) != text for seat, text in applied if seat != CHANCE)
         key = outbox.post_key(row.id, len(game.history)) if applied else outbox.thread_key(row.id)
         follow = [item.key for item in choices_owed(row.id, game, row.seats)]
+        if outcome is not None:
+            follow.append(outbox.retire_key(row.id))  # the ended game's menus and offer close after its final board
         return Report(row=row, caption=captions.fit("\n".join(lines)), board=board, outcome=outcome,
                       to_notify=to_notify, secret=secret, continues_turn=continues,
                       ply=len(game.history), owed=key, follow=follow, can_build=wants_builder(row, game),

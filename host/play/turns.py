@@ -7,10 +7,10 @@ there, wired in ``host/app.py``); it never calls a service above it.
 from __future__ import annotations
 
 import logging
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
 
-from data.boards import BoardPost, BoardPosts
+from data.boards import BoardPost, BoardPosts, LiveMessage, LiveMessages
 from data.store import GameRow
 from engines import CHANCE, Game, IllegalMove
 from host import outbox
@@ -26,6 +26,15 @@ log = logging.getLogger(__name__)
 MAX_MOVE_TEXT = 100
 """Longer input is no move of any game; refusing it early keeps every reply short (and never echoes a wall)."""
 
+DRAW_OFFER = "draw"
+"""The live message of a game's open draw offer (its Accept and Decline buttons)."""
+
+
+def choice_menu(user_id: int) -> str:
+    """The live message of a player's secret-choice menu (Zodiac's DM, or the thread's Choose privately button)."""
+    return f"choice:{user_id}"
+
+
 FinishedListener = Callable[[Report, Game], Awaitable[Report | None]]
 """Hears, after the commit, that a game ended; may return the start report of a game that follows (a match's)."""
 
@@ -34,11 +43,12 @@ class Turns:
     """Every change a player makes to a game in play; reads its reports from Boards."""
 
     def __init__(self, session: GameSession, clocks: Clocks, boards: Boards, board_posts: BoardPosts,
-                 now: Callable[[], float]) -> None:
+                 live: LiveMessages, now: Callable[[], float]) -> None:
         self.session = session
         self.clocks = clocks
         self.boards = boards
         self.board_posts = board_posts
+        self.live = live
         self.now = now
         self.after_finish: list[FinishedListener] = []
         """Told after the commit that ended a game (a match's continuation)."""
@@ -134,7 +144,7 @@ class Turns:
         game = await self.session.cached_engine(row)
         if people_moved(row, game):
             raise HostError("The game has started: resign instead, or offer a draw.")
-        await self.session.write(row, status="aborted")
+        await self.session.write(row, status="aborted", owed=[outbox.retired(row.id)])
         match = f" {cancelled}." if (cancelled := match_rules.cancelled_with(row)) else ""
         if any(bots.is_ai(row.user_at(seat)) for seat, _ in own_moves(row, game)):
             return (f"{mention(user)} aborted the game before their first move; the AI's moves are taken back with "
@@ -155,7 +165,8 @@ class Turns:
         ply = len(game.history)
         post = {"upto": ply, "count": len(applied), "prefix": prefix}
         owed = [Owed("post", outbox.post_key(row.id, ply), row.id, post),
-                *choices_owed(row.id, game, row.seats), *(match_rules.owed_next(row) if outcome is not None else [])]
+                *choices_owed(row.id, game, row.seats), *(match_rules.owed_next(row) if outcome is not None else []),
+                *([outbox.retired(row.id)] if outcome is not None else [])]
         await self.session.write(row, moves=applied, first_ply=ply - len(applied), state=game, owed=owed, **changes)
         self.session.engines[row.id] = (row.version, game)  # a finished game too: every page open on it reads
         # its final view at once, and so does its report; the cache's LRU drops it once nobody does
@@ -194,6 +205,17 @@ class Turns:
         for wake in self.on_shown if hurried else ():
             wake()
         return replaced
+
+    async def live_shown(self, game_id: int, purpose: str, channel_id: int, message_id: int) -> LiveMessage | None:
+        """A draw offer or a secret-choice menu (``purpose``: ``DRAW_OFFER``, ``choice_menu(user)``) is on screen, kept
+        in the database so a restarted process still closes it. Returns the older one it replaces, to close."""
+        return await self.live.put(LiveMessage(game_id, purpose, channel_id, message_id), self.now())
+
+    async def live_closed(self, game_id: int, purposes: Sequence[str] | None = None, *,
+                          message_id: int | None = None) -> list[LiveMessage]:
+        """The game's live messages of ``purposes`` (None: all; ``message_id``: only that one) are over: forgotten
+        and returned, for the caller to take their components off (each is returned once)."""
+        return await self.live.take(game_id, purposes, message_id=message_id)
 
     async def set_last_board(self, game_id: int, channel_id: int, message_id: int, ply: int) -> BoardPost | None:
         """Record the newest board message; returns the one it replaces (for the bot to take its buttons off)."""

@@ -1,8 +1,9 @@
-"""The live board's row and the jobs a shown board settles, on both backends (on PostgreSQL one statement)."""
+"""The live board's row and the jobs a shown board settles, on both backends (on PostgreSQL one statement), and the
+live messages of a moment of a game (a draw offer, a secret-choice menu)."""
 
 from __future__ import annotations
 
-from data.boards import BoardPost, BoardPosts
+from data.boards import BoardPost, BoardPosts, LiveMessage, LiveMessages
 from data.db import Database
 from data.jobs import JobQueue
 from data.store import GameStore, Seat
@@ -34,3 +35,21 @@ async def test_shown_replaces_only_an_older_board_settles_its_job_and_hurries_ke
     assert late == (BoardPost(game_id, 2, 99, 2), 0), "a late, older board is not the live one"
     assert await posts.get(game_id) == BoardPost(game_id, 2, 101, 4)
     assert await posts.shown(BoardPost(game_id, 2, 101, 4), done_key=None, hurry=(), now=8.0) == (None, 0)
+
+
+async def test_a_live_message_replaces_the_older_one_of_its_purpose_and_is_taken_once(db: Database) -> None:
+    game_id, live = await a_game(db), LiveMessages(db)
+    menu = LiveMessage(game_id, "choice:10", 7, 100)
+    assert await live.put(menu, 1.0) is None
+    assert await live.put(menu, 2.0) is None, "the same message again (a repeated send) replaces nothing"
+    newer = LiveMessage(game_id, "choice:10", 7, 101)
+    assert await live.put(newer, 3.0) == menu, "the older menu, to close"
+    offer = LiveMessage(game_id, "draw", 8, 200)
+    await live.put(offer, 4.0)
+    await live.put(LiveMessage(game_id, "choice:11", 9, 300), 5.0)
+    assert await live.take(game_id, ["choice:10"], message_id=100) == [], "an older message is no longer live"
+    assert await live.take(game_id, ["draw"]) == [offer]
+    assert await live.take(game_id, ["draw"]) == [], "taken once"
+    assert await live.take(game_id, []) == []
+    assert [m.message_id for m in await live.take(game_id)] == [101, 300]
+    assert await live.take(game_id) == []

@@ -3,8 +3,8 @@ the same.
 
 Games of every kind are played with random legal moves (dice included), some finish rated, challenges and
 AI turns leave jobs; a season, a Swiss event two rounds in, a ladder with a challenge played out, a sent
-reminder, a vacation, a posted board and an imported record fill the other tables. ``populate`` must leave
-no table of the schema empty, so a table added later fails here until it is filled (and so copied for
+reminder, a vacation, a posted board, a live draw offer and an imported record fill the other tables. ``populate``
+must leave no table of the schema empty, so a table added later fails here until it is filled (and so copied for
 real). After the copy every table holds the same rows on both sides, every game rebuilds to the same engine
 state and the same observation for every seat, and new rows get fresh ids.
 """
@@ -87,6 +87,7 @@ async def populate_the_rest(host: Host, clock: FakeClock, finished: int) -> list
             await host.turns.resign(lobby.row.id, USERS[3])
         clock.advance(30)
     await host.turns.set_last_board(finished, GUILD + 1, GUILD + 2, 3)  # board_posts
+    await host.turns.live_shown(finished, "draw", GUILD + 1, GUILD + 4)  # live_messages
     await host.correspondence.vacation(USERS[3], 2)  # vacations
     await Reviews(host.db).put(finished, "hard", {"moves": [{"ply": 0, "verdict": "mistake"}]}, clock())  # reviews
     async def namer(user: int) -> str:

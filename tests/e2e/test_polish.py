@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from tests.e2e.conftest import BotHarness
-from tests.e2e.test_platform import challenge_and_accept, mover_name
+from tests.e2e.test_platform import challenge_and_accept, full_moves, mover_name
 
 
 def labels(message) -> list[str]:
@@ -242,6 +242,62 @@ async def test_a_move_closes_the_draw_offer_buttons(harness: BotHarness) -> None
         again = await fake.slash(other, "zaic draw", channel=thread)
         await fake.slash(mover, "zaic draw", {"decline": True}, channel=thread)
         assert "declined" in fake.world.messages[again.original.id].content
+
+
+async def test_a_draw_offer_made_before_a_restart_closes_with_the_move_after_it(harness: BotHarness) -> None:
+    fake = harness.fake
+    async with harness.running() as bot:
+        game_id, _ = await challenge_and_accept(harness, "zaic")
+        thread = fake.thread(f"Zaic #{game_id}")
+        mover = await mover_name(harness, bot, game_id)
+        other = "bob" if mover == "alice" else "alice"
+        offer = await fake.slash(other, "zaic draw", channel=thread)
+    async with harness.running():  # a new process: the offer's message is known from the database
+        choices = await full_moves(fake, mover, "zaic move", "2x2 h8", thread)
+        await fake.slash(mover, "zaic move", {"move": choices[0]["value"]}, channel=thread)
+        closed = fake.world.messages[offer.original.id]
+        assert not closed.custom_ids() and closed.content == "Draw offer closed: see the newest board."
+
+
+async def test_a_stale_draw_offer_left_live_closes_when_pressed(harness: BotHarness) -> None:
+    fake = harness.fake
+    async with harness.running() as bot:
+        game_id, _ = await challenge_and_accept(harness, "zaic")
+        thread = fake.thread(f"Zaic #{game_id}")
+        mover = await mover_name(harness, bot, game_id)
+        other = "bob" if mover == "alice" else "alice"
+        offer = await fake.slash(other, "zaic draw", channel=thread)
+        fake.faults.add("PATCH", "/channels/{channel_id}/messages/{message_id}", 403, code=50013,
+                        path=f"/channels/{thread.id}/messages/{offer.original.id}")
+        choices = await full_moves(fake, mover, "zaic move", "2x2 h8", thread)
+        await fake.slash(mover, "zaic move", {"move": choices[0]["value"]}, channel=thread)
+        assert fake.world.messages[offer.original.id].custom_ids(), "Discord refused to close it"
+        pressed = await fake.click(mover, offer.original, f"zd:accept:{game_id}")
+        closed = fake.world.messages[offer.original.id]
+        assert not closed.custom_ids() and closed.content == "Draw offer closed: see the newest board."
+        [told] = pressed.followups
+        assert told.ephemeral and told.content == "There is no draw offer on the table any more."
+        assert (await bot.host.session.row(game_id)).status == "active"
+
+
+async def test_a_draw_offered_or_declined_outside_the_thread_goes_to_the_thread_and_is_answered_privately(
+        harness: BotHarness) -> None:
+    fake = harness.fake
+    async with harness.running():
+        game_id, _ = await challenge_and_accept(harness, "zaic")
+        thread = fake.thread(f"Zaic #{game_id}")
+        public = [m.id for m in fake.messages("general") if not m.ephemeral]
+        offered = await fake.slash("bob", "zaic draw")  # typed in #general, as a move may be
+        assert offered.ephemeral and offered.content == f"Done: see <#{thread.id}>."
+        offer = fake.messages(thread)[-1]
+        assert "offers a draw" in offer.content
+        assert sorted(offer.custom_ids()) == [f"zd:accept:{game_id}", f"zd:decline:{game_id}"]
+        declined = await fake.slash("alice", "zaic draw", {"decline": True})
+        assert declined.ephemeral and declined.content == f"Done: see <#{thread.id}>."
+        assert "declined the draw offer" in fake.messages(thread)[-1].content
+        closed = fake.world.messages[offer.id]
+        assert not closed.custom_ids() and closed.content == "Draw offer declined."
+        assert [m.id for m in fake.messages("general") if not m.ephemeral] == public, "nothing said in #general"
 
 
 async def test_a_challenge_withdrawn_by_command_loses_its_buttons(harness: BotHarness) -> None:

@@ -86,15 +86,65 @@ async def test_a_match_goes_on_in_the_same_thread_with_new_king_menus(harness: B
         assert "secret king" in dm_menu(harness, "bob", second.id).content
 
 
-async def test_a_menu_left_open_by_a_restart_says_the_pick_was_made_and_closes(harness: BotHarness) -> None:
+async def test_a_menu_sent_before_a_restart_closes_when_the_pick_is_typed_after_it(harness: BotHarness) -> None:
     fake = harness.fake
-    async with harness.running() as bot:
+    async with harness.running():
         game_id, _ = await challenge_and_accept(harness, "zodiac")
         thread = fake.thread(f"Zodiac Chess #{game_id}")
-        menu = dm_menu(harness, "alice", game_id)
-        bot.get_cog("ZodiacCog").menus.clear()  # as after a restart: the bot no longer knows its menus
+        menu, bobs = dm_menu(harness, "alice", game_id), dm_menu(harness, "bob", game_id)
+    async with harness.running():  # a new process: the menus it closes are the ones the database names
         await fake.slash("alice", "zodiac move", {"move": "pick Tree"}, channel=thread)
-        assert fake.world.messages[menu.id].custom_ids(), "nobody closed it"
-        await fake.select("alice", menu, f"zs:{game_id}", ["pick Wolf"])
         closed = fake.world.messages[menu.id]
-        assert not closed.custom_ids() and "already made your secret choice" in closed.content
+        assert not closed.custom_ids() and "already chosen" in closed.content
+        fake.faults.add("PATCH", "/channels/{channel_id}/messages/{message_id}", 403, code=50013,
+                        path=f"/channels/{bobs.channel_id}/messages/{bobs.id}")
+        await fake.slash("bob", "zodiac move", {"move": "pick Wolf"}, channel=thread)
+        assert fake.world.messages[bobs.id].custom_ids(), "Discord refused to close it"
+        await fake.select("bob", bobs, f"zs:{game_id}", ["pick Tree"])
+        late = fake.world.messages[bobs.id]
+        assert not late.custom_ids() and "already made your secret choice" in late.content
+
+
+async def test_an_aborted_or_resigned_game_closes_every_secret_choice_menu_saying_so(harness: BotHarness) -> None:
+    """The menus belong to the game: its end takes their select off, and says why (never "already chosen" to a player
+    who never chose)."""
+    fake = harness.fake
+    async with harness.running():
+        for how, said in (("abort", "the game was aborted"), ("resign", "the game is over")):
+            game_id, _ = await challenge_and_accept(harness, "zodiac")
+            menus = [dm_menu(harness, user, game_id) for user in ("alice", "bob")]
+            ended = await fake.slash("bob", f"zodiac {how}", channel=fake.thread(f"Zodiac Chess #{game_id}"))
+            assert not ended.ephemeral
+            for menu in menus:
+                closed = fake.world.messages[menu.id]
+                assert not closed.custom_ids(), f"{how}: the menu is closed"
+                assert closed.content == f"**Zodiac Chess** #{game_id}: {said}; this menu is closed."
+
+
+async def test_menus_sent_before_a_restart_close_when_the_game_ends_after_it(harness: BotHarness) -> None:
+    fake = harness.fake
+    async with harness.running():
+        game_id, _ = await challenge_and_accept(harness, "zodiac")
+        await fake.select("alice", dm_menu(harness, "alice", game_id), f"zs:{game_id}", ["pick Tree"])
+        menu = dm_menu(harness, "bob", game_id)
+    async with harness.running():  # a new process: what it knows of the menu is in the database
+        await fake.slash("alice", "zodiac resign", channel=fake.thread(f"Zodiac Chess #{game_id}"))
+        closed = fake.world.messages[menu.id]
+        assert not closed.custom_ids() and "the game is over" in closed.content
+        assert "You chose **pick Tree**" in fake.messages(fake.user("alice"))[-1].content, "an answered menu is left"
+
+
+async def test_a_menu_left_open_after_the_game_ended_answers_once_that_the_game_is_over(harness: BotHarness) -> None:
+    fake = harness.fake
+    async with harness.running():
+        game_id, _ = await challenge_and_accept(harness, "zodiac")
+        menu = dm_menu(harness, "alice", game_id)
+        edit = f"/channels/{menu.channel_id}/messages/{menu.id}"
+        fake.faults.add("PATCH", "/channels/{channel_id}/messages/{message_id}", 403, code=50013, path=edit)
+        await fake.slash("bob", "zodiac abort", channel=fake.thread(f"Zodiac Chess #{game_id}"))
+        assert fake.world.messages[menu.id].custom_ids(), "Discord refused to close it"
+        pressed = await fake.select("alice", menu, f"zs:{game_id}", ["pick Tree"])
+        shown = fake.world.messages[menu.id]
+        assert pressed.response_type == 7, "the DM menu itself answers: only alice sees it"
+        assert shown.content == f"**Zodiac Chess** #{game_id}: the game was aborted; this menu is closed."
+        assert not shown.custom_ids()

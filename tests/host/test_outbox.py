@@ -40,6 +40,25 @@ async def test_a_start_and_each_move_owe_one_job_each_written_with_the_change(ho
     assert report.owed not in {j.dedupe for j in await host.outbox.pending()}
 
 
+async def test_every_end_of_a_game_owes_the_closing_of_what_stays_live_of_it(host: Host) -> None:
+    """Written with the end, so a process that dies right after it still has the menus and the offer closed (by the
+    dispatcher after its restart); the final board's report names it, to run at once after the board."""
+    ended = []
+    for how in ("resign", "abort"):
+        lobby = await host.lobby.challenge(game="zodiac", creator=1, opponents=[2])
+        await host.lobby.accept(lobby.row.id, 2)
+        key = outbox.retire_key(lobby.row.id)
+        assert key not in {j.dedupe for j in await host.outbox.pending()}, "a game in play owes no closing"
+        if how == "resign":
+            report = await host.turns.resign(lobby.row.id, 1)
+            assert key in report.follow
+        else:
+            await host.turns.abort(lobby.row.id, 1)
+        ended.append(key)
+    owed = {j.dedupe: j for j in await host.outbox.pending()}
+    assert all(owed[key].kind == "retire" for key in ended)
+
+
 async def test_a_refused_move_owes_nothing(host: Host) -> None:
     lobby = await host.lobby.challenge(game="zaic", creator=1, opponents=[2])
     await host.lobby.accept(lobby.row.id, 2)
