@@ -116,11 +116,17 @@ def advance(tc: TimeControl, state: ClockState, *, movers: Iterable[int], acted:
 
 
 def paused_deadline(turn_start: float, per_move: float, vacations: Sequence[Vacation]) -> float:
-    """``turn_start + per_move``, pushed back by every vacation that begins before the clock runs out."""
+    """``turn_start + per_move``, pushed back by every vacation that begins before the clock runs out.
+
+    Time covered by several vacations at once (two requests that raced, say) pauses the clock once: each
+    vacation adds only what it adds beyond the ones before it."""
     deadline = turn_start + per_move
+    paused_until = turn_start
     for start, end in sorted(vacations):
-        if start < deadline and end > turn_start:
-            deadline += end - max(start, turn_start)
+        start = max(start, paused_until)
+        if start < deadline and end > start:
+            deadline += end - start
+            paused_until = end
     return deadline
 
 

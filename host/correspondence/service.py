@@ -12,7 +12,15 @@ from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
-from data.correspondence import CorrespondenceStore, record_reminder, take_digest
+from data.correspondence import (
+    CorrespondenceStore,
+    insert_vacation,
+    lock_vacations,
+    record_reminder,
+    take_digest,
+    vacation_days,
+    vacation_end,
+)
 from data.store import GameRow, set_remind_at
 from engines import CHANCE
 from host import outbox
@@ -434,15 +442,17 @@ class Correspondence:
         """Pause the user's per-move clocks for ``days``, continuing any vacation already running."""
         now = self.now()
         year = clocks.year_of(now)
-        used_days = await self.stored.vacation_days(user, year)
-        try:
-            clocks.check_vacation(days, used_days)
-        except ValueError as error:
-            raise HostError(str(error)) from None
-        running = await self.stored.vacation_end(user, now)
-        start = running if running is not None else now
-        end = start + days * DAY
-        await self.stored.add_vacation(user, year, start, end, days)
+        async with self.session.db.transaction() as conn:  # checked and taken together: a double submit waits
+            await lock_vacations(conn, user)  # for the first request, then sees its days
+            used_days = await vacation_days(conn, user, year)
+            try:
+                clocks.check_vacation(days, used_days)
+            except ValueError as error:
+                raise HostError(str(error)) from None
+            running = await vacation_end(conn, user, now)
+            start = running if running is not None else now
+            end = start + days * DAY
+            await insert_vacation(conn, user, year, start, end, days)
         for row in await self.session.store.games_of(user, ("active",)):
             if control_of(row).per_move is not None:
                 await self.clocks.reschedule(row)

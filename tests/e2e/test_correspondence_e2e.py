@@ -7,6 +7,7 @@ cog's ``run_once`` (what its background loop calls), so nothing sleeps. ``/<game
 
 from __future__ import annotations
 
+import asyncio
 import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -155,6 +156,23 @@ async def test_games_vacation_and_the_digest(harness: BotHarness) -> None:
         clock.advance(DAY)
         await cog.run_once()
         assert len(fake.messages(fake.user("alice"))) == 2  # one digest a day
+
+
+async def test_a_double_submitted_vacation_is_granted_once(harness: BotHarness) -> None:
+    """Two ``/vacation days:14`` at once: one is granted, the other privately refused, the clock paused 14 days."""
+    fake, clock = harness.fake, real_time_clock()
+    async with clocked_bot(harness, clock) as (bot, _cog):
+        game_id = await clocked_game(harness, bot, "bob", "1d")
+        if await to_move(harness, bot, game_id) != "alice":
+            await play_any(harness, bot, game_id)
+        deadline = (await bot.host.session.row(game_id)).deadline
+        assert deadline is not None
+        replies = await asyncio.gather(fake.slash("alice", "vacation", {"days": 14}),
+                                       fake.slash("alice", "vacation", {"days": 14}))
+        assert all(r.ephemeral for r in replies)
+        assert sorted("14 of 14 vacation days" in r.content for r in replies) == [False, True]
+        assert any("0 vacation day(s) left" in r.content for r in replies)
+        assert (await bot.host.session.row(game_id)).deadline == deadline + 14 * DAY
 
 
 async def test_a_later_match_game_the_clock_aborts_ends_the_match_in_its_thread(harness: BotHarness) -> None:

@@ -220,6 +220,24 @@ async def test_vacation_pauses_per_move_clocks_within_the_yearly_allowance(host:
     assert [r.row.id for r in (await scheduler.tick()).timeouts] == [daily]
 
 
+async def test_two_vacation_requests_at_once_take_the_allowance_once(host: Host, clock: FakeClock) -> None:
+    """A double submit of ``/vacation days:14``: the allowance is checked and taken in one transaction, locked
+    per user, so the second request waits for the first, sees its 14 days and is refused."""
+    game_id = await clocked(host, "1d")
+    await bid(host, game_id)
+    deadline = (await host.session.row(game_id)).deadline
+    assert deadline is not None
+    answers = await asyncio.gather(host.correspondence.vacation(ALICE, 14), host.correspondence.vacation(ALICE, 14),
+                                   return_exceptions=True)
+    granted = [a for a in answers if isinstance(a, str)]
+    refused = [a for a in answers if isinstance(a, HostError)]
+    assert len(granted) == 1 and "14 of 14 vacation days used" in granted[0]
+    assert len(refused) == 1 and "0 vacation day(s) left" in str(refused[0])
+    rows = await host.db.fetchall("SELECT days FROM vacations WHERE user_id = ?", (ALICE,))
+    assert [int(r["days"]) for r in rows] == [14]
+    assert (await host.session.row(game_id)).deadline == deadline + 14 * DAY
+
+
 async def test_a_vacation_before_the_turn_begins_delays_the_new_turn(host: Host, clock: FakeClock) -> None:
     game_id = await clocked(host, "1d")
     await bid(host, game_id)
