@@ -160,6 +160,17 @@ class Digest:
 # ----- timeouts and reminders ---------------------------------------------------------------
 
 
+def reminder_key(game_id: int, seat: int, turn_start: float) -> str:
+    """The outbox key of a turn's reminder: the turn is named by its seat and when it began, as ``reminders`` does."""
+    return f"remind:{game_id}:{seat}:{turn_start!r}"
+
+
+def turn_of_reminder(key: str) -> tuple[int, int, float]:
+    """(game id, seat, turn start) of a ``reminder_key``."""
+    _, game_id, seat, turn_start = key.split(":")
+    return int(game_id), int(seat), float(turn_start)
+
+
 # ----- overview, notifications, vacation ----------------------------------------------------
 
 
@@ -298,6 +309,15 @@ class Correspondence:
                 and d <= now and not bots.is_ai(users.get(s))]
         return min(late)[1] if late else None
 
+    async def owes_reminder(self, key: str) -> bool:
+        """Whether the reminder owed under ``key`` (a retried send) still has news: its game is active and its seat
+        is still on the turn it was reminded of. A game over or a turn played since makes it stale: dropped."""
+        game_id, seat, turn_start = turn_of_reminder(key)
+        row = await self.session.store.get(game_id)
+        if row is None or row.status != "active":
+            return False
+        return (await self.clocks.load_state(game_id)).started.get(seat) == turn_start
+
     async def notify_mode(self, user: int) -> str:
         return await self.stored.notify_mode(user) or "dm"
 
@@ -324,7 +344,7 @@ class Correspondence:
                     f"{clocks.format_duration(deadline - now)} left ({tc.describe()}).")
             if row.guild_id and row.thread_id:
                 text += f" https://discord.com/channels/{row.guild_id}/{row.thread_id}"
-            key = f"remind:{row.id}:{seat}:{state.started[seat]}"
+            key = reminder_key(row.id, seat, state.started[seat])
             out.append(Reminder(user, row.id, seat, row.thread_id, text, await self.notify_mode(user) == "dm", key))
             already.add(seat)
         changes = schedule(tc, state, users, vacations, skip=already)

@@ -13,6 +13,8 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import Any
 
+import pytest
+
 from host.correspondence.clocks import DAY
 from tests.conftest import FakeClock
 from tests.e2e.conftest import BotHarness
@@ -122,6 +124,33 @@ async def test_closed_dms_fall_back_to_the_thread(harness: BotHarness) -> None:
         assert fake.messages(fake.user("carol")) == []
         posted = fake.last_message(fake.thread(f"Zaic #{game_id}"))
         assert posted.content.startswith(f"⏳ <@{harness.user_id('carol')}>, it is your move")
+
+
+@pytest.mark.parametrize("then", ["resigns", "moves"])
+async def test_a_reminder_retried_after_its_turn_is_over_is_dropped(harness: BotHarness, then: str) -> None:
+    """A reminder whose send failed is retried by the job runner; by then carol resigned (the game is over) or
+    moved (the turn passed): "it is your move" would be wrong, so the retry drops it and nothing is posted."""
+    fake, clock = harness.fake, real_time_clock()
+    fake.close_dms("carol")  # reminders go to the thread
+    async with clocked_bot(harness, clock) as (bot, cog):
+        game_id = await clocked_game(harness, bot, "carol", "1d")
+        if await play_any(harness, bot, game_id) == "carol":
+            await play_any(harness, bot, game_id)  # make it carol's turn
+        thread = fake.thread(f"Zaic #{game_id}")
+        clock.advance(0.75 * DAY)
+        fake.faults.add("POST", "/channels/{channel_id}/messages", 403, code=50013,
+                        path=f"/channels/{thread.id}/messages")  # the reminder's one send is refused
+        [reminder] = (await cog.run_once()).reminders
+        assert reminder.key in [j.dedupe for j in await bot.host.outbox.pending()]
+        if then == "resigns":
+            await fake.slash("carol", "zaic resign", channel=thread)
+            assert (await bot.host.session.row(game_id)).status == "finished"
+        else:
+            assert await play_any(harness, bot, game_id) == "carol"
+        before = len(fake.messages(thread))
+        await bot.worker.run_keys([reminder.key])  # what the job runner does once the retry falls due
+        assert not any("it is your move" in m.content for m in fake.messages(thread)[before:])
+        assert reminder.key not in [j.dedupe for j in await bot.host.outbox.pending()], "dropped, not retried"
 
 
 async def test_games_vacation_and_the_digest(harness: BotHarness) -> None:

@@ -100,6 +100,26 @@ async def test_a_reminder_goes_out_once_per_turn_even_across_restarts(db: Databa
     assert [r.user_id for r in again] == [BOB]
 
 
+async def test_an_owed_reminder_is_news_only_while_its_turn_lasts(host: Host, clock: FakeClock) -> None:
+    """The job runner asks before a retried send: the reminder is dropped once the turn was played or the game
+    ended; in a simultaneous phase the opponent's move does not end this player's turn."""
+    game_id = await clocked(host, "1d")
+    clock.advance(0.75 * DAY)  # both still have to bid
+    sent = {r.user_id: r.key for r in (await Scheduler(host.correspondence).tick()).reminders}
+    assert set(sent) == {ALICE, BOB}
+    assert sent[ALICE] is not None and sent[BOB] is not None
+    await host.turns.play(game_id, BOB, "bid 1")
+    assert await host.correspondence.owes_reminder(sent[ALICE]), "Bob's bid leaves Alice's turn as it was"
+    assert not await host.correspondence.owes_reminder(sent[BOB]), "Bob has bid"
+    await host.turns.play(game_id, ALICE, "bid 3")  # Alice bid highest: she moves again, on a new turn
+    assert not await host.correspondence.owes_reminder(sent[ALICE])
+    clock.advance(0.75 * DAY)
+    [again] = (await Scheduler(host.correspondence).tick()).reminders
+    assert again.key is not None and await host.correspondence.owes_reminder(again.key)
+    await host.turns.resign(game_id, BOB)
+    assert not await host.correspondence.owes_reminder(again.key), "the game is over"
+
+
 async def test_thread_only_players_are_reminded_in_the_thread(host: Host, clock: FakeClock) -> None:
     game_id = await clocked(host, "1d")
     await bid(host, game_id)
