@@ -421,7 +421,60 @@ async def test_two_absent_duellists_do_not_tie_forever(host: Host, clock: FakeCl
     clock.advance(DAY)
     await Scheduler(host.correspondence).tick()
     row = await host.session.row(game_id)
-    assert row.status == "finished", "the late duellist loses instead of a stand-in Tree tying again"
+    # Not a stand-in Tree tying again: both ran out at the same moment, a double forfeit (the ruling below).
+    assert row.status == "aborted" and row.deadline is None
+
+
+async def king_choice(host: Host, match: int = 1) -> int:
+    """A Zodiac game at its king choice, where both players choose at once and both clocks start together."""
+    lobby = await host.lobby.challenge(game="zodiac", creator=ALICE, opponents=[BOB], guild_id=1, channel_id=2,
+                                       settings={"clock": "1d", "match": match})
+    game_id = (await host.lobby.accept(lobby.row.id, BOB)).row.id
+    await host.turns.set_thread(game_id, 9000 + game_id)
+    await host.turns.play(game_id, ALICE, "pick Tree")
+    await host.turns.play(game_id, BOB, "pick Wolf")  # Tree beats Wolf: Alice chooses a side
+    await host.turns.play(game_id, ALICE, "light")
+    obs = await host.boards.observation(game_id, None)
+    assert obs["phase"] == "king" and len(obs["to_move"]) == 2
+    return game_id
+
+
+async def test_both_players_out_of_time_at_once_is_a_double_forfeit(host: Host, clock: FakeClock) -> None:
+    """Neither chose a king: both clocks ran out at the same moment, so seat order must not pick the loser. The
+    game is aborted, unrated, as when nobody moved (docs/correspondence.md, Timeouts)."""
+    game_id = await king_choice(host)
+    clock.advance(DAY + 60)
+    tick = await Scheduler(host.correspondence).tick()
+    assert tick.timeouts == []
+    [notice] = tick.aborted
+    row = await host.session.row(game_id)
+    first, second = row.user_at(0), row.user_at(1)
+    assert notice.text.startswith(f"⏰ Zodiac Chess #{game_id} is aborted: <@{first}> and <@{second}> both ran out of"
+                                  " time at the same moment (1 day per move)")
+    row = await host.session.row(game_id)
+    assert row.status == "aborted" and row.result is None
+    assert await host.db.fetchall("SELECT * FROM ratings") == []
+
+
+async def test_a_double_forfeit_in_game_one_cancels_its_match(host: Host, clock: FakeClock) -> None:
+    game_id = await king_choice(host, match=3)
+    clock.advance(DAY + 60)
+    [notice] = (await Scheduler(host.correspondence).tick()).aborted
+    assert notice.text.endswith("The game is unrated. The match (best of 3) is cancelled with it.")
+    row = await host.session.row(game_id)
+    assert row.status == "aborted" and not row.match_pending and await host.recover() == []
+
+
+async def test_in_a_simultaneous_phase_the_first_to_run_out_still_loses(host: Host, clock: FakeClock) -> None:
+    """Bob's vacation moved his deadline: when Alice's clock ran out he still had time, so she lost on time, even
+    if the scheduler only looks after both deadlines passed (the bot was down)."""
+    game_id = await king_choice(host)
+    await host.correspondence.vacation(BOB, 1)
+    clock.advance(3 * DAY)
+    assert len((await Scheduler(host.correspondence).tick()).timeouts) == 1
+    row = await host.session.row(game_id)
+    assert row.status == "finished" and row.result is not None
+    assert row.result["ranks"][row.seat_of(BOB)] == 1 and row.result["ranks"][row.seat_of(ALICE)] == 2
 
 
 async def test_one_broken_game_does_not_hold_up_the_others(host: Host, clock: FakeClock) -> None:
