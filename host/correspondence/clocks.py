@@ -166,13 +166,14 @@ def year_of(when: float) -> int:
     return datetime.fromtimestamp(when, UTC).year
 
 
-def check_vacation(days: int, used_this_year: int) -> None:
-    """Refuse a vacation that is not 1-14 days or would go over the yearly allowance."""
+def check_vacation(days: int, used_that_year: int, year: int | None = None) -> None:
+    """Refuse a vacation that is not 1-14 days or would go over the allowance of the ``year`` it starts in."""
     if not 1 <= days <= VACATION_DAYS_PER_YEAR:
         raise ValueError(f"A vacation is 1 to {VACATION_DAYS_PER_YEAR} days.")
-    left = VACATION_DAYS_PER_YEAR - used_this_year
+    left = VACATION_DAYS_PER_YEAR - used_that_year
     if days > left:
-        raise ValueError(f"You have {max(left, 0)} vacation day(s) left this year; {days} is too many.")
+        when = "this year" if year is None else f"in {year}"
+        raise ValueError(f"You have {max(left, 0)} vacation day(s) left {when}; {days} is too many.")
 
 
 def format_duration(seconds: float) -> str:

@@ -484,17 +484,17 @@ class Correspondence:
     async def vacation(self, user: int, days: int) -> str:
         """Pause the user's per-move clocks for ``days``, continuing any vacation already running."""
         now = self.now()
-        year = clocks.year_of(now)
         async with self.session.db.transaction() as conn:  # checked and taken together: a double submit waits
             await lock_vacations(conn, user)  # for the first request, then sees its days
-            used_days = await vacation_days(conn, user, year)
-            try:
-                clocks.check_vacation(days, used_days)
-            except ValueError as error:
-                raise HostError(str(error)) from None
             running = await vacation_end(conn, user, now)
             start = running if running is not None else now
             end = start + days * DAY
+            year = clocks.year_of(start)  # counted by the day it starts: one continuing into January is next year's
+            used_days = await vacation_days(conn, user, year)
+            try:
+                clocks.check_vacation(days, used_days, year)
+            except ValueError as error:
+                raise HostError(str(error)) from None
             await insert_vacation(conn, user, year, start, end, days)
         for row in await self.session.store.games_of(user, ("active",)):
             if control_of(row).per_move is not None:

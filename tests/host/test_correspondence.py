@@ -3,15 +3,18 @@
 from __future__ import annotations
 
 import asyncio
+from datetime import UTC, datetime
 
 import pytest
 
+import engines
 from data.db import Database
 from host.app import Host
 from host.correspondence.clocks import DAY, ClockState
 from host.correspondence.scheduler import Scheduler
 from host.results import HostError
 from tests.conftest import FakeClock, text_renderer
+from tests.engines.toy import DiceNim
 
 ALICE, BOB, CAROL = 101, 202, 303
 HOUR = 3600.0
@@ -256,6 +259,21 @@ async def test_two_vacation_requests_at_once_take_the_allowance_once(host: Host,
     rows = await host.db.fetchall("SELECT days FROM vacations WHERE user_id = ?", (ALICE,))
     assert [int(r["days"]) for r in rows] == [14]
     assert (await host.session.row(game_id)).deadline == deadline + 14 * DAY
+
+
+async def test_a_vacation_continuing_into_january_counts_for_the_new_year(db: Database) -> None:
+    """The allowance is counted by the day a vacation starts: one continuing from a running vacation into the next
+    year is the next year's, whatever day it was asked for."""
+    clock = FakeClock(datetime(2026, 12, 28, 12, tzinfo=UTC).timestamp())
+    host = Host(db, games={**engines.GAMES, DiceNim.name: DiceNim}, renderer=text_renderer, now=clock)
+    assert "7 of 14 vacation days used in 2026" in await host.correspondence.vacation(ALICE, 7)  # to Jan 4
+    assert "7 of 14 vacation days used in 2027" in await host.correspondence.vacation(ALICE, 7)  # from Jan 4
+    clock.value = datetime(2027, 1, 10, tzinfo=UTC).timestamp()
+    with pytest.raises(HostError, match=r"7 vacation day\(s\) left in 2027"):
+        await host.correspondence.vacation(ALICE, 14)
+    rows = await db.fetchall("SELECT year, starts, days FROM vacations WHERE user_id = ? ORDER BY starts", (ALICE,))
+    assert [(r["year"], datetime.fromtimestamp(r["starts"], UTC).year, r["days"]) for r in rows] == [
+        (2026, 2026, 7), (2027, 2027, 7)]
 
 
 async def test_a_vacation_before_the_turn_begins_delays_the_new_turn(host: Host, clock: FakeClock) -> None:
