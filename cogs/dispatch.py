@@ -124,8 +124,12 @@ class Dispatch(commands.Cog):
                            reference=reply_to(row.channel_id, reply))
 
     async def outbox_remind(self, job: Job) -> None:
-        """By DM when the player asked for DMs; in the thread (with a mention) otherwise or when DMs are closed."""
+        """By DM when the player asked for DMs; in the thread (with a mention) otherwise or when DMs are closed.
+        A retry after the game ended or the turn was played is stale ("it is your move" would be wrong): dropped."""
         assert job.dedupe is not None
+        if not await self.bot.host.correspondence.owes_reminder(job.dedupe):
+            log.info("reminder %s dropped: its turn is over", job.dedupe)
+            return
         p = job.payload
         text = str(p["text"])[:2000]
         if p.get("dm"):

@@ -35,6 +35,31 @@ async def record_reminder(conn: Tx, game_id: int, seat: int, turn_start: float, 
                               " ON CONFLICT DO NOTHING", (game_id, seat, turn_start, now)) == 1
 
 
+async def lock_vacations(conn: Tx, user_id: int) -> None:
+    """Inside a transaction: serialize it with every other vacation request of the user until it ends, so the
+    allowance read next and the vacation inserted after it cannot interleave with a second request's."""
+    await conn.lock(f"vacations-of-{user_id}")
+
+
+async def vacation_end(conn: Tx, user_id: int, now: float) -> float | None:
+    """When the user's running (or planned) vacation ends, or None."""
+    found = await conn.fetchone("SELECT MAX(ends) AS ends FROM vacations WHERE user_id = ? AND ends > ?",
+                                (user_id, now))
+    return float(found["ends"]) if found and found["ends"] is not None else None
+
+
+async def vacation_days(conn: Tx, user_id: int, year: int) -> int:
+    """Vacation days the user took in ``year``."""
+    used = await conn.fetchone("SELECT COALESCE(SUM(days), 0) AS used FROM vacations WHERE user_id = ?"
+                               " AND year = ?", (user_id, year))
+    return int(used["used"]) if used else 0
+
+
+async def insert_vacation(conn: Tx, user_id: int, year: int, starts: float, ends: float, days: int) -> None:
+    await conn.execute("INSERT INTO vacations (user_id, year, starts, ends, days) VALUES (?, ?, ?, ?, ?)",
+                       (user_id, year, starts, ends, days))
+
+
 class CorrespondenceStore:
     """Reminders, notification preferences and vacations."""
 
@@ -92,19 +117,7 @@ class CorrespondenceStore:
             found += [Away(int(r["user_id"]), float(r["starts"]), float(r["ends"])) for r in rows]
         return found
 
-    async def vacation_days(self, user_id: int, year: int) -> int:
-        """Vacation days the user took in ``year``."""
-        used = await self.db.fetchone("SELECT COALESCE(SUM(days), 0) AS used FROM vacations WHERE user_id = ?"
-                                      " AND year = ?", (user_id, year))
-        return int(used["used"]) if used else 0
-
-    async def vacation_end(self, user_id: int, now: float) -> float | None:
-        """When the user's running (or planned) vacation ends, or None."""
-        found = await self.db.fetchone("SELECT MAX(ends) AS ends FROM vacations WHERE user_id = ? AND ends > ?",
-                                       (user_id, now))
-        return float(found["ends"]) if found and found["ends"] is not None else None
-
     async def add_vacation(self, user_id: int, year: int, starts: float, ends: float, days: int) -> None:
+        """A vacation as given, unchecked (fixtures); ``/vacation`` goes through ``take_vacation``."""
         async with self.db.transaction() as conn:
-            await conn.execute("INSERT INTO vacations (user_id, year, starts, ends, days) VALUES (?, ?, ?, ?, ?)",
-                               (user_id, year, starts, ends, days))
+            await insert_vacation(conn, user_id, year, starts, ends, days)

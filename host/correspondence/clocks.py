@@ -116,11 +116,17 @@ def advance(tc: TimeControl, state: ClockState, *, movers: Iterable[int], acted:
 
 
 def paused_deadline(turn_start: float, per_move: float, vacations: Sequence[Vacation]) -> float:
-    """``turn_start + per_move``, pushed back by every vacation that begins before the clock runs out."""
+    """``turn_start + per_move``, pushed back by every vacation that begins before the clock runs out.
+
+    Time covered by several vacations at once (two requests that raced, say) pauses the clock once: each
+    vacation adds only what it adds beyond the ones before it."""
     deadline = turn_start + per_move
+    paused_until = turn_start
     for start, end in sorted(vacations):
-        if start < deadline and end > turn_start:
-            deadline += end - max(start, turn_start)
+        start = max(start, paused_until)
+        if start < deadline and end > start:
+            deadline += end - start
+            paused_until = end
     return deadline
 
 
@@ -160,13 +166,14 @@ def year_of(when: float) -> int:
     return datetime.fromtimestamp(when, UTC).year
 
 
-def check_vacation(days: int, used_this_year: int) -> None:
-    """Refuse a vacation that is not 1-14 days or would go over the yearly allowance."""
+def check_vacation(days: int, used_that_year: int, year: int | None = None) -> None:
+    """Refuse a vacation that is not 1-14 days or would go over the allowance of the ``year`` it starts in."""
     if not 1 <= days <= VACATION_DAYS_PER_YEAR:
         raise ValueError(f"A vacation is 1 to {VACATION_DAYS_PER_YEAR} days.")
-    left = VACATION_DAYS_PER_YEAR - used_this_year
+    left = VACATION_DAYS_PER_YEAR - used_that_year
     if days > left:
-        raise ValueError(f"You have {max(left, 0)} vacation day(s) left this year; {days} is too many.")
+        when = "this year" if year is None else f"in {year}"
+        raise ValueError(f"You have {max(left, 0)} vacation day(s) left {when}; {days} is too many.")
 
 
 def format_duration(seconds: float) -> str:

@@ -74,13 +74,11 @@ class Scheduler:
         budget = self.batch
         for game_id in due.timeouts[:budget]:
             try:
-                seat = await self.correspondence.late_seat(game_id, now)
-                if seat is None:
+                late = await self.correspondence.late_seats(game_id, now)
+                if not late:
                     await self._repair(game_id)
-                elif (notice := await self._abandon(game_id)) is not None:
-                    result.aborted.append(notice)
                 else:
-                    result.timeouts.extend(await self._timeouts(game_id, seat, now))
+                    await self._timeouts(game_id, late, now, result)
             except Exception:  # one broken game must not hold up every other game's clock
                 log.exception("timeout handling of game %s failed; retrying in an hour", game_id)
                 await self.store.postpone(game_id, now + RETRY_BROKEN)
@@ -108,28 +106,32 @@ class Scheduler:
         result.more = bool(left.timeouts or left.reminders or await self.correspondence.due_digests(now, limit=1))
         return result
 
-    async def _timeouts(self, game_id: int, seat: int | None, now: float) -> list[Report]:
-        """Every seat of one game that is out of time (several when they moved simultaneously)."""
-        reports: list[Report] = []
-        while seat is not None:
+    async def _timeouts(self, game_id: int, late: list[int], now: float, result: Tick) -> None:
+        """Every seat of one game that is out of time (several when they moved simultaneously), earliest deadline
+        first. The game is aborted instead when nobody moved yet, or when every player still in it ran out at the
+        same moment (a double forfeit: seat order must not pick a loser)."""
+        while late:
+            if (notice := await self._abandon(game_id, late)) is not None:
+                result.aborted.append(notice)
+                return
+            seat = late[0]
             try:
                 report = await self.correspondence.timeout(game_id, seat)
             except HostError as error:  # a move or resignation got there first
                 log.info("timeout of game %s seat %s skipped: %s", game_id, seat, error)
-                break
-            reports.append(report)
+                return
+            result.timeouts.append(report)
             if report.outcome is not None:
-                break
-            seat = await self.correspondence.late_seat(game_id, now)
-        return reports
+                return
+            late = await self.correspondence.late_seats(game_id, now)
 
     async def _repair(self, game_id: int) -> None:
         """The stored deadline disagrees with the clock state: recompute it rather than find it every tick."""
         await self.correspondence.clocks.reschedule(await self.correspondence.session.row(game_id))
 
-    async def _abandon(self, game_id: int) -> Notice | None:
+    async def _abandon(self, game_id: int, late: list[int]) -> Notice | None:
         try:
-            return await self.correspondence.abandon(game_id)
+            return await self.correspondence.abandon(game_id, late)
         except HostError as error:  # someone moved at that very moment: their move stands
             log.info("abandoning game %s skipped: %s", game_id, error)
             return None

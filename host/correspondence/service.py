@@ -12,9 +12,17 @@ from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
-from data.correspondence import CorrespondenceStore, record_reminder, take_digest
+from data.correspondence import (
+    CorrespondenceStore,
+    insert_vacation,
+    lock_vacations,
+    record_reminder,
+    take_digest,
+    vacation_days,
+    vacation_end,
+)
 from data.store import GameRow, set_remind_at
-from engines import CHANCE
+from engines import CHANCE, Game
 from host import outbox
 from host.correspondence import clocks
 from host.correspondence.clocks import DAY
@@ -152,7 +160,28 @@ class Digest:
 # ----- timeouts and reminders ---------------------------------------------------------------
 
 
+def reminder_key(game_id: int, seat: int, turn_start: float) -> str:
+    """The outbox key of a turn's reminder: the turn is named by its seat and when it began, as ``reminders`` does."""
+    return f"remind:{game_id}:{seat}:{turn_start!r}"
+
+
+def turn_of_reminder(key: str) -> tuple[int, int, float]:
+    """(game id, seat, turn start) of a ``reminder_key``."""
+    _, game_id, seat, turn_start = key.split(":")
+    return int(game_id), int(seat), float(turn_start)
+
+
 # ----- overview, notifications, vacation ----------------------------------------------------
+
+
+def all_out_together(game: Game, late: Sequence[int]) -> bool:
+    """Whether ``late`` (seats out of time at the same moment) are every side still in the game, none of them with a
+    move the rules make for it (Zodiac's duel Tree): nobody ran out first, so no side can be said to have lost on
+    time to another. In a 2-player game that is both players of a simultaneous phase."""
+    teams = game.teams()
+    out = {teams[s] for s in late if 0 <= s < game.num_players}
+    remaining = {teams[s] for s in game.active_seats()}
+    return len(remaining) > 1 and out == remaining and all(game.timeout_move(s) is None for s in late)
 
 
 def ordinal(n: int) -> str:
@@ -220,20 +249,31 @@ class Correspondence:
         report.caption = f"{prefix}\n{report.caption}"
         return report
 
-    async def abandon(self, game_id: int) -> Notice | None:
+    async def abandon(self, game_id: int, late: Sequence[int] = ()) -> Notice | None:
         """Abort a game whose clock ran out before anyone moved: a loss then would only punish the seat order.
+        ``late``: the seats out of time at the earliest deadline (``late_seats``); when they are every player still
+        in the game, all out at the same moment, nobody ran out first: a double forfeit, aborted the same way.
 
         A later game of a match is owed to the match's score, so the match counts it as a forfeit lost by the
         seats that had to move (as an event does, docs/tournaments.md) and takes its next step; game 1 of a
-        match is the match's row, so aborting it cancels the match, which never began."""
+        match is the match's row, so aborting it cancels the match."""
         row = await self.session.row(game_id)
         if row.status != "active":
             return None
         game = await self.session.cached_engine(row)
-        if people_moved(row, game):  # only the AI moved: nobody who could run out of time did
+        moved = people_moved(row, game)  # only the AI moved: nobody who could run out of time did
+        together = moved and all_out_together(game, late)
+        if moved and not together:
             return None
         ran_out = control_of(row).describe()
-        text = f"⏰ {game.title} #{row.id} is aborted: nobody moved before the clock ran out ({ran_out})."
+        if together:
+            who = " and ".join(bots.mention(row.user_at(s)) if row.user_at(s) is not None else game.seat_name(s)
+                               for s in sorted(late))
+            every = "both" if len(late) == 2 else "all"
+            text = (f"⏰ {game.title} #{row.id} is aborted: {who} {every} ran out of time at the same moment"
+                    f" ({ran_out}), so nobody lost on time to another. The game is unrated.")
+        else:
+            text = f"⏰ {game.title} #{row.id} is aborted: nobody moved before the clock ran out ({ran_out})."
         key = f"notice:{row.id}:abandoned"
         later = row.settings.get("match_of") is not None
         forfeit: dict[str, Any] = {}
@@ -247,7 +287,7 @@ class Correspondence:
             # the score after this game, in the notice: when it ends the match, nothing else says so
             text += f"\n{(await self._score_with(row, forfeit['result'])).line()}"
         elif cancelled := match_rules.cancelled_with(row):
-            text += f" {cancelled}: it never began."
+            text += f" {cancelled}." if together else f" {cancelled}: it never began."
         payload: dict[str, object] = {"text": text}
         if row.thread_id is None:  # the thread was never made: answer the challenge in the channel, with a ping
             players = " ".join(f"<@{s.user_id}>" for s in row.seats
@@ -277,18 +317,29 @@ class Correspondence:
         store = self.session.store
         return Due(await store.due_deadlines(now, limit), await store.due_reminders(now, limit))
 
-    async def late_seat(self, game_id: int, now: float) -> int | None:
-        """The seat whose deadline passed first, if any."""
+    async def late_seats(self, game_id: int, now: float) -> list[int]:
+        """The seats whose deadline passed first: several when they ran out at the same moment (a simultaneous
+        phase, whose clocks all started together); none when no deadline has passed."""
         row = await self.session.row(game_id)
         if row.status != "active":
-            return None
+            return []
         tc, state = control_of(row), await self.clocks.load_state(game_id)
         users = {s.seat: s.user_id for s in row.seats}
         vacations = await self.clocks.vacations_of(users.values(), min([now, *state.started.values()]))
         late = [(d, s) for s in state.started
                 if (d := clocks.seat_deadline(tc, state, s, vacations.get(users.get(s) or 0, []))) is not None
                 and d <= now and not bots.is_ai(users.get(s))]
-        return min(late)[1] if late else None
+        first = min((d for d, _ in late), default=None)
+        return sorted(s for d, s in late if d == first)
+
+    async def owes_reminder(self, key: str) -> bool:
+        """Whether the reminder owed under ``key`` (a retried send) still has news: its game is active and its seat
+        is still on the turn it was reminded of. A game over or a turn played since makes it stale: dropped."""
+        game_id, seat, turn_start = turn_of_reminder(key)
+        row = await self.session.store.get(game_id)
+        if row is None or row.status != "active":
+            return False
+        return (await self.clocks.load_state(game_id)).started.get(seat) == turn_start
 
     async def notify_mode(self, user: int) -> str:
         return await self.stored.notify_mode(user) or "dm"
@@ -316,7 +367,7 @@ class Correspondence:
                     f"{clocks.format_duration(deadline - now)} left ({tc.describe()}).")
             if row.guild_id and row.thread_id:
                 text += f" https://discord.com/channels/{row.guild_id}/{row.thread_id}"
-            key = f"remind:{row.id}:{seat}:{state.started[seat]}"
+            key = reminder_key(row.id, seat, state.started[seat])
             out.append(Reminder(user, row.id, seat, row.thread_id, text, await self.notify_mode(user) == "dm", key))
             already.add(seat)
         changes = schedule(tc, state, users, vacations, skip=already)
@@ -433,16 +484,18 @@ class Correspondence:
     async def vacation(self, user: int, days: int) -> str:
         """Pause the user's per-move clocks for ``days``, continuing any vacation already running."""
         now = self.now()
-        year = clocks.year_of(now)
-        used_days = await self.stored.vacation_days(user, year)
-        try:
-            clocks.check_vacation(days, used_days)
-        except ValueError as error:
-            raise HostError(str(error)) from None
-        running = await self.stored.vacation_end(user, now)
-        start = running if running is not None else now
-        end = start + days * DAY
-        await self.stored.add_vacation(user, year, start, end, days)
+        async with self.session.db.transaction() as conn:  # checked and taken together: a double submit waits
+            await lock_vacations(conn, user)  # for the first request, then sees its days
+            running = await vacation_end(conn, user, now)
+            start = running if running is not None else now
+            end = start + days * DAY
+            year = clocks.year_of(start)  # counted by the day it starts: one continuing into January is next year's
+            used_days = await vacation_days(conn, user, year)
+            try:
+                clocks.check_vacation(days, used_days, year)
+            except ValueError as error:
+                raise HostError(str(error)) from None
+            await insert_vacation(conn, user, year, start, end, days)
         for row in await self.session.store.games_of(user, ("active",)):
             if control_of(row).per_move is not None:
                 await self.clocks.reschedule(row)

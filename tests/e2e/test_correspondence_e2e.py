@@ -7,10 +7,13 @@ cog's ``run_once`` (what its background loop calls), so nothing sleeps. ``/<game
 
 from __future__ import annotations
 
+import asyncio
 import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import Any
+
+import pytest
 
 from host.correspondence.clocks import DAY
 from tests.conftest import FakeClock
@@ -123,6 +126,33 @@ async def test_closed_dms_fall_back_to_the_thread(harness: BotHarness) -> None:
         assert posted.content.startswith(f"⏳ <@{harness.user_id('carol')}>, it is your move")
 
 
+@pytest.mark.parametrize("then", ["resigns", "moves"])
+async def test_a_reminder_retried_after_its_turn_is_over_is_dropped(harness: BotHarness, then: str) -> None:
+    """A reminder whose send failed is retried by the job runner; by then carol resigned (the game is over) or
+    moved (the turn passed): "it is your move" would be wrong, so the retry drops it and nothing is posted."""
+    fake, clock = harness.fake, real_time_clock()
+    fake.close_dms("carol")  # reminders go to the thread
+    async with clocked_bot(harness, clock) as (bot, cog):
+        game_id = await clocked_game(harness, bot, "carol", "1d")
+        if await play_any(harness, bot, game_id) == "carol":
+            await play_any(harness, bot, game_id)  # make it carol's turn
+        thread = fake.thread(f"Zaic #{game_id}")
+        clock.advance(0.75 * DAY)
+        fake.faults.add("POST", "/channels/{channel_id}/messages", 403, code=50013,
+                        path=f"/channels/{thread.id}/messages")  # the reminder's one send is refused
+        [reminder] = (await cog.run_once()).reminders
+        assert reminder.key in [j.dedupe for j in await bot.host.outbox.pending()]
+        if then == "resigns":
+            await fake.slash("carol", "zaic resign", channel=thread)
+            assert (await bot.host.session.row(game_id)).status == "finished"
+        else:
+            assert await play_any(harness, bot, game_id) == "carol"
+        before = len(fake.messages(thread))
+        await bot.worker.run_keys([reminder.key])  # what the job runner does once the retry falls due
+        assert not any("it is your move" in m.content for m in fake.messages(thread)[before:])
+        assert reminder.key not in [j.dedupe for j in await bot.host.outbox.pending()], "dropped, not retried"
+
+
 async def test_games_vacation_and_the_digest(harness: BotHarness) -> None:
     fake, clock = harness.fake, real_time_clock()
     async with clocked_bot(harness, clock) as (bot, cog):
@@ -155,6 +185,23 @@ async def test_games_vacation_and_the_digest(harness: BotHarness) -> None:
         clock.advance(DAY)
         await cog.run_once()
         assert len(fake.messages(fake.user("alice"))) == 2  # one digest a day
+
+
+async def test_a_double_submitted_vacation_is_granted_once(harness: BotHarness) -> None:
+    """Two ``/vacation days:14`` at once: one is granted, the other privately refused, the clock paused 14 days."""
+    fake, clock = harness.fake, real_time_clock()
+    async with clocked_bot(harness, clock) as (bot, _cog):
+        game_id = await clocked_game(harness, bot, "bob", "1d")
+        if await to_move(harness, bot, game_id) != "alice":
+            await play_any(harness, bot, game_id)
+        deadline = (await bot.host.session.row(game_id)).deadline
+        assert deadline is not None
+        replies = await asyncio.gather(fake.slash("alice", "vacation", {"days": 14}),
+                                       fake.slash("alice", "vacation", {"days": 14}))
+        assert all(r.ephemeral for r in replies)
+        assert sorted("14 of 14 vacation days" in r.content for r in replies) == [False, True]
+        assert any("0 vacation day(s) left" in r.content for r in replies)
+        assert (await bot.host.session.row(game_id)).deadline == deadline + 14 * DAY
 
 
 async def test_a_later_match_game_the_clock_aborts_ends_the_match_in_its_thread(harness: BotHarness) -> None:

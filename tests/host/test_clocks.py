@@ -85,6 +85,18 @@ def test_a_vacation_pushes_the_deadline_back_by_its_overlap() -> None:
     assert clocks.paused_deadline(turn, DAY, [(turn + 2 * DAY, turn + 4 * DAY)]) == turn + DAY
 
 
+def test_overlapping_vacations_pause_a_clock_once() -> None:
+    """Two requests that raced left two identical rows: the clock is paused for the days, not twice over."""
+    turn = T0
+    twice = [(turn, turn + 14 * DAY), (turn, turn + 14 * DAY)]
+    assert clocks.paused_deadline(turn, DAY, twice) == turn + 15 * DAY
+    # Partly overlapping, and one inside another: only the time they cover between them counts.
+    assert clocks.paused_deadline(turn, DAY, [(turn, turn + 2 * DAY), (turn + DAY, turn + 3 * DAY)]) == turn + 4 * DAY
+    assert clocks.paused_deadline(turn, DAY, [(turn, turn + 3 * DAY), (turn + DAY, turn + 2 * DAY)]) == turn + 4 * DAY
+    # Back to back (a vacation continuing a running one): both count in full.
+    assert clocks.paused_deadline(turn, DAY, [(turn, turn + DAY), (turn + DAY, turn + 2 * DAY)]) == turn + 3 * DAY
+
+
 def test_live_clocks_ignore_vacations() -> None:
     tc = parse("30m")
     state = clocks.advance(tc, ClockState(), movers=[0], acted=[], seats=2, now=T0)

@@ -3,15 +3,18 @@
 from __future__ import annotations
 
 import asyncio
+from datetime import UTC, datetime
 
 import pytest
 
+import engines
 from data.db import Database
 from host.app import Host
 from host.correspondence.clocks import DAY, ClockState
 from host.correspondence.scheduler import Scheduler
 from host.results import HostError
 from tests.conftest import FakeClock, text_renderer
+from tests.engines.toy import DiceNim
 
 ALICE, BOB, CAROL = 101, 202, 303
 HOUR = 3600.0
@@ -98,6 +101,26 @@ async def test_a_reminder_goes_out_once_per_turn_even_across_restarts(db: Databa
     clock.advance(1.5 * DAY)
     again = (await fresh_scheduler.tick()).reminders
     assert [r.user_id for r in again] == [BOB]
+
+
+async def test_an_owed_reminder_is_news_only_while_its_turn_lasts(host: Host, clock: FakeClock) -> None:
+    """The job runner asks before a retried send: the reminder is dropped once the turn was played or the game
+    ended; in a simultaneous phase the opponent's move does not end this player's turn."""
+    game_id = await clocked(host, "1d")
+    clock.advance(0.75 * DAY)  # both still have to bid
+    sent = {r.user_id: r.key for r in (await Scheduler(host.correspondence).tick()).reminders}
+    assert set(sent) == {ALICE, BOB}
+    assert sent[ALICE] is not None and sent[BOB] is not None
+    await host.turns.play(game_id, BOB, "bid 1")
+    assert await host.correspondence.owes_reminder(sent[ALICE]), "Bob's bid leaves Alice's turn as it was"
+    assert not await host.correspondence.owes_reminder(sent[BOB]), "Bob has bid"
+    await host.turns.play(game_id, ALICE, "bid 3")  # Alice bid highest: she moves again, on a new turn
+    assert not await host.correspondence.owes_reminder(sent[ALICE])
+    clock.advance(0.75 * DAY)
+    [again] = (await Scheduler(host.correspondence).tick()).reminders
+    assert again.key is not None and await host.correspondence.owes_reminder(again.key)
+    await host.turns.resign(game_id, BOB)
+    assert not await host.correspondence.owes_reminder(again.key), "the game is over"
 
 
 async def test_thread_only_players_are_reminded_in_the_thread(host: Host, clock: FakeClock) -> None:
@@ -218,6 +241,39 @@ async def test_vacation_pauses_per_move_clocks_within_the_yearly_allowance(host:
     assert not (await scheduler.tick()).timeouts
     clock.advance(0.5 * DAY)
     assert [r.row.id for r in (await scheduler.tick()).timeouts] == [daily]
+
+
+async def test_two_vacation_requests_at_once_take_the_allowance_once(host: Host, clock: FakeClock) -> None:
+    """A double submit of ``/vacation days:14``: the allowance is checked and taken in one transaction, locked
+    per user, so the second request waits for the first, sees its 14 days and is refused."""
+    game_id = await clocked(host, "1d")
+    await bid(host, game_id)
+    deadline = (await host.session.row(game_id)).deadline
+    assert deadline is not None
+    answers = await asyncio.gather(host.correspondence.vacation(ALICE, 14), host.correspondence.vacation(ALICE, 14),
+                                   return_exceptions=True)
+    granted = [a for a in answers if isinstance(a, str)]
+    refused = [a for a in answers if isinstance(a, HostError)]
+    assert len(granted) == 1 and "14 of 14 vacation days used" in granted[0]
+    assert len(refused) == 1 and "0 vacation day(s) left" in str(refused[0])
+    rows = await host.db.fetchall("SELECT days FROM vacations WHERE user_id = ?", (ALICE,))
+    assert [int(r["days"]) for r in rows] == [14]
+    assert (await host.session.row(game_id)).deadline == deadline + 14 * DAY
+
+
+async def test_a_vacation_continuing_into_january_counts_for_the_new_year(db: Database) -> None:
+    """The allowance is counted by the day a vacation starts: one continuing from a running vacation into the next
+    year is the next year's, whatever day it was asked for."""
+    clock = FakeClock(datetime(2026, 12, 28, 12, tzinfo=UTC).timestamp())
+    host = Host(db, games={**engines.GAMES, DiceNim.name: DiceNim}, renderer=text_renderer, now=clock)
+    assert "7 of 14 vacation days used in 2026" in await host.correspondence.vacation(ALICE, 7)  # to Jan 4
+    assert "7 of 14 vacation days used in 2027" in await host.correspondence.vacation(ALICE, 7)  # from Jan 4
+    clock.value = datetime(2027, 1, 10, tzinfo=UTC).timestamp()
+    with pytest.raises(HostError, match=r"7 vacation day\(s\) left in 2027"):
+        await host.correspondence.vacation(ALICE, 14)
+    rows = await db.fetchall("SELECT year, starts, days FROM vacations WHERE user_id = ? ORDER BY starts", (ALICE,))
+    assert [(r["year"], datetime.fromtimestamp(r["starts"], UTC).year, r["days"]) for r in rows] == [
+        (2026, 2026, 7), (2027, 2027, 7)]
 
 
 async def test_a_vacation_before_the_turn_begins_delays_the_new_turn(host: Host, clock: FakeClock) -> None:
@@ -383,7 +439,60 @@ async def test_two_absent_duellists_do_not_tie_forever(host: Host, clock: FakeCl
     clock.advance(DAY)
     await Scheduler(host.correspondence).tick()
     row = await host.session.row(game_id)
-    assert row.status == "finished", "the late duellist loses instead of a stand-in Tree tying again"
+    # Not a stand-in Tree tying again: both ran out at the same moment, a double forfeit (the ruling below).
+    assert row.status == "aborted" and row.deadline is None
+
+
+async def king_choice(host: Host, match: int = 1) -> int:
+    """A Zodiac game at its king choice, where both players choose at once and both clocks start together."""
+    lobby = await host.lobby.challenge(game="zodiac", creator=ALICE, opponents=[BOB], guild_id=1, channel_id=2,
+                                       settings={"clock": "1d", "match": match})
+    game_id = (await host.lobby.accept(lobby.row.id, BOB)).row.id
+    await host.turns.set_thread(game_id, 9000 + game_id)
+    await host.turns.play(game_id, ALICE, "pick Tree")
+    await host.turns.play(game_id, BOB, "pick Wolf")  # Tree beats Wolf: Alice chooses a side
+    await host.turns.play(game_id, ALICE, "light")
+    obs = await host.boards.observation(game_id, None)
+    assert obs["phase"] == "king" and len(obs["to_move"]) == 2
+    return game_id
+
+
+async def test_both_players_out_of_time_at_once_is_a_double_forfeit(host: Host, clock: FakeClock) -> None:
+    """Neither chose a king: both clocks ran out at the same moment, so seat order must not pick the loser. The
+    game is aborted, unrated, as when nobody moved (docs/correspondence.md, Timeouts)."""
+    game_id = await king_choice(host)
+    clock.advance(DAY + 60)
+    tick = await Scheduler(host.correspondence).tick()
+    assert tick.timeouts == []
+    [notice] = tick.aborted
+    row = await host.session.row(game_id)
+    first, second = row.user_at(0), row.user_at(1)
+    assert notice.text.startswith(f"⏰ Zodiac Chess #{game_id} is aborted: <@{first}> and <@{second}> both ran out of"
+                                  " time at the same moment (1 day per move)")
+    row = await host.session.row(game_id)
+    assert row.status == "aborted" and row.result is None
+    assert await host.db.fetchall("SELECT * FROM ratings") == []
+
+
+async def test_a_double_forfeit_in_game_one_cancels_its_match(host: Host, clock: FakeClock) -> None:
+    game_id = await king_choice(host, match=3)
+    clock.advance(DAY + 60)
+    [notice] = (await Scheduler(host.correspondence).tick()).aborted
+    assert notice.text.endswith("The game is unrated. The match (best of 3) is cancelled with it.")
+    row = await host.session.row(game_id)
+    assert row.status == "aborted" and not row.match_pending and await host.recover() == []
+
+
+async def test_in_a_simultaneous_phase_the_first_to_run_out_still_loses(host: Host, clock: FakeClock) -> None:
+    """Bob's vacation moved his deadline: when Alice's clock ran out he still had time, so she lost on time, even
+    if the scheduler only looks after both deadlines passed (the bot was down)."""
+    game_id = await king_choice(host)
+    await host.correspondence.vacation(BOB, 1)
+    clock.advance(3 * DAY)
+    assert len((await Scheduler(host.correspondence).tick()).timeouts) == 1
+    row = await host.session.row(game_id)
+    assert row.status == "finished" and row.result is not None
+    assert row.result["ranks"][row.seat_of(BOB)] == 1 and row.result["ranks"][row.seat_of(ALICE)] == 2
 
 
 async def test_one_broken_game_does_not_hold_up_the_others(host: Host, clock: FakeClock) -> None:
