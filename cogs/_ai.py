@@ -60,14 +60,15 @@ class HintCommand:
     @app_commands.guild_only()
     async def hint(self, interaction: discord.Interaction) -> None:
         row = await self._game_here(interaction)  # type: ignore[attr-defined]
-        self.bot.hints.admit(interaction.user.id, "A hint is a few seconds of the bot's hardest thinking")
-        await interaction.response.defer(ephemeral=True, thinking=True)  # the search may take seconds
-        try:
-            hint = await self.bot.ai.hint(row.id, interaction.user.id)
-        except HostError as error:
-            self.bot.hints.refund(interaction.user.id)  # a refused hint costs nothing
-            await interaction.followup.send(str(error), ephemeral=True)
-            return
+        why = "A hint is a few seconds of the bot's hardest thinking"
+        with self.bot.hints.turn(interaction.user.id, why) as ticket:
+            await interaction.response.defer(ephemeral=True, thinking=True)  # the search may take seconds
+            try:
+                hint = await self.bot.ai.hint(row.id, interaction.user.id)
+            except HostError as error:
+                await interaction.followup.send(str(error), ephemeral=True)  # a refused hint costs nothing
+                return
+            ticket.served = True
         await interaction.followup.send(f"💡 Hint for #{row.id}: `{hint.move}` ({hint.label})"[:2000], ephemeral=True)
         if hint.notice_key is not None:
             await deliver_owed(self.bot, [hint.notice_key])

@@ -11,7 +11,9 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
 
 import discord
 from discord import app_commands
@@ -50,41 +52,62 @@ async def refuse_after_defer(interaction: discord.Interaction, text: str) -> Non
 
 
 
+@dataclass
+class Ticket:
+    """One admitted use of a ``Ration``: the user's turn, taken at ``taken`` over their ``previous`` use."""
+
+    user_id: int
+    taken: float
+    previous: float | None
+    served: bool = False
+    """Set once the use was served: a ticket left unserved is refunded when its ``Ration.turn`` ends."""
+
+
 class Ration:
     """A per-user cooldown that only served uses spend (a hint refused as 'not your turn', or a GIF of a game
     that does not exist, costs nothing): discord.py's own cooldown charges every use, refusals included.
-    The turn is taken on admission and given back on a refusal, so two commands sent together are never both
-    served (a GIF takes seconds: spending only after it would let a burst of them through)."""
+    The turn is taken on admission and given back when the use is not served, so two commands sent together
+    are never both served (a GIF takes seconds: spending only after it would let a burst of them through)."""
 
     def __init__(self, seconds: float = COOLDOWN, clock: Callable[[], float] = time.monotonic) -> None:
         self.seconds = seconds
         self.clock = clock
         self.last: dict[int, float] = {}
-        self.before: dict[int, float | None] = {}
-        """Each admitted user's previous use, restored by ``refund``."""
 
     def wait(self, user_id: int) -> float:
         """Seconds the user must still wait; 0 when they may go ahead."""
         since = self.clock() - self.last.get(user_id, float("-inf"))
         return max(0.0, self.seconds - since)
 
-    def admit(self, user_id: int, why: str = BUSY_WORK) -> None:
+    def admit(self, user_id: int, why: str = BUSY_WORK) -> Ticket:
         """Refuse (``HostError``) a user who must still wait, ``why`` saying what the wait is for; else take
         the user's turn now."""
         if (wait := self.wait(user_id)) > 0:
             raise HostError(f"{why}: try again in {max(wait, 1):.0f} s.")
-        self.before[user_id] = self.last.get(user_id)
-        self.last[user_id] = self.clock()
+        ticket = Ticket(user_id, self.clock(), self.last.get(user_id))
+        self.last[user_id] = ticket.taken
+        return ticket
 
-    def refund(self, user_id: int) -> None:
-        """The admitted use was refused: it costs nothing."""
-        if user_id not in self.before:
+    def refund(self, ticket: Ticket) -> None:
+        """The admitted use was not served: it costs nothing, unless a later use has taken the turn since (a
+        refund then would free a third use while that one runs)."""
+        if self.last.get(ticket.user_id) != ticket.taken:
             return
-        previous = self.before.pop(user_id)
-        if previous is None:
-            self.last.pop(user_id, None)
+        if ticket.previous is None:
+            del self.last[ticket.user_id]
         else:
-            self.last[user_id] = previous
+            self.last[ticket.user_id] = ticket.previous
+
+    @contextmanager
+    def turn(self, user_id: int, why: str = BUSY_WORK) -> Iterator[Ticket]:
+        """``admit`` for a block that sets ``ticket.served`` once it served the use: any other way out of the
+        block (a refusal, Discord failing the deferral) refunds it."""
+        ticket = self.admit(user_id, why)
+        try:
+            yield ticket
+        finally:
+            if not ticket.served:
+                self.refund(ticket)
 
 
 BURST = 10

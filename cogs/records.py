@@ -298,16 +298,16 @@ class RecordCommands:
     async def gif(self, interaction: discord.Interaction, game: int | None = None) -> None:
         ident = await self._record_game(interaction, game)
         await self.bot.host.records.source("g", ident, self.game, viewer(interaction))  # refuse before deferring
-        self.bot.gifs.admit(interaction.user.id)  # after the cheap checks: a wrong game number is told as such
-        await interaction.response.defer(thinking=True, ephemeral=True)  # private: it may say "3rd in line"
-        placeholder = Placeholder(interaction, "GIF")
-        try:
-            caption, board = await self.bot.host.records.gif(ident, game=self.game, viewer=viewer(interaction),
-                                               on_place=placeholder.tell)
-        except (HostError, Busy) as error:
-            self.bot.gifs.refund(interaction.user.id)  # only a GIF built spends the ration
-            await placeholder.refuse(str(error))
-            return
+        with self.bot.gifs.turn(interaction.user.id) as ticket:  # after the cheap checks: a wrong number is told
+            await interaction.response.defer(thinking=True, ephemeral=True)  # private: it may say "3rd in line"
+            placeholder = Placeholder(interaction, "GIF")
+            try:
+                caption, board = await self.bot.host.records.gif(ident, game=self.game, viewer=viewer(interaction),
+                                                                 on_place=placeholder.tell)
+            except (HostError, Busy) as error:
+                await placeholder.refuse(str(error))
+                return
+            ticket.served = True  # only a GIF built spends the ration
         await placeholder.answer(caption, file=discord.File(io.BytesIO(board.image), filename=board.filename))
 
     @app_commands.command(name="export", description="Download a game's record (JSON, text, and SGF for ZÈRTZ)")
@@ -326,17 +326,18 @@ class RecordCommands:
                             move: app_commands.Range[int, 0, 100000] | None = None) -> None:
         if record.size > MAX_RECORD_BYTES:
             raise HostError(f"That file is too large for a game record (at most {MAX_RECORD_BYTES // 1000} kB).")
-        self.bot.imports.admit(interaction.user.id)
-        await interaction.response.defer(thinking=True, ephemeral=True)  # private: it may say "3rd in line"
-        placeholder = Placeholder(interaction, "import")
-        data = await record.read()
-        try:
-            page = await self.bot.host.record_exchange.import_record(self.game, data, interaction.user.id,
-                                                       interaction.guild_id, move, on_place=placeholder.tell)
-        except (HostError, Busy) as error:
-            self.bot.imports.refund(interaction.user.id)  # only a record read spends the ration
-            await placeholder.refuse(str(error))
-            return
+        with self.bot.imports.turn(interaction.user.id) as ticket:
+            await interaction.response.defer(thinking=True, ephemeral=True)  # private: it may say "3rd in line"
+            placeholder = Placeholder(interaction, "import")
+            data = await record.read()
+            try:
+                page = await self.bot.host.record_exchange.import_record(self.game, data, interaction.user.id,
+                                                                         interaction.guild_id, move,
+                                                                         on_place=placeholder.tell)
+            except (HostError, Busy) as error:
+                await placeholder.refuse(str(error))
+                return
+            ticket.served = True  # only a record read spends the ration
         message = replay_message(page)
         await placeholder.answer(message.pop("content"), **message)
 
