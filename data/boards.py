@@ -144,9 +144,11 @@ class LiveMessages:
         if message_id is not None:
             where += " AND message_id = ?"
             params.append(message_id)
+        select = f"SELECT purpose, channel_id, message_id FROM live_messages WHERE {where} ORDER BY purpose"
+        if not await self.db.fetchall(select, tuple(params)):  # the common case (every board post asks): no write
+            return []
         async with self.db.transaction() as conn:
-            rows = await conn.fetchall(f"SELECT purpose, channel_id, message_id FROM live_messages WHERE {where}"
-                                       " ORDER BY purpose", tuple(params))
+            rows = await conn.fetchall(select, tuple(params))
             if rows:
                 await conn.execute(f"DELETE FROM live_messages WHERE {where}", tuple(params))
         return [LiveMessage(game_id, r["purpose"], r["channel_id"], r["message_id"]) for r in rows]

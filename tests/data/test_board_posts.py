@@ -3,6 +3,8 @@ live messages of a moment of a game (a draw offer, a secret-choice menu)."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from data.boards import BoardPost, BoardPosts, LiveMessage, LiveMessages
 from data.db import Database
 from data.jobs import JobQueue
@@ -53,3 +55,18 @@ async def test_a_live_message_replaces_the_older_one_of_its_purpose_and_is_taken
     assert await live.take(game_id, []) == []
     assert [m.message_id for m in await live.take(game_id)] == [101, 300]
     assert await live.take(game_id) == []
+
+
+async def test_taking_when_nothing_is_live_writes_nothing(tmp_path: Path) -> None:
+    """Every board post asks for the game's draw offer to close: with none open that must cost no write."""
+    db = await Database.open(tmp_path / "live.sqlite3")
+    try:
+        game_id, live = await a_game(db), LiveMessages(db)
+        before = db.stats.transactions  # type: ignore[attr-defined]
+        assert await live.take(game_id, ["draw"]) == []
+        assert await live.take(game_id) == []
+        assert db.stats.transactions == before  # type: ignore[attr-defined]
+        await live.put(LiveMessage(game_id, "draw", 8, 200), 1.0)
+        assert await live.take(game_id) == [LiveMessage(game_id, "draw", 8, 200)]
+    finally:
+        await db.close()
