@@ -9,15 +9,21 @@ from data.db import Database
 from data.jobs import Job
 from host import outbox
 from host.app import Host
+from host.correspondence.scheduler import Scheduler
 from host.results import HostError
 from host.worker import Worker
 from tests.conftest import FakeClock
 
 
 @pytest.fixture
-def host(db: Database) -> Host:
+def clock() -> FakeClock:
+    return FakeClock(1000.0)
+
+
+@pytest.fixture
+def host(db: Database, clock: FakeClock) -> Host:
     """The shared ``db`` (SQLite and PostgreSQL), a clock standing at 1000 and a cap of 3 open challenges."""
-    return Host(db, now=FakeClock(1000.0), renderer=lambda _obs: b"png", max_open_challenges=3)
+    return Host(db, now=clock, renderer=lambda _obs: b"png", max_open_challenges=3)
 
 
 async def test_a_start_and_each_move_owe_one_job_each_written_with_the_change(host: Host) -> None:
@@ -40,20 +46,26 @@ async def test_a_start_and_each_move_owe_one_job_each_written_with_the_change(ho
     assert report.owed not in {j.dedupe for j in await host.outbox.pending()}
 
 
-async def test_every_end_of_a_game_owes_the_closing_of_what_stays_live_of_it(host: Host) -> None:
+async def test_every_end_of_a_game_owes_the_closing_of_what_stays_live_of_it(host: Host, clock: FakeClock) -> None:
     """Written with the end, so a process that dies right after it still has the menus and the offer closed (by the
-    dispatcher after its restart); the final board's report names it, to run at once after the board."""
+    dispatcher after its restart); the final board's report names it, to run at once after the board. The ends: a
+    move that ends the game (a resignation, the same write), an abort, and the clock's abort (nobody moved in time)."""
     ended = []
-    for how in ("resign", "abort"):
-        lobby = await host.lobby.challenge(game="zodiac", creator=1, opponents=[2])
+    for how in ("resign", "abort", "clock"):
+        lobby = await host.lobby.challenge(game="zodiac", creator=1, opponents=[2],
+                                           settings={"clock": "1d"} if how == "clock" else None)
         await host.lobby.accept(lobby.row.id, 2)
         key = outbox.retire_key(lobby.row.id)
         assert key not in {j.dedupe for j in await host.outbox.pending()}, "a game in play owes no closing"
         if how == "resign":
             report = await host.turns.resign(lobby.row.id, 1)
             assert key in report.follow
-        else:
+        elif how == "abort":
             await host.turns.abort(lobby.row.id, 1)
+        else:
+            clock.advance(86400)
+            await Scheduler(host.correspondence).tick()
+            assert (await host.session.row(lobby.row.id)).status == "aborted"
         ended.append(key)
     owed = {j.dedupe: j for j in await host.outbox.pending()}
     assert all(owed[key].kind == "retire" for key in ended)
