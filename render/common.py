@@ -13,7 +13,7 @@ import math
 import struct
 import unicodedata
 import zlib
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass
@@ -379,8 +379,45 @@ NAME_CHARS = 18
 
 
 def short_name(name: str) -> str:
+    return cut_name(name, NAME_CHARS)
+
+
+def cut_name(name: str, chars: int) -> str:
+    """``name`` (cleaned) in at most ``chars`` characters, the last an ellipsis when it is cut: one ellipsis only."""
     name = clean(name)
-    return name if len(name) <= NAME_CHARS else name[: NAME_CHARS - 1].rstrip() + "…"
+    return name if len(name) <= chars else name[: max(1, chars - 1)].rstrip() + "…"
+
+
+def fit_names(template: str, names: Sequence[str], width: float, size: int, *, bold: bool = False,
+              chars: int = NAME_CHARS) -> str:
+    """``template`` with each ``{}`` filled by a name, the names cut (never the words around them) so the line is
+    at most ``width`` pixels wide at ``size``.
+
+    Why: cutting the whole line at its end lost the colour word and the verb (``Zoë (Li…``), and a name already
+    cut to ``NAME_CHARS`` got a second ellipsis. Every name is cut to the same length, the longest that fits;
+    a name is never cut below two characters (then the line is as short as it gets and the caller's cut applies).
+    """
+    parts = template.split("{}")
+    if len(parts) != len(names) + 1:
+        raise ValueError(f"{template!r} has {len(parts) - 1} name fields for {len(names)} names")
+
+    def filled(limit: int) -> str:
+        out = parts[0]
+        for name, part in zip(names, parts[1:], strict=True):
+            out += cut_name(name, limit) + part
+        return out
+
+    longest = min(chars, max((len(clean(n)) for n in names), default=0))
+    if text_width(None, filled(longest), size, bold) <= width:
+        return filled(longest)
+    low, high = 2, longest  # the longest cut that fits: halving, as ``_cut`` does
+    while low < high:
+        middle = (low + high + 1) // 2
+        if text_width(None, filled(middle), size, bold) <= width:
+            low = middle
+        else:
+            high = middle - 1
+    return filled(low)
 
 
 def seat_label(obs: dict[str, Any], seat: int) -> str:

@@ -28,6 +28,7 @@ from render.common import (
     Drawn,
     Hotspot,
     clean,
+    fit_names,
     highlights,
     note,
     readable,
@@ -272,6 +273,27 @@ def who(obs: dict[str, Any], seat: int, colour: str) -> str:
     return f"{short_name(name)} ({colour})" if name else colour
 
 
+def outcome_title(obs: dict[str, Any], outcome: dict[str, Any]) -> str:
+    """``<name> (<colour>) won: <why>``, the names cut if need be so the colours and the reason stay whole.
+
+    At the round limit the reason is the short one (what decided it); the engine's long one lists every
+    colour's standing, which the badges (pieces home) and the footer (squares travelled) show instead."""
+    names = obs.get("player_names") or []
+    fields, named = [], []
+    for seat in outcome["winners"]:
+        colour = obs["seat_names"][seat]
+        if seat < len(names) and names[seat]:
+            fields.append(f"{{}} ({colour})")
+            named.append(names[seat])
+        else:
+            fields.append(colour)
+    limit = obs.get("limit")
+    why = (f"round limit {limit['round_limit']}, most {limit['decided_by']}" if limit
+           else outcome["reason"])
+    template = f"{', '.join(fields)} won: {why}"
+    return fit_names(template, named, WIDTH - 32, readable(WIDTH))
+
+
 def draw_header(draw: ImageDraw.ImageDraw, obs: dict[str, Any], picked: Collection[str] = (),
                 offered: Collection[str] = ()) -> None:
     turn = obs["turn"]
@@ -280,8 +302,7 @@ def draw_header(draw: ImageDraw.ImageDraw, obs: dict[str, Any], picked: Collecti
     outcome = obs.get("outcome")
     mover = who(obs, turn.get("seat", -1), turn["colour"])
     if outcome:
-        winners = ", ".join(who(obs, s, obs["seat_names"][s]) for s in outcome["winners"])
-        title = f"{winners} won: {outcome['reason']}"
+        title = outcome_title(obs, outcome)
     elif turn["phase"] == "setup":
         title = f"{mover}: place the Queen"
     else:
@@ -342,7 +363,11 @@ def players_line(obs: dict[str, Any]) -> str:
 
 def draw_footer(draw: ImageDraw.ImageDraw, obs: dict[str, Any]) -> None:
     moves = obs.get("turn_moves") or []
-    if moves:
+    limit = obs.get("limit") if obs.get("outcome") else None
+    if limit:  # what decides a round-limit game after pieces home, shown nowhere else
+        line = "squares travelled: " + " · ".join(
+            f"{' & '.join(entry['colours'])} {entry['squares']}" for entry in limit["travelled"])
+    elif moves:
         line = "this turn: " + ", ".join(moves)
     else:
         line = "home = outlined pyramid · coloured ramps = walls (climb there) · arrows = direction"
