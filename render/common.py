@@ -9,6 +9,7 @@ test can check that no text leaves its panel in any position.
 from __future__ import annotations
 
 import io
+import itertools
 import math
 import struct
 import unicodedata
@@ -472,10 +473,57 @@ def highlights(obs: dict[str, Any]) -> tuple[set[str], set[str]]:
     return set(marks.get("picked") or ()), set(marks.get("offered") or ())
 
 
-PICKED = (240, 200, 40)
-"""A target already picked: the highlight yellow."""
+PICKED = (20, 20, 20)
+"""A target already picked: near-black dashes on a white band (``pick_frame``).
+
+Why not a colour: the pick was the last-move yellow, so a player's own half-built move looked like the
+opponent's last one; and every colour with room between the yellow, the offered green and the four seat
+colours falls onto one of them in some colour vision (blue and magenta merge for tritanopes). Black and
+white stay apart from all of them in every kind, and the dashes from every solid outline on a board (a white
+marble's dark rim, a piece's outline), and show on a black piece too."""
+PICKED_RIM = (255, 255, 255)
 OFFERED = (40, 180, 90)
 """A target the next pick may choose: green, apart from the seat colours and the highlight yellow."""
+
+
+def pick_frame(draw: ImageDraw.ImageDraw, box: Box, width: int, *, ellipse: bool = False, radius: int = 0) -> None:
+    """The picked mark just inside ``box``: a white band ``width + 4`` wide with near-black dashes ``width`` wide
+    along its middle, like a selection. Nothing is filled, so what lies under it keeps its colours and contrast."""
+    x0, y0, x1, y1 = box
+    band = width + 4
+    dash, gap = 3 * width, 2 * width
+    if ellipse:
+        draw.ellipse(box, outline=PICKED_RIM, width=band)
+        around = math.pi * ((x1 - x0) + (y1 - y0)) / 2
+        count = max(6, round(around / (dash + gap)))
+        step = 360 / count
+        for k in range(count):
+            start = k * step
+            draw.arc((x0 + 2, y0 + 2, x1 - 2, y1 - 2), start, start + step * dash / (dash + gap), fill=PICKED,
+                     width=width)
+        return
+    draw.rounded_rectangle(box, radius=radius, outline=PICKED_RIM, width=band)
+    half = band / 2  # the dashes run along the band's middle line, twice round so a dash may cross the start
+    corners = [(x0 + half, y0 + half), (x1 - half, y0 + half), (x1 - half, y1 - half), (x0 + half, y1 - half)]
+    path = [*corners, *corners, corners[0]]
+    reach = [0.0]
+    for a, b in itertools.pairwise(path):
+        reach.append(reach[-1] + math.dist(a, b))
+    total = reach[4]
+    count = max(4, round(total / (dash + gap)))
+    period = total / count
+    inner = dash / (dash + gap) * period
+
+    def point(t: float) -> tuple[float, float]:
+        i = max(k for k in range(len(path) - 1) if reach[k] <= t)
+        f = (t - reach[i]) / (reach[i + 1] - reach[i]) if reach[i + 1] > reach[i] else 0.0
+        return path[i][0] + (path[i + 1][0] - path[i][0]) * f, path[i][1] + (path[i + 1][1] - path[i][1]) * f
+
+    for k in range(count):
+        t0 = (k * period - inner / 2) % total  # the first dash turns the first corner
+        t1 = t0 + inner
+        bends = [path[i] for i in range(len(path)) if t0 < reach[i] < t1]
+        draw.line([point(t0), *bends, point(t1)], fill=PICKED, width=width, joint="curve")
 
 
 PNG_LEVEL = 3

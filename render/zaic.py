@@ -17,11 +17,11 @@ from render.common import (
     MUTED,
     OFFERED,
     PAPER,
-    PICKED,
     SEAT_COLOURS,
     Hotspot,
     draw_centered,
     highlights,
+    pick_frame,
     seat_label,
     text,
     text_width,
@@ -175,7 +175,8 @@ def hotspots(obs: dict[str, Any]) -> dict[str, Hotspot]:
 
 
 def _draw_square_highlights(draw: ImageDraw.ImageDraw, v: View, picked: set[str], offered: set[str]) -> None:
-    """Picked: a thick yellow frame just inside the square. Offered: a green ring around its centre."""
+    """Picked: the pick's dashed black-and-white frame just inside the square (the last move is yellow). Offered: a
+    green ring around its centre."""
     frame = max(5, v.cell // 7)
     for name in sorted(picked | offered):
         if len(name) < 2 or name[0] not in COLUMNS or not name[1:].isdigit():
@@ -185,8 +186,7 @@ def _draw_square_highlights(draw: ImageDraw.ImageDraw, v: View, picked: set[str]
             continue
         x, y, x2, y2 = _square_spot(v, r, c)
         if name in picked:
-            draw.rectangle((x + 1, y + 1, x2 - 1, y2 - 1), outline=INK, width=frame + 2)
-            draw.rectangle((x + 2, y + 2, x2 - 2, y2 - 2), outline=PICKED, width=frame)
+            pick_frame(draw, (x + 1, y + 1, x2 - 1, y2 - 1), frame)
         else:
             cx, cy = (x + x2) / 2, (y + y2) / 2
             radius = v.cell * 0.34
@@ -199,10 +199,11 @@ def _draw_square_highlights(draw: ImageDraw.ImageDraw, v: View, picked: set[str]
 
 def _draw_supply_highlights(draw: ImageDraw.ImageDraw, obs: dict[str, Any], width: int, picked: set[str],
                             offered: set[str]) -> None:
-    """Under the mover's tile counts, before they are written: a yellow band when picked, a green frame when offered."""
+    """Around the mover's tile counts, before they are written: the pick's frame when picked, a green one when
+    offered."""
     for key, (x, y, x2, y2) in _supply_spots(obs, width).items():
         if key in picked:
-            draw.rounded_rectangle((x, y, x2, y2), radius=6, fill=PICKED)
+            pick_frame(draw, (x, y, x2, y2), 3, radius=6)
         elif key in offered:
             draw.rounded_rectangle((x, y, x2, y2), radius=6, outline=OFFERED, width=3)
 

@@ -7,8 +7,9 @@ disc in front of the trunk; a fainted goat lies as a flat oval at the bottom of 
 its host is a small disc with a purple ring in the top right corner. Badges: P poisoned, E entangled,
 Z zombie, S shed, C rhino charge used, K your king; a penguin shows its facing as a red arrow; ink tokens
 carry a "?" (their owner sees the shadows faded). The board turns so the viewer's own side is at the bottom.
-A move builder's marks (``highlights``) tint its squares: yellow for a square already picked, green with a dot
-(empty) or a ring (occupied) where the next click may go. ``hotspots`` gives every square's rectangle.
+A move builder's marks (``highlights``): a black-and-white frame (``pick_frame``) on a square already picked (the
+last move's frame is yellow), a green tint with a dot (empty) or a ring (occupied) where the next click may go.
+``hotspots`` gives every square's rectangle.
 Built only from ``Zodiac.observation()``; nothing is fetched while drawing.
 """
 
@@ -26,11 +27,11 @@ from render.common import (
     MUTED,
     OFFERED,
     PAPER,
-    PICKED,
     SEAT_COLOURS,
     Hotspot,
     draw_centered,
     highlights,
+    pick_frame,
     seat_label,
     short_name,
     text,
@@ -110,13 +111,14 @@ def draw_board(obs: dict[str, Any]) -> Image.Image:
             name = f"{FILES[f]}{r + 1}"
             x, y = cell_origin(obs, name)
             colour = DARK_SQ if (f + r) % 2 == 0 else LIGHT_SQ
-            if name in picked:
-                colour = tint(colour, PICKED, 0.75)
-            elif name in offered:
+            if name in offered and name not in picked:
                 colour = tint(colour, OFFERED, 0.3)
             draw.rectangle((x, y, x + CELL - 1, y + CELL - 1), fill=colour)
             if name in marked:
                 draw.rectangle((x + 2, y + 2, x + CELL - 3, y + CELL - 3), outline=LAST, width=5)
+            if name in picked:  # inside the last move's frame when both: under the piece, clear of its disc
+                inset = 7 if name in marked else 1
+                pick_frame(draw, (x + inset, y + inset, x + CELL - 1 - inset, y + CELL - 1 - inset), 4)
             if name in offered:
                 _offer(draw, x, y, name in occupied)
     for i in range(5):
