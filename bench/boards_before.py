@@ -74,7 +74,7 @@ from render.zrtz import (
     paste_label,
     pick_width,
     ring,
-    seat_label,
+    seat_named,
     title,
 )
 
@@ -192,7 +192,7 @@ def panel(draw: ImageDraw.ImageDraw, obs: dict[str, Any], marks: dict[str, str])
         colour = text_colour(SEAT_COLOURS[seat])
         draw.rounded_rectangle((x - 6, y - 6, WIDTH - 12, y + 96), radius=10, outline=colour, width=3)
         tab = (x + 2, y - 4, WIDTH - 16, y + 28)
-        label_text = seat_label(obs, seat)  # over the marbles they captured, against the goal
+        label_text = seat_named(obs, seat)  # over the marbles they captured, against the goal
         if not outcome and obs["turn"] == seat:  # a filled tab marks the player to move (the title names them)
             draw.rounded_rectangle((x - 6, y - 6, WIDTH - 12, y + 30), radius=10, fill=colour)
             text(draw, (x + 4, y + 12), label_text, 22, box=tab, fill=PAPER, anchor="lm")

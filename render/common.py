@@ -318,12 +318,12 @@ def line_height(size: int) -> int:
     return round(size * 1.2)
 
 
-def text(draw: ImageDraw.ImageDraw, xy: tuple[float, float], content: str, size: int, *, box: Box | None = None,
-         fill: Colour | tuple[int, ...] = INK, anchor: str = "la", bold: bool = False, min_size: int = 12,
-         lines: int = 1, note: bool = True) -> Box:
+def text(draw: ImageDraw.ImageDraw, xy: tuple[float, float], content: str | Named, size: int, *,
+         box: Box | None = None, fill: Colour | tuple[int, ...] = INK, anchor: str = "la", bold: bool = False,
+         min_size: int = 12, lines: int = 1, note: bool = True) -> Box:
     """Draw ``content`` anchored at ``xy`` (Pillow anchors: l/m/r then a/m/s/d) so it stays inside ``box``
     (default: the whole image): shrunk down to ``min_size`` (never below ``readable`` for the image's
-    width), wrapped onto up to ``lines`` lines, then cut.
+    width), wrapped onto up to ``lines`` lines, then cut; a ``Named`` line has its names cut first.
     Returns the ink box; ``note=False`` keeps it from the recorder. Characters DejaVu lacks come from the
     shipped fallback fonts."""
     image_size = draw.im.size
@@ -339,7 +339,12 @@ def text(draw: ImageDraw.ImageDraw, xy: tuple[float, float], content: str, size:
     else:
         height = 2 * min(xy[1] - panel[1], panel[3] - xy[1])
     width = _room(xy, anchor, panel)
-    size, rows = layout(draw, content, size, width, height, bold=bold, min_size=min_size, lines=lines)
+    if isinstance(content, Named):  # its names cut to fit at the smallest size allowed, never its other words
+        named, content = content, content.filled()
+        fitted = named.fit(width * lines, min(min_size, size), bold=bold)
+        size, rows = layout(draw, fitted, size, width, height, bold=bold, min_size=min_size, lines=lines)
+    else:
+        size, rows = layout(draw, content, size, width, height, bold=bold, min_size=min_size, lines=lines)
     step = line_height(size)
     primary = fonts(size, bold)[0]
     ascent, descent = primary.getmetrics() if isinstance(primary, ImageFont.FreeTypeFont) else (size, 0)
@@ -392,33 +397,75 @@ def cut_name(name: str, chars: int) -> str:
 def fit_names(template: str, names: Sequence[str], width: float, size: int, *, bold: bool = False,
               chars: int = NAME_CHARS) -> str:
     """``template`` with each ``{}`` filled by a name, the names cut (never the words around them) so the line is
-    at most ``width`` pixels wide at ``size``.
-
-    Why: cutting the whole line at its end lost the colour word and the verb (``Zoë (Li…``), and a name already
-    cut to ``NAME_CHARS`` got a second ellipsis. Every name is cut to the same length, the longest that fits;
-    a name is never cut below two characters (then the line is as short as it gets and the caller's cut applies).
-    """
+    at most ``width`` pixels wide at ``size``."""
     parts = template.split("{}")
     if len(parts) != len(names) + 1:
         raise ValueError(f"{template!r} has {len(parts) - 1} name fields for {len(names)} names")
+    return Named(tuple(parts), tuple(names)).fit(width, size, bold=bold, chars=chars)
 
-    def filled(limit: int) -> str:
-        out = parts[0]
-        for name, part in zip(names, parts[1:], strict=True):
-            out += cut_name(name, limit) + part
+
+@dataclass(frozen=True)
+class Named:
+    """A line with player names in it, the names kept apart until the line is drawn, so that ``text`` cuts the
+    names to fit, never the words around them (``fit``). Built with ``+`` from strings and other ``Named``.
+
+    ``parts`` are the literal pieces around the names: ``len(parts) == len(names) + 1``."""
+
+    parts: tuple[str, ...] = ("",)
+    names: tuple[str, ...] = ()
+
+    @classmethod
+    def of(cls, name: str) -> Named:
+        return cls(("", ""), (name,))
+
+    def __add__(self, other: Named | str) -> Named:
+        other = other if isinstance(other, Named) else Named((other,))
+        middle = self.parts[-1] + other.parts[0]
+        return Named((*self.parts[:-1], middle, *other.parts[1:]), self.names + other.names)
+
+    def __radd__(self, other: str) -> Named:
+        return Named((other,)) + self
+
+    @classmethod
+    def join(cls, separator: str, items: Sequence[Named | str]) -> Named:
+        out = cls()
+        for k, item in enumerate(items):
+            out = out + (separator if k else "") + item
         return out
 
-    longest = min(chars, max((len(clean(n)) for n in names), default=0))
-    if text_width(None, filled(longest), size, bold) <= width:
-        return filled(longest)
-    low, high = 2, longest  # the longest cut that fits: halving, as ``_cut`` does
-    while low < high:
-        middle = (low + high + 1) // 2
-        if text_width(None, filled(middle), size, bold) <= width:
-            low = middle
-        else:
-            high = middle - 1
-    return filled(low)
+    def filled(self, chars: int = NAME_CHARS) -> str:
+        """The line with every name cut to ``chars`` characters at most (one ellipsis)."""
+        out = self.parts[0]
+        for name, part in zip(self.names, self.parts[1:], strict=True):
+            out += cut_name(name, chars) + part
+        return out
+
+    def fit(self, width: float, size: int, *, bold: bool = False, chars: int = NAME_CHARS) -> str:
+        """The line at most ``width`` pixels wide at ``size``, its names cut as little as that allows.
+
+        Why: cutting the whole line at its end lost the colour word and the verb (``Zoë (Li…``), and a name
+        already cut to ``NAME_CHARS`` got a second ellipsis. Every name is cut to the same length, the longest
+        that fits; never below two characters (then the line is as short as it gets and ``text`` cuts the rest).
+        """
+        longest = min(chars, max((len(clean(n)) for n in self.names), default=0))
+        if text_width(None, self.filled(longest), size, bold) <= width:
+            return self.filled(longest)
+        low, high = 2, longest  # the longest cut that fits: halving, as ``_cut`` does
+        while low < high:
+            middle = (low + high + 1) // 2
+            if text_width(None, self.filled(middle), size, bold) <= width:
+                low = middle
+            else:
+                high = middle - 1
+        return self.filled(low)
+
+
+def seat_named(obs: dict[str, Any], seat: int) -> Named | str:
+    """``seat_label`` with the name kept apart, for ``text`` to cut the name and never the colour."""
+    colour = obs["seat_names"][seat]
+    names = obs.get("player_names") or []
+    name = names[seat] if seat < len(names) else None
+    return Named.of(name) + f" ({colour})" if name else colour
 
 
 def seat_label(obs: dict[str, Any], seat: int) -> str:

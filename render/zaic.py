@@ -22,7 +22,7 @@ from render.common import (
     draw_centered,
     highlights,
     pick_frame,
-    seat_label,
+    seat_named,
     text,
     text_width,
     to_png,
@@ -312,10 +312,10 @@ def _draw_header(draw: ImageDraw.ImageDraw, obs: dict[str, Any], stacks: dict[tu
     if outcome is None:
         turn = obs["turn"]
         _swatch(draw, 14, 12, turn, 22)
-        title = f"{seat_label(obs, turn)} to move"
+        title = seat_named(obs, turn) + " to move"
     else:
         winners = outcome["winners"]
-        title = "Draw" if len(winners) != 1 else f"{seat_label(obs, winners[0])} wins"
+        title = "Draw" if len(winners) != 1 else seat_named(obs, winners[0]) + " wins"
         if len(winners) == 1:
             _swatch(draw, 14, 12, winners[0], 22)
     text(draw, (44, 8), title, 24, box=(44, 4, width - 14, 38), min_size=14)
@@ -343,7 +343,7 @@ def _draw_footer(draw: ImageDraw.ImageDraw, obs: dict[str, Any], width: int, y: 
         counts = SEPARATOR.join(_counts(left))
         text(draw, (width - 14, y + 13 + seat * 28), counts, COUNT_SIZE, box=row, anchor="rm")
         room = (42, row[1], width - 14 - 250, row[3])
-        text(draw, (42, y + 13 + seat * 28), f"{seat_label(obs, seat)} has", 18, box=room, anchor="lm")
+        text(draw, (42, y + 13 + seat * 28), seat_named(obs, seat) + " has", 18, box=room, anchor="lm")
     last = obs["last_move"]
     if last is not None and obs["last_tile"] is not None:
         who = names[obs["tiles"][obs["last_tile"]]["owner"]]

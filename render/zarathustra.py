@@ -23,12 +23,13 @@ from render.common import (
     SEAT_COLOURS,
     Drawn,
     Hotspot,
+    Named,
     draw_centered,
     highlights,
     note,
     pick_frame,
     recording,
-    seat_label,
+    seat_named,
     text,
     text_colour,
     to_png,
@@ -174,11 +175,11 @@ def draw_header(draw: ImageDraw.ImageDraw, obs: dict[str, Any]) -> None:
     outcome = obs.get("outcome")
     if outcome:
         winners = outcome["winners"]
-        who = " and ".join(seat_label(obs, s) for s in winners)
-        title = f"{who} {'wins' if len(winners) == 1 else 'share the win'}"
+        title = Named.join(" and ", [seat_named(obs, s) for s in winners]) + (
+            " wins" if len(winners) == 1 else " share the win")
         colour = seat_colour(winners[0]) if len(winners) == 1 else INK
     elif obs.get("turn") is not None:
-        title = f"{seat_label(obs, obs['turn'])} to move"
+        title = seat_named(obs, obs["turn"]) + " to move"
         colour = seat_colour(obs["turn"])
     else:
         title, colour = "Zarathustra", INK
@@ -269,7 +270,7 @@ def draw_tray(image: Image.Image, draw: ImageDraw.ImageDraw, obs: dict[str, Any]
             draw.rectangle((MARGIN - 6, y - 4, WIDTH - MARGIN + 6, y + TRAY_ROW - 6), outline=HIGHLIGHT, width=3)
         _swatch(draw, seat, MARGIN, y)
         winner = outcome is not None and seat in outcome["winners"]
-        label = seat_label(obs, seat) + (" (out)" if out else "") + (" · to move" if moving else "")
+        label = seat_named(obs, seat) + (" (out)" if out else "") + (" · to move" if moving else "")
         label += " · winner" if winner else ""
         score = f"{obs['scores'][seat]} pts · {len(hand)} tiles"
         score_box = text(draw, (WIDTH - MARGIN, y + 10), score, 17, box=(WIDTH - 200, y, WIDTH - MARGIN, y + 22),

@@ -27,14 +27,13 @@ from render.common import (
     SEAT_COLOURS,
     Drawn,
     Hotspot,
+    Named,
     clean,
-    fit_names,
     highlights,
     note,
     pick_frame,
     readable,
     recording,
-    short_name,
     text_colour,
     text_width,
     to_png,
@@ -270,32 +269,24 @@ def draw_die(draw: ImageDraw.ImageDraw, box: tuple[int, int, int, int], face: st
         draw.line((x + 6, y + 38, right - 6, y + 6), fill=MUTED, width=3)
 
 
-def who(obs: dict[str, Any], seat: int, colour: str) -> str:
-    """A colour as players know it: with its player's display name when the host gave one."""
+def who(obs: dict[str, Any], seat: int, colour: str) -> Named | str:
+    """A colour as players know it: with its player's display name when the host gave one (``text`` cuts the
+    name if need be, never the colour)."""
     names = obs.get("player_names") or []
     name = names[seat] if 0 <= seat < len(names) else None
-    return f"{short_name(name)} ({colour})" if name else colour
+    return Named.of(name) + f" ({colour})" if name else colour
 
 
-def outcome_title(obs: dict[str, Any], outcome: dict[str, Any]) -> str:
-    """``<name> (<colour>) won: <why>``, the names cut if need be so the colours and the reason stay whole.
+def outcome_title(obs: dict[str, Any], outcome: dict[str, Any]) -> Named:
+    """``<name> (<colour>) won: <why>``: drawn by ``text``, which cuts the names so the colours and the reason stay
+    whole.
 
     At the round limit the reason is the short one (what decided it); the engine's long one lists every
     colour's standing, which the badges (pieces home) and the footer (squares travelled) show instead."""
-    names = obs.get("player_names") or []
-    fields, named = [], []
-    for seat in outcome["winners"]:
-        colour = obs["seat_names"][seat]
-        if seat < len(names) and names[seat]:
-            fields.append(f"{{}} ({colour})")
-            named.append(names[seat])
-        else:
-            fields.append(colour)
+    winners = Named.join(", ", [who(obs, s, obs["seat_names"][s]) for s in outcome["winners"]])
     limit = obs.get("limit")
-    why = (f"round limit {limit['round_limit']}, most {limit['decided_by']}" if limit
-           else outcome["reason"])
-    template = f"{', '.join(fields)} won: {why}"
-    return fit_names(template, named, WIDTH - 32, readable(WIDTH))
+    why = f"round limit {limit['round_limit']}, most {limit['decided_by']}" if limit else outcome["reason"]
+    return winners + f" won: {why}"
 
 
 def draw_header(draw: ImageDraw.ImageDraw, obs: dict[str, Any], picked: Collection[str] = (),
@@ -305,13 +296,14 @@ def draw_header(draw: ImageDraw.ImageDraw, obs: dict[str, Any], picked: Collecti
     colour = SEAT_COLOURS[index]
     outcome = obs.get("outcome")
     mover = who(obs, turn.get("seat", -1), turn["colour"])
+    title: Named | str
     if outcome:
         title = outcome_title(obs, outcome)
     elif turn["phase"] == "setup":
-        title = f"{mover}: place the Queen"
+        title = mover + ": place the Queen"
     else:
         verb = "to roll" if turn["phase"] == "roll" else "to play"
-        title = f"Round {turn['round']} · {mover} {verb}"
+        title = f"Round {turn['round']} · " + mover + f" {verb}"
     draw.rectangle((0, 0, WIDTH, 8), fill=colour)
     write(draw, (16, 30), title, 24, box=(16, 12, WIDTH - 16, 48), anchor="lm", min_size=14)
     rolled = obs["dice"]["rolled"]

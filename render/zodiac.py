@@ -29,11 +29,11 @@ from render.common import (
     PAPER,
     SEAT_COLOURS,
     Hotspot,
+    Named,
     draw_centered,
     highlights,
     pick_frame,
-    seat_label,
-    short_name,
+    seat_named,
     text,
     to_png,
 )
@@ -264,31 +264,32 @@ def _badges(draw: ImageDraw.ImageDraw, p: dict[str, Any], slots: list[tuple[int,
         draw_centered(draw, (bx, by), letter, 12, ink)
 
 
-def side_label(obs: dict[str, Any], side: str | None) -> str:
-    """``Light``/``Dark`` with the player's display name once the sides are known."""
+def side_label(obs: dict[str, Any], side: str | None) -> Named | str:
+    """``Light``/``Dark`` with the player's display name once the sides are known (``text`` cuts the name, never
+    the side)."""
     light_seat = obs.get("light_seat")
     names = obs.get("player_names") or []
     if side not in ("Light", "Dark") or light_seat is None:
         return str(side)
     seat = light_seat if side == "Light" else 1 - light_seat
     name = names[seat] if seat < len(names) else None
-    return f"{short_name(name)} ({side})" if name else side
+    return Named.of(name) + f" ({side})" if name else side
 
 
 def _draw_header(draw: ImageDraw.ImageDraw, obs: dict[str, Any], width: int) -> None:
     names = obs["seat_names"]
     outcome = obs.get("outcome")
-    lines = []
+    lines: list[Named | str] = []
     if outcome is not None:
         winners = outcome["winners"]
-        title = "Draw" if len(winners) != 1 else f"{seat_label(obs, winners[0])} wins"
+        title: Named | str = "Draw" if len(winners) != 1 else seat_named(obs, winners[0]) + " wins"
         lines.append(outcome["reason"])
         kings = obs.get("kings")
         if kings:
             lines.append(f"Kings: {names[0]} {kings[0]}, {names[1]} {kings[1]}")
     else:
         phase = obs.get("phase")
-        movers = [seat_label(obs, s) for s in obs["to_move"] if s >= 0]
+        movers = [seat_named(obs, s) for s in obs["to_move"] if s >= 0]
         if obs.get("pending"):
             title = f"Dice: {obs['turn']}'s monkey needs {obs['pending']['need']}+"
         elif phase == "duel":
@@ -299,17 +300,17 @@ def _draw_header(draw: ImageDraw.ImageDraw, obs: dict[str, Any], width: int) -> 
         elif phase == "king":
             title = "Kings are being chosen in secret"
         elif phase == "side":
-            title = f"{' / '.join(movers)} chooses Light or Dark"
+            title = Named.join(" / ", movers) + " chooses Light or Dark"
         elif phase == "place":
-            title = f"{side_label(obs, obs.get('turn'))} to place a piece"
+            title = side_label(obs, obs.get("turn")) + " to place a piece"
         else:
-            title = f"{side_label(obs, obs.get('turn'))} to move"
+            title = side_label(obs, obs.get("turn")) + " to move"
             if obs.get("chain"):
                 title += f" (extra turn: {obs['chain']['piece']})"
         if obs.get("my_king"):
             lines.append(f"Your king: {obs['my_king']}" + (f" ({obs['my_side']})" if obs.get("my_side") else ""))
     if obs.get("light_seat") is None and obs.get("player_names"):  # sides not chosen yet: who plays at all
-        lines.insert(0, " vs ".join(seat_label(obs, s) for s in range(2)))
+        lines.insert(0, Named.join(" vs ", [seat_named(obs, s) for s in range(2)]))
     right = width - RIGHT
     text(draw, (LEFT, 6), title, 22, box=(LEFT, 4, right, 36), min_size=13)
     for i, line in enumerate(lines[:2]):
@@ -330,7 +331,7 @@ def _draw_footer(image: Image.Image, draw: ImageDraw.ImageDraw, obs: dict[str, A
     captured = obs.get("captured") or {}
     for i, side in enumerate(("Light", "Dark")):
         row = y + 60 + 30 * i
-        label = text(draw, (LEFT, row), f"{side_label(obs, side)} lost:", 16,  # names both players
+        label = text(draw, (LEFT, row), side_label(obs, side) + " lost:", 16,  # names both players
                      box=(LEFT, row - 14, LEFT + (right - LEFT) // 2, row + 14), fill=MUTED, anchor="lm")
         kinds = [k.split()[0] for k in captured.get(side, [])]
         if not kinds:

@@ -34,6 +34,7 @@ from render.common import (
     record,
     recording,
     seat_label,
+    seat_named,
     text,
     text_colour,
     text_width,
@@ -347,7 +348,7 @@ def notation(last: dict[str, Any]) -> str:
 
 def title(draw: ImageDraw.ImageDraw, obs: dict[str, Any], seat: int, verb: str, width: float) -> str:
     """``<name> (<colour>) <verb>``, or ``<colour> <verb>`` when a long name would cut the verb off
-    (each captures tab below names its seat in full)."""
+    (each captures tab below names its seat, the name cut if need be, never its colour)."""
     full = f"{seat_label(obs, seat)} {verb}"
     if text_width(draw, full, readable(WIDTH)) <= width:
         return full
@@ -395,7 +396,7 @@ def panel(draw: ImageDraw.ImageDraw, obs: dict[str, Any], marks: dict[str, str])
     for seat in range(2):
         colour = SEAT_COLOURS[seat]
         tab = (x + 2, y - 4, WIDTH - 16, y + 28)
-        label_text = seat_label(obs, seat)  # over the marbles they captured, against the goal
+        label_text = seat_named(obs, seat)  # over the marbles they captured, against the goal
         if not outcome and obs["turn"] == seat:  # a filled tab marks the player to move (the title names them)
             draw.rounded_rectangle((x - 6, y - 6, WIDTH - 12, y + 30), radius=10, fill=text_colour(colour))
             text(draw, (x + 4, y + 12), label_text, 22, box=tab, fill=PAPER, anchor="lm")
