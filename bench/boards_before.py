@@ -23,6 +23,7 @@ from render.common import (
     SEAT_COLOURS,
     draw_centered,
     highlights,
+    pick_frame,
     readable,
     text,
     text_colour,
@@ -53,19 +54,15 @@ from render.zarathustra import (
 from render.zrtz import (
     BOARD_H,
     BOARD_W,
-    EDGE,
     HEIGHT,
-    HOLE,
     MARBLE_LABEL,
     OFFERED,
+    OFFERED_TINT,
     PANEL_X,
-    PICKED,
     POOL_ROW_Y,
     RING_EDGE,
-    RING_FILL,
     SEAT_ROW_Y,
     TABLE,
-    TINT,
     WIDTH,
     builder_marks,
     count_box,
@@ -75,7 +72,9 @@ from render.zrtz import (
     marble,
     notation,
     paste_label,
-    seat_label,
+    pick_width,
+    ring,
+    seat_named,
     title,
 )
 
@@ -114,11 +113,7 @@ def zrtz(obs: dict[str, Any]) -> bytes:
         if symbol == "x":
             continue
         x, y = centres[name]
-        mark = marks.get(name)
-        fill, edge, width = (TINT[mark], EDGE[mark], 4) if mark else (RING_FILL, RING_EDGE, 2)
-        draw.ellipse((x - ring_r, y - ring_r, x + ring_r, y + ring_r), fill=fill, outline=edge, width=width)
-        hole = ring_r * 0.5
-        draw.ellipse((x - hole, y - hole, x + hole, y + hole), fill=HOLE)
+        ring(draw, (x, y), ring_r, marks.get(name))  # the module's own, as the renderer's marks changed since
         if symbol == "." and name not in marked:
             paste_label(image, name, label_size, (x, y), ring_r)
 
@@ -144,8 +139,11 @@ def zrtz(obs: dict[str, Any]) -> bytes:
         if name in centres and cells[names.index(name)] in "wgb":
             x, y = centres[name]
             box = (x - ring_r, y - ring_r, x + ring_r, y + ring_r)
-            draw.ellipse(box, outline=OFFERED if mark == "offered" else PICKED, width=max(7, round(pitch * 0.13)))
-            draw.ellipse(box, outline=EDGE[mark], width=2)  # a dark rim tells it from the last move's outline
+            if mark == "offered":
+                draw.ellipse(box, outline=OFFERED, width=max(7, round(pitch * 0.13)))
+                draw.ellipse(box, outline=RING_EDGE, width=2)  # a dark rim tells it from the last move's outline
+            else:
+                pick_frame(draw, box, pick_width(ring_r), ellipse=True)
 
     panel(draw, obs, marks)
     return to_png(image)
@@ -160,8 +158,11 @@ def counts_row(draw: ImageDraw.ImageDraw, x: int, y: int, counts: dict[str, int]
         mark = marks.get(f"{space}:{colour}")
         if mark:
             x0, y0, x1, y1 = count_box(x, y, i)
-            draw.rounded_rectangle((x0 + 1, y0 + 1, x1 - 1, y1 - 1), radius=8, fill=TINT[mark], outline=EDGE[mark],
-                                   width=3)
+            if mark == "offered":
+                draw.rounded_rectangle((x0 + 1, y0 + 1, x1 - 1, y1 - 1), radius=8, fill=OFFERED_TINT, outline=OFFERED,
+                                       width=3)
+            else:
+                pick_frame(draw, (x0 + 1, y0 + 1, x1 - 1, y1 - 1), 3, radius=8)
         marble(draw, (cx, y), 15, colour)
         shown = f"{counts[colour]}" + (f"/{goal[colour]}" if goal else "")
         text(draw, (cx + 22, y), shown, 24, box=(cx + 16, y - 20, cx + 88, y + 20), anchor="lm")
@@ -191,7 +192,7 @@ def panel(draw: ImageDraw.ImageDraw, obs: dict[str, Any], marks: dict[str, str])
         colour = text_colour(SEAT_COLOURS[seat])
         draw.rounded_rectangle((x - 6, y - 6, WIDTH - 12, y + 96), radius=10, outline=colour, width=3)
         tab = (x + 2, y - 4, WIDTH - 16, y + 28)
-        label_text = seat_label(obs, seat)  # over the marbles they captured, against the goal
+        label_text = seat_named(obs, seat)  # over the marbles they captured, against the goal
         if not outcome and obs["turn"] == seat:  # a filled tab marks the player to move (the title names them)
             draw.rounded_rectangle((x - 6, y - 6, WIDTH - 12, y + 30), radius=10, fill=colour)
             text(draw, (x + 4, y + 12), label_text, 22, box=tab, fill=PAPER, anchor="lm")

@@ -9,11 +9,12 @@ test can check that no text leaves its panel in any position.
 from __future__ import annotations
 
 import io
+import itertools
 import math
 import struct
 import unicodedata
 import zlib
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass
@@ -317,12 +318,12 @@ def line_height(size: int) -> int:
     return round(size * 1.2)
 
 
-def text(draw: ImageDraw.ImageDraw, xy: tuple[float, float], content: str, size: int, *, box: Box | None = None,
-         fill: Colour | tuple[int, ...] = INK, anchor: str = "la", bold: bool = False, min_size: int = 12,
-         lines: int = 1, note: bool = True) -> Box:
+def text(draw: ImageDraw.ImageDraw, xy: tuple[float, float], content: str | Named, size: int, *,
+         box: Box | None = None, fill: Colour | tuple[int, ...] = INK, anchor: str = "la", bold: bool = False,
+         min_size: int = 12, lines: int = 1, note: bool = True) -> Box:
     """Draw ``content`` anchored at ``xy`` (Pillow anchors: l/m/r then a/m/s/d) so it stays inside ``box``
     (default: the whole image): shrunk down to ``min_size`` (never below ``readable`` for the image's
-    width), wrapped onto up to ``lines`` lines, then cut.
+    width), wrapped onto up to ``lines`` lines, then cut; a ``Named`` line has its names cut first.
     Returns the ink box; ``note=False`` keeps it from the recorder. Characters DejaVu lacks come from the
     shipped fallback fonts."""
     image_size = draw.im.size
@@ -338,7 +339,12 @@ def text(draw: ImageDraw.ImageDraw, xy: tuple[float, float], content: str, size:
     else:
         height = 2 * min(xy[1] - panel[1], panel[3] - xy[1])
     width = _room(xy, anchor, panel)
-    size, rows = layout(draw, content, size, width, height, bold=bold, min_size=min_size, lines=lines)
+    if isinstance(content, Named):  # its names cut to fit at the smallest size allowed, never its other words
+        named, content = content, content.filled()
+        fitted = named.fit(width * lines, min(min_size, size), bold=bold)
+        size, rows = layout(draw, fitted, size, width, height, bold=bold, min_size=min_size, lines=lines)
+    else:
+        size, rows = layout(draw, content, size, width, height, bold=bold, min_size=min_size, lines=lines)
     step = line_height(size)
     primary = fonts(size, bold)[0]
     ascent, descent = primary.getmetrics() if isinstance(primary, ImageFont.FreeTypeFont) else (size, 0)
@@ -379,8 +385,87 @@ NAME_CHARS = 18
 
 
 def short_name(name: str) -> str:
+    return cut_name(name, NAME_CHARS)
+
+
+def cut_name(name: str, chars: int) -> str:
+    """``name`` (cleaned) in at most ``chars`` characters, the last an ellipsis when it is cut: one ellipsis only."""
     name = clean(name)
-    return name if len(name) <= NAME_CHARS else name[: NAME_CHARS - 1].rstrip() + "…"
+    return name if len(name) <= chars else name[: max(1, chars - 1)].rstrip() + "…"
+
+
+def fit_names(template: str, names: Sequence[str], width: float, size: int, *, bold: bool = False,
+              chars: int = NAME_CHARS) -> str:
+    """``template`` with each ``{}`` filled by a name, the names cut (never the words around them) so the line is
+    at most ``width`` pixels wide at ``size``."""
+    parts = template.split("{}")
+    if len(parts) != len(names) + 1:
+        raise ValueError(f"{template!r} has {len(parts) - 1} name fields for {len(names)} names")
+    return Named(tuple(parts), tuple(names)).fit(width, size, bold=bold, chars=chars)
+
+
+@dataclass(frozen=True)
+class Named:
+    """A line with player names in it, the names kept apart until the line is drawn, so that ``text`` cuts the
+    names to fit, never the words around them (``fit``). Built with ``+`` from strings and other ``Named``.
+
+    ``parts`` are the literal pieces around the names: ``len(parts) == len(names) + 1``."""
+
+    parts: tuple[str, ...] = ("",)
+    names: tuple[str, ...] = ()
+
+    @classmethod
+    def of(cls, name: str) -> Named:
+        return cls(("", ""), (name,))
+
+    def __add__(self, other: Named | str) -> Named:
+        other = other if isinstance(other, Named) else Named((other,))
+        middle = self.parts[-1] + other.parts[0]
+        return Named((*self.parts[:-1], middle, *other.parts[1:]), self.names + other.names)
+
+    def __radd__(self, other: str) -> Named:
+        return Named((other,)) + self
+
+    @classmethod
+    def join(cls, separator: str, items: Sequence[Named | str]) -> Named:
+        out = cls()
+        for k, item in enumerate(items):
+            out = out + (separator if k else "") + item
+        return out
+
+    def filled(self, chars: int = NAME_CHARS) -> str:
+        """The line with every name cut to ``chars`` characters at most (one ellipsis)."""
+        out = self.parts[0]
+        for name, part in zip(self.names, self.parts[1:], strict=True):
+            out += cut_name(name, chars) + part
+        return out
+
+    def fit(self, width: float, size: int, *, bold: bool = False, chars: int = NAME_CHARS) -> str:
+        """The line at most ``width`` pixels wide at ``size``, its names cut as little as that allows.
+
+        Why: cutting the whole line at its end lost the colour word and the verb (``Zoë (Li…``), and a name
+        already cut to ``NAME_CHARS`` got a second ellipsis. Every name is cut to the same length, the longest
+        that fits; never below two characters (then the line is as short as it gets and ``text`` cuts the rest).
+        """
+        longest = min(chars, max((len(clean(n)) for n in self.names), default=0))
+        if text_width(None, self.filled(longest), size, bold) <= width:
+            return self.filled(longest)
+        low, high = 2, longest  # the longest cut that fits: halving, as ``_cut`` does
+        while low < high:
+            middle = (low + high + 1) // 2
+            if text_width(None, self.filled(middle), size, bold) <= width:
+                low = middle
+            else:
+                high = middle - 1
+        return self.filled(low)
+
+
+def seat_named(obs: dict[str, Any], seat: int) -> Named | str:
+    """``seat_label`` with the name kept apart, for ``text`` to cut the name and never the colour."""
+    colour = obs["seat_names"][seat]
+    names = obs.get("player_names") or []
+    name = names[seat] if seat < len(names) else None
+    return Named.of(name) + f" ({colour})" if name else colour
 
 
 def seat_label(obs: dict[str, Any], seat: int) -> str:
@@ -435,10 +520,57 @@ def highlights(obs: dict[str, Any]) -> tuple[set[str], set[str]]:
     return set(marks.get("picked") or ()), set(marks.get("offered") or ())
 
 
-PICKED = (240, 200, 40)
-"""A target already picked: the highlight yellow."""
+PICKED = (20, 20, 20)
+"""A target already picked: near-black dashes on a white band (``pick_frame``).
+
+Why not a colour: the pick was the last-move yellow, so a player's own half-built move looked like the
+opponent's last one; and every colour with room between the yellow, the offered green and the four seat
+colours falls onto one of them in some colour vision (blue and magenta merge for tritanopes). Black and
+white stay apart from all of them in every kind, and the dashes from every solid outline on a board (a white
+marble's dark rim, a piece's outline), and show on a black piece too."""
+PICKED_RIM = (255, 255, 255)
 OFFERED = (40, 180, 90)
 """A target the next pick may choose: green, apart from the seat colours and the highlight yellow."""
+
+
+def pick_frame(draw: ImageDraw.ImageDraw, box: Box, width: int, *, ellipse: bool = False, radius: int = 0) -> None:
+    """The picked mark just inside ``box``: a white band ``width + 4`` wide with near-black dashes ``width`` wide
+    along its middle, like a selection. Nothing is filled, so what lies under it keeps its colours and contrast."""
+    x0, y0, x1, y1 = box
+    band = width + 4
+    dash, gap = 3 * width, 2 * width
+    if ellipse:
+        draw.ellipse(box, outline=PICKED_RIM, width=band)
+        around = math.pi * ((x1 - x0) + (y1 - y0)) / 2
+        count = max(6, round(around / (dash + gap)))
+        step = 360 / count
+        for k in range(count):
+            start = k * step
+            draw.arc((x0 + 2, y0 + 2, x1 - 2, y1 - 2), start, start + step * dash / (dash + gap), fill=PICKED,
+                     width=width)
+        return
+    draw.rounded_rectangle(box, radius=radius, outline=PICKED_RIM, width=band)
+    half = band / 2  # the dashes run along the band's middle line, twice round so a dash may cross the start
+    corners = [(x0 + half, y0 + half), (x1 - half, y0 + half), (x1 - half, y1 - half), (x0 + half, y1 - half)]
+    path = [*corners, *corners, corners[0]]
+    reach = [0.0]
+    for a, b in itertools.pairwise(path):
+        reach.append(reach[-1] + math.dist(a, b))
+    total = reach[4]
+    count = max(4, round(total / (dash + gap)))
+    period = total / count
+    inner = dash / (dash + gap) * period
+
+    def point(t: float) -> tuple[float, float]:
+        i = max(k for k in range(len(path) - 1) if reach[k] <= t)
+        f = (t - reach[i]) / (reach[i + 1] - reach[i]) if reach[i + 1] > reach[i] else 0.0
+        return path[i][0] + (path[i + 1][0] - path[i][0]) * f, path[i][1] + (path[i + 1][1] - path[i][1]) * f
+
+    for k in range(count):
+        t0 = (k * period - inner / 2) % total  # the first dash turns the first corner
+        t1 = t0 + inner
+        bends = [path[i] for i in range(len(path)) if t0 < reach[i] < t1]
+        draw.line([point(t0), *bends, point(t1)], fill=PICKED, width=width, joint="curve")
 
 
 PNG_LEVEL = 3

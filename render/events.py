@@ -223,9 +223,11 @@ def _slot(draw: ImageDraw.ImageDraw, slot: Slot | None, box: Box, size: int, not
         draw.rectangle((x0 + 1, y0 + 1, x0 + 5, y1 - 1), fill=HIGHLIGHT)
     drawn_at = max(size, readable(WIDTH))  # text is never drawn smaller: the score's cell is as wide as it needs
     score_w = max(30, round(text_width(draw, slot.score, drawn_at, slot.won)) + 10) if slot.score else 0
-    seed_w = 24 if slot.seed is not None else 0
-    if seed_w:
-        _cell(draw, str(slot.seed), (x0 + 4, y0, x0 + 4 + seed_w, y1), size - 4, MUTED, "l")
+    seed_w = 0
+    if slot.seed is not None:  # room for two digits at least (the size it is drawn at), so names line up
+        seed = str(slot.seed)
+        seed_w = round(text_width(draw, "0" * max(2, len(seed)), max(size - 4, readable(WIDTH)))) + 8
+        _cell(draw, seed, (x0 + 4, y0, x0 + 4 + seed_w, y1), size - 4, MUTED, "l")
     _cell(draw, slot.name, (x0 + 4 + seed_w, y0, x1 - score_w, y1), size, INK, "l", bold=slot.won,
           min_size=size - 3)  # cut with an ellipsis rather than shrunk out of reach at 400 px
     if score_w:

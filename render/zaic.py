@@ -17,12 +17,12 @@ from render.common import (
     MUTED,
     OFFERED,
     PAPER,
-    PICKED,
     SEAT_COLOURS,
     Hotspot,
     draw_centered,
     highlights,
-    seat_label,
+    pick_frame,
+    seat_named,
     text,
     text_width,
     to_png,
@@ -175,7 +175,8 @@ def hotspots(obs: dict[str, Any]) -> dict[str, Hotspot]:
 
 
 def _draw_square_highlights(draw: ImageDraw.ImageDraw, v: View, picked: set[str], offered: set[str]) -> None:
-    """Picked: a thick yellow frame just inside the square. Offered: a green ring around its centre."""
+    """Picked: the pick's dashed black-and-white frame just inside the square (the last move is yellow). Offered: a
+    green ring around its centre."""
     frame = max(5, v.cell // 7)
     for name in sorted(picked | offered):
         if len(name) < 2 or name[0] not in COLUMNS or not name[1:].isdigit():
@@ -185,8 +186,7 @@ def _draw_square_highlights(draw: ImageDraw.ImageDraw, v: View, picked: set[str]
             continue
         x, y, x2, y2 = _square_spot(v, r, c)
         if name in picked:
-            draw.rectangle((x + 1, y + 1, x2 - 1, y2 - 1), outline=INK, width=frame + 2)
-            draw.rectangle((x + 2, y + 2, x2 - 2, y2 - 2), outline=PICKED, width=frame)
+            pick_frame(draw, (x + 1, y + 1, x2 - 1, y2 - 1), frame)
         else:
             cx, cy = (x + x2) / 2, (y + y2) / 2
             radius = v.cell * 0.34
@@ -199,10 +199,11 @@ def _draw_square_highlights(draw: ImageDraw.ImageDraw, v: View, picked: set[str]
 
 def _draw_supply_highlights(draw: ImageDraw.ImageDraw, obs: dict[str, Any], width: int, picked: set[str],
                             offered: set[str]) -> None:
-    """Under the mover's tile counts, before they are written: a yellow band when picked, a green frame when offered."""
+    """Around the mover's tile counts, before they are written: the pick's frame when picked, a green one when
+    offered."""
     for key, (x, y, x2, y2) in _supply_spots(obs, width).items():
         if key in picked:
-            draw.rounded_rectangle((x, y, x2, y2), radius=6, fill=PICKED)
+            pick_frame(draw, (x, y, x2, y2), 3, radius=6)
         elif key in offered:
             draw.rounded_rectangle((x, y, x2, y2), radius=6, outline=OFFERED, width=3)
 
@@ -311,10 +312,10 @@ def _draw_header(draw: ImageDraw.ImageDraw, obs: dict[str, Any], stacks: dict[tu
     if outcome is None:
         turn = obs["turn"]
         _swatch(draw, 14, 12, turn, 22)
-        title = f"{seat_label(obs, turn)} to move"
+        title = seat_named(obs, turn) + " to move"
     else:
         winners = outcome["winners"]
-        title = "Draw" if len(winners) != 1 else f"{seat_label(obs, winners[0])} wins"
+        title = "Draw" if len(winners) != 1 else seat_named(obs, winners[0]) + " wins"
         if len(winners) == 1:
             _swatch(draw, 14, 12, winners[0], 22)
     text(draw, (44, 8), title, 24, box=(44, 4, width - 14, 38), min_size=14)
@@ -342,7 +343,7 @@ def _draw_footer(draw: ImageDraw.ImageDraw, obs: dict[str, Any], width: int, y: 
         counts = SEPARATOR.join(_counts(left))
         text(draw, (width - 14, y + 13 + seat * 28), counts, COUNT_SIZE, box=row, anchor="rm")
         room = (42, row[1], width - 14 - 250, row[3])
-        text(draw, (42, y + 13 + seat * 28), f"{seat_label(obs, seat)} has", 18, box=room, anchor="lm")
+        text(draw, (42, y + 13 + seat * 28), seat_named(obs, seat) + " has", 18, box=room, anchor="lm")
     last = obs["last_move"]
     if last is not None and obs["last_tile"] is not None:
         who = names[obs["tiles"][obs["last_tile"]]["owner"]]

@@ -20,15 +20,16 @@ from render.common import (
     MUTED,
     OFFERED,
     PAPER,
-    PICKED,
     SEAT_COLOURS,
     Drawn,
     Hotspot,
+    Named,
     draw_centered,
     highlights,
     note,
+    pick_frame,
     recording,
-    seat_label,
+    seat_named,
     text,
     text_colour,
     to_png,
@@ -174,11 +175,11 @@ def draw_header(draw: ImageDraw.ImageDraw, obs: dict[str, Any]) -> None:
     outcome = obs.get("outcome")
     if outcome:
         winners = outcome["winners"]
-        who = " and ".join(seat_label(obs, s) for s in winners)
-        title = f"{who} {'wins' if len(winners) == 1 else 'share the win'}"
+        title = Named.join(" and ", [seat_named(obs, s) for s in winners]) + (
+            " wins" if len(winners) == 1 else " share the win")
         colour = seat_colour(winners[0]) if len(winners) == 1 else INK
     elif obs.get("turn") is not None:
-        title = f"{seat_label(obs, obs['turn'])} to move"
+        title = seat_named(obs, obs["turn"]) + " to move"
         colour = seat_colour(obs["turn"])
     else:
         title, colour = "Zarathustra", INK
@@ -269,7 +270,7 @@ def draw_tray(image: Image.Image, draw: ImageDraw.ImageDraw, obs: dict[str, Any]
             draw.rectangle((MARGIN - 6, y - 4, WIDTH - MARGIN + 6, y + TRAY_ROW - 6), outline=HIGHLIGHT, width=3)
         _swatch(draw, seat, MARGIN, y)
         winner = outcome is not None and seat in outcome["winners"]
-        label = seat_label(obs, seat) + (" (out)" if out else "") + (" · to move" if moving else "")
+        label = seat_named(obs, seat) + (" (out)" if out else "") + (" · to move" if moving else "")
         label += " · winner" if winner else ""
         score = f"{obs['scores'][seat]} pts · {len(hand)} tiles"
         score_box = text(draw, (WIDTH - MARGIN, y + 10), score, 17, box=(WIDTH - 200, y, WIDTH - MARGIN, y + 22),
@@ -330,8 +331,9 @@ def hotspots(obs: dict[str, Any]) -> dict[str, Hotspot]:
 
 
 def draw_marks(image: Image.Image, obs: dict[str, Any]) -> None:
-    """The move builder's marks, each inside its hotspot: a picked square gets a yellow wash and frame, an
-    offered one a green dot; a picked tray tile a thick yellow frame, an offered one a green frame."""
+    """The move builder's marks, each inside its hotspot: a picked square or tray tile gets the pick's dashed
+    black-and-white frame (the last tile placed has a yellow one), an offered square a green dot, an offered tray
+    tile a green frame."""
     picked, offered = highlights(obs)
     if not picked and not offered:
         return
@@ -344,16 +346,14 @@ def draw_marks(image: Image.Image, obs: dict[str, Any]) -> None:
         x0, y0, x1, y1 = (int(v) for v in spot.points)
         chosen = target in picked
         if target.startswith("hand:"):
-            draw.rounded_rectangle((x0, y0, x1, y1), radius=4, outline=PICKED if chosen else OFFERED,
-                                   width=4 if chosen else 3)
+            if chosen:
+                pick_frame(draw, (x0, y0, x1, y1), 4, radius=4)
+            else:
+                draw.rounded_rectangle((x0, y0, x1, y1), radius=4, outline=OFFERED, width=3)
             continue
         side = x1 - x0 + 1
         if chosen:
-            wash = Image.new("RGBA", (side - 4, y1 - y0 - 3), (*PICKED, 130))
-            image.alpha_composite(wash, (x0 + 2, y0 + 2))
-            width = max(5, side // 14)
-            draw.rectangle((x0 + 2, y0 + 2, x1 - 2, y1 - 2), outline=PICKED, width=width)
-            draw.rectangle((x0 + 2 + width, y0 + 2 + width, x1 - 2 - width, y1 - 2 - width), outline=INK, width=1)
+            pick_frame(draw, (x0 + 2, y0 + 2, x1 - 2, y1 - 2), max(5, side // 14))
         else:
             cx, cy, r = (x0 + x1) / 2, (y0 + y1) / 2, side * 0.15
             draw.ellipse((cx - r, cy - r, cx + r, cy + r), fill=OFFERED, outline=WHITE, width=max(2, side // 40))

@@ -4,8 +4,9 @@ Levels are shaded from the rim (light) to the peak (dark) with a step edge betwe
 diagonals are the pyramid's ridges (the corners). Each colour's walls are coloured ramps on the
 edge it climbs over, its Goal a large outlined pyramid, its Start Station a box off the board.
 Stacks are side-view pyramids from the bottom piece up, Queens wider with a crown notch.
-A move builder's marks: a picked square, station or die turns yellow; an offered one gets a green ring
-(dice also a green face), drawn inside the last-move outline so both stay visible.
+A move builder's marks: a picked square, station or die gets a black-and-white frame (``pick_frame``), never
+the last move's yellow; an offered one a green ring (dice also a green face), drawn inside the last-move outline
+so both stay visible.
 """
 
 from __future__ import annotations
@@ -23,16 +24,16 @@ from render.common import (
     NAME_CHARS,
     OFFERED,
     PAPER,
-    PICKED,
     SEAT_COLOURS,
     Drawn,
     Hotspot,
+    Named,
     clean,
     highlights,
     note,
+    pick_frame,
     readable,
     recording,
-    short_name,
     text_colour,
     text_width,
     to_png,
@@ -202,8 +203,9 @@ def draw_stations(draw: ImageDraw.ImageDraw, obs: dict[str, Any], picked: Collec
         sx, sy = entry["station"]
         box = station_box(sx, sy)
         key = f"start:{entry['name']}"
-        fill = lighten(PICKED, 0.2) if key in picked else lighten(colour, 0.8)
-        draw.rounded_rectangle(box, radius=8, fill=fill, outline=colour, width=3)
+        draw.rounded_rectangle(box, radius=8, fill=lighten(colour, 0.8), outline=colour, width=3)
+        if key in picked:
+            pick_frame(draw, (box[0] + 3, box[1] + 3, box[2] - 3, box[3] - 3), 4, radius=6)
         tokens = obs["stations"].get(entry["name"], [])
         draw_stack(draw, box, tokens)
         if key in offered:
@@ -253,23 +255,38 @@ def dice(obs: dict[str, Any]) -> list[tuple[str | None, str, bool, tuple[int, in
 
 def draw_die(draw: ImageDraw.ImageDraw, box: tuple[int, int, int, int], face: str, spent: bool,
              colour: tuple[int, int, int], mark: str = "") -> None:
-    """One die; ``mark`` is ``picked`` (yellow face) or ``offered`` (green face and ring)."""
+    """One die; ``mark`` is ``picked`` (the pick's frame) or ``offered`` (green face and ring)."""
     x, y, right, bottom = box
     plain = (235, 235, 235) if spent else PAPER
-    fill = {"picked": lighten(PICKED, 0.2), "offered": lighten(OFFERED, 0.7)}.get(mark, plain)
+    fill = lighten(OFFERED, 0.7) if mark == "offered" else plain
     draw.rounded_rectangle(box, radius=9, fill=fill, outline=MUTED if spent else colour, width=3)
     if mark == "offered":
         draw.rounded_rectangle((x + 4, y + 4, right - 4, bottom - 4), radius=6, outline=OFFERED, width=4)
+    elif mark == "picked":  # over the die's own outline: inside it, the frame would crowd the face
+        pick_frame(draw, box, 3, radius=9)
     write(draw, ((x + right) // 2, y + 22), face, 20, box=box, fill=MUTED if spent else INK, anchor="mm")
     if spent:
         draw.line((x + 6, y + 38, right - 6, y + 6), fill=MUTED, width=3)
 
 
-def who(obs: dict[str, Any], seat: int, colour: str) -> str:
-    """A colour as players know it: with its player's display name when the host gave one."""
+def who(obs: dict[str, Any], seat: int, colour: str) -> Named | str:
+    """A colour as players know it: with its player's display name when the host gave one (``text`` cuts the
+    name if need be, never the colour)."""
     names = obs.get("player_names") or []
     name = names[seat] if 0 <= seat < len(names) else None
-    return f"{short_name(name)} ({colour})" if name else colour
+    return Named.of(name) + f" ({colour})" if name else colour
+
+
+def outcome_title(obs: dict[str, Any], outcome: dict[str, Any]) -> Named:
+    """``<name> (<colour>) won: <why>``: drawn by ``text``, which cuts the names so the colours and the reason stay
+    whole.
+
+    At the round limit the reason is the short one (what decided it); the engine's long one lists every
+    colour's standing, which the badges (pieces home) and the footer (squares travelled) show instead."""
+    winners = Named.join(", ", [who(obs, s, obs["seat_names"][s]) for s in outcome["winners"]])
+    limit = obs.get("limit")
+    why = f"round limit {limit['round_limit']}, most {limit['decided_by']}" if limit else outcome["reason"]
+    return winners + f" won: {why}"
 
 
 def draw_header(draw: ImageDraw.ImageDraw, obs: dict[str, Any], picked: Collection[str] = (),
@@ -279,14 +296,14 @@ def draw_header(draw: ImageDraw.ImageDraw, obs: dict[str, Any], picked: Collecti
     colour = SEAT_COLOURS[index]
     outcome = obs.get("outcome")
     mover = who(obs, turn.get("seat", -1), turn["colour"])
+    title: Named | str
     if outcome:
-        winners = ", ".join(who(obs, s, obs["seat_names"][s]) for s in outcome["winners"])
-        title = f"{winners} won: {outcome['reason']}"
+        title = outcome_title(obs, outcome)
     elif turn["phase"] == "setup":
-        title = f"{mover}: place the Queen"
+        title = mover + ": place the Queen"
     else:
         verb = "to roll" if turn["phase"] == "roll" else "to play"
-        title = f"Round {turn['round']} · {mover} {verb}"
+        title = f"Round {turn['round']} · " + mover + f" {verb}"
     draw.rectangle((0, 0, WIDTH, 8), fill=colour)
     write(draw, (16, 30), title, 24, box=(16, 12, WIDTH - 16, 48), anchor="lm", min_size=14)
     rolled = obs["dice"]["rolled"]
@@ -342,7 +359,11 @@ def players_line(obs: dict[str, Any]) -> str:
 
 def draw_footer(draw: ImageDraw.ImageDraw, obs: dict[str, Any]) -> None:
     moves = obs.get("turn_moves") or []
-    if moves:
+    limit = obs.get("limit") if obs.get("outcome") else None
+    if limit:  # what decides a round-limit game after pieces home, shown nowhere else
+        line = "squares travelled: " + " · ".join(
+            f"{' & '.join(entry['colours'])} {entry['squares']}" for entry in limit["travelled"])
+    elif moves:
         line = "this turn: " + ", ".join(moves)
     else:
         line = "home = outlined pyramid · coloured ramps = walls (climb there) · arrows = direction"
@@ -369,13 +390,12 @@ def hotspots(obs: dict[str, Any]) -> dict[str, Hotspot]:
     return spots
 
 
-def tint_squares(image: Image.Image, squares: Collection[str]) -> None:
-    """Picked squares glow yellow under their pieces, unlike the last-move outline, so the two never mix up."""
+def frame_squares(draw: ImageDraw.ImageDraw, squares: Collection[str]) -> None:
+    """Picked squares get the pick's black-and-white frame inside the last-move outline, under their pieces (so
+    the pieces read whole): the last move is yellow, so the two never mix up."""
     for square in squares:
-        box = square_hotspot(square)
-        region = image.crop((box[0], box[1], box[2] + 1, box[3] + 1))
-        image.paste(Image.blend(region, Image.new("RGB", region.size, PICKED), 0.6), box[:2])
-        ImageDraw.Draw(image).rectangle(box, outline=(200, 150, 0), width=3)
+        x0, y0, x1, y1 = square_hotspot(square)
+        pick_frame(draw, (x0 + 7, y0 + 7, x1 - 7, y1 - 7), 5, radius=4)
 
 
 def offer_ring(draw: ImageDraw.ImageDraw, box: tuple[int, int, int, int]) -> None:
@@ -408,9 +428,9 @@ def paint(image: Image.Image, obs: dict[str, Any], picked: set[str], offered: se
     draw = ImageDraw.Draw(image)
     draw_layout(draw, obs["layout"])
     squares = {f"{f}{r}" for f in FILES for r in range(1, 9)}
-    tint_squares(image, squares & picked)
     marks = obs.get("marks") or (obs["last_turn"]["marks"] if obs.get("last_turn") else [])
     draw_marks(draw, obs, marks)
+    frame_squares(draw, squares & picked)
     for square, tokens in obs["board"].items():
         px, py = origin(*cell(square))
         draw_stack(draw, (px, py, px + SQ, py + SQ), tokens)

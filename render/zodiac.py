@@ -7,8 +7,9 @@ disc in front of the trunk; a fainted goat lies as a flat oval at the bottom of 
 its host is a small disc with a purple ring in the top right corner. Badges: P poisoned, E entangled,
 Z zombie, S shed, C rhino charge used, K your king; a penguin shows its facing as a red arrow; ink tokens
 carry a "?" (their owner sees the shadows faded). The board turns so the viewer's own side is at the bottom.
-A move builder's marks (``highlights``) tint its squares: yellow for a square already picked, green with a dot
-(empty) or a ring (occupied) where the next click may go. ``hotspots`` gives every square's rectangle.
+A move builder's marks (``highlights``): a black-and-white frame (``pick_frame``) on a square already picked (the
+last move's frame is yellow), a green tint with a dot (empty) or a ring (occupied) where the next click may go.
+``hotspots`` gives every square's rectangle.
 Built only from ``Zodiac.observation()``; nothing is fetched while drawing.
 """
 
@@ -26,13 +27,13 @@ from render.common import (
     MUTED,
     OFFERED,
     PAPER,
-    PICKED,
     SEAT_COLOURS,
     Hotspot,
+    Named,
     draw_centered,
     highlights,
-    seat_label,
-    short_name,
+    pick_frame,
+    seat_named,
     text,
     to_png,
 )
@@ -110,13 +111,14 @@ def draw_board(obs: dict[str, Any]) -> Image.Image:
             name = f"{FILES[f]}{r + 1}"
             x, y = cell_origin(obs, name)
             colour = DARK_SQ if (f + r) % 2 == 0 else LIGHT_SQ
-            if name in picked:
-                colour = tint(colour, PICKED, 0.75)
-            elif name in offered:
+            if name in offered and name not in picked:
                 colour = tint(colour, OFFERED, 0.3)
             draw.rectangle((x, y, x + CELL - 1, y + CELL - 1), fill=colour)
             if name in marked:
                 draw.rectangle((x + 2, y + 2, x + CELL - 3, y + CELL - 3), outline=LAST, width=5)
+            if name in picked:  # inside the last move's frame when both: under the piece, clear of its disc
+                inset = 7 if name in marked else 1
+                pick_frame(draw, (x + inset, y + inset, x + CELL - 1 - inset, y + CELL - 1 - inset), 4)
             if name in offered:
                 _offer(draw, x, y, name in occupied)
     for i in range(5):
@@ -262,31 +264,32 @@ def _badges(draw: ImageDraw.ImageDraw, p: dict[str, Any], slots: list[tuple[int,
         draw_centered(draw, (bx, by), letter, 12, ink)
 
 
-def side_label(obs: dict[str, Any], side: str | None) -> str:
-    """``Light``/``Dark`` with the player's display name once the sides are known."""
+def side_label(obs: dict[str, Any], side: str | None) -> Named | str:
+    """``Light``/``Dark`` with the player's display name once the sides are known (``text`` cuts the name, never
+    the side)."""
     light_seat = obs.get("light_seat")
     names = obs.get("player_names") or []
     if side not in ("Light", "Dark") or light_seat is None:
         return str(side)
     seat = light_seat if side == "Light" else 1 - light_seat
     name = names[seat] if seat < len(names) else None
-    return f"{short_name(name)} ({side})" if name else side
+    return Named.of(name) + f" ({side})" if name else side
 
 
 def _draw_header(draw: ImageDraw.ImageDraw, obs: dict[str, Any], width: int) -> None:
     names = obs["seat_names"]
     outcome = obs.get("outcome")
-    lines = []
+    lines: list[Named | str] = []
     if outcome is not None:
         winners = outcome["winners"]
-        title = "Draw" if len(winners) != 1 else f"{seat_label(obs, winners[0])} wins"
+        title: Named | str = "Draw" if len(winners) != 1 else seat_named(obs, winners[0]) + " wins"
         lines.append(outcome["reason"])
         kings = obs.get("kings")
         if kings:
             lines.append(f"Kings: {names[0]} {kings[0]}, {names[1]} {kings[1]}")
     else:
         phase = obs.get("phase")
-        movers = [seat_label(obs, s) for s in obs["to_move"] if s >= 0]
+        movers = [seat_named(obs, s) for s in obs["to_move"] if s >= 0]
         if obs.get("pending"):
             title = f"Dice: {obs['turn']}'s monkey needs {obs['pending']['need']}+"
         elif phase == "duel":
@@ -297,17 +300,17 @@ def _draw_header(draw: ImageDraw.ImageDraw, obs: dict[str, Any], width: int) -> 
         elif phase == "king":
             title = "Kings are being chosen in secret"
         elif phase == "side":
-            title = f"{' / '.join(movers)} chooses Light or Dark"
+            title = Named.join(" / ", movers) + " chooses Light or Dark"
         elif phase == "place":
-            title = f"{side_label(obs, obs.get('turn'))} to place a piece"
+            title = side_label(obs, obs.get("turn")) + " to place a piece"
         else:
-            title = f"{side_label(obs, obs.get('turn'))} to move"
+            title = side_label(obs, obs.get("turn")) + " to move"
             if obs.get("chain"):
                 title += f" (extra turn: {obs['chain']['piece']})"
         if obs.get("my_king"):
             lines.append(f"Your king: {obs['my_king']}" + (f" ({obs['my_side']})" if obs.get("my_side") else ""))
     if obs.get("light_seat") is None and obs.get("player_names"):  # sides not chosen yet: who plays at all
-        lines.insert(0, " vs ".join(seat_label(obs, s) for s in range(2)))
+        lines.insert(0, Named.join(" vs ", [seat_named(obs, s) for s in range(2)]))
     right = width - RIGHT
     text(draw, (LEFT, 6), title, 22, box=(LEFT, 4, right, 36), min_size=13)
     for i, line in enumerate(lines[:2]):
@@ -328,7 +331,7 @@ def _draw_footer(image: Image.Image, draw: ImageDraw.ImageDraw, obs: dict[str, A
     captured = obs.get("captured") or {}
     for i, side in enumerate(("Light", "Dark")):
         row = y + 60 + 30 * i
-        label = text(draw, (LEFT, row), f"{side_label(obs, side)} lost:", 16,  # names both players
+        label = text(draw, (LEFT, row), side_label(obs, side) + " lost:", 16,  # names both players
                      box=(LEFT, row - 14, LEFT + (right - LEFT) // 2, row + 14), fill=MUTED, anchor="lm")
         kinds = [k.split()[0] for k in captured.get(side, [])]
         if not kinds:

@@ -22,7 +22,6 @@ from render.common import (
     MUTED,
     OFFERED,
     PAPER,
-    PICKED,
     SEAT_COLOURS,
     Colour,
     Drawn,
@@ -30,10 +29,12 @@ from render.common import (
     draw_centered,
     highlights,
     note,
+    pick_frame,
     readable,
     record,
     recording,
     seat_label,
+    seat_named,
     text,
     text_colour,
     text_width,
@@ -50,9 +51,9 @@ HOLE = (214, 200, 170)
 MARBLE = {"w": ((252, 252, 250), (60, 60, 60)), "g": ((150, 150, 155), (90, 90, 95)),
           "b": ((45, 45, 50), (10, 10, 10))}
 LABEL_INK = (95, 85, 70)
-# Move-builder marks: a ring body tinted (labels stay readable on it), a thick outline over a marble.
-TINT = {"picked": PICKED, "offered": (170, 226, 186)}
-EDGE = {"picked": (175, 130, 0), "offered": OFFERED}
+# Move-builder marks: an offered ring's body is tinted green (labels stay readable on it), a picked one gets the
+# pick's black-and-white frame (``pick_frame``), never the last move's yellow; over a marble a thick outline.
+OFFERED_TINT = (170, 226, 186)
 SPOT = 0.48
 """A ring's hotspot radius in pitches: wider than the drawn ring (0.46), short of touching a neighbour."""
 SEAT_ROW_Y = (180, 300)
@@ -134,12 +135,20 @@ def cross(draw: ImageDraw.ImageDraw, centre: tuple[float, float], half: float, c
 
 
 def ring(draw: ImageDraw.ImageDraw, xy: tuple[float, float], ring_r: float, mark: str | None = None) -> None:
-    """A ring with its hole (tinted and outlined thick when the move builder marks it)."""
+    """A ring with its hole (tinted green when offered, framed when picked)."""
     x, y = xy
-    fill, edge, width = (TINT[mark], EDGE[mark], 4) if mark else (RING_FILL, RING_EDGE, 2)
-    draw.ellipse((x - ring_r, y - ring_r, x + ring_r, y + ring_r), fill=fill, outline=edge, width=width)
+    box = (x - ring_r, y - ring_r, x + ring_r, y + ring_r)
+    fill, edge, width = (OFFERED_TINT, OFFERED, 4) if mark == "offered" else (RING_FILL, RING_EDGE, 2)
+    draw.ellipse(box, fill=fill, outline=edge, width=width)
     hole = ring_r * 0.5
     draw.ellipse((x - hole, y - hole, x + hole, y + hole), fill=HOLE)
+    if mark == "picked":
+        pick_frame(draw, box, pick_width(ring_r), ellipse=True)
+
+
+def pick_width(ring_r: float) -> int:
+    """The pick frame's band on a ring: thick enough to read at phone width, clear of the ring's name."""
+    return max(4, round(ring_r * 0.16))
 
 
 CLEAR = 2
@@ -275,8 +284,11 @@ def render(obs: dict[str, Any]) -> bytes:
         if name in centres and cells[names.index(name)] in "wgb":
             x, y = centres[name]
             box = (x - ring_r, y - ring_r, x + ring_r, y + ring_r)
-            draw.ellipse(box, outline=OFFERED if mark == "offered" else PICKED, width=max(7, round(pitch * 0.13)))
-            draw.ellipse(box, outline=EDGE[mark], width=2)  # a dark rim tells it from the last move's outline
+            if mark == "offered":
+                draw.ellipse(box, outline=OFFERED, width=max(7, round(pitch * 0.13)))
+                draw.ellipse(box, outline=RING_EDGE, width=2)  # a dark rim tells it from the last move's outline
+            else:
+                pick_frame(draw, box, pick_width(ring_r), ellipse=True)
 
     panel(draw, obs, marks)
     return to_png(image)
@@ -317,8 +329,11 @@ def counts_row(draw: ImageDraw.ImageDraw, x: int, y: int, counts: dict[str, int]
         mark = marks.get(f"{space}:{colour}")
         if mark:
             x0, y0, x1, y1 = count_box(x, y, i)
-            draw.rounded_rectangle((x0 + 1, y0 + 1, x1 - 1, y1 - 1), radius=8, fill=TINT[mark], outline=EDGE[mark],
-                                   width=3)
+            if mark == "offered":
+                draw.rounded_rectangle((x0 + 1, y0 + 1, x1 - 1, y1 - 1), radius=8, fill=OFFERED_TINT, outline=OFFERED,
+                                       width=3)
+            else:
+                pick_frame(draw, (x0 + 1, y0 + 1, x1 - 1, y1 - 1), 3, radius=8)
             marble(draw, (cx, y), 15, colour)
         shown = f"{counts[colour]}" + (f"/{goal[colour]}" if goal else "")
         text(draw, (cx + 22, y), shown, 24, box=(cx + 16, y - 20, cx + 88, y + 20), anchor="lm")
@@ -333,7 +348,7 @@ def notation(last: dict[str, Any]) -> str:
 
 def title(draw: ImageDraw.ImageDraw, obs: dict[str, Any], seat: int, verb: str, width: float) -> str:
     """``<name> (<colour>) <verb>``, or ``<colour> <verb>`` when a long name would cut the verb off
-    (each captures tab below names its seat in full)."""
+    (each captures tab below names its seat, the name cut if need be, never its colour)."""
     full = f"{seat_label(obs, seat)} {verb}"
     if text_width(draw, full, readable(WIDTH)) <= width:
         return full
@@ -381,7 +396,7 @@ def panel(draw: ImageDraw.ImageDraw, obs: dict[str, Any], marks: dict[str, str])
     for seat in range(2):
         colour = SEAT_COLOURS[seat]
         tab = (x + 2, y - 4, WIDTH - 16, y + 28)
-        label_text = seat_label(obs, seat)  # over the marbles they captured, against the goal
+        label_text = seat_named(obs, seat)  # over the marbles they captured, against the goal
         if not outcome and obs["turn"] == seat:  # a filled tab marks the player to move (the title names them)
             draw.rounded_rectangle((x - 6, y - 6, WIDTH - 12, y + 30), radius=10, fill=text_colour(colour))
             text(draw, (x + 4, y + 12), label_text, 22, box=tab, fill=PAPER, anchor="lm")

@@ -340,10 +340,29 @@ class Ziggurat(Game):
             return Outcome.by_scores(tuple(scores), self._limit_reason())
         return None
 
+    def _limit_groups(self) -> list[tuple[int, ...]]:
+        """What the round limit compares: each colour, or in partners mode each team's two colours."""
+        if self.options["mode"] == "partners":
+            return [(c, (c + 2) % 4) for c in self.colours if c < 2]
+        return [(c,) for c in self.colours]
+
+    def limit_standing(self) -> dict[str, Any]:
+        """The round limit's result for the board: what decided it and each colour's (or team's) squares travelled.
+
+        Why: the board shows pieces home on its badges, but the squares travelled, which decide most such games,
+        appear nowhere else; a player must see why they won or lost."""
+        outcome = self._outcome()
+        scores = sorted(set(outcome.scores if outcome else ()), reverse=True)
+        by_home = len(scores) < 2 or scores[0] // 1000 > scores[1] // 1000
+        return {"round_limit": self.options["round_limit"],
+                "decided_by": "pieces home" if by_home else "squares travelled",
+                "travelled": [{"colours": [LAYOUT[c].name for c in group],
+                               "squares": sum(self.progress(c) for c in group)} for group in self._limit_groups()]}
+
     def _limit_reason(self) -> str:
         """Why the round limit's winner won: pieces home first, then squares travelled, per colour or team."""
         partners = self.options["mode"] == "partners"
-        groups = [(c, (c + 2) % 4) for c in self.colours if c < 2] if partners else [(c,) for c in self.colours]
+        groups = self._limit_groups()
 
         def said(group: tuple[int, ...]) -> str:
             home = sum(self.home_count(c) for c in group)
@@ -401,6 +420,7 @@ class Ziggurat(Game):
             "last_turn": {"colour": LAYOUT[self.last_turn["colour"]].name, "rolls": self.last_turn["rolls"],
                           "moves": self.last_turn["moves"],
                           "marks": [self._mark_name(s) for s in self.last_turn["marks"]]} if self.last_turn else None,
+            "limit": self.limit_standing() if self.limit_reached and self.winner is None else None,
         }
 
     @staticmethod

@@ -31,6 +31,7 @@ from host.play.session import GameSession
 from host.records.replay import MARKS, StepOf, numbering
 from host.results import Board, HostError
 from host.worker import Backoff, Worker
+from render.common import Named
 from render.review import Point
 
 log = logging.getLogger(__name__)
@@ -42,7 +43,7 @@ BACKOFF = Backoff(first=30.0, cap=3600.0)
 GIVE_UP = 6
 SHOWN = ("blunder", "mistake")
 """The verdicts the review's caption lists move by move (inaccuracies are counted only)."""
-Chart = Callable[[Sequence[Sequence[Point]], Sequence[str], str, int, str], bytes]
+Chart = Callable[[Sequence[Sequence[Point]], Sequence[str | Named], str, int, str], bytes]
 
 
 @dataclass(frozen=True)
@@ -189,8 +190,11 @@ class GameReviews:
         _, game = await self.session.engine_copy(row.id)  # the sides as named at the end (Zodiac's after the duel)
         sides = [game.seat_name(s) for s in range(row.players)]
         names = self.boards.player_names(row, row.players) or [None] * row.players
-        legend = [f"{sides[s]} ({name})" if (name := bots.plain_name(u) if bots.is_ai(u := row.user_at(s))
-                                             else names[s]) else sides[s] for s in range(row.players)]
+        legend: list[str | Named] = []  # the chart cuts a long name to fit, never the side
+        for s in range(row.players):
+            user = row.user_at(s)
+            name = bots.plain_name(user) if bots.is_ai(user) else names[s]
+            legend.append(f"{sides[s]} (" + Named.of(name) + ")" if name else sides[s])
         people = [bots.mention(u) if (u := row.user_at(s)) else "open seat" for s in range(row.players)]
         places = await asyncio.to_thread(numbering, cls, game.num_players, game.options, list(game.history))
         lines: list[list[Point]] = [[] for _ in range(row.players)]

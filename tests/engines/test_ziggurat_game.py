@@ -319,3 +319,19 @@ def test_the_last_turn_marks_every_square_its_die_uses_changed_not_only_the_last
         assert named <= marked, (game.last_turn, named)
         turns_of_several += uses >= 2
     assert turns_of_several >= 10
+
+
+def test_the_round_limit_standing_says_what_decided_it_and_the_squares_each_colour_travelled() -> None:
+    """The board shows this (the reason in full is too long for its title): pieces home decide first."""
+    from engines.ziggurat.board import LAYOUT
+
+    travelled = position({"c4": "G", "b1": "B"}, players=2, round_limit=30)
+    travelled.limit_reached = True
+    standing = travelled.observation(None)["limit"]
+    assert standing == {"round_limit": 30, "decided_by": "squares travelled",
+                        "travelled": [{"colours": ["Blue"], "squares": travelled.progress(0)},
+                                      {"colours": ["Green"], "squares": travelled.progress(2)}]}
+    home = position({LAYOUT[0].goal: "B", "c4": "GG"}, players=2, round_limit=30)
+    home.limit_reached = True
+    assert home.observation(None)["limit"]["decided_by"] == "pieces home"
+    assert position({}, players=2).observation(None)["limit"] is None

@@ -91,3 +91,18 @@ def _drawn(picture: Bracket) -> list[Drawn]:
     with recording() as drawn:
         render_bracket(picture)
     return list(drawn)
+
+
+def test_every_seed_of_a_16_player_bracket_shows_in_full() -> None:
+    """Seeds 10 to 16 were drawn as "…": their column was 24 px, too narrow for two digits at reading size."""
+    names = ["Ann", "王小明", "Bartholomew the Magnificent", "x"]
+    first = BracketRound("Round of 16", tuple(Match(Slot(names[j % 4], 2 * j + 1, "2-1", True),
+                                                    Slot(names[(j + 1) % 4], 2 * j + 2, "1-2")) for j in range(8)))
+    later = BracketRound("Quarter-finals", tuple(Match(Slot(names[j % 4], 2 * j + 9), None) for j in range(4)))
+    with recording() as drawn:
+        render_bracket(Bracket("Knockout", "16 players", (first, later)))
+    seeds = [d for d in drawn if d.text.isdigit()]
+    assert sorted(int(d.text) for d in seeds) == sorted([*range(1, 17), 9, 11, 13, 15])
+    for item in seeds:
+        assert item.shown == item.text, f"seed {item.text} drawn as {item.shown!r}"
+        assert item.shrunk(400) >= 9

@@ -16,7 +16,7 @@ from PIL import Image, ImageChops
 import engines
 import render
 from engines import CHANCE
-from render.common import Hotspot
+from render.common import HIGHLIGHT, PICKED, Hotspot
 from tests.render.positions import setup, step
 
 PLAYOUTS = 4
@@ -53,6 +53,28 @@ def check_marks(obs: dict, spots: dict[str, Hotspot], targets: list[str], plain:
             assert changed.getbbox() is not None, f"marking {target} as {kind} changed nothing"
             outside = ImageChops.subtract(changed, spots[target].mask(plain.size).convert("L"))
             assert outside.getbbox() is None, f"marking {target} as {kind} drew outside its hotspot"
+            if kind == "picked":
+                check_pick_unlike_the_last_move(target, marked, changed)
+
+
+def near(pixel: tuple[int, int, int], colour: tuple[int, int, int], within: float) -> bool:
+    return sum((a - b) ** 2 for a, b in zip(pixel, colour, strict=True)) <= within ** 2
+
+
+def check_pick_unlike_the_last_move(target: str, marked: Image.Image, changed: Image.Image) -> None:
+    """A pick draws in the pick's colour and nothing yellowish: it was the last move's yellow (tinted, washed or
+    outlined), so a player's half-built move looked like the opponent's last one."""
+    pixels = [marked.getpixel(xy) for xy in zip(*set_pixels(changed), strict=True)]
+    yellowish = sum(near(p, HIGHLIGHT, 60) for p in pixels)
+    assert not yellowish, f"picking {target} drew {yellowish} pixels near the last-move yellow"
+    assert sum(near(p, PICKED, 10) for p in pixels) >= 20, f"picking {target} drew no pick mark"
+
+
+def set_pixels(mask: Image.Image) -> tuple[list[int], list[int]]:
+    width = mask.width
+    data = mask.tobytes()
+    spots = [i for i, v in enumerate(data) if v]
+    return [i % width for i in spots], [i // width for i in spots]
 
 
 @pytest.mark.parametrize("name", sorted(engines.GAMES))

@@ -226,3 +226,29 @@ def test_fitting_a_long_text_measures_it_without_drawing_it() -> None:
     size, rows = common.layout(None, text, 24, 300, 40)
     assert rows[0].endswith("…") and common.text_width(None, rows[0], size) <= 300
     assert common._glyphs.cache_info().misses == drawn
+
+
+REVIEWED = ["ＡＢＣＤ王様のプレイヤー名前がとても長い人です🎲🎲", "Maximilian_the_Extraordinary_XYZ",
+            "🐉🔥 Dragon 龍 Slayer 🔥🐉 ✨✨✨✨✨", LONG]
+COLOUR_WORD = re.compile(r" \((?:Blue|Orange|Green|Purple|Light|Dark)(?: & (?:Blue|Orange|Green|Purple))?\)")
+
+
+@pytest.mark.parametrize("name", sorted(engines.GAMES))
+def test_a_long_name_is_cut_never_its_colour_word_or_what_follows_and_with_one_ellipsis(name: str) -> None:
+    """A reviewer saw "…とて… (Lig…" (Zaic), a Zodiac "lost" line without "(Light) lost:", ZÈRTZ tabs without
+    their colour and a name ending "Ex……": when a name must be cut, the name is cut, nothing after it."""
+    checked = 0
+    for _, obs in positions(name, PLAYOUTS):
+        names = REVIEWED[: obs["players"]]
+        with recording() as drawn:
+            render.render(obs | {"player_names": names})
+        for item in drawn:
+            assert "……" not in item.shown, f"{item.shown!r}: a name cut twice"
+            words = list(COLOUR_WORD.finditer(item.text))
+            if not words:
+                continue
+            tail = item.text[words[-1].start():]  # the last colour word and everything after it
+            assert item.shown.endswith(tail), f"{item.text!r} was drawn as {item.shown!r}"
+            assert all(w.group() in item.shown for w in words), f"{item.text!r} was drawn as {item.shown!r}"
+            checked += 1
+    assert checked, "no line named a player with a colour: the test checks nothing"

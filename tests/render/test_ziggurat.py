@@ -93,3 +93,42 @@ def test_a_lower_piece_s_letter_stays_below_the_piece_on_it() -> None:
         below = next(t for t in inside if t.text == lower)
         assert below.bbox[1] >= top.panel[3] + 1, (square, below.bbox, top.panel)  # the base's outline is 2 px
         assert below.shrunk() >= 9  # and it still reads at phone width
+
+
+LONG_NAMES = ["ＡＢＣＤ王様のプレイヤー名前がとても長い人です🎲🎲", "Maximilian_the_Extraordinary_XYZ",
+              "🐉🔥 Dragon 龍 Slayer 🔥🐉 ✨✨✨✨✨", "zz"]
+
+
+def test_a_round_limit_result_says_why_in_full_and_shows_the_squares_travelled() -> None:
+    """The title was cut at "won: round limit 30 reached, so the co…" and the squares travelled, which decided the
+    game (every badge read 0/3 home), appeared nowhere on the board."""
+    game = position({"c4": "G", "b1": "B", "e2": "O", "h4": "P"}, players=4, round_limit=30)
+    game.limit_reached = True
+    outcome = game.outcome()
+    assert outcome is not None
+    obs = game.observation(None) | {"player_names": LONG_NAMES}
+    with recording() as drawn:
+        render(obs)
+    shown = [d.shown for d in drawn]
+    winner = obs["seat_names"][min(outcome.winners)]
+    title = next(s for s in shown if " won: " in s)
+    assert title.endswith(f"({winner}) won: round limit 30, most squares travelled"), title
+    assert title.count("…") <= 1
+    travelled = {c: game.progress(c) for c in range(4)}
+    footer = next(s for s in shown if s.startswith("squares travelled: "))
+    assert footer == "squares travelled: " + " · ".join(
+        f"{name} {travelled[c]}" for c, name in enumerate(("Blue", "Orange", "Green", "Purple"))), footer
+
+
+def test_a_round_limit_team_result_names_both_partners_and_the_team_squares() -> None:
+    game = position({"c4": "G", "b1": "B", "e2": "O"}, players=4, mode="partners", round_limit=30)
+    game.limit_reached = True
+    obs = game.observation(None) | {"player_names": LONG_NAMES}
+    with recording() as drawn:
+        render(obs)
+    shown = [d.shown for d in drawn]
+    title = next(s for s in shown if " won: " in s)
+    assert "(Blue), " in title and title.endswith("(Green) won: round limit 30, most squares travelled"), title
+    blue_green = game.progress(0) + game.progress(2)
+    orange_purple = game.progress(1) + game.progress(3)
+    assert f"squares travelled: Blue & Green {blue_green} · Orange & Purple {orange_purple}" in shown
