@@ -394,16 +394,6 @@ def cut_name(name: str, chars: int) -> str:
     return name if len(name) <= chars else name[: max(1, chars - 1)].rstrip() + "…"
 
 
-def fit_names(template: str, names: Sequence[str], width: float, size: int, *, bold: bool = False,
-              chars: int = NAME_CHARS) -> str:
-    """``template`` with each ``{}`` filled by a name, the names cut (never the words around them) so the line is
-    at most ``width`` pixels wide at ``size``."""
-    parts = template.split("{}")
-    if len(parts) != len(names) + 1:
-        raise ValueError(f"{template!r} has {len(parts) - 1} name fields for {len(names)} names")
-    return Named(tuple(parts), tuple(names)).fit(width, size, bold=bold, chars=chars)
-
-
 @dataclass(frozen=True)
 class Named:
     """A line with player names in it, the names kept apart until the line is drawn, so that ``text`` cuts the

@@ -38,14 +38,14 @@ def test_the_cut_is_the_longest_prefix_that_fits() -> None:
         assert common._cut(None, text, size, width, bold) == cut_a_character_at_a_time(text, size, width, bold)
 
 
-def test_fit_names_cuts_the_names_never_the_words_around_them_with_one_ellipsis() -> None:
+def test_named_lines_cut_the_names_never_the_words_around_them_with_one_ellipsis() -> None:
     """``Maximilian_the_Ex……`` (a name cut to 18 characters, then the line cut again) and ``とて… (Lig…`` (the
     colour word lost): a line with names is fitted by cutting only its names."""
     names = ["Maximilian_the_Extraordinary_XYZ", "ＡＢＣＤ王様のプレイヤー名前がとても長い人です🎲🎲"]
-    line = common.fit_names("{} (Light) lost: {} (Dark) won", names, 420, 18)
+    line = common.Named(("", " (Light) lost: ", " (Dark) won"), tuple(names)).fit(420, 18)
     assert common.text_width(None, line, 18) <= 420
     first, second = line.split(" (Light) lost: ")
     assert second.endswith(" (Dark) won") and first.startswith("Maxim") and first.endswith("…")
     assert line.count("…") == 2 and "……" not in line
-    assert common.fit_names("{} (Blue) to move", ["Ann"], 420, 18) == "Ann (Blue) to move"
-    assert common.fit_names("{} (Blue)", [names[0]], 2000, 18) == "Maximilian_the_Ex… (Blue)"  # NAME_CHARS still caps
+    assert (common.Named.of("Ann") + " (Blue) to move").fit(420, 18) == "Ann (Blue) to move"
+    assert (common.Named.of(names[0]) + " (Blue)").fit(2000, 18) == "Maximilian_the_Ex… (Blue)"  # NAME_CHARS still caps
