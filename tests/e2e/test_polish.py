@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+from typing import Any
+
 from tests.e2e.conftest import BotHarness
 from tests.e2e.test_platform import challenge_and_accept, full_moves, mover_name
 
@@ -223,19 +226,32 @@ async def test_an_aborted_game_keeps_no_live_buttons(harness: BotHarness) -> Non
         assert not fake.world.messages[first.id].custom_ids()
 
 
+@dataclass
+class Offered:
+    """A Zaic game in which the player not to move has offered a draw in the thread."""
+
+    game_id: int
+    thread: Any
+    mover: str
+    other: str
+    offer: Any
+
+
+async def draw_offered(harness: BotHarness, bot: Any) -> Offered:
+    game_id, _ = await challenge_and_accept(harness, "zaic")
+    thread = harness.fake.thread(f"Zaic #{game_id}")
+    mover = await mover_name(harness, bot, game_id)
+    other = "bob" if mover == "alice" else "alice"
+    return Offered(game_id, thread, mover, other, await harness.fake.slash(other, "zaic draw", channel=thread))
+
+
 async def test_a_move_closes_the_draw_offer_buttons(harness: BotHarness) -> None:
     fake = harness.fake
     async with harness.running() as bot:
-        game_id, _ = await challenge_and_accept(harness, "zaic")
-        thread = fake.thread(f"Zaic #{game_id}")
-        mover = await mover_name(harness, bot, game_id)
-        other = "bob" if mover == "alice" else "alice"
-        offer = await fake.slash(other, "zaic draw", channel=thread)
+        table = await draw_offered(harness, bot)
+        thread, mover, other, offer = table.thread, table.mover, table.other, table.offer
         assert offer.original.custom_ids()
-        choices = await fake.autocomplete(mover, "zaic move", focused="move", value="2x2 h8", channel=thread)
-        while " moves)" in choices[0]["name"]:
-            choices = await fake.autocomplete(mover, "zaic move", focused="move", value=choices[0]["value"] + " ",
-                                              channel=thread)
+        choices = await full_moves(fake, mover, "zaic move", "2x2 h8", thread)
         await fake.slash(mover, "zaic move", {"move": choices[0]["value"]}, channel=thread)
         closed = fake.world.messages[offer.original.id]
         assert not closed.custom_ids() and "Draw offer closed" in closed.content
@@ -247,11 +263,8 @@ async def test_a_move_closes_the_draw_offer_buttons(harness: BotHarness) -> None
 async def test_a_draw_offer_made_before_a_restart_closes_with_the_move_after_it(harness: BotHarness) -> None:
     fake = harness.fake
     async with harness.running() as bot:
-        game_id, _ = await challenge_and_accept(harness, "zaic")
-        thread = fake.thread(f"Zaic #{game_id}")
-        mover = await mover_name(harness, bot, game_id)
-        other = "bob" if mover == "alice" else "alice"
-        offer = await fake.slash(other, "zaic draw", channel=thread)
+        table = await draw_offered(harness, bot)
+        thread, mover, offer = table.thread, table.mover, table.offer
     async with harness.running():  # a new process: the offer's message is known from the database
         choices = await full_moves(fake, mover, "zaic move", "2x2 h8", thread)
         await fake.slash(mover, "zaic move", {"move": choices[0]["value"]}, channel=thread)
@@ -262,11 +275,8 @@ async def test_a_draw_offer_made_before_a_restart_closes_with_the_move_after_it(
 async def test_a_stale_draw_offer_left_live_closes_when_pressed(harness: BotHarness) -> None:
     fake = harness.fake
     async with harness.running() as bot:
-        game_id, _ = await challenge_and_accept(harness, "zaic")
-        thread = fake.thread(f"Zaic #{game_id}")
-        mover = await mover_name(harness, bot, game_id)
-        other = "bob" if mover == "alice" else "alice"
-        offer = await fake.slash(other, "zaic draw", channel=thread)
+        table = await draw_offered(harness, bot)
+        game_id, thread, mover, offer = table.game_id, table.thread, table.mover, table.offer
         fake.faults.add("PATCH", "/channels/{channel_id}/messages/{message_id}", 403, code=50013,
                         path=f"/channels/{thread.id}/messages/{offer.original.id}")
         choices = await full_moves(fake, mover, "zaic move", "2x2 h8", thread)
