@@ -16,6 +16,11 @@ class HostError(Exception):
     """A refusal to show the user as is (ephemeral): it says what is wrong and what to do."""
 
 
+class StalePosition(HostError):
+    """A move made for a position the game has since left (a button of an earlier board, a page behind): the text
+    says what to do in Discord, and another interface (the live board page) words its own."""
+
+
 @dataclass(frozen=True)
 class Board:
     image: bytes

@@ -224,7 +224,7 @@ async def view(request: web.Request) -> web.Response:
 
 def _number(request: web.Request, name: str) -> int | None:
     text = request.query.get(name, "")
-    return int(text) if text.isdigit() and len(text) < 9 else None
+    return int(text) if text.isascii() and text.isdigit() and len(text) < 9 else None  # "²" is a digit to isdigit
 
 
 async def image(request: web.Request) -> web.Response:

@@ -14,7 +14,7 @@ from typing import Any
 
 from host.app import Host
 from host.play.feed import ChangeFeed
-from host.results import HostError, Report
+from host.results import HostError, Report, StalePosition
 
 __all__ = ["HostError", "board_image", "board_view", "deliver", "feed", "game_in_channel", "on_committed", "play",
            "replay_image", "replay_step", "seated", "version"]
@@ -43,8 +43,14 @@ async def replay_image(host: Host, game_id: int, user: int, ply: int) -> bytes:
 async def play(host: Host, game_id: int, user: int, move: str, ply: int) -> Report:
     """Play ``move`` for ``user`` on the position of ``ply``: refused (``HostError``) on any other position,
     except a secret choice the other side's simultaneous choice overtook (see ``Clickable.expected_ply``)."""
-    return await host.turns.play(game_id, user, move,
-                                 expected_ply=await host.clickable.expected_ply(game_id, user, ply))
+    try:
+        return await host.turns.play(game_id, user, move,
+                                     expected_ply=await host.clickable.expected_ply(game_id, user, ply))
+    except StalePosition:  # the host's words name Discord's buttons, which the page has not
+        raise HostError(STALE_PAGE) from None
+
+
+STALE_PAGE = "The game moved on before your move arrived: the board now shows the newest position; play from it."
 
 
 async def deliver(host: Host, report: Report) -> None:

@@ -20,7 +20,7 @@ from host.play import bots, captions, dice, match_rules
 from host.play.boards import Boards, choices_owed
 from host.play.captions import mention
 from host.play.session import GameSession
-from host.results import HostError, Report
+from host.results import HostError, Report, StalePosition
 
 log = logging.getLogger(__name__)
 MAX_MOVE_TEXT = 100
@@ -69,7 +69,7 @@ class Turns:
         before = await self.session.cached_engine(row)  # never changed in place: captions describe the move from it
         game = before.clone()
         if expected_ply is not None and len(game.history) != expected_ply:
-            raise HostError("That button belongs to an earlier position; use the buttons under the newest board.")
+            raise StalePosition("That button belongs to an earlier position; use the buttons under the newest board.")
         seat = acting_seat(row, game, user)
         if len(text) > MAX_MOVE_TEXT:
             raise HostError(f"That is not a move: you sent {len(text)} characters, and moves are short. "

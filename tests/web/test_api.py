@@ -62,7 +62,8 @@ async def test_a_move_is_played_once_and_a_stale_ply_is_refused_as_json(tmp_path
         played = await site.client.post(url, headers=site.auth(mover), json={"move": move, "ply": 0})
         assert played.status == 200 and await played.json() == {"ok": True}
         again = await site.client.post(url, headers=site.auth(mover), json={"move": move, "ply": 0})
-        assert again.status == 409 and "earlier position" in (await again.json())["error"]
+        refusal = (await again.json())["error"]
+        assert again.status == 409 and "moved on" in refusal and "button" not in refusal  # the page has no buttons
         assert len((await site.host.session.engine_copy(site.game_id))[1].history) == 1
         for body in ("not json", json.dumps({"move": move}), json.dumps({"move": 3, "ply": 1}), "[]"):
             bad = await site.client.post(url, headers=site.auth(mover), data=body)
@@ -271,6 +272,10 @@ async def test_the_replay_steps_through_every_ply_and_refuses_beyond(tmp_path: P
         beyond = await site.client.get(url, params={"ply": "4"}, headers=site.auth(CAROL))
         assert beyond.status == 409 and "plies 0 to 3" in (await beyond.json())["error"]
         assert (await site.client.get(url, headers=site.auth(CAROL))).status == 400
+        # a digit to str.isdigit that int() refuses: no ply asked, never a server failure
+        assert (await site.client.get(url, params={"ply": "²"}, headers=site.auth(CAROL))).status == 400
+        odd = await site.client.get(f"/api/games/{site.game_id}/board.png", params={"ply": "²", "t": site.token(CAROL)})
+        assert odd.status == 200 and await odd.read() in pngs
 
 
 @pytest.mark.parametrize(("control", "kind", "limit"), [("5m", "live", 300.0), ("2d", "days", 2 * 86400.0)])
@@ -312,7 +317,7 @@ async def test_a_secret_choice_overtaken_by_the_other_sides_is_played_but_not_af
         _row, game = await site.host.session.engine_copy(site.game_id)
         assert game.phase == "duel" and len(game.history) == 2  # a tie: a new round of the duel
         again = await site.client.post(url, headers=site.auth(ALICE), json={"move": same, "ply": 0})
-        assert again.status == 409 and "earlier position" in (await again.json())["error"]
+        assert again.status == 409 and "moved on" in (await again.json())["error"]
         assert [seat for seat, _ in game.history] == [row.seat_of(ALICE), row.seat_of(BOB)]
 
 
