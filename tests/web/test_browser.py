@@ -5,7 +5,8 @@ within a second (every move, no tolerance), a spectator's page follows and canno
 typed as ``/<game> move`` in the game's thread and every page follows it, the replay steps back and returns to
 the live game, the clocks count down, and at 360 px nothing scrolls sideways. Zodiac's pages never receive the
 other side's secret pick or king (every JSON answer, every WebSocket message and the DOM are checked). A
-forged, expired or other game's token is refused, and so is a move from the wrong user's token.
+forged, expired or other game's token is refused, and so is a move from the wrong user's token. A page whose
+link expired after it opened says so once the bot restarts and stops reconnecting; a valid link's page follows on.
 
 One bot process and one Chromium serve the whole module (``tests/web/bot_pages.py``). Needs
 ``/usr/bin/chromium`` (``make chromium``) and the page's script (``make web-client``); ``make test`` provides
@@ -462,3 +463,73 @@ async def check_zodiac_secrets(pages: Pages) -> None:
         assert pages.frames[user] and not any("king" in frame.lower() for frame in pages.frames[user])
         html = await pages.page[user].content()
         assert not any(h in html for h in hidden)
+
+
+async def open_until_expired(world: BotWorld, page: Page, game_id: int) -> float:
+    """Alice's page opened from a link that expires seconds later (longer on a loaded machine, until the page was
+    ready in time: its WebSocket then opened with a valid token); returns when the link expires (Unix time)."""
+    for ttl in (3, 6, 12, 24):
+        issued = time.time()
+        short = tokens.issue(SECRET.encode(), world.user_id("alice"), game_id, issued, ttl)
+        await page.goto(f"{world.base}/g/{game_id}?t={short}")
+        await page.wait_for_function("() => ['ready', 'error'].includes(document.body.dataset.state)",
+                                     timeout=30_000)
+        if await page.evaluate("document.body.dataset.state") == "ready":
+            return int(issued + ttl)  # the token's own second
+    raise AssertionError("Alice's page never opened before its link expired")
+
+
+async def expired_then_restarted(world: BotWorld, shots: Path) -> None:
+    """Bob's page opened from his hour-long link, Alice's from one that expires seconds later; the bot restarts
+    and the pages reconnect only after Alice's link ran out. The pages' timers are Playwright's clock: paused
+    while the bot is down (so the restart overlaps the wait for the expiry) and run on after, so a reconnection's
+    wait (up to 10 s) is fast-forwarded instead of slept."""
+    table = await world.new_game("zaic", {}, "1d", ("bob",))
+    pages: dict[str, Page] = {}
+    sockets: dict[str, list[WebSocket]] = {}
+    try:
+        for user in ("bob", "alice"):
+            context = await world.browser.new_context(viewport={"width": 1280, "height": 900})
+            pages[user] = page = await context.new_page()
+            sockets[user] = []
+            page.on("websocket", lambda ws, seen=sockets[user]: seen.append(ws))
+            await page.clock.install()  # time runs as usual until paused
+        alice, bob = pages["alice"], pages["bob"]
+        await bob.goto(table.links["bob"])
+        await ready_at(bob, 0)
+        expiry = await open_until_expired(world, alice, table.game_id)
+        for page in pages.values():  # the reconnection after the kill waits until the clock runs again
+            await page.clock.pause_at(await page.evaluate("Date.now()") / 1000 + 5)  # ahead of a slow round trip
+        await world.bot.kill()
+        await asyncio.gather(world.bot.start(), asyncio.sleep(max(0.0, expiry - time.time() + 0.1)))
+        for page in pages.values():
+            await page.clock.run_for(10_000)  # the pending reconnection, now
+            await page.clock.resume()
+        await alice.wait_for_function(
+            "() => document.body.dataset.live === 'no' && document.body.dataset.state === 'error'", timeout=10_000)
+        assert await alice.locator("#error").text_content() == tokens_said("expired")
+        assert "Not live" in (await alice.locator("#status").text_content() or "")
+        assert await alice.locator("#overlay .spot, #choices button").count() == 0
+        await shoot(alice, shots, "zaic-expired")
+        row, game = await world.host.session.engine_copy(table.game_id)
+        mover = world.name_of(row.user_at(min(game.to_move())))
+        await world.fake.slash(mover, "zaic move", {"move": game.legal_moves(min(game.to_move()))[0]},
+                               channel=table.thread, wait="response")
+        await ready_at(bob, 1)  # the control: a valid link reconnects after the restart and follows the move
+        tried = len(sockets["alice"])
+        await alice.clock.run_for(60_000)  # six reconnections' worth at the longest wait: none is tried
+        await asyncio.sleep(0.2)  # for a socket opened meanwhile to be reported
+        assert len(sockets["alice"]) == tried, "the expired page kept reconnecting"
+        assert await alice.evaluate("document.body.dataset.ply") == "0"
+    finally:
+        for page in pages.values():
+            await page.context.close()
+
+
+def test_a_page_whose_link_expired_says_so_after_a_restart_and_stops(world: BotWorld, tmp_path: Path) -> None:
+    """A page whose link expired after it opened and whose WebSocket then dropped (the bot restarted) used to retry
+    every 10 s forever, its old board looking live; it now shows the server's reason, marks the board not live and
+    stops. A page with a valid link reconnects and follows the next move as before."""
+    errors = len(world.errors())
+    world.run(expired_then_restarted(world, tmp_path))
+    assert world.errors()[errors:] == []

@@ -85,7 +85,7 @@ async function load(): Promise<void> {
   const response = await api("view");
   if (ticket !== loading) return;
   if (!response.ok) {
-    refused = response.status === 401 && !view; // a link refused from the start: no use trying again
+    if (response.status === 401) { refuse(await errorOf(response)); return; }
     showError(await errorOf(response)); document.body.dataset.state = "error"; return;
   }
   const fresh: View = await response.json();
@@ -212,6 +212,7 @@ async function stepTo(to: number | null): Promise<void> {
   document.body.dataset.state = "loading";
   const response = await api(`replay?ply=${to}`);
   if (ticket !== stepping || replay.at !== to) return;
+  if (response.status === 401) { refuse(await errorOf(response)); return; }
   if (!response.ok) { showError(await errorOf(response)); document.body.dataset.state = "ready"; return; }
   replay.step = await response.json() as Step;
   const decoded = await fetchBoard(`/api/games/${gameId}/board.png?at=${to}&t=${encodeURIComponent(token)}`);
@@ -267,22 +268,62 @@ async function post(move: Move): Promise<void> {
 }
 
 let retry = 500;
-let refused = false;
+let refused = false; // the server refused the token: no use trying again (until the Activity renews it)
+let socket: WebSocket | null = null;
+
+/** The token is refused (a bad link, or one that expired since the page opened): the server's reason shown, the
+ * board marked as no longer live (dimmed, nothing to click, no clocks), and no more reconnecting, which would only
+ * be refused again. Without this a page whose link expired showed its old board as if it were live, forever. */
+function refuse(reason: string): void {
+  refused = true;
+  showError(reason);
+  document.body.dataset.state = "error";
+  document.body.dataset.live = "no";
+  socket?.close();
+  if (!view) return;
+  $("status").textContent = "Not live: this board no longer follows the game.";
+  $("board").before($("error")); // the reason under the status, not below the board where a phone hides it
+  overlay.replaceChildren(); $("choices").replaceChildren();
+  $("back").hidden = $("cancel").hidden = true;
+  for (const id of ["first", "prev", "next", "last"]) $<HTMLButtonElement>(id).disabled = true;
+  showClocks($("clocks"), [], view.seat);
+}
+
+/** The Activity renewed a token the server had refused (its renewal was late): live again. */
+function resume(): void {
+  refused = false;
+  delete document.body.dataset.live;
+  showError(null);
+  retry = 500;
+  connect();
+}
+
+/** After a reconnection failed: does the server still take the token? The view answers, with the reason if not
+ * (a 401: the page stops); no answer (the server is away) or any other leaves the page retrying. */
+async function checkToken(): Promise<void> {
+  const response = await api("view").catch(() => null);
+  if (response?.status === 401) refuse(await errorOf(response));
+}
+
 function connect(): void {
   const scheme = location.protocol === "https:" ? "wss" : "ws";
-  const socket = new WebSocket(`${scheme}://${location.host}/api/games/${gameId}/live?t=${encodeURIComponent(token)}`);
+  const live = new WebSocket(`${scheme}://${location.host}/api/games/${gameId}/live?t=${encodeURIComponent(token)}`);
+  socket = live;
   let opened = false;
-  socket.onopen = () => { opened = true; retry = 500; void load(); }; // anything missed while away is in the view
-  socket.onmessage = (event) => {
+  live.onopen = () => { opened = true; retry = 500; void load(); }; // anything missed while away is in the view
+  live.onmessage = (event) => {
     const data = JSON.parse(String(event.data));
     document.body.dataset.heard = String(Date.now()); // for the latency test: when the push arrived
     if (data.type !== "changed") return;
     if (typeof data.version === "number") fetchAhead(data.version, typeof data.ply === "number" ? data.ply : null);
     if (!posting) void load();
   };
-  socket.onclose = async () => {
-    if (!opened && !view) await load().catch(() => undefined); // refused at once? the view says why, and if to retry
-    if (!refused) setTimeout(connect, retry);
+  live.onclose = async () => {
+    // Refused? The view says why, and whether to retry: at once (a bad link), or after a restart or a network drop
+    // (a link that expired meanwhile: the server refuses the upgrade alone, and the close event cannot say why).
+    if (!opened && !refused) await (view ? checkToken() : load().catch(() => undefined));
+    if (refused || socket !== live) return;
+    setTimeout(connect, retry);
     retry = Math.min(retry * 2, 10000);
   };
 }
@@ -296,5 +337,6 @@ document.addEventListener("keydown", (event) => { // ← and → step through th
   if (button && view && !(event.target instanceof HTMLInputElement)) $(button).click();
 });
 $("cancel").addEventListener("click", () => { marks = []; chosen = view ? descend(view.picks, [], false) : []; draw(); });
-boardAccess((fresh) => { token = fresh; }).then((access) => { ({ gameId, token } = access); connect(); },
+boardAccess((fresh) => { token = fresh; if (refused && view) resume(); }).then(
+  (access) => { ({ gameId, token } = access); connect(); },
   (error) => { showError(String(error?.message ?? error)); document.body.dataset.state = "error"; });
