@@ -95,11 +95,13 @@ async def edit_turn_board(bot: ZBot, report: Report) -> bool:
 DRAW_AGREED = "🤝 The game ended in a draw: see the result below."
 
 
-async def close_live(bot: ZBot, channel_id: int, message_id: int, content: str) -> None:
-    """Take the components off a live message (a draw offer, a secret-choice menu) and say why; its record is gone
-    already (``live_closed`` returned it), so a failed edit is only logged: a press on it still refuses clearly."""
+async def close_live(bot: ZBot, channel_id: int, message_id: int, content: str | None = None) -> None:
+    """Take the components off a message that is no longer live (an older board, a draw offer, a secret-choice
+    menu), saying why in ``content`` if given; its record is gone already, so a failed edit is only logged: a
+    press on it still refuses clearly (its buttons carry an old ply, or nothing is on the table)."""
+    said = {} if content is None else {"content": content}
     try:
-        await bot.get_partial_messageable(channel_id).get_partial_message(message_id).edit(content=content, view=None)
+        await bot.get_partial_messageable(channel_id).get_partial_message(message_id).edit(view=None, **said)
     except discord.HTTPException as error:
         log.info("could not close message %s in %s: %s", message_id, channel_id, error)
 
@@ -138,8 +140,9 @@ async def retire_ended(bot: ZBot, game_id: int) -> None:
     why = ended_why(row)
     if row.status == "aborted":
         await retire_board(bot, game_id)
-    await retire_draw_offer(bot, game_id, f"Draw offer closed: {why}.")
-    await close_menus(bot, game_id, why)  # what is left live of the game: its menus
+    for live in await bot.host.turns.live_closed(game_id):  # its draw offer and its menus, taken at once
+        said = f"Draw offer closed: {why}." if live.purpose == DRAW_OFFER else menu_closed(game_id, why)
+        await close_live(bot, live.channel_id, live.message_id, said)
 
 
 async def board_shown(bot: ZBot, report: Report, channel_id: int, message_id: int) -> None:
@@ -150,23 +153,15 @@ async def board_shown(bot: ZBot, report: Report, channel_id: int, message_id: in
     outbox.crash_point("shown")
     ended_drawn = report.outcome is not None and report.outcome.is_draw
     await retire_draw_offer(bot, report.row.id, *([DRAW_AGREED] if ended_drawn else []))
-    if old is None:
-        return
-    try:
-        await bot.get_partial_messageable(old.channel_id).get_partial_message(old.message_id).edit(view=None)
-    except discord.HTTPException as error:  # its buttons refuse anyway: they carry the old ply
-        log.info("could not retire the old board of game %s: %s", report.row.id, error)
+    if old is not None:
+        await close_live(bot, old.channel_id, old.message_id)
 
 
 async def retire_board(bot: ZBot, game_id: int) -> None:
     """A game that ended without a new board (aborted): its last board's buttons go too."""
     last = await bot.host.boards.last_board(game_id)
-    if last is None:
-        return
-    try:
-        await bot.get_partial_messageable(last.channel_id).get_partial_message(last.message_id).edit(view=None)
-    except discord.HTTPException as error:
-        log.info("could not retire the last board of game %s: %s", game_id, error)
+    if last is not None:
+        await close_live(bot, last.channel_id, last.message_id)
 
 
 async def thread_of(bot: ZBot, channel_id: int | None) -> discord.abc.Messageable | None:
