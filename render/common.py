@@ -340,11 +340,11 @@ def text(draw: ImageDraw.ImageDraw, xy: tuple[float, float], content: str | Name
         height = 2 * min(xy[1] - panel[1], panel[3] - xy[1])
     width = _room(xy, anchor, panel)
     if isinstance(content, Named):  # its names cut to fit at the smallest size allowed, never its other words
-        named, content = content, content.filled()
-        fitted = named.fit(width * lines, min(min_size, size), bold=bold)
-        size, rows = layout(draw, fitted, size, width, height, bold=bold, min_size=min_size, lines=lines)
+        fitted = content.fit(width * lines, min(min_size, size), bold=bold)
+        content = content.filled()
     else:
-        size, rows = layout(draw, content, size, width, height, bold=bold, min_size=min_size, lines=lines)
+        fitted = content
+    size, rows = layout(draw, fitted, size, width, height, bold=bold, min_size=min_size, lines=lines)
     step = line_height(size)
     primary = fonts(size, bold)[0]
     ascent, descent = primary.getmetrics() if isinstance(primary, ImageFont.FreeTypeFont) else (size, 0)
@@ -382,10 +382,6 @@ def draw_centered(draw: ImageDraw.ImageDraw, xy: tuple[float, float], content: s
 
 NAME_CHARS = 18
 """Longer display names are cut, so a title keeps a readable size instead of shrinking for one name."""
-
-
-def short_name(name: str) -> str:
-    return cut_name(name, NAME_CHARS)
 
 
 def cut_name(name: str, chars: int) -> str:
@@ -460,10 +456,8 @@ def seat_named(obs: dict[str, Any], seat: int) -> Named | str:
 
 def seat_label(obs: dict[str, Any], seat: int) -> str:
     """A seat as players know it: the display name with the seat's colour, or the colour alone."""
-    colour = obs["seat_names"][seat]
-    names = obs.get("player_names") or []
-    name = names[seat] if seat < len(names) else None
-    return f"{short_name(name)} ({colour})" if name else colour
+    named = seat_named(obs, seat)
+    return named.filled() if isinstance(named, Named) else named
 
 
 @dataclass(frozen=True)
