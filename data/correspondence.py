@@ -118,6 +118,6 @@ class CorrespondenceStore:
         return found
 
     async def add_vacation(self, user_id: int, year: int, starts: float, ends: float, days: int) -> None:
-        """A vacation as given, unchecked (fixtures); ``/vacation`` goes through ``take_vacation``."""
+        """A vacation as given, unchecked (fixtures); ``/vacation`` checks it first (``Correspondence.vacation``)."""
         async with self.db.transaction() as conn:
             await insert_vacation(conn, user_id, year, starts, ends, days)

@@ -166,14 +166,13 @@ def year_of(when: float) -> int:
     return datetime.fromtimestamp(when, UTC).year
 
 
-def check_vacation(days: int, used_that_year: int, year: int | None = None) -> None:
+def check_vacation(days: int, used_that_year: int, year: int) -> None:
     """Refuse a vacation that is not 1-14 days or would go over the allowance of the ``year`` it starts in."""
     if not 1 <= days <= VACATION_DAYS_PER_YEAR:
         raise ValueError(f"A vacation is 1 to {VACATION_DAYS_PER_YEAR} days.")
     left = VACATION_DAYS_PER_YEAR - used_that_year
     if days > left:
-        when = "this year" if year is None else f"in {year}"
-        raise ValueError(f"You have {max(left, 0)} vacation day(s) left {when}; {days} is too many.")
+        raise ValueError(f"You have {max(left, 0)} vacation day(s) left in {year}; {days} is too many.")
 
 
 def format_duration(seconds: float) -> str:

@@ -104,14 +104,14 @@ def test_live_clocks_ignore_vacations() -> None:
 
 
 def test_vacation_allowance_is_fourteen_days_a_year() -> None:
-    clocks.check_vacation(14, 0)
-    clocks.check_vacation(4, 10)
+    clocks.check_vacation(14, 0, 2027)
+    clocks.check_vacation(4, 10, 2027)
     with pytest.raises(ValueError, match="4 vacation day"):
-        clocks.check_vacation(5, 10)
+        clocks.check_vacation(5, 10, 2027)
     with pytest.raises(ValueError, match="1 to 14"):
-        clocks.check_vacation(0, 0)
+        clocks.check_vacation(0, 0, 2027)
     with pytest.raises(ValueError, match="1 to 14"):
-        clocks.check_vacation(15, 0)
+        clocks.check_vacation(15, 0, 2027)
     assert clocks.year_of(T0) == 2027
 
 
