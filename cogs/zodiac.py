@@ -116,8 +116,9 @@ class ZodiacCog(GameCog, group_name="zodiac", group_description="Zodiac Chess: t
     @commands.Cog.listener()
     async def on_game_report(self, report: Report) -> None:
         """A choice made elsewhere (a typed move, a timeout) closes the menus still open for it. A game's end closes
-        them all, saying so, by the job its final move owes (``retire_ended``)."""
-        if report.row.game != self.game or report.outcome is not None:
+        them all, saying so, by the job its final move owes (``retire_ended``). Only a report with a secret move
+        (a pick, a king: ``Report.secret``) can have made a choice, so every other move reads nothing here."""
+        if report.row.game != self.game or report.outcome is not None or not report.secret:
             return
         observation = await self.bot.host.boards.observation(report.row.id, None)
         movers = [s for s in observation["to_move"] if s != CHANCE]
