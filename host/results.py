@@ -8,7 +8,7 @@ from data.db import Busy
 from data.store import GameRow
 from engines import Outcome
 
-__all__ = ["Board", "Busy", "GameRow", "HostError", "Lobby", "Report"]
+__all__ = ["Board", "Busy", "GameRow", "HostError", "Lobby", "Posted", "Report", "StalePosition"]
 """``Busy`` and ``GameRow`` come from data/ and are passed on here, so cogs never import data/."""
 
 
@@ -25,6 +25,17 @@ class StalePosition(HostError):
 class Board:
     image: bytes
     filename: str
+
+
+@dataclass(frozen=True)
+class Posted:
+    """A message the bot posted for a game, as a cog handles it: where it is; a board's ``ply``, a live draw offer's
+    or secret-choice menu's ``purpose`` (data/boards.py keeps them; its rows stay there)."""
+
+    channel_id: int
+    message_id: int
+    ply: int = 0
+    purpose: str = ""
 
 
 @dataclass

@@ -20,7 +20,7 @@ from host.play.match_rules import score
 from host.play.painter import Painter
 from host.play.session import GameSession
 from host.ratings import service as ratings
-from host.results import Board, HostError, Report
+from host.results import Board, HostError, Posted, Report
 
 Renderer = Callable[[dict[str, Any]], bytes]
 
@@ -180,9 +180,9 @@ class Boards:
         """The game whose thread this is (an Activity launched there opens on it), else ``None``."""
         return await self.session.store.find_by_thread(thread_id)
 
-    async def last_board(self, game_id: int) -> BoardPost | None:
+    async def last_board(self, game_id: int) -> Posted | None:
         """The game's newest board message, whose buttons are the live ones."""
-        return await self.board_posts.get(game_id)
+        return posted_board(await self.board_posts.get(game_id))
 
     async def replay_report(self, game_id: int, upto: int, count: int, prefix: str = "") -> Report:
         """The report of the ``count`` moves before ply ``upto``, rebuilt from the move log (the outbox's
@@ -314,3 +314,8 @@ def button_choices(row: GameRow, game: Game, limit: int = 20) -> list[tuple[str,
         return []
     seat = next(s for s in game.to_move() if s != CHANCE)
     return [(captions.clip(game.describe(seat, m), 80), m) for m in sorted(moves, key=lambda m: m == "end")]
+
+
+def posted_board(post: BoardPost | None) -> Posted | None:
+    """A board message as the cogs get it: no data-layer row leaves the host."""
+    return None if post is None else Posted(post.channel_id, post.message_id, ply=post.ply)

@@ -17,10 +17,10 @@ from host import outbox
 from host.correspondence.timing import Clocks
 from host.outbox import Owed
 from host.play import bots, captions, dice, match_rules
-from host.play.boards import Boards, choices_owed
+from host.play.boards import Boards, choices_owed, posted_board
 from host.play.captions import mention
 from host.play.session import GameSession
-from host.results import HostError, Report, StalePosition
+from host.results import HostError, Posted, Report, StalePosition
 
 log = logging.getLogger(__name__)
 MAX_MOVE_TEXT = 100
@@ -193,7 +193,7 @@ class Turns:
         await self.session.row(game_id)
         await self.session.store.set_links(game_id, thread_id, message_id)
 
-    async def shown(self, report: Report, channel_id: int, message_id: int) -> BoardPost | None:
+    async def shown(self, report: Report, channel_id: int, message_id: int) -> Posted | None:
         """The report is on screen as (channel, message). One transaction: the live board is recorded, the outbox
         job that owed the report is done, and an AI seat's reply waiting for this board is due now. Call it
         right after Discord answered the send, before any other REST call: a crash before it commits posts the
@@ -204,27 +204,32 @@ class Turns:
             now=self.now())
         for wake in self.on_shown if hurried else ():
             wake()
-        return replaced
+        return posted_board(replaced)
 
-    async def live_shown(self, game_id: int, purpose: str, channel_id: int, message_id: int) -> LiveMessage | None:
+    async def live_shown(self, game_id: int, purpose: str, channel_id: int, message_id: int) -> Posted | None:
         """A draw offer or a secret-choice menu (``purpose``: ``DRAW_OFFER``, ``choice_menu(user)``) is on screen, kept
         in the database so a restarted process still closes it. Returns the older one it replaces, to close."""
-        return await self.live.put(LiveMessage(game_id, purpose, channel_id, message_id), self.now())
+        return posted_live(await self.live.put(LiveMessage(game_id, purpose, channel_id, message_id), self.now()))
 
     async def live_closed(self, game_id: int, purposes: Sequence[str] | None = None, *,
-                          message_id: int | None = None) -> list[LiveMessage]:
+                          message_id: int | None = None) -> list[Posted]:
         """The game's live messages of ``purposes`` (None: all; ``message_id``: only that one) are over: forgotten
         and returned, for the caller to take their components off (each is returned once)."""
-        return await self.live.take(game_id, purposes, message_id=message_id)
+        return [Posted(m.channel_id, m.message_id, purpose=m.purpose)
+                for m in await self.live.take(game_id, purposes, message_id=message_id)]
 
-    async def set_last_board(self, game_id: int, channel_id: int, message_id: int, ply: int) -> BoardPost | None:
+    async def set_last_board(self, game_id: int, channel_id: int, message_id: int, ply: int) -> Posted | None:
         """Record the newest board message; returns the one it replaces (for the bot to take its buttons off)."""
         previous = await self.board_posts.get(game_id)
         posted = BoardPost(game_id, channel_id, message_id, ply)
         if previous is not None and previous.ply > ply:  # a late post (the outbox after a crash): not the live one
-            return posted
+            return posted_board(posted)
         await self.board_posts.set(posted, self.now())
-        return previous if previous is not None and previous.message_id != message_id else None
+        return posted_board(previous) if previous is not None and previous.message_id != message_id else None
+
+
+def posted_live(message: LiveMessage | None) -> Posted | None:
+    return None if message is None else Posted(message.channel_id, message.message_id, purpose=message.purpose)
 
 
 def seats_in_play(row: GameRow, game: Game, user: int) -> list[int]:
